@@ -1,0 +1,31 @@
+// The integer arithmetic contract shared by the activation unit, the compiler and the integer
+// reference (docs/integer-semantics.md). One definition, so the three cannot drift apart.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace npu::spec {
+
+inline constexpr int kMinShift = 1;
+inline constexpr int kMaxShift = 62;
+
+inline int64_t Clamp64(int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v, lo), hi); }
+
+// TOSA APPLY_SCALE_32 with double_round = false: (value * multiplier + 2^(shift-1)) >> shift,
+// i.e. round half towards +infinity, then saturate to int32. shift must be in [1, 62].
+inline int32_t ApplyScale(int32_t value, int32_t multiplier, int shift) {
+  const int64_t round = int64_t{1} << (shift - 1);
+  const int64_t scaled = (int64_t{value} * multiplier + round) >> shift;  // arithmetic shift
+  return static_cast<int32_t>(Clamp64(scaled, INT32_MIN, INT32_MAX));
+}
+
+// The vector unit's per-element operation: saturating int32 bias add, scale, zero point, clamp.
+inline int8_t Requantize(int32_t acc, int32_t bias, int32_t multiplier, int shift,
+                         int32_t zero_point, int32_t clamp_min, int32_t clamp_max) {
+  const int32_t biased = static_cast<int32_t>(Clamp64(int64_t{acc} + bias, INT32_MIN, INT32_MAX));
+  const int64_t out = int64_t{ApplyScale(biased, multiplier, shift)} + zero_point;
+  return static_cast<int8_t>(Clamp64(out, std::max(clamp_min, -128), std::min(clamp_max, 127)));
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,47 @@
+// The binary envelope: magic, format version, checksum.
+#include "hw/spec/binary.h"
+
+#include <boost/crc.hpp>
+#include <fmt/format.h>
+
+namespace npu::spec {
+
+uint64_t Crc64(std::string_view bytes) {
+  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> crc;  // CRC-64/XZ
+  crc.process_bytes(bytes.data(), bytes.size());
+  return crc.checksum();
+}
+
+std::string SealProgram(const Program& program) {
+  BinaryEnvelope envelope;
+  envelope.set_magic(std::string(kBinaryMagic));
+  envelope.set_format_version(kBinaryFormatVersion);
+  envelope.set_program(program.SerializeAsString());
+  envelope.set_checksum(Crc64(envelope.program()));
+  return envelope.SerializeAsString();
+}
+
+StatusOr<Program> OpenProgram(std::string_view file_bytes) {
+  BinaryEnvelope envelope;
+  if (!envelope.ParseFromArray(file_bytes.data(), static_cast<int>(file_bytes.size())) ||
+      envelope.magic() != kBinaryMagic) {
+    return InvalidArgument("not an NPU binary (no 'npu-binary' envelope)");
+  }
+  if (envelope.format_version() != kBinaryFormatVersion) {
+    return FailedPrecondition(
+        fmt::format("binary format version {} is not supported (this firmware reads version {})",
+                    envelope.format_version(), kBinaryFormatVersion));
+  }
+  const uint64_t actual = Crc64(envelope.program());
+  if (actual != envelope.checksum()) {
+    return DataLoss(fmt::format("binary checksum mismatch: stored {:016x}, computed {:016x} (file "
+                                "damaged)", envelope.checksum(), actual));
+  }
+  Program program;
+  if (!program.ParseFromString(envelope.program())) {
+    return DataLoss("binary program section does not parse");
+  }
+  return program;
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,26 @@
+// Sealing a Program into the on-disk envelope and opening it again. The firmware adds the checks
+// that need the hardware (architecture fingerprint, DRAM size).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::spec {
+
+inline constexpr std::string_view kBinaryMagic = "npu-binary";
+inline constexpr uint32_t kBinaryFormatVersion = 1;
+
+// CRC-64/XZ, the checksum of binaries and of config fingerprints.
+uint64_t Crc64(std::string_view bytes);
+
+std::string SealProgram(const Program& program);
+
+// Fails with a message naming the problem: not a binary, another format version, bad checksum,
+// or an unreadable program.
+StatusOr<Program> OpenProgram(std::string_view file_bytes);
+
+}  // namespace npu::spec

@@ -1,0 +1,42 @@
+// The architecture config: built-in default, loading from text-proto or JSON files, `--set`
+// overrides, validation and a fingerprint that binaries carry. Hardware, compiler and firmware
+// all take a config that passed Validate(); nothing downstream re-checks these rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::spec {
+
+// The built-in architecture (docs/config.md lists its values).
+NpuConfig DefaultConfig();
+
+// Reads a config file, text-proto (`.textproto`, `.txtpb`, `.pbtxt`) or JSON (`.json`), and merges
+// it onto DefaultConfig(). Does not validate: apply overrides first, then Validate().
+StatusOr<NpuConfig> LoadConfigFile(const std::string& path);
+
+// Applies one `path.to.field=value` override, e.g. "mac.rows=64" or "mac.dataflow=OUTPUT_STATIONARY".
+Status ApplyOverride(NpuConfig& config, std::string_view assignment);
+
+// Checks every field against its rule; the error names the field, its value and the rule.
+Status Validate(const NpuConfig& config);
+
+// The smallest SRAM any layer can be tiled into (see Validate()).
+uint64_t MinimalSramBytes(const NpuConfig& config);
+
+// Default, then optional file, then overrides, then validation: what every tool does.
+StatusOr<NpuConfig> ResolveConfig(const std::string& file,
+                                        const std::vector<std::string>& overrides);
+
+// CRC-64 of the canonical serialisation of every hardware field (the name is excluded).
+uint64_t Fingerprint(const NpuConfig& config);
+
+// Text-proto rendering, for `--print-config` and reports.
+std::string ToText(const NpuConfig& config);
+
+}  // namespace npu::spec

@@ -1,0 +1,96 @@
+// Validate(): one rule per field, each error naming the field, its value and the rule.
+// docs/config.md lists the same rules for users.
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "hw/spec/config.h"
+#include "hw/spec/isa.h"
+
+namespace npu::spec {
+namespace {
+
+Status Range(std::string_view field, uint64_t value, uint64_t lo, uint64_t hi) {
+  if (value >= lo && value <= hi) return Status::Ok();
+  return InvalidArgument(fmt::format("{} = {}: must be between {} and {}", field, value, lo, hi));
+}
+
+Status ValidateMac(const MacArrayConfig& mac) {
+  if (auto s = Range("mac.rows", mac.rows(), 1, 1024); !s.ok()) return s;
+  if (auto s = Range("mac.cols", mac.cols(), 1, 1024); !s.ok()) return s;
+  if (mac.dataflow() != WEIGHT_STATIONARY && mac.dataflow() != OUTPUT_STATIONARY) {
+    return InvalidArgument(fmt::format("mac.dataflow = {}: must be WEIGHT_STATIONARY or "
+                                       "OUTPUT_STATIONARY", Dataflow_Name(mac.dataflow())));
+  }
+  // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
+  // MAC array fills the other.
+  const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;
+  if (auto s = Range("mac.acc_buffer_bytes", mac.acc_buffer_bytes(), min_acc,
+                     uint64_t{kAccEntries} * 4);
+      !s.ok()) {
+    return InvalidArgument(s.message() +
+                           " (two rows x cols int32 tiles; at most the 20-bit accumulator space)");
+  }
+  if (mac.acc_buffer_bytes() % 4 != 0) {
+    return InvalidArgument(fmt::format("mac.acc_buffer_bytes = {}: must be a multiple of 4 (int32)",
+                                       mac.acc_buffer_bytes()));
+  }
+  return Status::Ok();
+}
+
+Status ValidateSram(const NpuConfig& c) {
+  const SramConfig& sram = c.sram();
+  if (auto s = Range("sram.banks", sram.banks(), 1, 256); !s.ok()) return s;
+  if (auto s = Range("sram.bank_width_bytes", sram.bank_width_bytes(), 1, 1024); !s.ok()) return s;
+  if (auto s = Range("sram.size_bytes", sram.size_bytes(), 1, kSramAddressSpace); !s.ok()) return s;
+  const uint64_t stripe = uint64_t{sram.banks()} * sram.bank_width_bytes();
+  if (sram.size_bytes() % stripe != 0) {
+    return InvalidArgument(fmt::format("sram.size_bytes = {}: must be a multiple of banks x "
+                                       "bank_width_bytes = {} so every bank has the same depth",
+                                       sram.size_bytes(), stripe));
+  }
+  const uint64_t minimal = MinimalSramBytes(c);
+  if (sram.size_bytes() < minimal) {
+    return InvalidArgument(fmt::format(
+        "sram.size_bytes = {}: smaller than one minimal double-buffered tile ({} bytes: 2 x (rows "
+        "x cols weights + rows inputs + cols outputs + 12 x cols parameters))",
+        sram.size_bytes(), minimal));
+  }
+  return Status::Ok();
+}
+
+Status ValidateRest(const NpuConfig& c) {
+  if (auto s = Range("clock_mhz", c.clock_mhz(), 1, 10000); !s.ok()) return s;
+  if (auto s = Range("dma.load_channels", c.dma().load_channels(), 1, 16); !s.ok()) return s;
+  if (auto s = Range("dma.store_channels", c.dma().store_channels(), 1, 16); !s.ok()) return s;
+  if (auto s = Range("dma.burst_bytes", c.dma().burst_bytes(), 16, 65536); !s.ok()) return s;
+  if (auto s = Range("dma.outstanding_bursts", c.dma().outstanding_bursts(), 1, 256); !s.ok()) {
+    return s;
+  }
+  if (auto s = Range("dram.bytes_per_cycle", c.dram().bytes_per_cycle(), 1, 4096); !s.ok()) return s;
+  if (auto s = Range("dram.latency_cycles", c.dram().latency_cycles(), 0, 100000); !s.ok()) return s;
+  if (auto s = Range("dram.size_bytes", c.dram().size_bytes(), 1 << 20, uint64_t{1} << 32);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = Range("act.lanes", c.act().lanes(), 1, 4096); !s.ok()) return s;
+  if (auto s = Range("act.pipeline_cycles", c.act().pipeline_cycles(), 0, 1000); !s.ok()) return s;
+  if (auto s = Range("cmd.queue_depth", c.cmd().queue_depth(), 1, 4096); !s.ok()) return s;
+  if (auto s = Range("cmd.fetch_batch", c.cmd().fetch_batch(), 1, 1024); !s.ok()) return s;
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint64_t MinimalSramBytes(const NpuConfig& c) {
+  const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
+  return 2 * (rows * cols + rows + cols + 12 * cols);
+}
+
+Status Validate(const NpuConfig& config) {
+  if (auto s = ValidateMac(config.mac()); !s.ok()) return s;
+  if (auto s = ValidateSram(config); !s.ok()) return s;
+  return ValidateRest(config);
+}
+
+}  // namespace npu::spec

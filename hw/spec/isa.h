@@ -1,0 +1,105 @@
+// The instruction set: what the command processor fetches from DRAM and dispatches to the four
+// queues. Fixed 32-byte words; docs/isa.md documents the semantics and the bit layout, and a test
+// checks the layout tables there against FieldLayout().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "hw/spec/status.h"
+
+namespace npu::spec {
+
+inline constexpr int kInsnBytes = 32;
+inline constexpr uint32_t kSramAddressSpace = 1u << 24;  // sram addresses are 24-bit
+inline constexpr uint32_t kAccEntries = 1u << 20;        // accumulator addresses are 20-bit, int32
+
+// Decoupled access/execute: each queue runs in order; queues synchronise only through tokens.
+enum class Queue : uint8_t { kLoad = 0, kCompute = 1, kVector = 2, kStore = 3 };
+inline constexpr int kNumQueues = 4;
+std::string_view QueueName(Queue queue);
+
+enum class Opcode : uint8_t { kLoad = 1, kStore = 2, kConv = 3, kAct = 4 };
+std::string_view OpcodeName(Opcode opcode);
+Queue QueueOf(Opcode opcode);
+
+// LOAD (DRAM -> SRAM) and STORE (SRAM -> DRAM): a 3-D strided copy of n2 x n1 runs of
+// run_bytes contiguous bytes. DRAM addresses are offsets from the DRAM_BASE register.
+struct DmaArgs {
+  uint32_t dram_offset = 0;
+  uint32_t sram_addr = 0;
+  uint32_t run_bytes = 0;
+  uint32_t n1 = 1, n2 = 1;
+  uint32_t dram_stride1 = 0, dram_stride2 = 0;
+  uint32_t sram_stride1 = 0, sram_stride2 = 0;
+  bool operator==(const DmaArgs&) const = default;
+};
+
+// CONV: acc[out pixel][out channel] (+)= sum over kernel window and in_c of input x weight.
+// Input is an HWC int8 region in SRAM, weights are [out_c][kernel_h][kernel_w][in_c] int8.
+// Window positions outside the in_h x in_w region read pad_value.
+struct ConvArgs {
+  uint32_t in_addr = 0;
+  uint32_t in_h = 0, in_w = 0, in_c = 0;
+  uint32_t pad_top = 0, pad_left = 0;
+  int32_t pad_value = 0;
+  uint32_t kernel_h = 1, kernel_w = 1;
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t dilation_h = 1, dilation_w = 1;
+  uint32_t out_h = 0, out_w = 0, out_c = 0;
+  uint32_t wt_addr = 0;
+  uint32_t acc_addr = 0;
+  bool accumulate = false;
+  bool operator==(const ConvArgs&) const = default;
+};
+
+// ACT: out[pixel][c] = clamp(zp + scale(acc[pixel][c] + bias[c]), clamp_min, clamp_max), with
+// per-channel {int32 bias, int32 multiplier, int32 shift} records at param_addr (12 bytes each).
+struct ActArgs {
+  uint32_t acc_addr = 0;
+  uint32_t pixels = 0, channels = 0;
+  uint32_t param_addr = 0;
+  uint32_t out_addr = 0;
+  uint32_t out_pixel_stride = 0;
+  int32_t out_zero_point = 0;
+  int32_t clamp_min = -128, clamp_max = 127;
+  bool operator==(const ActArgs&) const = default;
+};
+
+inline constexpr uint32_t kActParamBytes = 12;
+
+struct Instruction {
+  Opcode opcode = Opcode::kLoad;
+  uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
+  uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
+  std::variant<DmaArgs, ConvArgs, ActArgs> args;
+
+  Queue queue() const { return QueueOf(opcode); }
+  bool operator==(const Instruction&) const = default;
+};
+
+using InsnWord = std::array<uint8_t, kInsnBytes>;
+
+// Fails, naming the field, if a value does not fit its bit field or a token mask names the
+// instruction's own queue.
+StatusOr<InsnWord> Encode(const Instruction& insn);
+// Fails on an unknown opcode or a non-zero reserved bit.
+StatusOr<Instruction> Decode(const uint8_t* word);
+
+// The bit layout, for docs/isa.md and its test.
+struct FieldInfo {
+  std::string_view name;
+  int offset;
+  int width;
+  bool is_signed;
+};
+std::vector<FieldInfo> FieldLayout(Opcode opcode);
+
+// One-line disassembly, e.g. "conv wait=L signal=V in=0x0 ...".
+std::string Disassemble(const Instruction& insn);
+
+}  // namespace npu::spec

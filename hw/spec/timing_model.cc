@@ -1,0 +1,105 @@
+// The timing formulas of timing_model.h.
+#include "hw/spec/timing_model.h"
+
+#include <algorithm>
+#include <deque>
+
+namespace npu::spec {
+
+uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream) {
+  const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
+  return 2 * rows + cols + stream - 2;
+}
+
+namespace {
+struct Gemm {
+  uint64_t m, n, k;
+};
+Gemm ConvGemm(const ConvArgs& conv) {
+  return {uint64_t{conv.out_h} * conv.out_w, conv.out_c,
+          uint64_t{conv.kernel_h} * conv.kernel_w * conv.in_c};
+}
+}  // namespace
+
+uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv) {
+  const Gemm g = ConvGemm(conv);
+  const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
+  const uint64_t stationary = c.mac().dataflow() == WEIGHT_STATIONARY ? g.k : g.m;
+  return CeilDiv(stationary, rows) * CeilDiv(g.n, cols);
+}
+
+uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv) {
+  const Gemm g = ConvGemm(conv);
+  if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
+  const uint64_t stream = c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
+  return ConvFolds(c, conv) * MacFoldCycles(c, stream);
+}
+
+uint64_t ConvMacs(const ConvArgs& conv) {
+  const Gemm g = ConvGemm(conv);
+  return g.m * g.n * g.k;
+}
+
+uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements) {
+  return c.act().pipeline_cycles() + CeilDiv(elements, c.act().lanes());
+}
+
+uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
+  return CeilDiv(bytes, c.dram().bytes_per_cycle());
+}
+
+uint64_t DramTransferCycles(const NpuConfig& c, uint64_t bytes) {
+  return c.dram().latency_cycles() + DramDataCycles(c, bytes);
+}
+
+uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes) {
+  if (bytes == 0) return 0;
+  const uint64_t width = c.sram().bank_width_bytes();
+  const uint64_t words = (addr + bytes - 1) / width - addr / width + 1;
+  return CeilDiv(words, c.sram().banks());
+}
+
+uint64_t DmaBytes(const DmaArgs& dma) { return uint64_t{dma.run_bytes} * dma.n1 * dma.n2; }
+
+std::vector<Burst> SplitIntoBursts(const NpuConfig& c, const DmaArgs& dma) {
+  const uint32_t burst = c.dma().burst_bytes();
+  std::vector<Burst> bursts;
+  for (uint32_t i2 = 0; i2 < dma.n2; ++i2) {
+    for (uint32_t i1 = 0; i1 < dma.n1; ++i1) {
+      uint32_t dram = dma.dram_offset + i2 * dma.dram_stride2 + i1 * dma.dram_stride1;
+      uint32_t sram = dma.sram_addr + i2 * dma.sram_stride2 + i1 * dma.sram_stride1;
+      uint32_t left = dma.run_bytes;
+      while (left > 0) {
+        const uint32_t n = std::min(left, burst - dram % burst);
+        bursts.push_back({dram, sram, n});
+        dram += n;
+        sram += n;
+        left -= n;
+      }
+    }
+  }
+  return bursts;
+}
+
+uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts) {
+  const uint64_t latency = c.dram().latency_cycles();
+  const size_t outstanding = c.dma().outstanding_bursts();
+  std::deque<uint64_t> in_flight;  // completion times, oldest first
+  uint64_t now = 0, bus_free = 0, end = 0;
+  for (const Burst& b : bursts) {
+    if (in_flight.size() == outstanding) {  // wait for the oldest burst to retire
+      now = std::max(now, in_flight.front());
+      in_flight.pop_front();
+    }
+    const uint64_t sram = SramAccessCycles(c, b.sram_addr, b.bytes);
+    const uint64_t request = direction == Opcode::kStore ? now + sram : now;
+    const uint64_t data_end = std::max(request + latency, bus_free) + DramDataCycles(c, b.bytes);
+    bus_free = data_end;
+    // A load's slot frees when its data arrives; the SRAM write that follows is posted.
+    in_flight.push_back(data_end);
+    end = std::max(end, direction == Opcode::kLoad ? data_end + sram : data_end);
+  }
+  return end;
+}
+
+}  // namespace npu::spec

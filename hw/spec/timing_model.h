@@ -1,0 +1,55 @@
+// Per-unit timing formulas, in cycles. Pure functions of the config shared by the SystemC units
+// (which add only the waits between units that the simulation resolves) and the compiler's cost
+// model. docs/architecture.md ("Timing") states them; tests pin each one down.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::spec {
+
+constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// One fold of the R x C systolic array streaming `stream` vectors: R cycles to load the
+// stationary operand, then the skewed stream of length `stream` crosses R rows and C columns.
+uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream);
+
+// The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c,
+// N = out_c: weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
+// output-stationary runs ceil(M/R)*ceil(N/C) folds streaming K each.
+uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
+uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv);
+uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
+
+// Vector unit: pipeline latency plus one element per lane per cycle.
+uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
+
+// DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
+// latency_cycles from the request (reads and writes alike).
+uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes);
+uint64_t DramTransferCycles(const NpuConfig& c, uint64_t bytes);
+
+// SRAM: an access of [addr, addr+bytes) touches consecutive bank_width-byte words, spread
+// round-robin over the banks; each bank delivers one word per cycle.
+uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes);
+
+// A DMA descriptor as the channel issues it: runs split so no burst crosses a
+// burst_bytes-aligned DRAM boundary.
+struct Burst {
+  uint32_t dram_offset;
+  uint32_t sram_addr;
+  uint32_t bytes;
+};
+std::vector<Burst> SplitIntoBursts(const NpuConfig& c, const DmaArgs& dma);
+uint64_t DmaBytes(const DmaArgs& dma);
+
+// A channel running `bursts` alone on an idle DRAM and SRAM, keeping up to outstanding_bursts in
+// flight. LOAD: a burst's slot frees when its data arrives, and the data is written to SRAM then
+// (posted). STORE: a burst is read from SRAM when issued, then written to DRAM; its slot frees
+// when DRAM completes the write. SRAM accesses are assumed conflict-free here.
+uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
+
+}  // namespace npu::spec
