@@ -42,7 +42,17 @@ enum class ErrorCode : uint32_t {
   kAccRange = 4,         // an accumulator access outside the accumulator buffer
   kBadParameter = 5,     // a requantisation shift outside 1..62
 };
-std::string_view ErrorCodeName(ErrorCode code);
+inline std::string_view ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kNone: return "none";
+    case ErrorCode::kBadInstruction: return "bad instruction";
+    case ErrorCode::kBusError: return "bus error";
+    case ErrorCode::kSramRange: return "SRAM access out of range";
+    case ErrorCode::kAccRange: return "accumulator access out of range";
+    case ErrorCode::kBadParameter: return "bad requantisation parameter";
+  }
+  return "unknown error";
+}
 
 // Performance counters. Per-queue counters: kQueueBase + 8 * queue + QueueCounter.
 enum Counter : uint32_t {

@@ -1,0 +1,121 @@
+// The functional semantics of CONV and ACT.
+#include "hw/spec/semantics.h"
+
+#include <fmt/format.h>
+
+#include "hw/spec/arith.h"
+
+namespace npu::spec {
+
+uint64_t ConvInputBytes(const ConvArgs& c) { return uint64_t{c.in_h} * c.in_w * c.in_c; }
+uint64_t ConvWeightBytes(const ConvArgs& c) {
+  return uint64_t{c.out_c} * c.kernel_h * c.kernel_w * c.in_c;
+}
+uint64_t ConvAccEntries(const ConvArgs& c) { return uint64_t{c.out_h} * c.out_w * c.out_c; }
+uint64_t ActAccEntries(const ActArgs& a) { return uint64_t{a.pixels} * a.channels; }
+uint64_t ActParamBytes(const ActArgs& a) { return uint64_t{a.channels} * kActParamBytes; }
+uint64_t ActOutputSpan(const ActArgs& a) {
+  return a.pixels == 0 ? 0 : uint64_t{a.pixels - 1} * a.out_pixel_stride + a.channels;
+}
+
+std::string CheckConv(const ConvArgs& c) {
+  if (c.in_h == 0 || c.in_w == 0 || c.in_c == 0) return "empty input region";
+  if (c.out_h == 0 || c.out_w == 0 || c.out_c == 0) return "empty output tile";
+  if (c.kernel_h == 0 || c.kernel_w == 0) return "zero kernel size";
+  if (c.stride_h == 0 || c.stride_w == 0) return "zero stride";
+  if (c.dilation_h == 0 || c.dilation_w == 0) return "zero dilation";
+  return "";
+}
+
+std::string CheckAct(const ActArgs& a) {
+  if (a.pixels == 0 || a.channels == 0) return "empty tile";
+  if (a.pixels > 1 && a.out_pixel_stride < a.channels) {
+    return fmt::format("out_pixel_stride {} < channels {}: pixels would overlap",
+                       a.out_pixel_stride, a.channels);
+  }
+  return "";
+}
+
+namespace {
+
+// The im2col row of output pixel (oh, ow): kernel_h * kernel_w * in_c values, kernel-major.
+void GatherWindow(const ConvArgs& c, std::span<const int8_t> input, uint32_t oh, uint32_t ow,
+                  int8_t* row) {
+  for (uint32_t kh = 0; kh < c.kernel_h; ++kh) {
+    const int64_t y = int64_t{oh} * c.stride_h + int64_t{kh} * c.dilation_h - c.pad_top;
+    for (uint32_t kw = 0; kw < c.kernel_w; ++kw) {
+      const int64_t x = int64_t{ow} * c.stride_w + int64_t{kw} * c.dilation_w - c.pad_left;
+      int8_t* dst = row + (uint64_t{kh} * c.kernel_w + kw) * c.in_c;
+      if (y < 0 || y >= c.in_h || x < 0 || x >= c.in_w) {
+        std::fill(dst, dst + c.in_c, static_cast<int8_t>(c.pad_value));
+      } else {
+        const int8_t* src = input.data() + (uint64_t(y) * c.in_w + uint64_t(x)) * c.in_c;
+        std::copy(src, src + c.in_c, dst);
+      }
+    }
+  }
+}
+
+int32_t Dot(const int8_t* a, const int8_t* b, uint64_t n) {
+  int32_t sum = 0;
+  for (uint64_t i = 0; i < n; ++i) sum += int32_t{a[i]} * int32_t{b[i]};
+  return sum;
+}
+
+}  // namespace
+
+void ComputeConv(const ConvArgs& c, std::span<const int8_t> input,
+                 std::span<const int8_t> weights, std::span<int32_t> acc) {
+  const uint64_t k = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;
+  std::vector<int8_t> row(k);
+  for (uint32_t oh = 0; oh < c.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < c.out_w; ++ow) {
+      GatherWindow(c, input, oh, ow, row.data());
+      int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
+      for (uint32_t n = 0; n < c.out_c; ++n) {
+        const int32_t sum = Dot(row.data(), weights.data() + n * k, k);
+        out[n] = c.accumulate ? out[n] + sum : sum;
+      }
+    }
+  }
+}
+
+ActParams ReadActParams(std::span<const uint8_t> block, uint32_t channel) {
+  auto word = [&](int i) {
+    const uint8_t* p = block.data() + uint64_t{channel} * kActParamBytes + 4 * i;
+    return static_cast<int32_t>(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                                uint32_t{p[3]} << 24);
+  };
+  return {word(0), word(1), word(2)};
+}
+
+void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams& params) {
+  const int32_t words[3] = {params.bias, params.multiplier, params.shift};
+  uint8_t* p = block.data() + uint64_t{channel} * kActParamBytes;
+  for (int32_t w : words) {
+    for (int b = 0; b < 4; ++b) *p++ = static_cast<uint8_t>(static_cast<uint32_t>(w) >> (8 * b));
+  }
+}
+
+regs::ErrorCode ComputeAct(const ActArgs& a, std::span<const int32_t> acc,
+                           std::span<const uint8_t> params, std::vector<int8_t>& out) {
+  std::vector<ActParams> channel(a.channels);
+  for (uint32_t n = 0; n < a.channels; ++n) {
+    channel[n] = ReadActParams(params, n);
+    if (channel[n].shift < kMinShift || channel[n].shift > kMaxShift) {
+      return regs::ErrorCode::kBadParameter;
+    }
+  }
+  out.resize(ActAccEntries(a));
+  for (uint64_t m = 0; m < a.pixels; ++m) {
+    for (uint32_t n = 0; n < a.channels; ++n) {
+      const ActParams& p = channel[n];
+      const uint64_t i = m * a.channels + n;
+      out[i] = Requantize(acc[i], p.bias, p.multiplier, p.shift, a.out_zero_point, a.clamp_min,
+                          a.clamp_max);
+    }
+  }
+  return regs::ErrorCode::kNone;
+}
+
+}  // namespace npu::spec

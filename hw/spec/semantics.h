@@ -1,0 +1,51 @@
+// What CONV and ACT compute, as pure functions over their operands: the functional half of the
+// ISA contract (docs/isa.md). The SystemC units call these and add timing; the compiler's tests
+// call them to execute instruction streams without SystemC. The integer reference in
+// compiler/reference is written independently, so the end-to-end checks catch a bug here too.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/regs.h"
+
+namespace npu::spec {
+
+// Operand sizes, for fetching them: input region, weight block, accumulator tile.
+uint64_t ConvInputBytes(const ConvArgs& conv);
+uint64_t ConvWeightBytes(const ConvArgs& conv);
+uint64_t ConvAccEntries(const ConvArgs& conv);
+uint64_t ActAccEntries(const ActArgs& act);
+uint64_t ActParamBytes(const ActArgs& act);
+// Bytes from out_addr to the last output byte: (pixels - 1) * out_pixel_stride + channels.
+uint64_t ActOutputSpan(const ActArgs& act);
+
+// Field sanity that the encoding cannot express (zero kernel, stride, dimension...). Empty string
+// when valid, else what is wrong.
+std::string CheckConv(const ConvArgs& conv);
+std::string CheckAct(const ActArgs& act);
+
+// acc[(oh*out_w + ow)*out_c + n] = (accumulate ? acc : 0) + sum over kh, kw, c of
+//   in(oh*stride_h + kh*dilation_h - pad_top, ow*stride_w + kw*dilation_w - pad_left, c)
+//   * w[((n*kernel_h + kh)*kernel_w + kw)*in_c + c],
+// where in(y, x, c) is input[(y*in_w + x)*in_c + c] inside the region and pad_value outside.
+void ComputeConv(const ConvArgs& conv, std::span<const int8_t> input,
+                 std::span<const int8_t> weights, std::span<int32_t> acc);
+
+// One per-channel record of the ACT parameter block, little-endian int32 bias, multiplier, shift.
+struct ActParams {
+  int32_t bias;
+  int32_t multiplier;
+  int32_t shift;
+};
+ActParams ReadActParams(std::span<const uint8_t> block, uint32_t channel);
+void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams& params);
+
+// Dense [pixels][channels] int8 result of ACT. Fails (kBadParameter) on a shift outside 1..62.
+regs::ErrorCode ComputeAct(const ActArgs& act, std::span<const int32_t> acc,
+                           std::span<const uint8_t> params, std::vector<int8_t>& out);
+
+}  // namespace npu::spec
