@@ -1,0 +1,44 @@
+// Instruction footprints.
+#include "hw/spec/footprint.h"
+
+#include "hw/spec/semantics.h"
+
+namespace npu::spec {
+
+uint64_t DmaExtent(uint32_t run_bytes, uint32_t n1, uint32_t stride1, uint32_t n2,
+                   uint32_t stride2) {
+  if (run_bytes == 0 || n1 == 0 || n2 == 0) return 0;
+  return uint64_t{n2 - 1} * stride2 + uint64_t{n1 - 1} * stride1 + run_bytes;
+}
+
+std::vector<Footprint> Footprints(const Instruction& insn) {
+  std::vector<Footprint> f;
+  if (const auto* d = std::get_if<DmaArgs>(&insn.args)) {
+    const uint64_t dram = DmaExtent(d->run_bytes, d->n1, d->dram_stride1, d->n2, d->dram_stride2);
+    const uint64_t sram = DmaExtent(d->run_bytes, d->n1, d->sram_stride1, d->n2, d->sram_stride2);
+    const bool load = insn.opcode == Opcode::kLoad;
+    f.push_back({Space::kDram, d->dram_offset, d->dram_offset + dram, !load});
+    f.push_back({Space::kSram, d->sram_addr, d->sram_addr + sram, load});
+  } else if (const auto* c = std::get_if<ConvArgs>(&insn.args)) {
+    f.push_back({Space::kSram, c->in_addr, c->in_addr + ConvInputBytes(*c), false});
+    f.push_back({Space::kSram, c->wt_addr, c->wt_addr + ConvWeightBytes(*c), false});
+    f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), true});
+    if (c->accumulate) f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false});
+  } else if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
+    f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false});
+    f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false});
+    f.push_back({Space::kSram, a->out_addr, a->out_addr + ActOutputSpan(*a), true});
+  }
+  return f;
+}
+
+bool Conflicts(const std::vector<Footprint>& a, const std::vector<Footprint>& b) {
+  for (const Footprint& x : a) {
+    for (const Footprint& y : b) {
+      if ((x.write || y.write) && Overlaps(x, y)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace npu::spec
