@@ -1,0 +1,38 @@
+// Building TLM generic payloads, and the extension for strided SRAM accesses.
+#pragma once
+
+#include <cstdint>
+#include <tlm>
+
+namespace npu::hw {
+
+inline void MakePayload(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr,
+                        void* data, uint32_t bytes) {
+  gp.set_command(cmd);
+  gp.set_address(addr);
+  gp.set_data_ptr(static_cast<unsigned char*>(data));
+  gp.set_data_length(bytes);
+  gp.set_streaming_width(bytes);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_byte_enable_length(0);
+  gp.set_dmi_allowed(false);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
+// Attached by SRAM initiators. In: the access is `count` runs of data_length/count bytes,
+// `stride` bytes apart, moved as one transaction (the data buffer holds the runs back to back);
+// banks see every run, so a stride that maps runs onto the same banks costs cycles.
+// Out: the cycles the access would take with no other access in its banks, so the initiator can
+// tell its own bank conflicts from the returned delay.
+struct SramAccess : tlm::tlm_extension<SramAccess> {
+  uint32_t count = 1;
+  uint32_t stride = 0;
+  uint64_t ideal_cycles = 0;
+
+  tlm::tlm_extension_base* clone() const override { return new SramAccess(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const SramAccess&>(other);
+  }
+};
+
+}  // namespace npu::hw

@@ -1,0 +1,100 @@
+// The burst pipelines of a DMA channel: loads write each burst to SRAM when its data arrives;
+// stores read each burst from SRAM when they issue it. Matches spec::DmaIdealCycles when no
+// other traffic gets in the way.
+#include <algorithm>
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "hw/common/payload.h"
+#include "hw/dma/dma_engine.h"
+
+namespace npu::hw {
+
+using spec::regs::ErrorCode;
+
+bool DmaEngine::DramAccess(tlm::tlm_command cmd, uint32_t offset, uint8_t* data, uint32_t bytes,
+                           sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload gp;
+  MakePayload(gp, cmd, ctx_.run.dram_base + offset, data, bytes);
+  bus->b_transport(gp, delay);
+  return gp.is_response_ok();
+}
+
+bool DmaEngine::SramAccess(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t bytes,
+                           sc_core::sc_time& delay, uint64_t& ideal_cycles) {
+  tlm::tlm_generic_payload gp;
+  MakePayload(gp, cmd, addr, data, bytes);
+  hw::SramAccess shape;
+  gp.set_extension(&shape);
+  sram->b_transport(gp, delay);
+  gp.clear_extension(&shape);
+  ideal_cycles = shape.ideal_cycles;
+  return gp.is_response_ok();
+}
+
+namespace {
+UnitResult BusError(spec::Opcode op, const spec::Burst& b) {
+  return {ErrorCode::kBusError,
+          fmt::format("{} burst at DRAM offset {:#x} ({} bytes) is outside DRAM",
+                      spec::OpcodeName(op), b.dram_offset, b.bytes)};
+}
+}  // namespace
+
+UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles) {
+  const size_t outstanding = ctx_.config.dma().outstanding_bursts();
+  const uint32_t burst_bytes = ctx_.config.dma().burst_bytes();
+  std::vector<uint8_t> staging(outstanding * burst_bytes);
+  std::deque<InFlight> in_flight;
+  sc_core::sc_time written = sc_core::sc_time_stamp();
+  size_t next = 0;
+  while (next < bursts.size() || !in_flight.empty()) {
+    for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
+      const size_t slot = next % outstanding;
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      if (!DramAccess(tlm::TLM_READ_COMMAND, bursts[next].dram_offset,
+                      &staging[slot * burst_bytes], bursts[next].bytes, delay)) {
+        return BusError(direction_, bursts[next]);
+      }
+      in_flight.push_back({sc_core::sc_time_stamp() + delay, next, slot});
+    }
+    const InFlight f = in_flight.front();
+    in_flight.pop_front();
+    if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
+    const spec::Burst& b = bursts[f.burst];
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    uint64_t ideal = 0;
+    SramAccess(tlm::TLM_WRITE_COMMAND, b.sram_addr, &staging[f.slot * burst_bytes], b.bytes, delay,
+               ideal);
+    conflict_cycles += ctx_.clock.ToCycles(delay) - ideal;
+    written = std::max(written, sc_core::sc_time_stamp() + delay);
+  }
+  if (written > sc_core::sc_time_stamp()) sc_core::wait(written - sc_core::sc_time_stamp());
+  return {};
+}
+
+UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles) {
+  const size_t outstanding = ctx_.config.dma().outstanding_bursts();
+  std::vector<uint8_t> staging(ctx_.config.dma().burst_bytes());
+  std::deque<InFlight> in_flight;
+  size_t next = 0;
+  while (next < bursts.size() || !in_flight.empty()) {
+    for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
+      const spec::Burst& b = bursts[next];
+      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+      uint64_t ideal = 0;
+      SramAccess(tlm::TLM_READ_COMMAND, b.sram_addr, staging.data(), b.bytes, delay, ideal);
+      conflict_cycles += ctx_.clock.ToCycles(delay) - ideal;
+      if (!DramAccess(tlm::TLM_WRITE_COMMAND, b.dram_offset, staging.data(), b.bytes, delay)) {
+        return BusError(direction_, b);
+      }
+      in_flight.push_back({sc_core::sc_time_stamp() + delay, next, 0});
+    }
+    const InFlight f = in_flight.front();
+    in_flight.pop_front();
+    if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
+  }
+  return {};
+}
+
+}  // namespace npu::hw

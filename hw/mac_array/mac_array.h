@@ -1,0 +1,41 @@
+// The systolic int8 MAC array (mac.rows x mac.cols, weight- or output-stationary). Executes CONV:
+// reads the weight block and the input region from SRAM, computes int32 partial sums
+// (spec::ComputeConv) and writes them to the accumulator buffer. A CONV takes
+// max(spec::ConvComputeCycles, SRAM cycles to read its operands) plus the cycles its SRAM reads
+// lose to banks busy with other units' accesses.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "hw/common/unit_context.h"
+
+namespace npu::hw {
+
+class MacArray : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<MacArray> sram{"sram"};
+  tlm_utils::simple_initiator_socket<MacArray> acc{"acc"};
+  sc_core::sc_fifo<QueuedInsn> queue;
+
+  SC_HAS_PROCESS(MacArray);
+  MacArray(sc_core::sc_module_name name, UnitContext& ctx);
+
+ private:
+  void Run();
+  UnitResult Execute(const spec::ConvArgs& conv);
+  // Reads `bytes` at `addr` starting `offset` after now; returns false on a range error.
+  bool ReadSram(uint32_t addr, uint64_t bytes, std::vector<int8_t>& data, sc_core::sc_time& offset,
+                uint64_t& ideal_cycles, uint64_t& conflict_cycles);
+  bool AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32_t>& data);
+
+  UnitContext& ctx_;
+  std::vector<int8_t> input_, weights_;
+  std::vector<int32_t> partial_sums_;
+};
+
+}  // namespace npu::hw

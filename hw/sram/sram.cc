@@ -1,0 +1,95 @@
+// SRAM storage and bank timing.
+#include "hw/sram/sram.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "hw/common/payload.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::hw {
+
+Sram::Sram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock)
+    : sc_module(name),
+      clock_(clock),
+      banks_(config.sram().banks()),
+      width_(config.sram().bank_width_bytes()),
+      mem_(config.sram().size_bytes()),
+      bank_free_(banks_, sc_core::SC_ZERO_TIME),
+      scratch_words_(banks_) {
+  socket.register_b_transport(this, &Sram::BTransport);
+  socket.register_transport_dbg(this, &Sram::TransportDbg);
+}
+
+bool Sram::Move(tlm::tlm_generic_payload& gp, Shape& shape) {
+  const SramAccess* ext = gp.get_extension<SramAccess>();
+  const uint64_t len = gp.get_data_length();
+  shape = {gp.get_address(), len, 1, 0};
+  if (ext != nullptr && ext->count > 1) {
+    if (len % ext->count != 0) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return false;
+    }
+    shape = {gp.get_address(), len / ext->count, ext->count, ext->stride};
+  }
+  if (gp.get_byte_enable_ptr() != nullptr) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  const uint64_t last = shape.addr + uint64_t{shape.count - 1} * shape.stride + shape.run_bytes;
+  if (last > mem_.size()) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  uint8_t* data = gp.get_data_ptr();
+  for (uint32_t i = 0; i < shape.count; ++i) {
+    uint8_t* cell = mem_.data() + shape.addr + i * shape.stride;
+    uint8_t* buf = data + i * shape.run_bytes;
+    if (gp.is_write()) {
+      std::memcpy(cell, buf, shape.run_bytes);
+    } else {
+      std::memcpy(buf, cell, shape.run_bytes);
+    }
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Sram::CountBankWords(const Shape& shape, std::vector<uint64_t>& words) const {
+  std::fill(words.begin(), words.end(), 0);
+  for (uint32_t i = 0; i < shape.count; ++i) {
+    if (shape.run_bytes == 0) break;
+    const uint64_t begin = shape.addr + i * shape.stride;
+    const uint64_t first = begin / width_;
+    const uint64_t n = (begin + shape.run_bytes - 1) / width_ - first + 1;
+    for (uint64_t b = 0; b < banks_; ++b) words[b] += n / banks_;
+    for (uint64_t r = 0; r < n % banks_; ++r) ++words[(first + r) % banks_];
+  }
+}
+
+void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  Shape shape;
+  if (!Move(gp, shape)) return;
+  CountBankWords(shape, scratch_words_);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time at = now + delay;
+  sc_core::sc_time finish = at;
+  uint64_t total_words = 0;
+  for (uint64_t b = 0; b < banks_; ++b) {
+    if (scratch_words_[b] == 0) continue;
+    total_words += scratch_words_[b];
+    bank_free_[b] = std::max(at, bank_free_[b]) + clock_.Cycles(scratch_words_[b]);
+    finish = std::max(finish, bank_free_[b]);
+  }
+  if (SramAccess* ext = gp.get_extension<SramAccess>()) {
+    ext->ideal_cycles = spec::CeilDiv(total_words, banks_);
+  }
+  delay = finish - now;
+}
+
+unsigned Sram::TransportDbg(int port, tlm::tlm_generic_payload& gp) {
+  Shape shape;
+  return Move(gp, shape) ? gp.get_data_length() : 0;
+}
+
+}  // namespace npu::hw

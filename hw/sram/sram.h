@@ -1,0 +1,49 @@
+// Banked on-chip SRAM, private to the NPU. Words of bank_width_bytes are interleaved round-robin
+// over `banks`; a bank moves one word per cycle. An access occupies every bank it touches for as
+// many cycles as it has words there, starting when that bank is free: first come, first served
+// per bank. So accesses from different units to the same banks cost each other cycles (bank
+// conflicts), and so does a strided access whose runs land in the same banks.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "hw/common/clock.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::hw {
+
+class Sram : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Sram> socket{"socket"};
+
+  Sram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock);
+  uint64_t size() const { return mem_.size(); }
+
+ private:
+  struct Shape {
+    uint64_t addr;
+    uint64_t run_bytes;
+    uint32_t count;
+    uint64_t stride;
+  };
+  void BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned TransportDbg(int port, tlm::tlm_generic_payload& gp);
+  // Checks range and moves the data; sets the response status.
+  bool Move(tlm::tlm_generic_payload& gp, Shape& shape);
+  // Words the access puts on each bank.
+  void CountBankWords(const Shape& shape, std::vector<uint64_t>& words) const;
+
+  const Clock& clock_;
+  const uint64_t banks_;
+  const uint64_t width_;
+  std::vector<uint8_t> mem_;
+  std::vector<sc_core::sc_time> bank_free_;
+  std::vector<uint64_t> scratch_words_;
+};
+
+}  // namespace npu::hw
