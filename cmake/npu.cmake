@@ -12,7 +12,9 @@ function(npu_add_test)
   else()
     target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest_main)
   endif()
+  # Tests that read docs/ or golden files find the source tree through NPU_SOURCE_DIR.
+  target_compile_definitions(${T_NAME} PRIVATE NPU_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   gtest_discover_tests(${T_NAME}
-    PROPERTIES ENVIRONMENT "SYSC_DISABLE_COPYRIGHT_MESSAGE=1;NPU_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+    PROPERTIES ENVIRONMENT SYSC_DISABLE_COPYRIGHT_MESSAGE=1
     DISCOVERY_TIMEOUT 60)
 endfunction()

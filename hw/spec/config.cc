@@ -145,7 +145,7 @@ NpuConfig DefaultConfig() {
   c.mutable_dma()->set_load_channels(2);
   c.mutable_dma()->set_store_channels(1);
   c.mutable_dma()->set_burst_bytes(256);
-  c.mutable_dma()->set_outstanding_bursts(8);
+  c.mutable_dma()->set_outstanding_bursts(16);
   c.mutable_dram()->set_bytes_per_cycle(32);
   c.mutable_dram()->set_latency_cycles(100);
   c.mutable_dram()->set_size_bytes(uint64_t{1} << 30);

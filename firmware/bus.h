@@ -1,0 +1,22 @@
+// What the control core gives the firmware: 32-bit register accesses and block transfers on the
+// system bus, and the NPU's interrupt line. The firmware touches the NPU through nothing else.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace npu::fw {
+
+class Bus {
+ public:
+  virtual ~Bus() = default;
+  // Each returns false on a bus error.
+  virtual bool Read32(uint64_t addr, uint32_t& value) = 0;
+  virtual bool Write32(uint64_t addr, uint32_t value) = 0;
+  virtual bool ReadBlock(uint64_t addr, uint8_t* data, size_t bytes) = 0;
+  virtual bool WriteBlock(uint64_t addr, const uint8_t* data, size_t bytes) = 0;
+  // Sleeps until the interrupt line is raised (returns at once if it already is).
+  virtual void WaitForInterrupt() = 0;
+};
+
+}  // namespace npu::fw

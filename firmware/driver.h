@@ -1,0 +1,51 @@
+// The NPU driver that runs on the control core: checks and places a binary in DRAM, writes
+// inputs, programs a run through the registers, sleeps until the completion interrupt, and reads
+// the counters and outputs back. Everything goes through the Bus; nothing here knows SystemC.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "firmware/bus.h"
+#include "hw/spec/binary.h"
+#include "hw/spec/regs.h"
+#include "hw/spec/status.h"
+
+namespace npu::fw {
+
+using Counters = std::array<uint64_t, spec::regs::kNumCounters>;
+
+class Driver {
+ public:
+  // `dram_bytes`: the DRAM the board has at spec::kDramBase.
+  Driver(Bus& bus, uint64_t dram_bytes) : bus_(bus), dram_bytes_(dram_bytes) {}
+
+  // Checks the NPU answers with the expected ID and register version.
+  Status Probe();
+  // Opens the binary (envelope, version, checksum), checks it was built for this NPU's
+  // architecture and fits DRAM, and copies instructions and constants to DRAM.
+  Status Load(std::string_view binary_bytes);
+  const spec::Program& program() const { return program_; }
+  // Writes input `index` (bytes in the tensor's layout) to its place in DRAM.
+  Status WriteInput(size_t index, const std::vector<int8_t>& data);
+  // Programs and starts a run, sleeps until the interrupt, and reads the counters.
+  Status Run(Counters& counters);
+  StatusOr<std::vector<int8_t>> ReadOutput(size_t index);
+
+ private:
+  Status CheckArchitecture();
+  Status CheckLayout() const;
+  Status WriteReg(uint32_t offset, uint32_t value);
+  StatusOr<uint32_t> ReadReg(uint32_t offset);
+  Status ReadCounters(Counters& counters);
+  uint64_t ImageAddress(uint32_t offset) const;
+
+  Bus& bus_;
+  uint64_t dram_bytes_;
+  spec::Program program_;
+  bool loaded_ = false;
+};
+
+}  // namespace npu::fw

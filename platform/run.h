@@ -1,0 +1,28 @@
+// Running a compiled binary on the platform: elaborate the system, let the firmware load the
+// binary, write the inputs, run and read back, and collect what the hardware measured.
+// SystemC elaborates once per process, so RunBinary() can be called once per process.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "firmware/driver.h"
+#include "hw/npu/npu.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::platform {
+
+struct RunResult {
+  std::vector<std::vector<int8_t>> outputs;  // one per output tensor of the binary
+  fw::Counters counters{};                   // as the firmware read them from the registers
+  std::vector<hw::TraceEvent> trace;         // when options.trace
+  double wall_seconds = 0;                   // host time spent simulating
+};
+
+StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,
+                              const std::vector<std::vector<int8_t>>& inputs,
+                              const hw::NpuOptions& options);
+
+}  // namespace npu::platform

@@ -1,0 +1,90 @@
+// ProgramBuilder.
+#include "tests/common/program_builder.h"
+
+#include <algorithm>
+
+#include "hw/spec/status.h"
+
+namespace npu::testing {
+
+namespace {
+constexpr uint32_t kInstructionOffset = 0;
+constexpr uint32_t kDataStart = 1 << 20;  // tests place data at or above 1 MiB
+}  // namespace
+
+ProgramBuilder::ProgramBuilder(const spec::NpuConfig& config) {
+  program_.set_arch_fingerprint(spec::Fingerprint(config));
+  program_.set_arch_name(config.name());
+  program_.set_model_name("hand-built");
+  program_.set_instruction_offset(kInstructionOffset);
+  program_.set_dram_bytes(kDataStart);
+}
+
+ProgramBuilder& ProgramBuilder::Add(const spec::Instruction& insn) {
+  insns_.push_back(insn);
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::Constant(uint32_t dram_offset, const std::vector<uint8_t>& bytes) {
+  spec::Segment* s = program_.add_constants();
+  s->set_name("constant");
+  s->set_dram_offset(dram_offset);
+  s->set_data(std::string(bytes.begin(), bytes.end()));
+  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes.size()));
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::Input(uint32_t dram_offset, uint32_t bytes) {
+  spec::TensorDesc* t = program_.add_inputs();
+  t->set_name("input");
+  t->add_shape(bytes);
+  t->set_dtype(spec::INT8);
+  t->set_dram_offset(dram_offset);
+  t->set_size_bytes(bytes);
+  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes));
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::Output(uint32_t dram_offset, uint32_t bytes) {
+  spec::TensorDesc* t = program_.add_outputs();
+  t->set_name("output");
+  t->add_shape(bytes);
+  t->set_dtype(spec::INT8);
+  t->set_dram_offset(dram_offset);
+  t->set_size_bytes(bytes);
+  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes));
+  return *this;
+}
+
+spec::Program ProgramBuilder::Build() const {
+  spec::Program p = program_;
+  std::string words;
+  for (const spec::Instruction& insn : insns_) {
+    StatusOr<spec::InsnWord> w = spec::Encode(insn);
+    NPU_CHECK(w.ok());
+    words.append(reinterpret_cast<const char*>(w->data()), w->size());
+  }
+  p.set_instructions(words);
+  NPU_CHECK(words.size() <= kDataStart);
+  return p;
+}
+
+spec::Instruction Load(uint32_t dram_offset, uint32_t sram_addr, uint32_t bytes, uint8_t wait,
+                       uint8_t signal) {
+  spec::DmaArgs d;
+  d.dram_offset = dram_offset;
+  d.sram_addr = sram_addr;
+  d.run_bytes = bytes;
+  return {spec::Opcode::kLoad, wait, signal, d};
+}
+
+spec::Instruction Store(uint32_t sram_addr, uint32_t dram_offset, uint32_t bytes, uint8_t wait,
+                        uint8_t signal) {
+  spec::DmaArgs d;
+  d.dram_offset = dram_offset;
+  d.sram_addr = sram_addr;
+  d.run_bytes = bytes;
+  return {spec::Opcode::kStore, wait, signal, d};
+}
+
+}  // namespace npu::testing

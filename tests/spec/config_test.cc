@@ -1,0 +1,104 @@
+// The architecture config: default, files, overrides, and the validation rules.
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "hw/spec/config.h"
+
+namespace npu::spec {
+namespace {
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Validate(config with one override) fails and the message mentions `needle`.
+void ExpectRefused(const std::string& assignment, const std::string& needle) {
+  NpuConfig c = DefaultConfig();
+  ASSERT_TRUE(ApplyOverride(c, assignment).ok()) << assignment;
+  const Status s = Validate(c);
+  ASSERT_FALSE(s.ok()) << assignment << " was accepted";
+  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+}
+
+TEST(Config, DefaultIsValid) { EXPECT_TRUE(Validate(DefaultConfig()).ok()); }
+
+TEST(Config, OverrideSetsNestedFieldsAndEnums) {
+  NpuConfig c = DefaultConfig();
+  ASSERT_TRUE(ApplyOverride(c, "mac.rows=64").ok());
+  ASSERT_TRUE(ApplyOverride(c, "mac.dataflow=OUTPUT_STATIONARY").ok());
+  ASSERT_TRUE(ApplyOverride(c, "dram.size_bytes=268435456").ok());
+  EXPECT_EQ(c.mac().rows(), 64u);
+  EXPECT_EQ(c.mac().dataflow(), OUTPUT_STATIONARY);
+  EXPECT_EQ(c.dram().size_bytes(), 268435456u);
+}
+
+TEST(Config, OverrideErrorsNameTheProblem) {
+  NpuConfig c = DefaultConfig();
+  EXPECT_NE(ApplyOverride(c, "mac.rowz=4").message().find("no field 'rowz'"), std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.rows=-4").message().find("not an unsigned"), std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.rows=4x").message().find("not an unsigned"), std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac=4").message().find("group of fields"), std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.dataflow=DIAGONAL").message().find("WEIGHT_STATIONARY"),
+            std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.rows").message().find("key=value"), std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.rows.x=1").message().find("is a value"), std::string::npos);
+}
+
+TEST(Config, RulesNameFieldAndRule) {
+  ExpectRefused("mac.rows=0", "mac.rows = 0: must be between 1 and 1024");
+  ExpectRefused("mac.cols=2000", "mac.cols = 2000");
+  ExpectRefused("sram.banks=0", "sram.banks = 0");
+  ExpectRefused("sram.banks=3", "multiple of banks x bank_width_bytes");
+  ExpectRefused("sram.size_bytes=1024", "smaller than one minimal double-buffered tile");
+  ExpectRefused("mac.acc_buffer_bytes=1000", "mac.acc_buffer_bytes = 1000");
+  ExpectRefused("dram.bytes_per_cycle=0", "dram.bytes_per_cycle = 0");
+  ExpectRefused("dma.burst_bytes=8", "dma.burst_bytes = 8");
+  ExpectRefused("dma.outstanding_bursts=0", "dma.outstanding_bursts");
+  ExpectRefused("act.lanes=0", "act.lanes");
+  ExpectRefused("clock_mhz=0", "clock_mhz");
+  ExpectRefused("cmd.queue_depth=0", "cmd.queue_depth");
+}
+
+TEST(Config, TextFileMergesOntoDefault) {
+  const std::string path = WriteTemp("small.textproto", "name: 'small'\nmac { rows: 8 cols: 8 }\n");
+  StatusOr<NpuConfig> c = ResolveConfig(path, {"sram.banks=8"});
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->name(), "small");
+  EXPECT_EQ(c->mac().rows(), 8u);
+  EXPECT_EQ(c->sram().banks(), 8u);
+  EXPECT_EQ(c->dram().latency_cycles(), DefaultConfig().dram().latency_cycles());
+}
+
+TEST(Config, JsonFileIsRead) {
+  const std::string path = WriteTemp("c.json", R"({"mac": {"rows": 16, "dataflow": "OUTPUT_STATIONARY"}})");
+  StatusOr<NpuConfig> c = ResolveConfig(path, {});
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->mac().rows(), 16u);
+  EXPECT_EQ(c->mac().dataflow(), OUTPUT_STATIONARY);
+}
+
+TEST(Config, BadFilesGiveClearErrors) {
+  EXPECT_EQ(ResolveConfig("/nonexistent/x.json", {}).status().kind(), ErrorKind::kNotFound);
+  const std::string text = WriteTemp("bad.textproto", "mac { rows: 8\n");
+  EXPECT_NE(ResolveConfig(text, {}).status().message().find("bad.textproto"), std::string::npos);
+  const std::string json = WriteTemp("bad.json", "{\"mac\": {\"rowz\": 1}}");
+  EXPECT_NE(ResolveConfig(json, {}).status().message().find("bad.json"), std::string::npos);
+  const std::string invalid = WriteTemp("zero.textproto", "mac { rows: 0 }");
+  EXPECT_NE(ResolveConfig(invalid, {}).status().message().find("mac.rows = 0"), std::string::npos);
+}
+
+TEST(Config, FingerprintCoversHardwareNotName) {
+  NpuConfig a = DefaultConfig(), b = DefaultConfig();
+  b.set_name("renamed");
+  EXPECT_EQ(Fingerprint(a), Fingerprint(b));
+  ASSERT_TRUE(ApplyOverride(b, "dram.latency_cycles=101").ok());
+  EXPECT_NE(Fingerprint(a), Fingerprint(b));
+}
+
+}  // namespace
+}  // namespace npu::spec

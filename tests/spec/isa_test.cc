@@ -1,0 +1,101 @@
+// Instruction encoding: round trips, field limits, reserved bits, and docs/isa.md kept true.
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "hw/spec/isa.h"
+
+namespace npu::spec {
+namespace {
+
+Instruction RandomInstruction(std::mt19937& rng) {
+  auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
+  auto sbits = [&](int w) { return static_cast<int32_t>(bits(w)) - (1 << (w - 1)); };
+  const Opcode op = static_cast<Opcode>(1 + rng() % 4);
+  Instruction insn{op, 0, 0, DmaArgs{}};
+  const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
+  insn.wait_mask = uint8_t(bits(4) & others);
+  insn.signal_mask = uint8_t(bits(4) & others);
+  if (op == Opcode::kLoad || op == Opcode::kStore) {
+    insn.args = DmaArgs{bits(32), bits(24), bits(16), bits(16), bits(16),
+                        bits(32), bits(32), bits(24), bits(24)};
+  } else if (op == Opcode::kConv) {
+    insn.args = ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8), bits(8), sbits(8),
+                         bits(4),  bits(4),  bits(4),  bits(4),  bits(4), bits(4), bits(12),
+                         bits(12), bits(16), bits(24), bits(20), bits(1) != 0};
+  } else {
+    insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),
+                        bits(16), sbits(8), sbits(8), sbits(8)};
+  }
+  return insn;
+}
+
+TEST(Isa, RandomInstructionsRoundTrip) {
+  std::mt19937 rng(7);
+  for (int i = 0; i < 5000; ++i) {
+    const Instruction insn = RandomInstruction(rng);
+    StatusOr<InsnWord> word = Encode(insn);
+    ASSERT_TRUE(word.ok()) << word.status().message();
+    StatusOr<Instruction> back = Decode(word->data());
+    ASSERT_TRUE(back.ok()) << back.status().message();
+    EXPECT_EQ(*back, insn) << Disassemble(insn);
+  }
+}
+
+TEST(Isa, FieldOverflowIsRefusedNamingTheField) {
+  ConvArgs conv;
+  conv.kernel_h = 16;
+  const StatusOr<InsnWord> w = Encode({Opcode::kConv, 0, 0, conv});
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().message().find("kernel_h = 16 does not fit in 4 bits"), std::string::npos);
+  ActArgs act;
+  act.clamp_min = -129;
+  EXPECT_NE(Encode({Opcode::kAct, 0, 0, act}).status().message().find("clamp_min"),
+            std::string::npos);
+}
+
+TEST(Isa, TokenMaskNamingOwnQueueIsRefused) {
+  EXPECT_FALSE(Encode({Opcode::kLoad, /*wait=*/1, 0, DmaArgs{}}).ok());
+  EXPECT_FALSE(Encode({Opcode::kConv, 0, /*signal=*/2, ConvArgs{}}).ok());
+  EXPECT_TRUE(Encode({Opcode::kConv, 1, 4, ConvArgs{}}).ok());
+}
+
+TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
+  InsnWord w{};
+  EXPECT_NE(Decode(w.data()).status().message().find("unknown opcode 0"), std::string::npos);
+  w[0] = 9;
+  EXPECT_FALSE(Decode(w.data()).ok());
+  StatusOr<InsnWord> act = Encode({Opcode::kAct, 0, 0, ActArgs{}});
+  ASSERT_TRUE(act.ok());
+  (*act)[31] = 0x80;
+  EXPECT_NE(Decode(act->data()).status().message().find("reserved bits"), std::string::npos);
+}
+
+TEST(Isa, LayoutsFitTheWord) {
+  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct}) {
+    const std::vector<FieldInfo> fields = FieldLayout(op);
+    const FieldInfo& last = fields.back();
+    EXPECT_LE(last.offset + last.width, kInsnBytes * 8) << OpcodeName(op);
+  }
+}
+
+// Every field row of docs/isa.md's tables matches the encoder.
+TEST(Isa, DocsTablesMatchTheEncoding) {
+  std::ifstream in(std::string(NPU_SOURCE_DIR) + "/docs/isa.md");
+  ASSERT_TRUE(in) << "docs/isa.md missing";
+  std::stringstream doc;
+  doc << in.rdbuf();
+  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct}) {
+    for (const FieldInfo& f : FieldLayout(op)) {
+      const std::string row = fmt::format("| {} | {}..{} | {} |", f.name, f.offset,
+                                          f.offset + f.width - 1, f.is_signed ? "signed" : "unsigned");
+      EXPECT_NE(doc.str().find(row), std::string::npos) << "docs/isa.md lacks the row: " << row;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace npu::spec

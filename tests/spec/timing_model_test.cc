@@ -1,0 +1,96 @@
+// The per-unit timing formulas, pinned down with hand-computed numbers.
+#include <gtest/gtest.h>
+
+#include "hw/spec/config.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::spec {
+namespace {
+
+NpuConfig Small(Dataflow dataflow) {
+  NpuConfig c = DefaultConfig();
+  c.mutable_mac()->set_rows(4);
+  c.mutable_mac()->set_cols(8);
+  c.mutable_mac()->set_dataflow(dataflow);
+  return c;
+}
+
+ConvArgs Conv(uint32_t out_h, uint32_t out_w, uint32_t out_c, uint32_t k, uint32_t in_c) {
+  ConvArgs conv;
+  conv.out_h = out_h;
+  conv.out_w = out_w;
+  conv.out_c = out_c;
+  conv.kernel_h = conv.kernel_w = k;
+  conv.in_c = in_c;
+  conv.in_h = out_h + k - 1;
+  conv.in_w = out_w + k - 1;
+  return conv;
+}
+
+TEST(TimingModel, WeightStationaryFolds) {
+  // M = 5*6 = 30, K = 3*3*2 = 18, N = 10 on 4x8: ceil(18/4)=5 * ceil(10/8)=2 folds,
+  // each 2*4 + 8 + 30 - 2 = 44 cycles.
+  const NpuConfig c = Small(WEIGHT_STATIONARY);
+  EXPECT_EQ(ConvFolds(c, Conv(5, 6, 10, 3, 2)), 10u);
+  EXPECT_EQ(ConvComputeCycles(c, Conv(5, 6, 10, 3, 2)), 440u);
+  EXPECT_EQ(ConvMacs(Conv(5, 6, 10, 3, 2)), 30u * 10 * 18);
+}
+
+TEST(TimingModel, OutputStationaryFolds) {
+  // Same conv: ceil(30/4)=8 * ceil(10/8)=2 folds, each 2*4 + 8 + 18 - 2 = 32 cycles.
+  const NpuConfig c = Small(OUTPUT_STATIONARY);
+  EXPECT_EQ(ConvFolds(c, Conv(5, 6, 10, 3, 2)), 16u);
+  EXPECT_EQ(ConvComputeCycles(c, Conv(5, 6, 10, 3, 2)), 512u);
+}
+
+TEST(TimingModel, ActAndDram) {
+  NpuConfig c = DefaultConfig();  // 32 lanes, pipeline 4; DRAM 32 B/cycle, latency 100
+  EXPECT_EQ(ActComputeCycles(c, 100), 4u + 4);
+  EXPECT_EQ(DramDataCycles(c, 1000), 32u);
+  EXPECT_EQ(DramTransferCycles(c, 1000), 132u);
+}
+
+TEST(TimingModel, SramWordsSpreadOverBanks) {
+  const NpuConfig c = DefaultConfig();  // 16 banks x 16 bytes
+  EXPECT_EQ(SramAccessCycles(c, 0, 256), 1u);
+  EXPECT_EQ(SramAccessCycles(c, 8, 256), 2u);  // 17 words touched
+  EXPECT_EQ(SramAccessCycles(c, 0, 4096), 16u);
+  EXPECT_EQ(SramAccessCycles(c, 0, 0), 0u);
+}
+
+TEST(TimingModel, BurstsNeverCrossBurstBoundaries) {
+  const NpuConfig c = DefaultConfig();  // 256-byte bursts
+  DmaArgs d;
+  d.dram_offset = 200;
+  d.sram_addr = 0;
+  d.run_bytes = 600;
+  const std::vector<Burst> b = SplitIntoBursts(c, d);
+  ASSERT_EQ(b.size(), 4u);
+  EXPECT_EQ(b[0].bytes, 56u);
+  EXPECT_EQ(b[1].bytes, 256u);
+  EXPECT_EQ(b[3].dram_offset, 768u);
+  EXPECT_EQ(b[3].sram_addr, 568u);
+  EXPECT_EQ(b[3].bytes, 32u);
+}
+
+TEST(TimingModel, DmaIdealPipelinesBurstsUpToOutstanding) {
+  NpuConfig c = DefaultConfig();  // latency 100, 32 B/cycle, 256 B bursts -> 8 data cycles each
+  DmaArgs d;
+  d.run_bytes = 4096;  // 16 bursts
+  const std::vector<Burst> bursts = SplitIntoBursts(c, d);
+  // 16 outstanding hide the latency: 100 + 16 * 8 data cycles, + 1 SRAM cycle for the last write.
+  c.mutable_dma()->set_outstanding_bursts(16);
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, bursts), 100u + 128 + 1);
+  // 8 outstanding (64 data cycles) do not: burst 8 issues when burst 0 arrives at 108 and arrives
+  // at 216; the last, issued at 164, arrives at 272.
+  c.mutable_dma()->set_outstanding_bursts(8);
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, bursts), 272u + 1);
+  // One outstanding: every burst pays latency: 16 * (100 + 8) + 1.
+  c.mutable_dma()->set_outstanding_bursts(1);
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, bursts), 16u * 108 + 1);
+  // Stores read SRAM first (1 cycle) then write: 16 * (1 + 100 + 8).
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kStore, bursts), 16u * 109);
+}
+
+}  // namespace
+}  // namespace npu::spec
