@@ -21,7 +21,14 @@ ProgramBuilder::ProgramBuilder(const spec::NpuConfig& config) {
 }
 
 ProgramBuilder& ProgramBuilder::Add(const spec::Instruction& insn) {
-  insns_.push_back(insn);
+  StatusOr<spec::InsnWord> word = spec::Encode(insn);
+  NPU_CHECK(word.ok());
+  words_.push_back(*word);
+  return *this;
+}
+
+ProgramBuilder& ProgramBuilder::AddRaw(const spec::InsnWord& word) {
+  words_.push_back(word);
   return *this;
 }
 
@@ -59,10 +66,8 @@ ProgramBuilder& ProgramBuilder::Output(uint32_t dram_offset, uint32_t bytes) {
 spec::Program ProgramBuilder::Build() const {
   spec::Program p = program_;
   std::string words;
-  for (const spec::Instruction& insn : insns_) {
-    StatusOr<spec::InsnWord> w = spec::Encode(insn);
-    NPU_CHECK(w.ok());
-    words.append(reinterpret_cast<const char*>(w->data()), w->size());
+  for (const spec::InsnWord& w : words_) {
+    words.append(reinterpret_cast<const char*>(w.data()), w.size());
   }
   p.set_instructions(words);
   NPU_CHECK(words.size() <= kDataStart);

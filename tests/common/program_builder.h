@@ -17,6 +17,8 @@ class ProgramBuilder {
   explicit ProgramBuilder(const spec::NpuConfig& config);
 
   ProgramBuilder& Add(const spec::Instruction& insn);
+  // A word as is, even one the encoder would refuse.
+  ProgramBuilder& AddRaw(const spec::InsnWord& word);
   // Constant bytes at `dram_offset` (from DRAM_BASE).
   ProgramBuilder& Constant(uint32_t dram_offset, const std::vector<uint8_t>& bytes);
   ProgramBuilder& Input(uint32_t dram_offset, uint32_t bytes);
@@ -27,7 +29,7 @@ class ProgramBuilder {
 
  private:
   spec::Program program_;
-  std::vector<spec::Instruction> insns_;
+  std::vector<spec::InsnWord> words_;
 };
 
 spec::Instruction Load(uint32_t dram_offset, uint32_t sram_addr, uint32_t bytes,
