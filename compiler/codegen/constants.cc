@@ -1,0 +1,52 @@
+// Constant packing.
+#include "compiler/codegen/constants.h"
+
+#include <fmt/format.h>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/semantics.h"
+
+namespace npu::compiler {
+
+std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
+  std::vector<uint8_t> packed(l.weights.size());
+  const std::vector<uint64_t> offsets = g.WeightTileOffsets();
+  const uint64_t window = uint64_t{l.kernel_h} * l.kernel_w;
+  for (uint32_t o = 0; o < g.oc().count(); ++o) {
+    for (uint32_t i = 0; i < g.ic().count(); ++i) {
+      const Span1D oc = g.oc().At(o), ic = g.ic().At(i);
+      uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.ic().count() + i];
+      for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
+        for (uint64_t k = 0; k < window; ++k) {  // (kh, kw) flattened
+          const int8_t* src = l.weights.data() + (n * window + k) * l.in_c + ic.begin;
+          for (uint32_t c = 0; c < ic.size; ++c) *dst++ = static_cast<uint8_t>(src[c]);
+        }
+      }
+    }
+  }
+  return packed;
+}
+
+StatusOr<int32_t> FoldedBias(const ConvLayer& l, uint32_t n) {
+  int64_t weight_sum = 0;
+  const uint64_t k = l.ReductionSize();
+  for (uint64_t i = 0; i < k; ++i) weight_sum += l.weights[n * k + i];
+  const int64_t folded = int64_t{l.bias[n]} - int64_t{l.input_zero_point} * weight_sum;
+  if (folded < INT32_MIN || folded > INT32_MAX) {
+    return InvalidArgument(fmt::format(
+        "layer '{}': channel {}: bias {} minus input zero point {} x weight sum {} = {} does not "
+        "fit int32", l.DisplayName(), n, l.bias[n], l.input_zero_point, weight_sum, folded));
+  }
+  return static_cast<int32_t>(folded);
+}
+
+StatusOr<std::vector<uint8_t>> PackActParams(const ConvLayer& l) {
+  std::vector<uint8_t> block(uint64_t{l.out_c} * spec::kActParamBytes);
+  for (uint32_t n = 0; n < l.out_c; ++n) {
+    NPU_ASSIGN_OR_RETURN(const int32_t bias, FoldedBias(l, n));
+    spec::WriteActParams(block, n, {bias, l.multiplier[n], l.shift[n]});
+  }
+  return block;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,132 @@
+// Program assembly.
+#include "compiler/codegen/program_builder.h"
+
+#include <fmt/format.h>
+
+#include "hw/spec/config.h"
+
+namespace npu::compiler {
+namespace {
+
+uint64_t AlignUp(uint64_t v) { return (v + kDramAlign - 1) / kDramAlign * kDramAlign; }
+
+spec::TensorDesc Tensor(const std::string& name, uint32_t h, uint32_t w, uint32_t c,
+                        uint64_t offset, uint64_t bytes, float scale, int32_t zero_point) {
+  spec::TensorDesc t;
+  t.set_name(name);
+  for (uint32_t d : {1u, h, w, c}) t.add_shape(d);
+  t.set_dtype(spec::INT8);
+  t.set_layout("NHWC");
+  t.set_dram_offset(static_cast<uint32_t>(offset));
+  t.set_size_bytes(static_cast<uint32_t>(bytes));
+  t.set_scale(scale);
+  t.set_zero_point(zero_point);
+  return t;
+}
+
+void AddRegion(spec::Program& p, const std::string& name, const std::string& kind,
+               uint64_t offset, uint64_t bytes) {
+  spec::DramRegion* r = p.add_dram_layout();
+  r->set_name(name);
+  r->set_kind(kind);
+  r->set_offset(static_cast<uint32_t>(offset));
+  r->set_size_bytes(static_cast<uint32_t>(bytes));
+}
+
+void AddSegment(spec::Program& p, const std::string& name, uint64_t offset,
+                const std::vector<uint8_t>& data) {
+  spec::Segment* s = p.add_constants();
+  s->set_name(name);
+  s->set_dram_offset(static_cast<uint32_t>(offset));
+  s->set_data(std::string(data.begin(), data.end()));
+}
+
+}  // namespace
+
+DramPlacement PlaceData(const ConvLayer& layer) {
+  DramPlacement d;
+  d.weights = 0;
+  d.params = AlignUp(d.weights + layer.weights.size());
+  d.input = AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes);
+  d.output = AlignUp(d.input + layer.InputBytes());
+  return d;
+}
+
+DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count) {
+  DramLayout l;
+  l.instructions = 0;
+  l.instruction_bytes = instruction_count * spec::kInsnBytes;
+  l.data_base = AlignUp(l.instruction_bytes);
+  l.data = PlaceData(layer);
+  l.weight_bytes = layer.weights.size();
+  l.param_bytes = uint64_t{layer.out_c} * spec::kActParamBytes;
+  l.input_bytes = layer.InputBytes();
+  l.output_bytes = layer.OutputBytes();
+  l.end = AlignUp(l.data_base + l.data.output + l.output_bytes);
+  return l;
+}
+
+void RelocateDram(std::vector<spec::Instruction>& insns, uint64_t delta) {
+  for (spec::Instruction& insn : insns) {
+    if (auto* dma = std::get_if<spec::DmaArgs>(&insn.args)) {
+      dma->dram_offset = static_cast<uint32_t>(dma->dram_offset + delta);
+    }
+  }
+}
+
+StatusOr<std::string> EncodeInstructions(const std::vector<spec::Instruction>& insns) {
+  std::string words;
+  words.reserve(insns.size() * spec::kInsnBytes);
+  for (size_t i = 0; i < insns.size(); ++i) {
+    StatusOr<spec::InsnWord> word = spec::Encode(insns[i]);
+    if (!word.ok()) return word.status().WithContext(fmt::format("instruction #{}", i));
+    words.append(reinterpret_cast<const char*>(word->data()), word->size());
+  }
+  return words;
+}
+
+StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLayer& layer,
+                                     const std::vector<spec::Instruction>& insns,
+                                     const DramLayout& dl, std::vector<uint8_t> weights,
+                                     std::vector<uint8_t> params, const LayerSummary& summary) {
+  const std::string name = layer.DisplayName();
+  const uint64_t limit = std::min<uint64_t>(config.dram().size_bytes(), uint64_t{1} << 32);
+  if (dl.end > limit) {
+    return ResourceExhausted(fmt::format("layer '{}': the DRAM image needs {} bytes; the config's "
+                                         "DRAM (and 32-bit offsets) allow {}", name, dl.end, limit));
+  }
+  NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(insns));
+  spec::Program p;
+  p.set_arch_fingerprint(spec::Fingerprint(config));
+  p.set_arch_name(config.name());
+  p.set_model_name(name);
+  p.set_instructions(std::move(words));
+  p.set_instruction_offset(static_cast<uint32_t>(dl.instructions));
+  p.set_dram_bytes(static_cast<uint32_t>(dl.end));
+  const uint64_t base = dl.data_base;
+  AddSegment(p, name + ".weights", base + dl.data.weights, weights);
+  AddSegment(p, name + ".params", base + dl.data.params, params);
+  *p.add_inputs() = Tensor("input", layer.in_h, layer.in_w, layer.in_c, base + dl.data.input,
+                           dl.input_bytes, layer.input_scale, layer.input_zero_point);
+  *p.add_outputs() = Tensor("output", layer.OutH(), layer.OutW(), layer.out_c,
+                            base + dl.data.output, dl.output_bytes, layer.output_scale,
+                            layer.output_zero_point);
+  AddRegion(p, "instructions", "instructions", dl.instructions, dl.instruction_bytes);
+  AddRegion(p, name + ".weights", "constants", base + dl.data.weights, dl.weight_bytes);
+  AddRegion(p, name + ".params", "constants", base + dl.data.params, dl.param_bytes);
+  AddRegion(p, "input", "input", base + dl.data.input, dl.input_bytes);
+  AddRegion(p, "output", "output", base + dl.data.output, dl.output_bytes);
+  spec::LayerInfo* info = p.add_layers();
+  info->set_name(name);
+  info->set_op(layer.OpName());
+  info->set_first_instruction(0);
+  info->set_instruction_count(static_cast<uint32_t>(insns.size()));
+  info->set_macs(layer.Macs());
+  info->set_predicted_cycles(summary.predicted_cycles);
+  info->set_predicted_dram_bytes(summary.predicted_dram_bytes);
+  info->set_tiling(summary.tiling);
+  info->set_peak_sram_bytes(static_cast<uint32_t>(summary.peak_sram_bytes));
+  return p;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,51 @@
+// The single-layer compiler's entry point: ConvLayer + NpuConfig -> spec::Program.
+//
+//   1. Validate the config and the layer.            (spec::Validate, CheckLayer)
+//   2. Choose a tiling (or take a forced one).        (tiling/tiling_search.h)
+//   3. Pack the constants.                            (codegen/constants.h)
+//   4. Emit the instruction stream and its tokens.    (schedule/conv_emitter.h, dependencies.h)
+//   5. Lay out DRAM, relocate, predict the cost, encode, describe.  (codegen/program_builder.h)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/cost/cost_model.h"
+#include "compiler/layer/conv_layer.h"
+#include "compiler/tiling/conv_tiling.h"
+#include "compiler/tiling/sram_plan.h"
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// Compiler behaviour (the hardware is the NpuConfig).
+struct CompileOptions {
+  std::optional<ConvTiling> tiling;  // skip the search and use this tiling (tests, experiments)
+};
+
+struct CompiledLayer {
+  spec::Program program;
+  std::vector<spec::Instruction> instructions;  // what program.instructions encodes
+  ConvTiling tiling;
+  SramPlan sram;
+  CostEstimate cost;
+};
+
+StatusOr<CompiledLayer> CompileConvLayerDetailed(const spec::NpuConfig& config,
+                                                 const ConvLayer& layer,
+                                                 const CompileOptions& options = {});
+
+// The complete program for one layer (what the compile tool writes and the platform runs).
+StatusOr<spec::Program> CompileConvLayer(const spec::NpuConfig& config, const ConvLayer& layer);
+
+// One spec::Disassemble line per instruction, prefixed with its index.
+std::string ListInstructions(const std::vector<spec::Instruction>& insns);
+
+// Decodes a program's instruction words; fails on a truncated or undecodable word.
+StatusOr<std::vector<spec::Instruction>> DecodeInstructions(const spec::Program& program);
+
+}  // namespace npu::compiler

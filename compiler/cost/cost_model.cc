@@ -1,0 +1,137 @@
+// The replaying cost model.
+#include "compiler/cost/cost_model.h"
+
+#include <algorithm>
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "hw/spec/semantics.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler {
+namespace {
+
+constexpr int kQueues = spec::kNumQueues;
+
+uint64_t SramCycles(const spec::NpuConfig& c, uint64_t addr, uint64_t bytes) {
+  return spec::SramAccessCycles(c, addr, bytes);
+}
+
+struct QueueState {
+  std::vector<uint64_t> channel_free;  // one entry for compute and vector
+  std::vector<uint64_t> starts;        // start times, in queue order (for queue_depth)
+  uint64_t last_start = 0, last_retire = 0;
+};
+
+class Replay {
+ public:
+  explicit Replay(const spec::NpuConfig& config) : c_(config) {
+    for (int q = 0; q < kQueues; ++q) {
+      uint32_t channels = 1;
+      if (q == static_cast<int>(spec::Queue::kLoad)) channels = c_.dma().load_channels();
+      if (q == static_cast<int>(spec::Queue::kStore)) channels = c_.dma().store_channels();
+      queues_[q].channel_free.assign(channels, 0);
+    }
+  }
+
+  Status Run(const std::vector<spec::Instruction>& insns) {
+    for (size_t i = 0; i < insns.size(); ++i) {
+      if (i % c_.cmd().fetch_batch() == 0) {
+        const uint64_t batch = std::min<uint64_t>(c_.cmd().fetch_batch(), insns.size() - i);
+        cp_time_ += spec::DramTransferCycles(c_, batch * spec::kInsnBytes);
+        cost_.dram_read_bytes += batch * spec::kInsnBytes;
+      }
+      NPU_TRY(Step(i, insns[i]));
+    }
+    for (const QueueState& q : queues_) cost_.cycles = std::max(cost_.cycles, q.last_retire);
+    return Status::Ok();
+  }
+  const CostEstimate& cost() const { return cost_; }
+
+ private:
+  Status Step(size_t i, const spec::Instruction& insn) {
+    const int q = static_cast<int>(insn.queue());
+    QueueState& state = queues_[q];
+    // 1. Dispatch once the queue has room.
+    const size_t depth = c_.cmd().queue_depth();
+    if (state.starts.size() >= depth) {
+      cp_time_ = std::max(cp_time_, state.starts[state.starts.size() - depth]);
+    }
+    // 2. Start after dispatch, in queue order, on a free channel, holding every token.
+    uint64_t start = std::max({cp_time_, state.last_start});
+    auto channel = std::min_element(state.channel_free.begin(), state.channel_free.end());
+    start = std::max(start, *channel);
+    for (int p = 0; p < kQueues; ++p) {
+      if (!(insn.wait_mask >> p & 1)) continue;
+      std::deque<uint64_t>& tokens = tokens_[p][q];
+      if (tokens.empty()) {
+        return FailedPrecondition(fmt::format("instruction #{} waits for a token from {} that no "
+                                              "earlier instruction gives", i,
+                                              spec::QueueName(static_cast<spec::Queue>(p))));
+      }
+      start = std::max(start, tokens.front());
+      tokens.pop_front();
+    }
+    // 3. Duration; 4. in-order retirement and tokens.
+    const uint64_t end = start + Duration(insn, start);
+    *channel = end;
+    state.last_start = start;
+    state.starts.push_back(start);
+    state.last_retire = std::max(state.last_retire, end);
+    cost_.busy_cycles[q] += end - start;
+    for (int p = 0; p < kQueues; ++p) {
+      if (insn.signal_mask >> p & 1) tokens_[q][p].push_back(state.last_retire);
+    }
+    return Status::Ok();
+  }
+
+  uint64_t Duration(const spec::Instruction& insn, uint64_t start) {
+    const uint64_t alone = InstructionCycles(c_, insn);
+    const auto* dma = std::get_if<spec::DmaArgs>(&insn.args);
+    if (dma == nullptr) {
+      if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+        cost_.macs += spec::ConvMacs(*conv);
+      }
+      return alone;
+    }
+    const uint64_t bytes = spec::DmaBytes(*dma);
+    (insn.opcode == spec::Opcode::kLoad ? cost_.dram_read_bytes : cost_.dram_write_bytes) += bytes;
+    // The shared data bus: this transfer's data follows whatever was queued on it before.
+    const uint64_t data_start = std::max(start + c_.dram().latency_cycles(), bus_free_);
+    bus_free_ = data_start + spec::DramDataCycles(c_, bytes);
+    return std::max(alone, bus_free_ - start);
+  }
+
+  const spec::NpuConfig& c_;
+  std::array<QueueState, kQueues> queues_;
+  std::array<std::array<std::deque<uint64_t>, kQueues>, kQueues> tokens_;  // [src][dst] times
+  uint64_t cp_time_ = 0, bus_free_ = 0;
+  CostEstimate cost_;
+};
+
+}  // namespace
+
+uint64_t InstructionCycles(const spec::NpuConfig& c, const spec::Instruction& insn) {
+  if (const auto* dma = std::get_if<spec::DmaArgs>(&insn.args)) {
+    return spec::DmaIdealCycles(c, insn.opcode, spec::SplitIntoBursts(c, *dma));
+  }
+  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+    const uint64_t sram = SramCycles(c, conv->in_addr, spec::ConvInputBytes(*conv)) +
+                          SramCycles(c, conv->wt_addr, spec::ConvWeightBytes(*conv));
+    return std::max(spec::ConvComputeCycles(c, *conv), sram);
+  }
+  const auto& act = std::get<spec::ActArgs>(insn.args);
+  const uint64_t sram = SramCycles(c, act.param_addr, spec::ActParamBytes(act)) +
+                        SramCycles(c, act.out_addr, spec::ActOutputSpan(act));
+  return std::max(spec::ActComputeCycles(c, spec::ActAccEntries(act)), sram);
+}
+
+StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
+                                   const std::vector<spec::Instruction>& insns) {
+  Replay replay(config);
+  NPU_TRY(replay.Run(insns));
+  return replay.cost();
+}
+
+}  // namespace npu::compiler

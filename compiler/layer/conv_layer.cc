@@ -1,0 +1,153 @@
+// CheckLayer: one rule per field, in the order a reader of the struct meets them.
+#include "compiler/layer/conv_layer.h"
+
+#include <cmath>
+#include <span>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "hw/spec/arith.h"
+
+namespace npu::compiler {
+namespace {
+
+uint32_t OutExtent(uint32_t in, uint32_t pad_before, uint32_t pad_after, uint32_t extent,
+                   uint32_t stride) {
+  const uint64_t padded = uint64_t{in} + pad_before + pad_after;
+  if (stride == 0 || padded < extent) return 0;
+  return static_cast<uint32_t>((padded - extent) / stride + 1);
+}
+
+// Shapes: every dimension positive, and what the ISA can encode (4-bit kernel/stride/dilation).
+Status CheckShape(const ConvLayer& l) {
+  const std::pair<const char*, uint32_t> dims[] = {
+      {"in_h", l.in_h},         {"in_w", l.in_w},         {"in_c", l.in_c},
+      {"out_c", l.out_c},       {"kernel_h", l.kernel_h}, {"kernel_w", l.kernel_w},
+      {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"dilation_h", l.dilation_h},
+      {"dilation_w", l.dilation_w}};
+  for (const auto& [field, value] : dims) {
+    if (value == 0) return InvalidArgument(fmt::format("{} = 0: must be at least 1", field));
+  }
+  for (const auto& [field, value] : std::span(dims).subspan(4)) {
+    if (value > 15) {
+      return Unimplemented(fmt::format("{} = {}: the ISA encodes at most 15", field, value));
+    }
+  }
+  if (l.out_c > 65535) {
+    return Unimplemented(fmt::format("out_c = {}: the ISA encodes at most 65535", l.out_c));
+  }
+  if (l.ReductionSize() > kMaxReduction) {
+    return Unimplemented(fmt::format(
+        "kernel_h x kernel_w x in_c = {}: above {} the int32 accumulator could overflow",
+        l.ReductionSize(), kMaxReduction));
+  }
+  return Status::Ok();
+}
+
+// Padding: the padded input must hold one kernel window, and (so that every output window
+// touches real input, which the tile loader relies on) each pad is below the kernel extent.
+Status CheckPadding(const ConvLayer& l) {
+  if (l.OutH() == 0 || l.OutW() == 0) {
+    return InvalidArgument(fmt::format(
+        "kernel extent {}x{} (dilation included) is larger than the padded input {}x{}",
+        l.KernelExtentH(), l.KernelExtentW(), l.in_h + l.pad_top + l.pad_bottom,
+        l.in_w + l.pad_left + l.pad_right));
+  }
+  const std::tuple<const char*, uint32_t, uint32_t> pads[] = {
+      {"pad_top", l.pad_top, l.KernelExtentH()},
+      {"pad_bottom", l.pad_bottom, l.KernelExtentH()},
+      {"pad_left", l.pad_left, l.KernelExtentW()},
+      {"pad_right", l.pad_right, l.KernelExtentW()}};
+  for (const auto& [field, pad, extent] : pads) {
+    if (pad >= extent) {
+      return Unimplemented(fmt::format(
+          "{} = {}: padding must be smaller than the dilated kernel extent {} (outputs that see "
+          "only padding are not supported)", field, pad, extent));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckSizes(const ConvLayer& l) {
+  const uint64_t want_weights = uint64_t{l.out_c} * l.ReductionSize();
+  if (l.weights.size() != want_weights) {
+    return InvalidArgument(fmt::format("weights has {} values, expected out_c x kernel_h x "
+                                       "kernel_w x in_c = {}", l.weights.size(), want_weights));
+  }
+  const std::pair<const char*, size_t> per_channel[] = {
+      {"bias", l.bias.size()}, {"multiplier", l.multiplier.size()}, {"shift", l.shift.size()}};
+  for (const auto& [field, size] : per_channel) {
+    if (size != l.out_c) {
+      return InvalidArgument(
+          fmt::format("{} has {} values, expected out_c = {}", field, size, l.out_c));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckQuantisation(const ConvLayer& l) {
+  for (uint32_t n = 0; n < l.out_c; ++n) {
+    if (l.shift[n] < spec::kMinShift || l.shift[n] > spec::kMaxShift) {
+      return InvalidArgument(fmt::format("shift[{}] = {}: must be between {} and {}", n,
+                                         l.shift[n], spec::kMinShift, spec::kMaxShift));
+    }
+    if (l.multiplier[n] <= 0) {
+      return InvalidArgument(
+          fmt::format("multiplier[{}] = {}: must be positive", n, l.multiplier[n]));
+    }
+  }
+  const std::pair<const char*, float> scales[] = {{"input_scale", l.input_scale},
+                                                  {"output_scale", l.output_scale}};
+  for (const auto& [field, scale] : scales) {
+    if (!(scale > 0.0f) || !std::isfinite(scale)) {
+      return InvalidArgument(fmt::format("{} = {}: must be positive and finite", field, scale));
+    }
+  }
+  const std::pair<const char*, int32_t> int8s[] = {{"input_zero_point", l.input_zero_point},
+                                                   {"output_zero_point", l.output_zero_point},
+                                                   {"clamp_min", l.clamp_min},
+                                                   {"clamp_max", l.clamp_max}};
+  for (const auto& [field, value] : int8s) {
+    if (value < -128 || value > 127) {
+      return InvalidArgument(fmt::format("{} = {}: must be an int8 value", field, value));
+    }
+  }
+  if (l.clamp_min > l.clamp_max) {
+    return InvalidArgument(
+        fmt::format("clamp_min = {} is above clamp_max = {}", l.clamp_min, l.clamp_max));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint32_t ConvLayer::OutH() const {
+  return OutExtent(in_h, pad_top, pad_bottom, KernelExtentH(), stride_h);
+}
+uint32_t ConvLayer::OutW() const {
+  return OutExtent(in_w, pad_left, pad_right, KernelExtentW(), stride_w);
+}
+
+Status CheckLayer(const ConvLayer& layer) {
+  Status status = CheckShape(layer);
+  if (status.ok()) status = CheckPadding(layer);
+  if (status.ok()) status = CheckSizes(layer);
+  if (status.ok()) status = CheckQuantisation(layer);
+  return status.WithContext(fmt::format("layer '{}'", layer.DisplayName()));
+}
+
+ConvLayer MakeFullyConnected(std::string name, uint32_t in_features, uint32_t out_features,
+                             std::vector<int8_t> weights, std::vector<int32_t> bias) {
+  ConvLayer layer;
+  layer.name = std::move(name);
+  layer.fully_connected = true;
+  layer.in_c = in_features;
+  layer.out_c = out_features;
+  layer.weights = std::move(weights);
+  layer.bias = std::move(bias);
+  return layer;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,64 @@
+// One quantised 2-D convolution (or fully-connected) layer: the unit the single-layer compiler
+// compiles and the integer reference evaluates. TFLite/TOSA int8 conventions: NHWC activations
+// (batch 1) with a zero point, symmetric per-output-channel weights (zero point 0), and an int32
+// bias already in accumulator scale.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+struct ConvLayer {
+  std::string name;
+  bool fully_connected = false;  // only changes the op name in reports
+
+  uint32_t in_h = 1, in_w = 1, in_c = 1;
+  uint32_t out_c = 1;
+  uint32_t kernel_h = 1, kernel_w = 1;
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t dilation_h = 1, dilation_w = 1;
+  uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+
+  std::vector<int8_t> weights;      // [out_c][kernel_h][kernel_w][in_c]
+  std::vector<int32_t> bias;        // [out_c]: real bias / (input_scale * weight_scale[n])
+  std::vector<int32_t> multiplier;  // [out_c]: with shift, input_scale * weight_scale[n] /
+  std::vector<int32_t> shift;       // [out_c]   output_scale (see quant/quant_math.h)
+
+  float input_scale = 1.0f;
+  int32_t input_zero_point = 0;
+  float output_scale = 1.0f;
+  int32_t output_zero_point = 0;
+  int32_t clamp_min = -128;  // ReLU: output zero point; ReLU6: also quantised 6.0 as max
+  int32_t clamp_max = 127;
+
+  // Output size; 0 if the (padded) input is smaller than the dilated kernel.
+  uint32_t OutH() const;
+  uint32_t OutW() const;
+  // Dilated kernel extent: the input rows/cols one output position spans.
+  uint32_t KernelExtentH() const { return (kernel_h - 1) * dilation_h + 1; }
+  uint32_t KernelExtentW() const { return (kernel_w - 1) * dilation_w + 1; }
+  uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * in_c; }
+  uint64_t Macs() const { return uint64_t{OutH()} * OutW() * out_c * ReductionSize(); }
+  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c; }
+  uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c; }
+  const char* OpName() const { return fully_connected ? "fully_connected" : "conv2d"; }
+  std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
+};
+
+// The largest reduction (kernel_h * kernel_w * in_c) whose int32 accumulator cannot overflow:
+// |x - zp| <= 255 and |w| <= 128, so 65535 terms stay below 2^31.
+inline constexpr uint64_t kMaxReduction = 65535;
+
+// Every rule the compiler and the reference rely on; the error names the layer and the field.
+Status CheckLayer(const ConvLayer& layer);
+
+// A fully-connected layer is the 1x1 convolution of a 1x1 x in_features input. Weights are
+// [out_features][in_features]. The caller fills in the quantisation fields.
+ConvLayer MakeFullyConnected(std::string name, uint32_t in_features, uint32_t out_features,
+                             std::vector<int8_t> weights, std::vector<int32_t> bias);
+
+}  // namespace npu::compiler

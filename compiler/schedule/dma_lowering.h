@@ -1,0 +1,36 @@
+// Lowers a logical strided copy between DRAM and SRAM to DMA descriptors that fit the ISA's
+// fields: contiguous dimensions merge into long runs (fewer, longer bursts), runs of 64 KiB or
+// more split, and counts above 65535 chunk.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/spec/isa.h"
+
+namespace npu::compiler {
+
+// n2 x n1 runs of run_bytes; 64-bit so the caller never has to worry about field widths.
+struct StridedCopy {
+  uint64_t dram_offset = 0, sram_addr = 0;
+  uint64_t run_bytes = 0;
+  uint64_t n1 = 1, n2 = 1;
+  uint64_t dram_stride1 = 0, dram_stride2 = 0;
+  uint64_t sram_stride1 = 0, sram_stride2 = 0;
+};
+
+inline constexpr uint64_t kMaxRunBytes = 65535;  // run_bytes is a 16-bit field
+inline constexpr uint64_t kMaxCount = 65535;     // n1, n2 are 16-bit fields
+
+StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t bytes);
+
+// An HWC sub-block [rows][cols][channels] of an HWC tensor `tensor_w` x `tensor_c` at
+// `dram_offset` (the block's first byte), copied to/from dense SRAM at `sram_addr`.
+StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
+                         uint64_t channels, uint64_t tensor_w, uint64_t tensor_c);
+
+// Descriptors moving exactly the bytes of `copy`. Addresses are not range-checked here: the
+// encoder rejects what does not fit.
+std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy);
+
+}  // namespace npu::compiler

@@ -1,0 +1,38 @@
+// A tiling decision for one ConvLayer: output tile sizes, the loop order over tiles, and which
+// operand buffers keep every tile resident instead of double-buffering. Pure data; tile_grid.h
+// derives the geometry, sram_plan.h the buffers, tiling_search.h chooses one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace npu::compiler {
+
+// The loop nest over tiles. The input-channel loop is always innermost, so one output tile's
+// partial sums finish in the accumulator before the vector unit drains it.
+enum class LoopOrder : uint8_t {
+  kSpatialOuter,  // for spatial tile: for oc tile: for ic tile (inputs reused across oc tiles)
+  kChannelOuter,  // for oc tile: for spatial tile: for ic tile (weights reused across space)
+};
+
+struct ConvTiling {
+  uint32_t tile_oh = 1;  // output rows per tile
+  uint32_t tile_ow = 1;  // output columns per tile
+  uint32_t tile_oc = 1;  // output channels per tile
+  uint32_t tile_ic = 1;  // input channels per CONV (partial sums accumulate over ic tiles)
+  LoopOrder order = LoopOrder::kSpatialOuter;
+  // A resident buffer holds every distinct tile of its operand, so each is loaded exactly once;
+  // otherwise the operand is double-buffered (two slots, a tile still in a slot is reused).
+  bool inputs_resident = false;
+  bool weights_resident = false;
+  bool params_resident = false;
+
+  bool operator==(const ConvTiling&) const = default;
+};
+
+std::string_view LoopOrderName(LoopOrder order);
+
+// "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", for LayerInfo.tiling.
+std::string ToString(const ConvTiling& tiling);
+
+}  // namespace npu::compiler

@@ -1,0 +1,78 @@
+// SRAM and accumulator buffer layout.
+#include "compiler/tiling/sram_plan.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "hw/spec/isa.h"
+
+namespace npu::compiler {
+namespace {
+
+uint64_t AlignUp(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
+
+// Two slots double-buffer; fewer distinct tiles need fewer slots.
+uint32_t SlotCount(bool resident, uint64_t distinct) {
+  return static_cast<uint32_t>(resident ? distinct : std::min<uint64_t>(2, distinct));
+}
+
+SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t align) {
+  SlotBuffer buffer{AlignUp(*cursor, align), AlignUp(slot_bytes, align), slots};
+  *cursor = buffer.end();
+  return buffer;
+}
+
+}  // namespace
+
+uint64_t DistinctInputTiles(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.ic().count(); }
+uint64_t DistinctWeightTiles(const TileGrid& g) { return uint64_t{g.oc().count()} * g.ic().count(); }
+uint64_t OutputGroups(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.oc().count(); }
+
+SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_bytes) {
+  SramPlan plan;
+  uint64_t cursor = 0;
+  plan.weights = Place(&cursor, grid.MaxWeightTileBytes(),
+                       SlotCount(t.weights_resident, DistinctWeightTiles(grid)), align_bytes);
+  plan.inputs = Place(&cursor, grid.MaxInputTileBytes(),
+                      SlotCount(t.inputs_resident, DistinctInputTiles(grid)), align_bytes);
+  plan.params = Place(&cursor, uint64_t{grid.oc().At(0).size} * spec::kActParamBytes,
+                      SlotCount(t.params_resident, grid.oc().count()), align_bytes);
+  plan.outputs = Place(&cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)),
+                       align_bytes);
+  plan.sram_bytes = cursor;
+  uint64_t acc_cursor = 0;
+  plan.acc = Place(&acc_cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), 1);
+  plan.acc_entries = acc_cursor;
+  return plan;
+}
+
+StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
+                           const ConvTiling& tiling) {
+  const uint64_t sram = config.sram().size_bytes();
+  const uint64_t acc = config.mac().acc_buffer_bytes() / 4;
+  const uint32_t stripe = config.sram().banks() * config.sram().bank_width_bytes();
+  for (uint32_t align : {stripe, config.sram().bank_width_bytes(), 1u}) {
+    const SramPlan plan = PlanSram(grid, tiling, align);
+    if (plan.acc_entries > acc) {
+      return ResourceExhausted(fmt::format(
+          "{} needs {} accumulator entries; the accumulator buffer holds {}", ToString(tiling),
+          plan.acc_entries, acc));
+    }
+    if (plan.sram_bytes <= sram) return plan;
+  }
+  return ResourceExhausted(fmt::format("{} needs {} bytes of SRAM; the config has {}",
+                                       ToString(tiling), PlanSram(grid, tiling, 1).sram_bytes,
+                                       sram));
+}
+
+std::string ToString(const SramPlan& p) {
+  auto text = [](const char* name, const SlotBuffer& b) {
+    return fmt::format("{} @{} {}x{}", name, b.base, b.slots, b.slot_bytes);
+  };
+  return fmt::format("{}; {}; {}; {}; acc {}x{} entries", text("weights", p.weights),
+                     text("inputs", p.inputs), text("params", p.params),
+                     text("outputs", p.outputs), p.acc.slots, p.acc.slot_bytes);
+}
+
+}  // namespace npu::compiler

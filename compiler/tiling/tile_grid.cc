@@ -1,0 +1,104 @@
+// Tile geometry.
+#include "compiler/tiling/tile_grid.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace npu::compiler {
+
+std::string_view LoopOrderName(LoopOrder order) {
+  return order == LoopOrder::kSpatialOuter ? "spatial-outer" : "channel-outer";
+}
+
+std::string ToString(const ConvTiling& t) {
+  std::string resident;
+  if (t.inputs_resident) resident += "inputs,";
+  if (t.weights_resident) resident += "weights,";
+  if (t.params_resident) resident += "params,";
+  if (resident.empty()) resident = "none,";
+  resident.pop_back();
+  return fmt::format("tile {}x{}x{} ic={} order={} resident={}", t.tile_oh, t.tile_ow, t.tile_oc,
+                     t.tile_ic, LoopOrderName(t.order), resident);
+}
+
+Span1D Axis::At(uint32_t i) const {
+  const uint32_t begin = i * tile;
+  return {begin, std::min(tile, extent - begin)};
+}
+
+InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t dilation,
+                      uint32_t kernel, uint32_t pad_before) {
+  // 1. The unclipped span of the windows, in tensor coordinates (may start before 0).
+  const int64_t first = int64_t{out.begin} * stride - pad_before;
+  const int64_t last = int64_t{out.begin + out.size - 1} * stride +
+                       int64_t{kernel - 1} * dilation - pad_before;
+  // 2. Clip to the tensor; what is cut at the front becomes CONV padding, what is cut at the
+  //    back lies beyond the region and reads pad_value by itself.
+  const int64_t begin = std::max<int64_t>(first, 0);
+  const int64_t end = std::min<int64_t>(last + 1, in_extent);
+  return {static_cast<uint32_t>(begin), static_cast<uint32_t>(std::max<int64_t>(end - begin, 0)),
+          static_cast<uint32_t>(begin - first)};
+}
+
+TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
+    : layer_(layer),
+      oh_{layer.OutH(), t.tile_oh},
+      ow_{layer.OutW(), t.tile_ow},
+      oc_{layer.out_c, t.tile_oc},
+      ic_{layer.in_c, t.tile_ic} {}
+
+InputRegion TileGrid::Input(uint32_t sp, uint32_t ic_tile) const {
+  const ConvLayer& l = layer_;
+  return {WindowFor(Rows(sp), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top),
+          WindowFor(Cols(sp), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left),
+          ic_.At(ic_tile)};
+}
+
+uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const {
+  return uint64_t{oc_.At(oc_tile).size} * layer_.kernel_h * layer_.kernel_w *
+         ic_.At(ic_tile).size;
+}
+
+std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
+  std::vector<uint64_t> offsets;
+  offsets.reserve(uint64_t{oc_.count()} * ic_.count());
+  uint64_t offset = 0;
+  for (uint32_t o = 0; o < oc_.count(); ++o) {
+    for (uint32_t i = 0; i < ic_.count(); ++i) {
+      offsets.push_back(offset);
+      offset += WeightTileBytes(o, i);
+    }
+  }
+  return offsets;
+}
+
+uint32_t TileGrid::MaxInputRows() const {
+  uint32_t rows = 0;
+  for (uint32_t i = 0; i < oh_.count(); ++i) {
+    rows = std::max(rows, WindowFor(oh_.At(i), layer_.in_h, layer_.stride_h, layer_.dilation_h,
+                                    layer_.kernel_h, layer_.pad_top).size);
+  }
+  return rows;
+}
+
+uint32_t TileGrid::MaxInputCols() const {
+  uint32_t cols = 0;
+  for (uint32_t i = 0; i < ow_.count(); ++i) {
+    cols = std::max(cols, WindowFor(ow_.At(i), layer_.in_w, layer_.stride_w, layer_.dilation_w,
+                                    layer_.kernel_w, layer_.pad_left).size);
+  }
+  return cols;
+}
+
+uint64_t TileGrid::MaxInputTileBytes() const {
+  return uint64_t{MaxInputRows()} * MaxInputCols() * ic_.At(0).size;
+}
+
+uint64_t TileGrid::MaxWeightTileBytes() const { return WeightTileBytes(0, 0); }
+
+uint64_t TileGrid::MaxOutputTileBytes() const {
+  return uint64_t{oh_.At(0).size} * ow_.At(0).size * oc_.At(0).size;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,121 @@
+// The analytic tiling estimate.
+#include "compiler/tiling/tiling_estimate.h"
+
+#include <algorithm>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/semantics.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler {
+namespace {
+
+// Tiles of an axis grouped by size: at most a full size and an edge size.
+struct SizeClass {
+  uint32_t size;
+  uint32_t count;
+};
+std::vector<SizeClass> Classes(const Axis& axis) {
+  const uint32_t full = axis.extent / axis.tile, edge = axis.extent % axis.tile;
+  std::vector<SizeClass> classes;
+  if (full > 0) classes.push_back({axis.tile, full});
+  if (edge > 0) classes.push_back({edge, 1});
+  return classes;
+}
+
+// Sum of CONV durations over every (spatial, oc, ic) tile.
+uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileGrid& g) {
+  const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
+  const uint64_t in_rows = g.MaxInputRows(), in_cols = g.MaxInputCols();
+  uint64_t total = 0;
+  for (SizeClass h : Classes(g.oh())) {
+    for (SizeClass w : Classes(g.ow())) {
+      for (SizeClass n : Classes(g.oc())) {
+        for (SizeClass k : Classes(g.ic())) {
+          spec::ConvArgs conv;
+          conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size, conv.in_c = k.size;
+          conv.kernel_h = l.kernel_h, conv.kernel_w = l.kernel_w;
+          const uint64_t sram =
+              spec::CeilDiv(in_rows * in_cols * k.size + spec::ConvWeightBytes(conv), stripe);
+          total += uint64_t{h.count} * w.count * n.count * k.count *
+                   std::max(spec::ConvComputeCycles(c, conv), sram);
+        }
+      }
+    }
+  }
+  return total;
+}
+
+// Bytes one pass over all input tiles reads: the row windows times the column windows.
+uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
+  uint64_t rows = 0, cols = 0;
+  for (uint32_t i = 0; i < g.oh().count(); ++i) {
+    rows += WindowFor(g.oh().At(i), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top).size;
+  }
+  for (uint32_t i = 0; i < g.ow().count(); ++i) {
+    cols += WindowFor(g.ow().At(i), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left).size;
+  }
+  return rows * cols * l.in_c;
+}
+
+// A DMA queue's time: per descriptor latency plus its bytes at one channel's throughput (DRAM
+// bandwidth, or the outstanding-burst window if that is the tighter limit), over the channels.
+uint64_t DmaQueueCycles(const spec::NpuConfig& c, uint64_t descriptors, uint64_t bytes,
+                        uint32_t channels) {
+  const double burst = c.dma().burst_bytes(), latency = c.dram().latency_cycles();
+  const double window_bw = c.dma().outstanding_bursts() * burst /
+                           (latency + burst / c.dram().bytes_per_cycle());
+  const double bw = std::min<double>(c.dram().bytes_per_cycle(), window_bw);
+  return static_cast<uint64_t>((descriptors * latency + bytes / bw) / channels);
+}
+
+}  // namespace
+
+LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
+  const uint64_t s = g.spatial_count(), o = g.oc().count(), i = g.ic().count();
+  LoadCounts n;
+  if (t.order == LoopOrder::kSpatialOuter) {
+    n.input_passes = (i <= 2 || t.inputs_resident) ? 1 : o;
+    n.weight_passes = (o * i <= 2 || t.weights_resident) ? 1 : s;
+    n.param_passes = (o <= 2 || t.params_resident) ? 1 : s;
+  } else {
+    n.input_passes = (s * i <= 2 || t.inputs_resident) ? 1 : o;
+    n.weight_passes = (i <= 2 || t.weights_resident) ? 1 : s;
+  }
+  n.inputs = s * i * n.input_passes;
+  n.weights = o * i * n.weight_passes;
+  n.params = o * n.param_passes;
+  return n;
+}
+
+TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
+                              const ConvTiling& t) {
+  const TileGrid g(l, t);
+  const LoadCounts loads = CountLoads(g, t);
+  const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
+  const uint64_t steps = groups * g.ic().count();
+  const uint64_t load_bytes = InputPassBytes(l, g) * loads.input_passes +
+                              l.weights.size() * loads.weight_passes +
+                              uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
+  const uint64_t store_bytes = l.OutputBytes();
+  const uint64_t load_count = loads.inputs + loads.weights + loads.params;
+  TilingEstimate e;
+  e.instructions = load_count + steps + 2 * groups;
+  e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
+  const uint64_t fetch = spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
+                         spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} *
+                                                         spec::kInsnBytes);
+  const uint64_t act = groups * c.act().pipeline_cycles() +
+                       spec::CeilDiv(l.OutputBytes(), c.act().lanes());
+  const uint64_t bottleneck = std::max(
+      {ComputeCycles(c, l, g), act, fetch, spec::DramDataCycles(c, load_bytes + store_bytes),
+       DmaQueueCycles(c, load_count, load_bytes, c.dma().load_channels()),
+       DmaQueueCycles(c, groups, store_bytes, c.dma().store_channels())});
+  const uint64_t fill = spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
+  const uint64_t drain = spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
+                         spec::DramTransferCycles(c, g.MaxOutputTileBytes());
+  e.cycles = bottleneck + fill + drain;
+  return e;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,179 @@
+// The compiled program, executed instruction by instruction, equals the integer reference bit
+// for bit: many shapes, both dataflows, small and large arrays, and an SRAM so small that every
+// operand is tiled. Each case also runs in random token-legal orders, which catches a missing
+// dependency, and passes the token protocol checker.
+#include <gtest/gtest.h>
+
+#include "compiler/compile.h"
+#include "compiler/reference/reference_conv.h"
+#include "compiler/schedule/token_check.h"
+#include "hw/spec/config.h"
+#include "tests/compiler/functional_executor.h"
+#include "workloads/single_layer.h"
+#include "workloads/synthetic_conv.h"
+
+namespace npu::compiler {
+namespace {
+
+using workloads::Activation;
+using workloads::SyntheticConvSpec;
+
+spec::NpuConfig Config(const std::vector<std::string>& overrides) {
+  StatusOr<spec::NpuConfig> config = spec::ResolveConfig("", overrides);
+  EXPECT_TRUE(config.ok()) << config.status().message();
+  return *config;
+}
+
+// A 4x4 array whose SRAM is a few hundred bytes: spatial, oc and ic tiling are all forced.
+spec::NpuConfig TinyConfig(uint32_t sram_bytes) {
+  return Config({"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=512", "sram.banks=1",
+                 "sram.bank_width_bytes=16", "sram.size_bytes=" + std::to_string(sram_bytes)});
+}
+
+// Runs the program in one order (seed 0: stream order) and compares with `expected`.
+void ExpectRunMatches(const spec::NpuConfig& config, const CompiledLayer& compiled,
+                      const std::vector<int8_t>& input, const std::vector<int8_t>& expected,
+                      uint32_t seed) {
+  testing::FunctionalExecutor executor(config);
+  ASSERT_TRUE(executor.Load(compiled.program).ok());
+  ASSERT_TRUE(executor.WriteInput(input).ok());
+  const Status run = executor.Run(seed);
+  ASSERT_TRUE(run.ok()) << run.message();
+  const std::vector<int8_t> actual = executor.ReadOutput();
+  ASSERT_EQ(actual.size(), expected.size());
+  size_t mismatches = 0, first = actual.size();
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (actual[i] != expected[i] && mismatches++ == 0) first = i;
+  }
+  EXPECT_EQ(mismatches, 0u) << "order seed " << seed << ": first mismatch at " << first
+                            << " with " << ToString(compiled.tiling);
+}
+
+// Compiles, runs in stream order and in `random_orders` random legal orders, and compares
+// with the reference. Returns the compiled layer for further checks.
+CompiledLayer ExpectMatchesReference(const spec::NpuConfig& config, const ConvLayer& layer,
+                                     const std::vector<int8_t>& input, int random_orders = 2,
+                                     const CompileOptions& options = {}) {
+  StatusOr<CompiledLayer> compiled = CompileConvLayerDetailed(config, layer, options);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok()) return {};
+  EXPECT_TRUE(CheckTokenProtocol(compiled->instructions).ok());
+  StatusOr<std::vector<int8_t>> expected = ReferenceConv(layer, input);
+  EXPECT_TRUE(expected.ok()) << expected.status().message();
+  if (!expected.ok()) return {};
+  for (int order = 0; order <= random_orders; ++order) {
+    ExpectRunMatches(config, *compiled, input, *expected, static_cast<uint32_t>(order * 7919));
+  }
+  return *std::move(compiled);
+}
+
+CompiledLayer ExpectSpecMatches(const spec::NpuConfig& config, const SyntheticConvSpec& spec,
+                                int random_orders = 2) {
+  StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(spec);
+  EXPECT_TRUE(layer.ok()) << layer.status().message();
+  if (!layer.ok()) return {};
+  return ExpectMatchesReference(config, *layer,
+                                workloads::MakeInputTensor(layer->InputBytes(), spec.seed + 99),
+                                random_orders);
+}
+
+SyntheticConvSpec Spec(uint32_t h, uint32_t w, uint32_t c, uint32_t n, uint32_t k,
+                       uint32_t stride = 1, uint32_t dilation = 1) {
+  SyntheticConvSpec s;
+  s.in_h = h, s.in_w = w, s.in_c = c, s.out_c = n;
+  s.kernel_h = s.kernel_w = k;
+  s.stride_h = s.stride_w = stride;
+  s.dilation_h = s.dilation_w = dilation;
+  workloads::SetSamePadding(s);
+  s.input_zero_point = -7;
+  s.output_zero_point = 5;
+  s.activation = Activation::kRelu;
+  s.seed = h * 1000 + w * 100 + c * 10 + n + k;
+  return s;
+}
+
+TEST(CompileFunctional, BuiltInWorkloads) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  for (const std::string& name : workloads::SingleLayerWorkloadNames()) {
+    SCOPED_TRACE(name);
+    StatusOr<workloads::Workload> w = workloads::MakeSingleLayerWorkload(name);
+    ASSERT_TRUE(w.ok());
+    ExpectMatchesReference(config, w->layer, w->input, 1);
+  }
+}
+
+TEST(CompileFunctional, OddSizes) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  ExpectSpecMatches(config, Spec(7, 5, 3, 33, 3));
+  ExpectSpecMatches(config, Spec(13, 11, 17, 5, 3));
+  SyntheticConvSpec asym = Spec(9, 6, 5, 7, 1);
+  asym.kernel_h = 3, asym.kernel_w = 2, asym.pad_top = 2, asym.pad_left = 0, asym.pad_bottom = 0,
+  asym.pad_right = 1;
+  ExpectSpecMatches(config, asym);
+}
+
+TEST(CompileFunctional, StrideDilationAndKernelSizes) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  ExpectSpecMatches(config, Spec(15, 14, 8, 16, 3, 2));
+  ExpectSpecMatches(config, Spec(16, 13, 6, 9, 3, 1, 2));
+  ExpectSpecMatches(config, Spec(10, 10, 24, 40, 1));
+  ExpectSpecMatches(config, Spec(12, 9, 4, 12, 5));
+  ExpectSpecMatches(config, Spec(17, 15, 3, 8, 7, 2));
+  ExpectSpecMatches(config, Spec(11, 12, 5, 6, 3, 3, 2));
+}
+
+TEST(CompileFunctional, FullyConnectedAndActivations) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  SyntheticConvSpec fc = Spec(1, 1, 300, 70, 1);
+  fc.fully_connected = true;
+  fc.activation = Activation::kNone;
+  ExpectSpecMatches(config, fc);
+  SyntheticConvSpec relu6 = Spec(6, 6, 8, 8, 3);
+  relu6.activation = Activation::kRelu6;
+  relu6.input_zero_point = 100;
+  ExpectSpecMatches(config, relu6);
+}
+
+TEST(CompileFunctional, OutputStationary) {
+  const spec::NpuConfig config = Config({"mac.dataflow=OUTPUT_STATIONARY"});
+  ExpectSpecMatches(config, Spec(14, 9, 20, 40, 3));
+  ExpectSpecMatches(config, Spec(9, 9, 3, 33, 5, 2));
+}
+
+TEST(CompileFunctional, SmallAndLargeArrays) {
+  const spec::NpuConfig small = Config({"mac.rows=4", "mac.cols=4", "sram.size_bytes=16384"});
+  ExpectSpecMatches(small, Spec(10, 7, 9, 13, 3));
+  const spec::NpuConfig large = Config({"mac.rows=64", "mac.cols=64"});
+  ExpectSpecMatches(large, Spec(12, 12, 70, 130, 3));
+  const spec::NpuConfig large_os =
+      Config({"mac.rows=64", "mac.cols=64", "mac.dataflow=OUTPUT_STATIONARY"});
+  ExpectSpecMatches(large_os, Spec(8, 20, 16, 65, 1));
+}
+
+TEST(CompileFunctional, TinySramTilesEverything) {
+  const spec::NpuConfig config = TinyConfig(512);
+  const CompiledLayer c = ExpectSpecMatches(config, Spec(7, 5, 3, 33, 3), 3);
+  EXPECT_LT(c.tiling.tile_oc, 33u);
+  EXPECT_LT(uint64_t{c.tiling.tile_oh} * c.tiling.tile_ow, 35u);
+  const CompiledLayer deep = ExpectSpecMatches(config, Spec(5, 4, 40, 6, 3), 3);
+  EXPECT_LT(deep.tiling.tile_ic, 40u);
+  EXPECT_LE(deep.sram.sram_bytes, 512u);
+}
+
+TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(9, 8, 10, 12, 3));
+  ASSERT_TRUE(layer.ok());
+  const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 5);
+  for (int order = 0; order < 2; ++order) {
+    for (int mask = 0; mask < 8; ++mask) {
+      ConvTiling t{4, 3, 5, 3, order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
+                   bool(mask & 1), bool(mask & 2), bool(mask & 4)};
+      SCOPED_TRACE(ToString(t));
+      ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
+    }
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler

@@ -1,0 +1,150 @@
+// The functional executor.
+#include "tests/compiler/functional_executor.h"
+
+#include <array>
+#include <cstring>
+#include <deque>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "compiler/compile.h"
+#include "hw/spec/semantics.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+bool InRange(uint64_t begin, uint64_t bytes, uint64_t size) {
+  return begin <= size && bytes <= size - begin;
+}
+
+}  // namespace
+
+FunctionalExecutor::FunctionalExecutor(const spec::NpuConfig& config)
+    : config_(config),
+      sram_(config.sram().size_bytes()),
+      acc_(config.mac().acc_buffer_bytes() / 4) {}
+
+Status FunctionalExecutor::Load(const spec::Program& program) {
+  program_ = program;
+  dram_.assign(program.dram_bytes(), 0);
+  for (const spec::Segment& s : program.constants()) {
+    if (!InRange(s.dram_offset(), s.data().size(), dram_.size())) {
+      return InvalidArgument(fmt::format("segment {} outside the image", s.name()));
+    }
+    std::memcpy(dram_.data() + s.dram_offset(), s.data().data(), s.data().size());
+  }
+  NPU_ASSIGN_OR_RETURN(insns_, DecodeInstructions(program));
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::WriteInput(std::span<const int8_t> input) {
+  const spec::TensorDesc& t = program_.inputs(0);
+  if (input.size() != t.size_bytes() || !InRange(t.dram_offset(), t.size_bytes(), dram_.size())) {
+    return InvalidArgument("input size or place mismatch");
+  }
+  std::memcpy(dram_.data() + t.dram_offset(), input.data(), input.size());
+  return Status::Ok();
+}
+
+std::vector<int8_t> FunctionalExecutor::ReadOutput() const {
+  const spec::TensorDesc& t = program_.outputs(0);
+  std::vector<int8_t> out(t.size_bytes());
+  std::memcpy(out.data(), dram_.data() + t.dram_offset(), out.size());
+  return out;
+}
+
+Status FunctionalExecutor::Run(uint32_t seed) {
+  constexpr int kQ = spec::kNumQueues;
+  std::array<std::deque<size_t>, kQ> queues;
+  for (size_t i = 0; i < insns_.size(); ++i) queues[static_cast<int>(insns_[i].queue())].push_back(i);
+  std::array<std::array<int64_t, kQ>, kQ> tokens{};  // [src][dst]
+  auto ready = [&](int q) {
+    if (queues[q].empty()) return false;
+    const spec::Instruction& insn = insns_[queues[q].front()];
+    for (int p = 0; p < kQ; ++p) {
+      if ((insn.wait_mask >> p & 1) && tokens[p][q] == 0) return false;
+    }
+    return true;
+  };
+  std::mt19937 rng(seed);
+  for (size_t done = 0; done < insns_.size(); ++done) {
+    std::vector<int> candidates;
+    if (seed == 0) {
+      candidates.push_back(static_cast<int>(insns_[done].queue()));
+      if (!ready(candidates[0])) return FailedPrecondition(fmt::format("#{}: token not given yet", done));
+    } else {
+      for (int q = 0; q < kQ; ++q) {
+        if (ready(q)) candidates.push_back(q);
+      }
+      if (candidates.empty()) return FailedPrecondition("deadlock");
+    }
+    const int q = candidates[rng() % candidates.size()];
+    const size_t i = queues[q].front();
+    queues[q].pop_front();
+    for (int p = 0; p < kQ; ++p) tokens[p][q] -= insns_[i].wait_mask >> p & 1;
+    if (Status s = Execute(i); !s.ok()) {
+      return s.WithContext(fmt::format("#{} {}", i, spec::Disassemble(insns_[i])));
+    }
+    for (int p = 0; p < kQ; ++p) tokens[q][p] += insns_[i].signal_mask >> p & 1;
+  }
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Execute(size_t index) {
+  const spec::Instruction& insn = insns_[index];
+  ++executed_;
+  if (std::holds_alternative<spec::DmaArgs>(insn.args)) return Dma(insn);
+  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) return Conv(*conv);
+  return Act(std::get<spec::ActArgs>(insn.args));
+}
+
+Status FunctionalExecutor::Dma(const spec::Instruction& insn) {
+  const bool load = insn.opcode == spec::Opcode::kLoad;
+  for (const spec::Burst& b : spec::SplitIntoBursts(config_, std::get<spec::DmaArgs>(insn.args))) {
+    if (!InRange(b.dram_offset, b.bytes, dram_.size())) return InvalidArgument("DRAM range");
+    if (!InRange(b.sram_addr, b.bytes, sram_.size())) return InvalidArgument("SRAM range");
+    uint8_t* dram = dram_.data() + b.dram_offset;
+    uint8_t* sram = sram_.data() + b.sram_addr;
+    std::memcpy(load ? sram : dram, load ? dram : sram, b.bytes);
+  }
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Conv(const spec::ConvArgs& c) {
+  if (const std::string bad = spec::CheckConv(c); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t in = spec::ConvInputBytes(c), wt = spec::ConvWeightBytes(c);
+  if (!InRange(c.in_addr, in, sram_.size()) || !InRange(c.wt_addr, wt, sram_.size())) {
+    return InvalidArgument("CONV operand outside SRAM");
+  }
+  if (!InRange(c.acc_addr, spec::ConvAccEntries(c), acc_.size())) {
+    return InvalidArgument("CONV accumulator range");
+  }
+  const auto* s = reinterpret_cast<const int8_t*>(sram_.data());
+  spec::ComputeConv(c, {s + c.in_addr, in}, {s + c.wt_addr, wt},
+                    {acc_.data() + c.acc_addr, spec::ConvAccEntries(c)});
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Act(const spec::ActArgs& a) {
+  if (const std::string bad = spec::CheckAct(a); !bad.empty()) return InvalidArgument(bad);
+  if (!InRange(a.acc_addr, spec::ActAccEntries(a), acc_.size()) ||
+      !InRange(a.param_addr, spec::ActParamBytes(a), sram_.size()) ||
+      !InRange(a.out_addr, spec::ActOutputSpan(a), sram_.size())) {
+    return InvalidArgument("ACT operand out of range");
+  }
+  std::vector<int8_t> out;
+  if (spec::ComputeAct(a, {acc_.data() + a.acc_addr, spec::ActAccEntries(a)},
+                       {sram_.data() + a.param_addr, spec::ActParamBytes(a)},
+                       out) != spec::regs::ErrorCode::kNone) {
+    return InvalidArgument("bad ACT parameter");
+  }
+  for (uint64_t m = 0; m < a.pixels; ++m) {
+    std::memcpy(sram_.data() + a.out_addr + m * a.out_pixel_stride, out.data() + m * a.channels,
+                a.channels);
+  }
+  return Status::Ok();
+}
+
+}  // namespace npu::compiler::testing
