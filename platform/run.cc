@@ -40,6 +40,9 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
     return FailedPrecondition("the platform runs one binary per process (SystemC elaborates once)");
   }
   elaborated = true;
+  // sc_stop() at the firmware's end is the normal way out, not news.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
   RunResult result;
   Status firmware_status = Internal("the firmware did not run");
   auto soc = std::make_unique<Soc>("soc", config, options, [&](fw::Bus& bus) {
