@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 #include "compiler/schedule/interval_map.h"
 #include "hw/spec/footprint.h"
@@ -41,6 +42,37 @@ class AccessHistory {
   std::array<std::array<std::array<LatestAccessMap, 2>, spec::kNumQueues>, kSpaces> maps_;
 };
 
+// What i knows once instruction j of queue p has completed.
+Clock CompletedClock(const std::vector<Clock>& start_known, int p, int64_t j) {
+  Clock completed = start_known[j];
+  completed[p] = j;
+  return completed;
+}
+
+void Merge(Clock& into, const Clock& from) {
+  for (int r = 0; r < spec::kNumQueues; ++r) into[r] = std::max(into[r], from[r]);
+}
+
+// The smallest set of queues to wait on (bit p: wait for latest[p]) such that, with what their
+// completions imply, every need latest[p] > known[p] is covered.
+uint8_t FewestWaits(const Clock& known, const Clock& latest,
+                    const std::vector<Clock>& start_known) {
+  uint8_t needed = 0;
+  for (int p = 0; p < spec::kNumQueues; ++p) needed |= uint8_t((latest[p] > known[p]) << p);
+  uint8_t best = needed;
+  for (uint8_t subset = 0; subset < needed; ++subset) {
+    if ((subset & ~needed) || std::popcount(subset) >= std::popcount(best)) continue;
+    Clock merged = known;
+    for (int p = 0; p < spec::kNumQueues; ++p) {
+      if (subset >> p & 1) Merge(merged, CompletedClock(start_known, p, latest[p]));
+    }
+    bool covered = true;
+    for (int p = 0; p < spec::kNumQueues; ++p) covered &= latest[p] <= merged[p];
+    if (covered) best = subset;
+  }
+  return best;
+}
+
 }  // namespace
 
 void AssignDependencies(std::vector<spec::Instruction>& insns) {
@@ -55,16 +87,17 @@ void AssignDependencies(std::vector<spec::Instruction>& insns) {
   for (size_t i = 0; i < insns.size(); ++i) {
     const int q = Q(insns[i]);
     const std::vector<spec::Footprint> footprints = spec::Footprints(insns[i]);
-    Clock known = queue_known[q];
+    Clock latest = none;  // latest conflicting instruction per other queue
     for (int p = 0; p < spec::kNumQueues; ++p) {
-      if (p == q) continue;
-      const int64_t j = history.LatestConflict(p, footprints);
-      if (j <= known[p]) continue;  // already ordered, directly or through another queue
-      insns[j].signal_mask |= uint8_t(1u << q);
+      if (p != q) latest[p] = history.LatestConflict(p, footprints);
+    }
+    Clock known = queue_known[q];
+    const uint8_t waits = FewestWaits(known, latest, start_known);
+    for (int p = 0; p < spec::kNumQueues; ++p) {
+      if (!(waits >> p & 1)) continue;
+      insns[latest[p]].signal_mask |= uint8_t(1u << q);
       insns[i].wait_mask |= uint8_t(1u << p);
-      Clock completed = start_known[j];
-      completed[p] = j;
-      for (int r = 0; r < spec::kNumQueues; ++r) known[r] = std::max(known[r], completed[r]);
+      Merge(known, CompletedClock(start_known, p, latest[p]));
     }
     start_known[i] = known;
     if (!IsDmaQueue(q)) known[q] = static_cast<int64_t>(i);  // serial: next starts after i ends

@@ -18,9 +18,10 @@ namespace npu::compiler {
 //      completed before it starts. Q's next instruction inherits it (a compute or vector
 //      instruction also knows its predecessor completed; the DMA queues start several
 //      descriptors at once, so there only the predecessor's start knowledge carries over).
-//   3. If j is newer than what i already knows of P, i waits on P, j signals Q, and i learns
-//      everything j knew when it completed (DMA queues retire in order, so j completing means
-//      every earlier P instruction has).
+//   3. Among the queues whose j is newer than what i already knows, wait on the fewest whose
+//      completions imply all the others: i waits on P, j signals Q, and i learns everything j
+//      knew when it completed (DMA queues retire in order, so j completing means every earlier
+//      P instruction has).
 // Each instruction signals a queue at most once; waits and signals on a queue pair pair up in
 // order, and every wait points backwards, so the stream order is a legal schedule. Same-queue
 // conflicts need no tokens: queues run in order and the DMA hardware holds back overlapping

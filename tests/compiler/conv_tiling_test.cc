@@ -1,0 +1,162 @@
+// Tile geometry, buffer plans, the slot rules, and the tiler's limits and errors.
+#include <gtest/gtest.h>
+
+#include "compiler/schedule/step_plan.h"
+#include "compiler/tiling/sram_plan.h"
+#include "compiler/tiling/tile_grid.h"
+#include "compiler/tiling/tiling_estimate.h"
+#include "compiler/tiling/tiling_search.h"
+#include "hw/spec/config.h"
+#include "workloads/synthetic_conv.h"
+
+namespace npu::compiler {
+namespace {
+
+spec::NpuConfig Config(const std::vector<std::string>& overrides) {
+  StatusOr<spec::NpuConfig> config = spec::ResolveConfig("", overrides);
+  EXPECT_TRUE(config.ok()) << config.status().message();
+  return *config;
+}
+
+ConvLayer Layer(uint32_t h, uint32_t w, uint32_t c, uint32_t n, uint32_t k, uint32_t dilation = 1) {
+  workloads::SyntheticConvSpec s;
+  s.name = "tiled";
+  s.in_h = h, s.in_w = w, s.in_c = c, s.out_c = n, s.kernel_h = s.kernel_w = k;
+  s.dilation_h = s.dilation_w = dilation;
+  workloads::SetSamePadding(s);
+  StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(s);
+  EXPECT_TRUE(layer.ok()) << layer.status().message();
+  return *layer;
+}
+
+TEST(TileGrid, WindowsClipToTheTensorAndKeepTheFrontPadding) {
+  // 3x3 kernel, pad 1, stride 1 over 10 rows; output tiles of 4 rows.
+  const InputWindow first = WindowFor({0, 4}, 10, 1, 1, 3, 1);
+  EXPECT_EQ(first.begin, 0u);
+  EXPECT_EQ(first.size, 5u);  // rows -1..4, clipped to 0..4
+  EXPECT_EQ(first.pad_before, 1u);
+  const InputWindow middle = WindowFor({4, 4}, 10, 1, 1, 3, 1);
+  EXPECT_EQ(middle.begin, 3u);
+  EXPECT_EQ(middle.size, 6u);  // halo of one row each side
+  EXPECT_EQ(middle.pad_before, 0u);
+  const InputWindow last = WindowFor({8, 2}, 10, 1, 1, 3, 1);
+  EXPECT_EQ(last.begin, 7u);
+  EXPECT_EQ(last.size, 3u);  // rows 7..10, clipped to 7..9
+  const InputWindow strided = WindowFor({2, 3}, 20, 2, 2, 3, 2);
+  EXPECT_EQ(strided.begin, 2u);   // 2*2 - 2
+  EXPECT_EQ(strided.size, 9u);    // up to 4*2 + 2*2 - 2 = 10
+}
+
+TEST(TileGrid, EdgeTilesAreSmaller) {
+  const Axis axis{10, 4};
+  EXPECT_EQ(axis.count(), 3u);
+  EXPECT_EQ(axis.At(2).begin, 8u);
+  EXPECT_EQ(axis.At(2).size, 2u);
+  const ConvLayer l = Layer(7, 5, 3, 33, 3);
+  const TileGrid g(l, ConvTiling{3, 2, 8, 2});
+  EXPECT_EQ(g.spatial_count(), 3u * 3);
+  EXPECT_EQ(g.oc().At(4).size, 1u);
+  EXPECT_EQ(g.WeightTileBytes(4, 1), 1u * 9 * 1);
+  const std::vector<uint64_t> offsets = g.WeightTileOffsets();
+  EXPECT_EQ(offsets.size(), 5u * 2);
+  EXPECT_EQ(offsets[1], 8u * 9 * 2);
+}
+
+TEST(SlotCache, DoubleBufferReusesHeldTilesAndAlternatesOtherwise) {
+  SlotCache cache(2, false);
+  EXPECT_TRUE(cache.Acquire(7).load);
+  const SlotUse second = cache.Acquire(8);
+  EXPECT_TRUE(second.load);
+  EXPECT_EQ(second.slot, 1u);
+  EXPECT_FALSE(cache.Acquire(7).load);  // still held in slot 0
+  const SlotUse third = cache.Acquire(9);
+  EXPECT_TRUE(third.load);
+  EXPECT_EQ(third.slot, 1u);  // not the slot the previous step used
+  SlotCache resident(3, true);
+  EXPECT_TRUE(resident.Acquire(5).load);
+  EXPECT_TRUE(resident.Acquire(6).load);
+  EXPECT_FALSE(resident.Acquire(5).load);
+}
+
+TEST(TilingEstimate, LoadCountsMatchTheStepWalk) {
+  const ConvLayer l = Layer(9, 8, 10, 12, 3);
+  const spec::NpuConfig config = spec::DefaultConfig();
+  for (const ConvTiling& t : CandidateTilings(config, l)) {
+    const StatusOr<TilingChoice> fit = FitTiling(config, l, t);
+    if (!fit.ok()) continue;
+    LoadCounts walked;
+    ForEachStep(TileGrid(l, t), t, fit->plan, [&](const ConvStep& s) {
+      walked.inputs += s.input.load;
+      walked.weights += s.weights.load;
+      walked.params += s.params.load;
+    });
+    const LoadCounts counted = CountLoads(TileGrid(l, t), t);
+    ASSERT_EQ(walked.inputs, counted.inputs) << ToString(t);
+    ASSERT_EQ(walked.weights, counted.weights) << ToString(t);
+    ASSERT_EQ(walked.params, counted.params) << ToString(t);
+  }
+}
+
+TEST(TilingSearch, ChoiceFitsSramAndAccumulator) {
+  const std::vector<std::vector<std::string>> configs = {
+      {}, {"mac.rows=4", "mac.cols=4", "sram.size_bytes=4096", "mac.acc_buffer_bytes=1024"},
+      {"mac.rows=64", "mac.cols=64", "mac.dataflow=OUTPUT_STATIONARY"}};
+  for (const auto& overrides : configs) {
+    const spec::NpuConfig config = Config(overrides);
+    for (const ConvLayer& l : {Layer(56, 56, 64, 64, 3), Layer(7, 5, 3, 33, 3),
+                               Layer(14, 14, 200, 300, 1), Layer(20, 20, 8, 16, 5, 2)}) {
+      const StatusOr<TilingChoice> choice = ChooseTiling(config, l);
+      ASSERT_TRUE(choice.ok()) << choice.status().message();
+      EXPECT_LE(choice->plan.sram_bytes, config.sram().size_bytes()) << ToString(choice->tiling);
+      EXPECT_LE(choice->plan.acc_entries * 4, config.mac().acc_buffer_bytes());
+      EXPECT_TRUE(CheckTilingFields(l, choice->tiling).ok());
+      const SlotBuffer* buffers[] = {&choice->plan.weights, &choice->plan.inputs,
+                                     &choice->plan.params, &choice->plan.outputs};
+      for (size_t i = 1; i < 4; ++i) EXPECT_LE(buffers[i - 1]->end(), buffers[i]->base);
+    }
+  }
+}
+
+TEST(TilingSearch, TinySramForcesTilingOfEveryOperand) {
+  const spec::NpuConfig config =
+      Config({"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=512", "sram.banks=1",
+              "sram.bank_width_bytes=16", "sram.size_bytes=512"});
+  const StatusOr<TilingChoice> choice = ChooseTiling(config, Layer(7, 5, 40, 33, 3));
+  ASSERT_TRUE(choice.ok()) << choice.status().message();
+  EXPECT_LT(choice->tiling.tile_ic, 40u);
+  EXPECT_LT(choice->tiling.tile_oc, 33u);
+  EXPECT_LT(choice->tiling.tile_oh * choice->tiling.tile_ow, 35u);
+}
+
+TEST(TilingSearch, ImpossibleConfigNamesLayerAndBytes) {
+  // Minimal SRAM for a 4x4 array: 2 x (16 + 4 + 4 + 48) = 144 bytes. A dilated 7x7 kernel
+  // needs a 13x13 input window for one output pixel: 2 x (169 + 49 + 12 + 1) = 462 bytes.
+  const spec::NpuConfig config =
+      Config({"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=128", "sram.banks=1",
+              "sram.bank_width_bytes=16", "sram.size_bytes=144"});
+  ASSERT_EQ(spec::MinimalSramBytes(config), 144u);
+  const StatusOr<TilingChoice> choice = ChooseTiling(config, Layer(20, 20, 2, 2, 7, 2));
+  ASSERT_FALSE(choice.ok());
+  EXPECT_EQ(choice.status().kind(), ErrorKind::kResourceExhausted);
+  EXPECT_NE(choice.status().message().find("layer 'tiled'"), std::string::npos);
+  EXPECT_NE(choice.status().message().find("needs 462 bytes of SRAM; the config has 144"),
+            std::string::npos) << choice.status().message();
+}
+
+TEST(TilingSearch, ForcedTilingErrors) {
+  const ConvLayer l = Layer(8, 8, 4, 4, 3);
+  const spec::NpuConfig config = spec::DefaultConfig();
+  const auto zero = FitTiling(config, l, ConvTiling{0, 1, 1, 1});
+  ASSERT_FALSE(zero.ok());
+  EXPECT_NE(zero.status().message().find("tile_oh = 0"), std::string::npos);
+  EXPECT_FALSE(FitTiling(config, l, ConvTiling{1, 9, 1, 1}).ok());
+  const spec::NpuConfig small = Config({"sram.size_bytes=4096", "sram.banks=1"});
+  const auto big = FitTiling(small, Layer(40, 40, 16, 16, 3), ConvTiling{40, 40, 16, 16});
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.status().kind(), ErrorKind::kResourceExhausted);
+  EXPECT_NE(big.status().message().find("the config has 4096"), std::string::npos)
+      << big.status().message();
+}
+
+}  // namespace
+}  // namespace npu::compiler
