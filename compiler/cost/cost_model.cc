@@ -36,6 +36,7 @@ class Replay {
   }
 
   Status Run(const std::vector<spec::Instruction>& insns) {
+    timeline_.reserve(insns.size());
     for (size_t i = 0; i < insns.size(); ++i) {
       if (i % c_.cmd().fetch_batch() == 0) {
         const uint64_t batch = std::min<uint64_t>(c_.cmd().fetch_batch(), insns.size() - i);
@@ -45,9 +46,13 @@ class Replay {
       NPU_TRY(Step(i, insns[i]));
     }
     for (const QueueState& q : queues_) cost_.cycles = std::max(cost_.cycles, q.last_retire);
+    // The DRAM data bus is shared: all transfers together need at least their data cycles.
+    const uint64_t first_fetch = insns.empty() ? 0 : timeline_.front().dispatch;
+    cost_.cycles = std::max(cost_.cycles, first_fetch + c_.dram().latency_cycles() + dma_data_cycles_);
     return Status::Ok();
   }
   const CostEstimate& cost() const { return cost_; }
+  std::vector<InstructionTiming>& timeline() { return timeline_; }
 
  private:
   Status Step(size_t i, const spec::Instruction& insn) {
@@ -74,19 +79,20 @@ class Replay {
       tokens.pop_front();
     }
     // 3. Duration; 4. in-order retirement and tokens.
-    const uint64_t end = start + Duration(insn, start);
+    const uint64_t end = start + Duration(insn);
     *channel = end;
     state.last_start = start;
     state.starts.push_back(start);
     state.last_retire = std::max(state.last_retire, end);
     cost_.busy_cycles[q] += end - start;
+    timeline_.push_back({cp_time_, start, end, state.last_retire});
     for (int p = 0; p < kQueues; ++p) {
       if (insn.signal_mask >> p & 1) tokens_[q][p].push_back(state.last_retire);
     }
     return Status::Ok();
   }
 
-  uint64_t Duration(const spec::Instruction& insn, uint64_t start) {
+  uint64_t Duration(const spec::Instruction& insn) {
     const uint64_t alone = InstructionCycles(c_, insn);
     const auto* dma = std::get_if<spec::DmaArgs>(&insn.args);
     if (dma == nullptr) {
@@ -97,17 +103,17 @@ class Replay {
     }
     const uint64_t bytes = spec::DmaBytes(*dma);
     (insn.opcode == spec::Opcode::kLoad ? cost_.dram_read_bytes : cost_.dram_write_bytes) += bytes;
-    // The shared data bus: this transfer's data follows whatever was queued on it before.
-    const uint64_t data_start = std::max(start + c_.dram().latency_cycles(), bus_free_);
-    bus_free_ = data_start + spec::DramDataCycles(c_, bytes);
-    return std::max(alone, bus_free_ - start);
+    dma_data_cycles_ += spec::DramDataCycles(c_, bytes);
+    return alone;
   }
 
   const spec::NpuConfig& c_;
   std::array<QueueState, kQueues> queues_;
   std::array<std::array<std::deque<uint64_t>, kQueues>, kQueues> tokens_;  // [src][dst] times
-  uint64_t cp_time_ = 0, bus_free_ = 0;
+  uint64_t cp_time_ = 0;
+  uint64_t dma_data_cycles_ = 0;  // DRAM data-bus cycles of every LOAD and STORE
   CostEstimate cost_;
+  std::vector<InstructionTiming> timeline_;
 };
 
 }  // namespace
@@ -128,9 +134,11 @@ uint64_t InstructionCycles(const spec::NpuConfig& c, const spec::Instruction& in
 }
 
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
-                                   const std::vector<spec::Instruction>& insns) {
+                                   const std::vector<spec::Instruction>& insns,
+                                   std::vector<InstructionTiming>* timeline) {
   Replay replay(config);
   NPU_TRY(replay.Run(insns));
+  if (timeline != nullptr) *timeline = std::move(replay.timeline());
   return replay.cost();
 }
 

@@ -22,6 +22,14 @@ struct CostEstimate {
   uint64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
 };
 
+// When one instruction ran in the replay (cycles from the doorbell).
+struct InstructionTiming {
+  uint64_t dispatch = 0;  // entered its queue
+  uint64_t start = 0;     // held all its tokens and a free unit/channel
+  uint64_t end = 0;       // finished its work
+  uint64_t retire = 0;    // gave its tokens (DMA queues retire in order)
+};
+
 // The replay, in stream order:
 //   1. Fetch: the command processor reads fetch_batch instructions per DRAM transfer and
 //      dispatches them in order; an instruction dispatches once its queue has room (the one
@@ -31,12 +39,16 @@ struct CostEstimate {
 //      on the first free of load_channels/store_channels channels.
 //   3. Duration: CONV max(ConvComputeCycles, SRAM cycles of its operand reads); ACT
 //      max(ActComputeCycles, SRAM cycles of params and output); DMA DmaIdealCycles of its
-//      bursts, stretched so the DRAM data bus (shared by all channels, in stream order) is
-//      never over-subscribed.
+//      bursts (each instruction as if alone: bank conflicts are not modelled).
 //   4. Completion: DMA queues retire in order; tokens are given at completion.
+//   5. The DRAM data bus is shared by every channel: the total is at least the first fetch,
+//      one latency and the data cycles of all transfers together. (Serialising transfers on the
+//      bus in stream order instead over-predicts badly: DMAs start out of stream order.)
 // Fails (FailedPrecondition) if a wait finds no earlier signal: run CheckTokenProtocol first.
+// `timeline`, if given, receives one entry per instruction.
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
-                                   const std::vector<spec::Instruction>& insns);
+                                   const std::vector<spec::Instruction>& insns,
+                                   std::vector<InstructionTiming>* timeline = nullptr);
 
 // Duration of one instruction running alone (step 3 without the shared DRAM bus).
 uint64_t InstructionCycles(const spec::NpuConfig& config, const spec::Instruction& insn);
