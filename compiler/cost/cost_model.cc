@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/cost/dram_bus.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
@@ -26,7 +27,8 @@ struct QueueState {
 
 class Replay {
  public:
-  explicit Replay(const spec::NpuConfig& config) : c_(config) {
+  explicit Replay(const spec::NpuConfig& config)
+      : c_(config), bus_(config.dram().bytes_per_cycle()) {
     for (int q = 0; q < kQueues; ++q) {
       uint32_t channels = 1;
       if (q == static_cast<int>(spec::Queue::kLoad)) channels = c_.dma().load_channels();
@@ -79,7 +81,7 @@ class Replay {
       tokens.pop_front();
     }
     // 3. Duration; 4. in-order retirement and tokens.
-    const uint64_t end = start + Duration(insn);
+    const uint64_t end = start + Duration(insn, start);
     *channel = end;
     state.last_start = start;
     state.starts.push_back(start);
@@ -92,7 +94,7 @@ class Replay {
     return Status::Ok();
   }
 
-  uint64_t Duration(const spec::Instruction& insn) {
+  uint64_t Duration(const spec::Instruction& insn, uint64_t start) {
     const uint64_t alone = InstructionCycles(c_, insn);
     const auto* dma = std::get_if<spec::DmaArgs>(&insn.args);
     if (dma == nullptr) {
@@ -104,7 +106,12 @@ class Replay {
     const uint64_t bytes = spec::DmaBytes(*dma);
     (insn.opcode == spec::Opcode::kLoad ? cost_.dram_read_bytes : cost_.dram_write_bytes) += bytes;
     dma_data_cycles_ += spec::DramDataCycles(c_, bytes);
-    return alone;
+    // The channel alone would move its bytes over (alone - latency) cycles; the shared bus may
+    // stretch that.
+    const uint64_t latency = c_.dram().latency_cycles();
+    const double rate = static_cast<double>(bytes) / std::max<uint64_t>(1, alone - std::min(alone, latency));
+    const uint64_t bus_end = bus_.Transfer(start + latency, bytes, rate);
+    return std::max(alone, bus_end - start);
   }
 
   const spec::NpuConfig& c_;
@@ -112,6 +119,7 @@ class Replay {
   std::array<std::array<std::deque<uint64_t>, kQueues>, kQueues> tokens_;  // [src][dst] times
   uint64_t cp_time_ = 0;
   uint64_t dma_data_cycles_ = 0;  // DRAM data-bus cycles of every LOAD and STORE
+  DramBus bus_;
   CostEstimate cost_;
   std::vector<InstructionTiming> timeline_;
 };

@@ -1,5 +1,6 @@
 // The replaying cost model against the timing formulas, instruction by instruction.
 #include "compiler/cost/cost_model.h"
+#include "compiler/cost/dram_bus.h"
 
 #include <gtest/gtest.h>
 
@@ -85,6 +86,25 @@ TEST(CostModel, QueueDepthStallsDispatch) {
   ASSERT_GT(load, 3 * conv);
   EXPECT_EQ(PredictCost(deep, s)->cycles, FirstFetch(deep, 4) + load);
   EXPECT_EQ(PredictCost(shallow, s)->cycles, FirstFetch(shallow, 4) + conv + load);
+}
+
+TEST(DramBus, AloneATransferRunsAtItsOwnRate) {
+  DramBus bus(32);
+  EXPECT_EQ(bus.Transfer(100, 3200, 64.0), 200u);  // the bus (32 B/cycle) is the limit
+  DramBus slow_channel(32);
+  EXPECT_EQ(slow_channel.Transfer(0, 800, 8.0), 100u);
+}
+
+TEST(DramBus, ConcurrentTransfersShareTheBus) {
+  DramBus bus(32);
+  const uint64_t first = bus.Transfer(0, 3200, 32.0);
+  const uint64_t second = bus.Transfer(0, 3200, 32.0);
+  EXPECT_EQ(first, 100u);
+  EXPECT_EQ(second, 200u);  // waits for the capacity the first took
+  // Booked later but earlier in time: uses the idle capacity before the others.
+  DramBus gap(32);
+  EXPECT_EQ(gap.Transfer(1000, 320, 32.0), 1010u);
+  EXPECT_EQ(gap.Transfer(0, 320, 32.0), 10u);
 }
 
 TEST(CostModel, MissingTokenIsAnError) {
