@@ -20,7 +20,8 @@ StatusOr<TilingChoice> Tile(const spec::NpuConfig& config, const ConvLayer& laye
   if (!options.tiling) return ChooseTiling(config, layer);
   StatusOr<TilingChoice> forced = FitTiling(config, layer, *options.tiling);
   if (!forced.ok()) {
-    return forced.status().WithContext(fmt::format("layer '{}': forced tiling", layer.DisplayName()));
+    return forced.status().WithContext(
+        fmt::format("layer '{}': forced tiling", layer.DisplayName()));
   }
   return forced;
 }
@@ -74,8 +75,10 @@ std::string ListInstructions(const std::vector<spec::Instruction>& insns) {
 StatusOr<std::vector<spec::Instruction>> DecodeInstructions(const spec::Program& program) {
   const std::string& words = program.instructions();
   if (words.size() % spec::kInsnBytes != 0) {
-    return DataLoss(fmt::format("instruction section of {} bytes is not a whole number of {}-byte "
-                                "words", words.size(), spec::kInsnBytes));
+    return DataLoss(
+        fmt::format("instruction section of {} bytes is not a whole number of {}-byte "
+                    "words",
+                    words.size(), spec::kInsnBytes));
   }
   std::vector<spec::Instruction> insns;
   insns.reserve(words.size() / spec::kInsnBytes);

@@ -15,7 +15,7 @@ class Draw {
  public:
   explicit Draw(uint32_t seed) : rng_(seed) {}
   double Unit() { return rng_() / 4294967296.0; }  // [0, 1)
-  int32_t Int(int32_t lo, int32_t hi) {               // [lo, hi]
+  int32_t Int(int32_t lo, int32_t hi) {            // [lo, hi]
     return lo + static_cast<int32_t>(rng_() % static_cast<uint32_t>(hi - lo + 1));
   }
 
@@ -73,9 +73,9 @@ StatusOr<compiler::ConvLayer> MakeSyntheticConv(const SyntheticConvSpec& s) {
   // 2. Output scale: the median channel's accumulator spread lands at +-40 quantised units.
   l.output_scale = static_cast<float>(s.input_scale * 0.004 * acc_rms / 40);
   for (uint32_t n = 0; n < l.out_c; ++n) {
-    NPU_ASSIGN_OR_RETURN(const compiler::QuantizedMultiplier q,
-                         compiler::QuantizeMultiplier(s.input_scale * weight_scale[n] /
-                                                      l.output_scale));
+    NPU_ASSIGN_OR_RETURN(
+        const compiler::QuantizedMultiplier q,
+        compiler::QuantizeMultiplier(s.input_scale * weight_scale[n] / l.output_scale));
     l.multiplier[n] = q.multiplier;
     l.shift[n] = q.shift;
     l.bias[n] = static_cast<int32_t>(std::lround((draw.Unit() - 0.5) * acc_rms));
@@ -98,7 +98,8 @@ std::vector<int8_t> MakeInputTensor(uint64_t bytes, uint32_t seed) {
 }
 
 void SetSamePadding(SyntheticConvSpec& s) {
-  const uint32_t total_h = (s.kernel_h - 1) * s.dilation_h, total_w = (s.kernel_w - 1) * s.dilation_w;
+  const uint32_t total_h = (s.kernel_h - 1) * s.dilation_h,
+                 total_w = (s.kernel_w - 1) * s.dilation_w;
   s.pad_top = total_h / 2, s.pad_bottom = total_h - total_h / 2;
   s.pad_left = total_w / 2, s.pad_right = total_w - total_w / 2;
 }

@@ -35,7 +35,8 @@ StatusOr<int32_t> FoldedBias(const ConvLayer& l, uint32_t n) {
   if (folded < INT32_MIN || folded > INT32_MAX) {
     return InvalidArgument(fmt::format(
         "layer '{}': channel {}: bias {} minus input zero point {} x weight sum {} = {} does not "
-        "fit int32", l.DisplayName(), n, l.bias[n], l.input_zero_point, weight_sum, folded));
+        "fit int32",
+        l.DisplayName(), n, l.bias[n], l.input_zero_point, weight_sum, folded));
   }
   return static_cast<int32_t>(folded);
 }

@@ -24,8 +24,8 @@ spec::TensorDesc Tensor(const std::string& name, uint32_t h, uint32_t w, uint32_
   return t;
 }
 
-void AddRegion(spec::Program& p, const std::string& name, const std::string& kind,
-               uint64_t offset, uint64_t bytes) {
+void AddRegion(spec::Program& p, const std::string& name, const std::string& kind, uint64_t offset,
+               uint64_t bytes) {
   spec::DramRegion* r = p.add_dram_layout();
   r->set_name(name);
   r->set_kind(kind);
@@ -92,8 +92,10 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   const std::string name = layer.DisplayName();
   const uint64_t limit = std::min<uint64_t>(config.dram().size_bytes(), uint64_t{1} << 32);
   if (dl.end > limit) {
-    return ResourceExhausted(fmt::format("layer '{}': the DRAM image needs {} bytes; the config's "
-                                         "DRAM (and 32-bit offsets) allow {}", name, dl.end, limit));
+    return ResourceExhausted(
+        fmt::format("layer '{}': the DRAM image needs {} bytes; the config's "
+                    "DRAM (and 32-bit offsets) allow {}",
+                    name, dl.end, limit));
   }
   NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(insns));
   spec::Program p;
@@ -108,9 +110,9 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   AddSegment(p, name + ".params", base + dl.data.params, params);
   *p.add_inputs() = Tensor("input", layer.in_h, layer.in_w, layer.in_c, base + dl.data.input,
                            dl.input_bytes, layer.input_scale, layer.input_zero_point);
-  *p.add_outputs() = Tensor("output", layer.OutH(), layer.OutW(), layer.out_c,
-                            base + dl.data.output, dl.output_bytes, layer.output_scale,
-                            layer.output_zero_point);
+  *p.add_outputs() =
+      Tensor("output", layer.OutH(), layer.OutW(), layer.out_c, base + dl.data.output,
+             dl.output_bytes, layer.output_scale, layer.output_zero_point);
   AddRegion(p, "instructions", "instructions", dl.instructions, dl.instruction_bytes);
   AddRegion(p, name + ".weights", "constants", base + dl.data.weights, dl.weight_bytes);
   AddRegion(p, name + ".params", "constants", base + dl.data.params, dl.param_bytes);

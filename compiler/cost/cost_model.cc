@@ -50,7 +50,8 @@ class Replay {
     for (const QueueState& q : queues_) cost_.cycles = std::max(cost_.cycles, q.last_retire);
     // The DRAM data bus is shared: all transfers together need at least their data cycles.
     const uint64_t first_fetch = insns.empty() ? 0 : timeline_.front().dispatch;
-    cost_.cycles = std::max(cost_.cycles, first_fetch + c_.dram().latency_cycles() + dma_data_cycles_);
+    cost_.cycles =
+        std::max(cost_.cycles, first_fetch + c_.dram().latency_cycles() + dma_data_cycles_);
     return Status::Ok();
   }
   const CostEstimate& cost() const { return cost_; }
@@ -73,9 +74,10 @@ class Replay {
       if (!(insn.wait_mask >> p & 1)) continue;
       std::deque<uint64_t>& tokens = tokens_[p][q];
       if (tokens.empty()) {
-        return FailedPrecondition(fmt::format("instruction #{} waits for a token from {} that no "
-                                              "earlier instruction gives", i,
-                                              spec::QueueName(static_cast<spec::Queue>(p))));
+        return FailedPrecondition(
+            fmt::format("instruction #{} waits for a token from {} that no "
+                        "earlier instruction gives",
+                        i, spec::QueueName(static_cast<spec::Queue>(p))));
       }
       start = std::max(start, tokens.front());
       tokens.pop_front();
@@ -109,7 +111,8 @@ class Replay {
     // The channel alone would move its bytes over (alone - latency) cycles; the shared bus may
     // stretch that.
     const uint64_t latency = c_.dram().latency_cycles();
-    const double rate = static_cast<double>(bytes) / std::max<uint64_t>(1, alone - std::min(alone, latency));
+    const double rate =
+        static_cast<double>(bytes) / std::max<uint64_t>(1, alone - std::min(alone, latency));
     const uint64_t bus_end = bus_.Transfer(start + latency, bytes, rate);
     return std::max(alone, bus_end - start);
   }

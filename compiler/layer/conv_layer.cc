@@ -22,11 +22,16 @@ uint32_t OutExtent(uint32_t in, uint32_t pad_before, uint32_t pad_after, uint32_
 
 // Shapes: every dimension positive, and what the ISA can encode (4-bit kernel/stride/dilation).
 Status CheckShape(const ConvLayer& l) {
-  const std::pair<const char*, uint32_t> dims[] = {
-      {"in_h", l.in_h},         {"in_w", l.in_w},         {"in_c", l.in_c},
-      {"out_c", l.out_c},       {"kernel_h", l.kernel_h}, {"kernel_w", l.kernel_w},
-      {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"dilation_h", l.dilation_h},
-      {"dilation_w", l.dilation_w}};
+  const std::pair<const char*, uint32_t> dims[] = {{"in_h", l.in_h},
+                                                   {"in_w", l.in_w},
+                                                   {"in_c", l.in_c},
+                                                   {"out_c", l.out_c},
+                                                   {"kernel_h", l.kernel_h},
+                                                   {"kernel_w", l.kernel_w},
+                                                   {"stride_h", l.stride_h},
+                                                   {"stride_w", l.stride_w},
+                                                   {"dilation_h", l.dilation_h},
+                                                   {"dilation_w", l.dilation_w}};
   for (const auto& [field, value] : dims) {
     if (value == 0) return InvalidArgument(fmt::format("{} = 0: must be at least 1", field));
   }
@@ -50,10 +55,10 @@ Status CheckShape(const ConvLayer& l) {
 // touches real input, which the tile loader relies on) each pad is below the kernel extent.
 Status CheckPadding(const ConvLayer& l) {
   if (l.OutH() == 0 || l.OutW() == 0) {
-    return InvalidArgument(fmt::format(
-        "kernel extent {}x{} (dilation included) is larger than the padded input {}x{}",
-        l.KernelExtentH(), l.KernelExtentW(), l.in_h + l.pad_top + l.pad_bottom,
-        l.in_w + l.pad_left + l.pad_right));
+    return InvalidArgument(
+        fmt::format("kernel extent {}x{} (dilation included) is larger than the padded input {}x{}",
+                    l.KernelExtentH(), l.KernelExtentW(), l.in_h + l.pad_top + l.pad_bottom,
+                    l.in_w + l.pad_left + l.pad_right));
   }
   const std::tuple<const char*, uint32_t, uint32_t> pads[] = {
       {"pad_top", l.pad_top, l.KernelExtentH()},
@@ -64,7 +69,8 @@ Status CheckPadding(const ConvLayer& l) {
     if (pad >= extent) {
       return Unimplemented(fmt::format(
           "{} = {}: padding must be smaller than the dilated kernel extent {} (outputs that see "
-          "only padding are not supported)", field, pad, extent));
+          "only padding are not supported)",
+          field, pad, extent));
     }
   }
   return Status::Ok();
@@ -73,8 +79,10 @@ Status CheckPadding(const ConvLayer& l) {
 Status CheckSizes(const ConvLayer& l) {
   const uint64_t want_weights = uint64_t{l.out_c} * l.ReductionSize();
   if (l.weights.size() != want_weights) {
-    return InvalidArgument(fmt::format("weights has {} values, expected out_c x kernel_h x "
-                                       "kernel_w x in_c = {}", l.weights.size(), want_weights));
+    return InvalidArgument(
+        fmt::format("weights has {} values, expected out_c x kernel_h x "
+                    "kernel_w x in_c = {}",
+                    l.weights.size(), want_weights));
   }
   const std::pair<const char*, size_t> per_channel[] = {
       {"bias", l.bias.size()}, {"multiplier", l.multiplier.size()}, {"shift", l.shift.size()}};
@@ -90,8 +98,8 @@ Status CheckSizes(const ConvLayer& l) {
 Status CheckQuantisation(const ConvLayer& l) {
   for (uint32_t n = 0; n < l.out_c; ++n) {
     if (l.shift[n] < spec::kMinShift || l.shift[n] > spec::kMaxShift) {
-      return InvalidArgument(fmt::format("shift[{}] = {}: must be between {} and {}", n,
-                                         l.shift[n], spec::kMinShift, spec::kMaxShift));
+      return InvalidArgument(fmt::format("shift[{}] = {}: must be between {} and {}", n, l.shift[n],
+                                         spec::kMinShift, spec::kMaxShift));
     }
     if (l.multiplier[n] <= 0) {
       return InvalidArgument(

@@ -29,7 +29,8 @@ StatusOr<QuantizedMultiplier> QuantizeMultiplier(double real_multiplier) {
   if (shift < spec::kMinShift || shift > spec::kMaxShift) {
     return InvalidArgument(fmt::format(
         "scale {} cannot be quantised: it needs shift {}, outside {}..{} (representable scales "
-        "are in [2^-32, 2^30))", real_multiplier, shift, spec::kMinShift, spec::kMaxShift));
+        "are in [2^-32, 2^30))",
+        real_multiplier, shift, spec::kMinShift, spec::kMaxShift));
   }
   return QuantizedMultiplier{static_cast<int32_t>(q), shift};
 }

@@ -29,8 +29,8 @@ struct ClampRange {
   int32_t min;
   int32_t max;
 };
-ClampRange NoActivationClamp();                           // [-128, 127]
-ClampRange ReluClamp(int32_t output_zero_point);          // [zp, 127]
+ClampRange NoActivationClamp();                                        // [-128, 127]
+ClampRange ReluClamp(int32_t output_zero_point);                       // [zp, 127]
 ClampRange Relu6Clamp(float output_scale, int32_t output_zero_point);  // [zp, q(6.0)]
 
 }  // namespace npu::compiler

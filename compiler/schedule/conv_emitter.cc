@@ -21,7 +21,10 @@ class Emitter {
  public:
   Emitter(const ConvLayer& layer, const ConvTiling& tiling, const SramPlan& plan,
           const DramPlacement& dram)
-      : layer_(layer), grid_(layer, tiling), plan_(plan), dram_(dram),
+      : layer_(layer),
+        grid_(layer, tiling),
+        plan_(plan),
+        dram_(dram),
         weight_offsets_(grid_.WeightTileOffsets()) {}
 
   std::vector<spec::Instruction> Run(const ConvTiling& tiling) {
@@ -35,15 +38,16 @@ class Emitter {
     if (s.input.load) LoadInput(in, plan_.inputs.Addr(s.input.slot));
     if (s.weights.load) {
       const uint64_t index = uint64_t{s.oc} * grid_.ic().count() + s.ic;
-      Dma(spec::Opcode::kLoad, ContiguousCopy(dram_.weights + weight_offsets_[index],
-                                              plan_.weights.Addr(s.weights.slot),
-                                              grid_.WeightTileBytes(s.oc, s.ic)));
+      Dma(spec::Opcode::kLoad,
+          ContiguousCopy(dram_.weights + weight_offsets_[index], plan_.weights.Addr(s.weights.slot),
+                         grid_.WeightTileBytes(s.oc, s.ic)));
     }
     if (s.params.load) {
       const Span1D oc = grid_.oc().At(s.oc);
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(dram_.params + uint64_t{oc.begin} * spec::kActParamBytes,
-                         plan_.params.Addr(s.params.slot), uint64_t{oc.size} * spec::kActParamBytes));
+                         plan_.params.Addr(s.params.slot),
+                         uint64_t{oc.size} * spec::kActParamBytes));
     }
     Conv(s, in);
     if (s.last_ic) ActAndStore(s);
@@ -51,8 +55,8 @@ class Emitter {
 
   void LoadInput(const InputRegion& in, uint64_t sram_addr) {
     const ConvLayer& l = layer_;
-    const uint64_t first = (uint64_t{in.rows.begin} * l.in_w + in.cols.begin) * l.in_c +
-                           in.channels.begin;
+    const uint64_t first =
+        (uint64_t{in.rows.begin} * l.in_w + in.cols.begin) * l.in_c + in.channels.begin;
     Dma(spec::Opcode::kLoad, HwcBlockCopy(dram_.input + first, sram_addr, in.rows.size,
                                           in.cols.size, in.channels.size, l.in_w, l.in_c));
   }
@@ -98,8 +102,8 @@ class Emitter {
     out_.push_back({spec::Opcode::kAct, 0, 0, a});
     const uint64_t out_w = l.OutW();
     const uint64_t first = (uint64_t{rows.begin} * out_w + cols.begin) * l.out_c + oc.begin;
-    Dma(spec::Opcode::kStore, HwcBlockCopy(dram_.output + first, a.out_addr, rows.size,
-                                           cols.size, oc.size, out_w, l.out_c));
+    Dma(spec::Opcode::kStore, HwcBlockCopy(dram_.output + first, a.out_addr, rows.size, cols.size,
+                                           oc.size, out_w, l.out_c));
   }
 
   void Dma(spec::Opcode opcode, const StridedCopy& copy) {

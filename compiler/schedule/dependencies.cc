@@ -27,7 +27,7 @@ class AccessHistory {
     int64_t latest = -1;
     for (const spec::Footprint& f : footprints) {
       const auto& maps = maps_[static_cast<int>(f.space)][p];
-      latest = std::max(latest, maps[1].MaxIn(f.begin, f.end));             // RAW, WAW
+      latest = std::max(latest, maps[1].MaxIn(f.begin, f.end));               // RAW, WAW
       if (f.write) latest = std::max(latest, maps[0].MaxIn(f.begin, f.end));  // WAR
     }
     return latest;

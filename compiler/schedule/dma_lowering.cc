@@ -67,8 +67,8 @@ StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t by
 
 StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
                          uint64_t channels, uint64_t tensor_w, uint64_t tensor_c) {
-  return {dram_offset,       sram_addr,           channels,         cols, rows,
-          tensor_c,          tensor_w * tensor_c, channels,         cols * channels};
+  return {dram_offset, sram_addr,           channels, cols,           rows,
+          tensor_c,    tensor_w * tensor_c, channels, cols * channels};
 }
 
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {

@@ -30,7 +30,8 @@ int64_t LatestAccessMap::MaxIn(uint64_t begin, uint64_t end) const {
   if (begin >= end) return latest;
   auto it = segments_.upper_bound(begin);
   if (it != segments_.begin() && std::prev(it)->second.end > begin) --it;
-  for (; it != segments_.end() && it->first < end; ++it) latest = std::max(latest, it->second.index);
+  for (; it != segments_.end() && it->first < end; ++it)
+    latest = std::max(latest, it->second.index);
   return latest;
 }
 

@@ -21,8 +21,10 @@ Status CheckMasks(const std::vector<spec::Instruction>& insns) {
   for (size_t i = 0; i < insns.size(); ++i) {
     const uint8_t own = uint8_t(1u << Q(insns[i]));
     if ((insns[i].wait_mask | insns[i].signal_mask) & (0xF0 | own)) {
-      return FailedPrecondition(fmt::format("{}: token mask names its own queue or a queue "
-                                            "beyond the four", Name(insns, i)));
+      return FailedPrecondition(
+          fmt::format("{}: token mask names its own queue or a queue "
+                      "beyond the four",
+                      Name(insns, i)));
     }
   }
   return Status::Ok();
@@ -72,7 +74,8 @@ Status CheckPairs(const std::vector<spec::Instruction>& insns) {
       if (signals[p][q].empty()) {
         return FailedPrecondition(fmt::format(
             "{} waits for a token from {} that no earlier instruction gives (a dependency "
-            "pointing forward)", Name(insns, i), QName(p)));
+            "pointing forward)",
+            Name(insns, i), QName(p)));
       }
       signals[p][q].pop_front();
     }
@@ -85,8 +88,8 @@ Status CheckPairs(const std::vector<spec::Instruction>& insns) {
       if (signals[p][q].empty()) continue;
       return FailedPrecondition(fmt::format(
           "unbalanced tokens: {} signals {} but no later instruction takes the token ({} "
-          "unconsumed on {} -> {})", Name(insns, signals[p][q].front()), QName(q),
-          signals[p][q].size(), QName(p), QName(q)));
+          "unconsumed on {} -> {})",
+          Name(insns, signals[p][q].front()), QName(q), signals[p][q].size(), QName(p), QName(q)));
     }
   }
   return Status::Ok();

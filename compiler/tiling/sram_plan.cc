@@ -25,8 +25,12 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 
 }  // namespace
 
-uint64_t DistinctInputTiles(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.ic().count(); }
-uint64_t DistinctWeightTiles(const TileGrid& g) { return uint64_t{g.oc().count()} * g.ic().count(); }
+uint64_t DistinctInputTiles(const TileGrid& g) {
+  return uint64_t{g.spatial_count()} * g.ic().count();
+}
+uint64_t DistinctWeightTiles(const TileGrid& g) {
+  return uint64_t{g.oc().count()} * g.ic().count();
+}
 uint64_t OutputGroups(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.oc().count(); }
 
 SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_bytes) {
@@ -38,8 +42,8 @@ SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_byte
                       SlotCount(t.inputs_resident, DistinctInputTiles(grid)), align_bytes);
   plan.params = Place(&cursor, uint64_t{grid.oc().At(0).size} * spec::kActParamBytes,
                       SlotCount(t.params_resident, grid.oc().count()), align_bytes);
-  plan.outputs = Place(&cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)),
-                       align_bytes);
+  plan.outputs =
+      Place(&cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), align_bytes);
   plan.sram_bytes = cursor;
   uint64_t acc_cursor = 0;
   plan.acc = Place(&acc_cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), 1);
@@ -55,9 +59,9 @@ StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
   for (uint32_t align : {stripe, config.sram().bank_width_bytes(), 1u}) {
     const SramPlan plan = PlanSram(grid, tiling, align);
     if (plan.acc_entries > acc) {
-      return ResourceExhausted(fmt::format(
-          "{} needs {} accumulator entries; the accumulator buffer holds {}", ToString(tiling),
-          plan.acc_entries, acc));
+      return ResourceExhausted(
+          fmt::format("{} needs {} accumulator entries; the accumulator buffer holds {}",
+                      ToString(tiling), plan.acc_entries, acc));
     }
     if (plan.sram_bytes <= sram) return plan;
   }
@@ -71,8 +75,8 @@ std::string ToString(const SramPlan& p) {
     return fmt::format("{} @{} {}x{}", name, b.base, b.slots, b.slot_bytes);
   };
   return fmt::format("{}; {}; {}; {}; acc {}x{} entries", text("weights", p.weights),
-                     text("inputs", p.inputs), text("params", p.params),
-                     text("outputs", p.outputs), p.acc.slots, p.acc.slot_bytes);
+                     text("inputs", p.inputs), text("params", p.params), text("outputs", p.outputs),
+                     p.acc.slots, p.acc.slot_bytes);
 }
 
 }  // namespace npu::compiler

@@ -31,8 +31,8 @@ InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t 
                       uint32_t kernel, uint32_t pad_before) {
   // 1. The unclipped span of the windows, in tensor coordinates (may start before 0).
   const int64_t first = int64_t{out.begin} * stride - pad_before;
-  const int64_t last = int64_t{out.begin + out.size - 1} * stride +
-                       int64_t{kernel - 1} * dilation - pad_before;
+  const int64_t last =
+      int64_t{out.begin + out.size - 1} * stride + int64_t{kernel - 1} * dilation - pad_before;
   // 2. Clip to the tensor; what is cut at the front becomes CONV padding, what is cut at the
   //    back lies beyond the region and reads pad_value by itself.
   const int64_t begin = std::max<int64_t>(first, 0);
@@ -56,8 +56,7 @@ InputRegion TileGrid::Input(uint32_t sp, uint32_t ic_tile) const {
 }
 
 uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const {
-  return uint64_t{oc_.At(oc_tile).size} * layer_.kernel_h * layer_.kernel_w *
-         ic_.At(ic_tile).size;
+  return uint64_t{oc_.At(oc_tile).size} * layer_.kernel_h * layer_.kernel_w * ic_.At(ic_tile).size;
 }
 
 std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
@@ -77,7 +76,8 @@ uint32_t TileGrid::MaxInputRows() const {
   uint32_t rows = 0;
   for (uint32_t i = 0; i < oh_.count(); ++i) {
     rows = std::max(rows, WindowFor(oh_.At(i), layer_.in_h, layer_.stride_h, layer_.dilation_h,
-                                    layer_.kernel_h, layer_.pad_top).size);
+                                    layer_.kernel_h, layer_.pad_top)
+                              .size);
   }
   return rows;
 }
@@ -86,7 +86,8 @@ uint32_t TileGrid::MaxInputCols() const {
   uint32_t cols = 0;
   for (uint32_t i = 0; i < ow_.count(); ++i) {
     cols = std::max(cols, WindowFor(ow_.At(i), layer_.in_w, layer_.stride_w, layer_.dilation_w,
-                                    layer_.kernel_w, layer_.pad_left).size);
+                                    layer_.kernel_w, layer_.pad_left)
+                              .size);
   }
   return cols;
 }

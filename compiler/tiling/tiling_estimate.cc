@@ -63,8 +63,8 @@ uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
 uint64_t DmaQueueCycles(const spec::NpuConfig& c, uint64_t descriptors, uint64_t bytes,
                         uint32_t channels) {
   const double burst = c.dma().burst_bytes(), latency = c.dram().latency_cycles();
-  const double window_bw = c.dma().outstanding_bursts() * burst /
-                           (latency + burst / c.dram().bytes_per_cycle());
+  const double window_bw =
+      c.dma().outstanding_bursts() * burst / (latency + burst / c.dram().bytes_per_cycle());
   const double bw = std::min<double>(c.dram().bytes_per_cycle(), window_bw);
   return static_cast<uint64_t>((descriptors * latency + bytes / bw) / channels);
 }
@@ -88,8 +88,7 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
   return n;
 }
 
-TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
-                              const ConvTiling& t) {
+TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, const ConvTiling& t) {
   const TileGrid g(l, t);
   const LoadCounts loads = CountLoads(g, t);
   const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
@@ -102,11 +101,11 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
   TilingEstimate e;
   e.instructions = load_count + steps + 2 * groups;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
-  const uint64_t fetch = spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
-                         spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} *
-                                                         spec::kInsnBytes);
-  const uint64_t act = groups * c.act().pipeline_cycles() +
-                       spec::CeilDiv(l.OutputBytes(), c.act().lanes());
+  const uint64_t fetch =
+      spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
+      spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} * spec::kInsnBytes);
+  const uint64_t act =
+      groups * c.act().pipeline_cycles() + spec::CeilDiv(l.OutputBytes(), c.act().lanes());
   const uint64_t bottleneck = std::max(
       {ComputeCycles(c, l, g), act, fetch, spec::DramDataCycles(c, load_bytes + store_bytes),
        DmaQueueCycles(c, load_count, load_bytes, c.dma().load_channels()),

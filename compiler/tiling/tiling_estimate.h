@@ -20,9 +20,9 @@ struct TilingEstimate {
 // How often each operand tile is loaded, following the slot rules of step_plan.h: a double
 // buffer cycling through more than two distinct tiles reloads on every use.
 struct LoadCounts {
-  uint64_t inputs = 0;   // input tile loads
-  uint64_t weights = 0;  // weight tile loads
-  uint64_t params = 0;   // parameter tile loads
+  uint64_t inputs = 0;         // input tile loads
+  uint64_t weights = 0;        // weight tile loads
+  uint64_t params = 0;         // parameter tile loads
   uint64_t input_passes = 1;   // times the whole input is read
   uint64_t weight_passes = 1;  // times the whole weight tensor is read
   uint64_t param_passes = 1;

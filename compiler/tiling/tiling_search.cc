@@ -17,8 +17,8 @@ namespace npu::compiler {
 namespace {
 
 constexpr size_t kReplayedCandidates = 6;
-constexpr uint32_t kMaxExtent = 4095;       // CONV out_h/out_w/in_h/in_w: 12 bits
-constexpr uint32_t kMaxChannels = 65535;    // CONV in_c/out_c, ACT channels: 16 bits
+constexpr uint32_t kMaxExtent = 4095;            // CONV out_h/out_w/in_h/in_w: 12 bits
+constexpr uint32_t kMaxChannels = 65535;         // CONV in_c/out_c, ACT channels: 16 bits
 constexpr uint64_t kMaxPixels = (1u << 20) - 1;  // ACT pixels: 20 bits
 
 // Tile sizes for one axis: the whole extent, near-even splits into k tiles (k growing roughly
@@ -93,12 +93,14 @@ std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const Co
 
 Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
   const std::tuple<const char*, uint32_t, uint32_t, uint32_t> limits[] = {
-      {"tile_oh", t.tile_oh, l.OutH(), kMaxExtent}, {"tile_ow", t.tile_ow, l.OutW(), kMaxExtent},
-      {"tile_oc", t.tile_oc, l.out_c, kMaxChannels}, {"tile_ic", t.tile_ic, l.in_c, kMaxChannels}};
+      {"tile_oh", t.tile_oh, l.OutH(), kMaxExtent},
+      {"tile_ow", t.tile_ow, l.OutW(), kMaxExtent},
+      {"tile_oc", t.tile_oc, l.out_c, kMaxChannels},
+      {"tile_ic", t.tile_ic, l.in_c, kMaxChannels}};
   for (const auto& [field, value, extent, cap] : limits) {
     if (value == 0 || value > extent || value > cap) {
-      return InvalidArgument(fmt::format("{} = {}: must be between 1 and min({}, {})", field,
-                                         value, extent, cap));
+      return InvalidArgument(
+          fmt::format("{} = {}: must be between 1 and min({}, {})", field, value, extent, cap));
     }
   }
   if (uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {

@@ -45,8 +45,8 @@ void ExpectRunMatches(const spec::NpuConfig& config, const CompiledLayer& compil
   for (size_t i = 0; i < actual.size(); ++i) {
     if (actual[i] != expected[i] && mismatches++ == 0) first = i;
   }
-  EXPECT_EQ(mismatches, 0u) << "order seed " << seed << ": first mismatch at " << first
-                            << " with " << ToString(compiled.tiling);
+  EXPECT_EQ(mismatches, 0u) << "order seed " << seed << ": first mismatch at " << first << " with "
+                            << ToString(compiled.tiling);
 }
 
 // Compiles, runs in stream order and in `random_orders` random legal orders, and compares
@@ -167,8 +167,14 @@ TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
   const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 5);
   for (int order = 0; order < 2; ++order) {
     for (int mask = 0; mask < 8; ++mask) {
-      ConvTiling t{4, 3, 5, 3, order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
-                   bool(mask & 1), bool(mask & 2), bool(mask & 4)};
+      ConvTiling t{4,
+                   3,
+                   5,
+                   3,
+                   order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
+                   bool(mask & 1),
+                   bool(mask & 2),
+                   bool(mask & 4)};
       SCOPED_TRACE(ToString(t));
       ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
     }

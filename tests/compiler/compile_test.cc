@@ -142,14 +142,16 @@ TEST(Compile, RejectsBadConfigLayerAndDram) {
   ASSERT_FALSE(dram_error.ok());
   EXPECT_EQ(dram_error.status().kind(), ErrorKind::kResourceExhausted);
   EXPECT_NE(dram_error.status().message().find("layer 'big': the DRAM image needs"),
-            std::string::npos) << dram_error.status().message();
+            std::string::npos)
+      << dram_error.status().message();
 }
 
 TEST(Compile, FoldedBiasOverflowIsAnError) {
   ConvLayer layer = Layer();
   layer.bias[5] = INT32_MAX - 10;
   layer.input_zero_point = -100;
-  for (uint64_t i = 0; i < layer.ReductionSize(); ++i) layer.weights[5 * layer.ReductionSize() + i] = 100;
+  for (uint64_t i = 0; i < layer.ReductionSize(); ++i)
+    layer.weights[5 * layer.ReductionSize() + i] = 100;
   const auto result = CompileConvLayer(spec::DefaultConfig(), layer);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.status().message().find("channel 5"), std::string::npos);
@@ -158,14 +160,16 @@ TEST(Compile, FoldedBiasOverflowIsAnError) {
 TEST(Compile, ForcedTilingIsUsedOrExplained) {
   CompileOptions options;
   options.tiling = ConvTiling{2, 5, 8, 16, LoopOrder::kChannelOuter};
-  const StatusOr<CompiledLayer> c = CompileConvLayerDetailed(spec::DefaultConfig(), Layer(), options);
+  const StatusOr<CompiledLayer> c =
+      CompileConvLayerDetailed(spec::DefaultConfig(), Layer(), options);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->tiling, *options.tiling);
   options.tiling->tile_oc = 0;
   const auto bad = CompileConvLayerDetailed(spec::DefaultConfig(), Layer(), options);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("layer 'block1': forced tiling: tile_oc = 0"),
-            std::string::npos) << bad.status().message();
+            std::string::npos)
+      << bad.status().message();
 }
 
 }  // namespace

@@ -43,8 +43,8 @@ TEST(TileGrid, WindowsClipToTheTensorAndKeepTheFrontPadding) {
   EXPECT_EQ(last.begin, 7u);
   EXPECT_EQ(last.size, 3u);  // rows 7..10, clipped to 7..9
   const InputWindow strided = WindowFor({2, 3}, 20, 2, 2, 3, 2);
-  EXPECT_EQ(strided.begin, 2u);   // 2*2 - 2
-  EXPECT_EQ(strided.size, 9u);    // up to 4*2 + 2*2 - 2 = 10
+  EXPECT_EQ(strided.begin, 2u);  // 2*2 - 2
+  EXPECT_EQ(strided.size, 9u);   // up to 4*2 + 2*2 - 2 = 10
 }
 
 TEST(TileGrid, EdgeTilesAreSmaller) {
@@ -99,7 +99,8 @@ TEST(TilingEstimate, LoadCountsMatchTheStepWalk) {
 
 TEST(TilingSearch, ChoiceFitsSramAndAccumulator) {
   const std::vector<std::vector<std::string>> configs = {
-      {}, {"mac.rows=4", "mac.cols=4", "sram.size_bytes=4096", "mac.acc_buffer_bytes=1024"},
+      {},
+      {"mac.rows=4", "mac.cols=4", "sram.size_bytes=4096", "mac.acc_buffer_bytes=1024"},
       {"mac.rows=64", "mac.cols=64", "mac.dataflow=OUTPUT_STATIONARY"}};
   for (const auto& overrides : configs) {
     const spec::NpuConfig config = Config(overrides);
@@ -140,7 +141,8 @@ TEST(TilingSearch, ImpossibleConfigNamesLayerAndBytes) {
   EXPECT_EQ(choice.status().kind(), ErrorKind::kResourceExhausted);
   EXPECT_NE(choice.status().message().find("layer 'tiled'"), std::string::npos);
   EXPECT_NE(choice.status().message().find("needs 462 bytes of SRAM; the config has 144"),
-            std::string::npos) << choice.status().message();
+            std::string::npos)
+      << choice.status().message();
 }
 
 TEST(TilingSearch, ForcedTilingErrors) {

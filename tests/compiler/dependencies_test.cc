@@ -56,7 +56,7 @@ TEST(LatestAccessMap, AssignOverwritesAndQueriesTheMaximum) {
 TEST(Dependencies, ReadAfterWriteLoadToConv) {
   std::vector<spec::Instruction> s = {Load(0, 16), Load(100, 16), Conv(0, 16, 100, 0)};
   AssignDependencies(s);
-  EXPECT_EQ(s[0].signal_mask, 0);   // the later load covers it: the load queue retires in order
+  EXPECT_EQ(s[0].signal_mask, 0);  // the later load covers it: the load queue retires in order
   EXPECT_EQ(s[1].signal_mask, kC);
   EXPECT_EQ(s[2].wait_mask, kL);
   EXPECT_TRUE(CheckTokenProtocol(s).ok());
@@ -64,9 +64,9 @@ TEST(Dependencies, ReadAfterWriteLoadToConv) {
 
 TEST(Dependencies, WriteAfterReadConvToLoadForDoubleBuffering) {
   // Two input slots (0 and 64): the third load reuses slot 0, so it waits for the first CONV.
-  std::vector<spec::Instruction> s = {Load(0, 16),  Conv(0, 16, 200, 0), Load(64, 16),
-                                      Conv(64, 16, 200, 0, true), Load(0, 16),
-                                      Conv(0, 16, 200, 0, true)};
+  std::vector<spec::Instruction> s = {Load(0, 16),  Conv(0, 16, 200, 0),
+                                      Load(64, 16), Conv(64, 16, 200, 0, true),
+                                      Load(0, 16),  Conv(0, 16, 200, 0, true)};
   s.insert(s.begin(), Load(200, 16));
   AssignDependencies(s);
   EXPECT_EQ(s[2].signal_mask, kL);  // first CONV releases slot 0

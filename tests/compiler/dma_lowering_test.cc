@@ -30,9 +30,9 @@ std::map<uint64_t, uint64_t> Bytes(const std::vector<spec::DmaArgs>& ds) {
     EXPECT_LE(d.run_bytes, kMaxRunBytes);
     EXPECT_LE(d.n1, kMaxCount);
     EXPECT_LE(d.n2, kMaxCount);
-    for (auto [dram, sram] : Bytes(StridedCopy{d.dram_offset, d.sram_addr, d.run_bytes, d.n1,
-                                               d.n2, d.dram_stride1, d.dram_stride2,
-                                               d.sram_stride1, d.sram_stride2})) {
+    for (auto [dram, sram] :
+         Bytes(StridedCopy{d.dram_offset, d.sram_addr, d.run_bytes, d.n1, d.n2, d.dram_stride1,
+                           d.dram_stride2, d.sram_stride1, d.sram_stride2})) {
       EXPECT_TRUE(moved.emplace(dram, sram).second) << "byte moved twice: " << dram;
     }
   }
@@ -95,8 +95,8 @@ TEST(DmaLowering, RandomBlocksMoveExactlyTheirBytes) {
     const uint64_t tensor_c = 1 + rng() % 40, tensor_w = 1 + rng() % 30;
     const uint64_t channels = 1 + rng() % tensor_c, cols = 1 + rng() % tensor_w;
     const uint64_t rows = 1 + rng() % 6;
-    const StridedCopy c = HwcBlockCopy(rng() % 1000, rng() % 1000, rows, cols, channels,
-                                       tensor_w, tensor_c);
+    const StridedCopy c =
+        HwcBlockCopy(rng() % 1000, rng() % 1000, rows, cols, channels, tensor_w, tensor_c);
     ASSERT_EQ(Bytes(LowerCopy(c)), Bytes(c)) << i;
   }
 }

@@ -58,7 +58,8 @@ std::vector<int8_t> FunctionalExecutor::ReadOutput() const {
 Status FunctionalExecutor::Run(uint32_t seed) {
   constexpr int kQ = spec::kNumQueues;
   std::array<std::deque<size_t>, kQ> queues;
-  for (size_t i = 0; i < insns_.size(); ++i) queues[static_cast<int>(insns_[i].queue())].push_back(i);
+  for (size_t i = 0; i < insns_.size(); ++i)
+    queues[static_cast<int>(insns_[i].queue())].push_back(i);
   std::array<std::array<int64_t, kQ>, kQ> tokens{};  // [src][dst]
   auto ready = [&](int q) {
     if (queues[q].empty()) return false;
@@ -73,7 +74,8 @@ Status FunctionalExecutor::Run(uint32_t seed) {
     std::vector<int> candidates;
     if (seed == 0) {
       candidates.push_back(static_cast<int>(insns_[done].queue()));
-      if (!ready(candidates[0])) return FailedPrecondition(fmt::format("#{}: token not given yet", done));
+      if (!ready(candidates[0]))
+        return FailedPrecondition(fmt::format("#{}: token not given yet", done));
     } else {
       for (int q = 0; q < kQ; ++q) {
         if (ready(q)) candidates.push_back(q);
