@@ -2,6 +2,7 @@
 #include "compiler/tiling/tiling_estimate.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "hw/spec/isa.h"
 #include "hw/spec/semantics.h"
@@ -58,15 +59,43 @@ uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
   return rows * cols * l.in_c;
 }
 
-// A DMA queue's time: per descriptor latency plus its bytes at one channel's throughput (DRAM
-// bandwidth, or the outstanding-burst window if that is the tighter limit), over the channels.
-uint64_t DmaQueueCycles(const spec::NpuConfig& c, uint64_t descriptors, uint64_t bytes,
-                        uint32_t channels) {
-  const double burst = c.dma().burst_bytes(), latency = c.dram().latency_cycles();
+// Bytes per cycle one channel sustains moving runs of `run_bytes`: a burst carries at most
+// burst_bytes of one run, and the outstanding window must cover each burst's latency.
+double ChannelBytesPerCycle(const spec::NpuConfig& c, uint64_t run_bytes) {
+  const double bw = c.dram().bytes_per_cycle();
+  const double bursts = static_cast<double>(spec::CeilDiv(run_bytes, c.dma().burst_bytes()));
+  const double burst = static_cast<double>(run_bytes) / bursts;
   const double window_bw =
-      c.dma().outstanding_bursts() * burst / (latency + burst / c.dram().bytes_per_cycle());
-  const double bw = std::min<double>(c.dram().bytes_per_cycle(), window_bw);
-  return static_cast<uint64_t>((descriptors * latency + bytes / bw) / channels);
+      c.dma().outstanding_bursts() * burst / (c.dram().latency_cycles() + burst / bw);
+  return std::min(bw, window_bw);
+}
+
+// One kind of transfer: how many descriptors, their bytes in total and their contiguous run.
+struct Traffic {
+  uint64_t descriptors;
+  uint64_t bytes;
+  uint64_t run_bytes;
+};
+
+// A DMA queue's time: per descriptor latency plus its bytes at one channel's throughput for its
+// run length, spread over the queue's channels.
+uint64_t DmaQueueCycles(const spec::NpuConfig& c, std::initializer_list<Traffic> traffic,
+                        uint32_t channels) {
+  double cycles = 0;
+  for (const Traffic& t : traffic) {
+    if (t.bytes == 0) continue;
+    cycles += t.descriptors * double(c.dram().latency_cycles()) +
+              t.bytes / ChannelBytesPerCycle(c, std::max<uint64_t>(1, t.run_bytes));
+  }
+  return static_cast<uint64_t>(cycles / channels);
+}
+
+// The contiguous run of an HWC block copy: channels, else whole pixels of a row, else rows.
+uint64_t BlockRunBytes(uint64_t rows, uint64_t cols, uint64_t channels, uint64_t tensor_w,
+                       uint64_t tensor_c) {
+  if (channels < tensor_c) return channels;
+  if (cols < tensor_w) return cols * tensor_c;
+  return rows * tensor_w * tensor_c;
 }
 
 }  // namespace
@@ -88,29 +117,40 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
   return n;
 }
 
-TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, const ConvTiling& t) {
+TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
+                              const ConvTiling& t) {
   const TileGrid g(l, t);
   const LoadCounts loads = CountLoads(g, t);
   const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
   const uint64_t steps = groups * g.ic().count();
-  const uint64_t load_bytes = InputPassBytes(l, g) * loads.input_passes +
-                              l.weights.size() * loads.weight_passes +
-                              uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
+  const uint64_t input_bytes = InputPassBytes(l, g) * loads.input_passes;
+  const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
+  const uint64_t weight_bytes = l.weights.size() * loads.weight_passes;
+  const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
   const uint64_t store_bytes = l.OutputBytes();
-  const uint64_t load_count = loads.inputs + loads.weights + loads.params;
   TilingEstimate e;
-  e.instructions = load_count + steps + 2 * groups;
+  e.instructions = loads.inputs + loads.weights + loads.params + steps + 2 * groups;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
   const uint64_t fetch =
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
       spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} * spec::kInsnBytes);
   const uint64_t act =
       groups * c.act().pipeline_cycles() + spec::CeilDiv(l.OutputBytes(), c.act().lanes());
-  const uint64_t bottleneck = std::max(
-      {ComputeCycles(c, l, g), act, fetch, spec::DramDataCycles(c, load_bytes + store_bytes),
-       DmaQueueCycles(c, load_count, load_bytes, c.dma().load_channels()),
-       DmaQueueCycles(c, groups, store_bytes, c.dma().store_channels())});
-  const uint64_t fill = spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
+  const uint64_t load_queue = DmaQueueCycles(
+      c,
+      {{loads.inputs, input_bytes,
+        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(), t.tile_ic, l.in_w, l.in_c)},
+       {loads.weights, weight_bytes, g.MaxWeightTileBytes()},
+       {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
+      c.dma().load_channels());
+  const uint64_t store_queue = DmaQueueCycles(
+      c, {{groups, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
+      c.dma().store_channels());
+  const uint64_t bottleneck =
+      std::max({ComputeCycles(c, l, g), act, fetch,
+                spec::DramDataCycles(c, load_bytes + store_bytes), load_queue, store_queue});
+  const uint64_t fill =
+      spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
   const uint64_t drain = spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
                          spec::DramTransferCycles(c, g.MaxOutputTileBytes());
   e.cycles = bottleneck + fill + drain;
