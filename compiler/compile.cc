@@ -33,6 +33,7 @@ StatusOr<CompiledLayer> CompileConvLayerDetailed(const spec::NpuConfig& config,
                                                  const CompileOptions& options) {
   NPU_TRY(spec::Validate(config));
   NPU_TRY(CheckLayer(layer));
+  NPU_TRY(CheckDramFits(config, layer, 0));  // before tiling sizes anything by the tensors
   NPU_ASSIGN_OR_RETURN(const TilingChoice choice, Tile(config, layer, options));
   NPU_ASSIGN_OR_RETURN(std::vector<uint8_t> params, PackActParams(layer));
   std::vector<uint8_t> weights = PackWeights(layer, TileGrid(layer, choice.tiling));

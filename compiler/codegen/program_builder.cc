@@ -66,6 +66,20 @@ DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count) {
   return l;
 }
 
+uint64_t DramLimitBytes(const spec::NpuConfig& config) {
+  return std::min<uint64_t>(config.dram().size_bytes(), uint64_t{1} << 32);
+}
+
+Status CheckDramFits(const spec::NpuConfig& config, const ConvLayer& layer,
+                     uint64_t instruction_count) {
+  const uint64_t needed = PlanDram(layer, instruction_count).end;
+  if (needed <= DramLimitBytes(config)) return Status::Ok();
+  return ResourceExhausted(fmt::format(
+      "layer '{}': the DRAM image needs {} bytes ({} instructions, weights, parameters, input, "
+      "output); the config's DRAM (and 32-bit offsets) allow {}",
+      layer.DisplayName(), needed, instruction_count, DramLimitBytes(config)));
+}
+
 void RelocateDram(std::vector<spec::Instruction>& insns, uint64_t delta) {
   for (spec::Instruction& insn : insns) {
     if (auto* dma = std::get_if<spec::DmaArgs>(&insn.args)) {
@@ -90,13 +104,7 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
                                      const DramLayout& dl, std::vector<uint8_t> weights,
                                      std::vector<uint8_t> params, const LayerSummary& summary) {
   const std::string name = layer.DisplayName();
-  const uint64_t limit = std::min<uint64_t>(config.dram().size_bytes(), uint64_t{1} << 32);
-  if (dl.end > limit) {
-    return ResourceExhausted(
-        fmt::format("layer '{}': the DRAM image needs {} bytes; the config's "
-                    "DRAM (and 32-bit offsets) allow {}",
-                    name, dl.end, limit));
-  }
+  NPU_TRY(CheckDramFits(config, layer, insns.size()));
   NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(insns));
   spec::Program p;
   p.set_arch_fingerprint(spec::Fingerprint(config));

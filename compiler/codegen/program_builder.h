@@ -35,6 +35,14 @@ struct DramLayout {
 DramPlacement PlaceData(const ConvLayer& layer);
 DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count);
 
+// The bytes an image may span: the config's DRAM, and at most what 32-bit offsets reach.
+uint64_t DramLimitBytes(const spec::NpuConfig& config);
+
+// ResourceExhausted, naming the layer, if the image with `instruction_count` instructions does
+// not fit DramLimitBytes().
+Status CheckDramFits(const spec::NpuConfig& config, const ConvLayer& layer,
+                     uint64_t instruction_count);
+
 // Adds `delta` to every LOAD/STORE DRAM offset.
 void RelocateDram(std::vector<spec::Instruction>& insns, uint64_t delta);
 

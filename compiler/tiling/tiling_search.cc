@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/codegen/program_builder.h"
 #include "compiler/cost/cost_model.h"
 #include "compiler/schedule/conv_emitter.h"
 #include "compiler/schedule/dependencies.h"
@@ -142,11 +143,24 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
 }
 
 StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer) {
-  // 1. Candidates that fit, with their analytic estimate.
+  // 1. Candidates that fit SRAM, the accumulator and (with their instructions) DRAM, with their
+  //    analytic estimate.
   std::vector<Ranked> fitting;
+  size_t too_many_instructions = 0;
   for (const ConvTiling& t : CandidateTilings(config, layer)) {
     StatusOr<TilingChoice> choice = FitTiling(config, layer, t);
-    if (choice.ok()) fitting.push_back({*choice, EstimateTiling(config, layer, t)});
+    if (!choice.ok()) continue;
+    const TilingEstimate estimate = EstimateTiling(config, layer, t);
+    if (!CheckDramFits(config, layer, estimate.instructions).ok()) {
+      ++too_many_instructions;
+      continue;
+    }
+    fitting.push_back({*choice, estimate});
+  }
+  if (fitting.empty() && too_many_instructions > 0) {
+    return ResourceExhausted(fmt::format(
+        "layer '{}': every tiling that fits SRAM needs so many instructions that the image "
+        "exceeds the {} bytes of DRAM", layer.DisplayName(), DramLimitBytes(config)));
   }
   if (fitting.empty()) {
     return ResourceExhausted(fmt::format(

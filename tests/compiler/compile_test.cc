@@ -146,6 +146,25 @@ TEST(Compile, RejectsBadConfigLayerAndDram) {
       << dram_error.status().message();
 }
 
+TEST(Compile, InstructionStreamTooLargeForDramIsAnError) {
+  // A 512-byte SRAM cuts a 96x96x16 layer into so many tiles that their instructions alone
+  // exceed a 1 MiB DRAM; the search says so instead of emitting them.
+  const spec::NpuConfig config = *spec::ResolveConfig(
+      "", {"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=128", "sram.banks=1",
+           "sram.bank_width_bytes=16", "sram.size_bytes=512", "dram.size_bytes=1048576"});
+  workloads::SyntheticConvSpec s;
+  s.name = "many";
+  s.in_h = 96, s.in_w = 96, s.in_c = 16, s.out_c = 16, s.kernel_h = s.kernel_w = 3;
+  workloads::SetSamePadding(s);
+  const auto result = CompileConvLayer(config, *workloads::MakeSyntheticConv(s));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().kind(), ErrorKind::kResourceExhausted);
+  EXPECT_NE(result.status().message().find("layer 'many': every tiling that fits SRAM needs so "
+                                           "many instructions"),
+            std::string::npos)
+      << result.status().message();
+}
+
 TEST(Compile, FoldedBiasOverflowIsAnError) {
   ConvLayer layer = Layer();
   layer.bias[5] = INT32_MAX - 10;
