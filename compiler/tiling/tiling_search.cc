@@ -79,11 +79,7 @@ struct Ranked {
 // Emits and replays one candidate: cycles, then DRAM bytes, then instruction count.
 std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const ConvLayer& l,
                                               const TilingChoice& choice) {
-  DramPlacement dram;
-  dram.params = l.weights.size();
-  dram.input = dram.params + uint64_t{l.out_c} * spec::kActParamBytes;
-  dram.output = dram.input + l.InputBytes();
-  std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, dram);
+  std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, PlaceData(l));
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(c, insns);
   NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
