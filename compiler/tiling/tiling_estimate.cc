@@ -117,8 +117,7 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
   return n;
 }
 
-TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
-                              const ConvTiling& t) {
+TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, const ConvTiling& t) {
   const TileGrid g(l, t);
   const LoadCounts loads = CountLoads(g, t);
   const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
@@ -149,8 +148,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l,
   const uint64_t bottleneck =
       std::max({ComputeCycles(c, l, g), act, fetch,
                 spec::DramDataCycles(c, load_bytes + store_bytes), load_queue, store_queue});
-  const uint64_t fill =
-      spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
+  const uint64_t fill = spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
   const uint64_t drain = spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
                          spec::DramTransferCycles(c, g.MaxOutputTileBytes());
   e.cycles = bottleneck + fill + drain;

@@ -156,7 +156,8 @@ StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLay
   if (fitting.empty() && too_many_instructions > 0) {
     return ResourceExhausted(fmt::format(
         "layer '{}': every tiling that fits SRAM needs so many instructions that the image "
-        "exceeds the {} bytes of DRAM", layer.DisplayName(), DramLimitBytes(config)));
+        "exceeds the {} bytes of DRAM",
+        layer.DisplayName(), DramLimitBytes(config)));
   }
   if (fitting.empty()) {
     return ResourceExhausted(fmt::format(

@@ -2,6 +2,9 @@
 // for bit: many shapes, both dataflows, small and large arrays, and an SRAM so small that every
 // operand is tiled. Each case also runs in random token-legal orders, which catches a missing
 // dependency, and passes the token protocol checker.
+#include <random>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include "compiler/compile.h"
@@ -179,6 +182,47 @@ TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
       ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
     }
   }
+}
+
+// Random shapes, strides, dilations, paddings, zero points and activations on random small
+// configs (both dataflows, 4..16-wide arrays, SRAM from a few hundred bytes up).
+TEST(CompileFunctional, RandomLayersAndConfigs) {
+  std::mt19937 rng(2024);
+  auto pick = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
+  int compiled = 0;
+  for (int i = 0; i < 40; ++i) {
+    SyntheticConvSpec s;
+    s.kernel_h = pick(1, 5), s.kernel_w = pick(1, 5);
+    s.stride_h = pick(1, 3), s.stride_w = pick(1, 3);
+    s.dilation_h = pick(1, 2), s.dilation_w = pick(1, 2);
+    s.in_h = pick((s.kernel_h - 1) * s.dilation_h + 1, 14);
+    s.in_w = pick((s.kernel_w - 1) * s.dilation_w + 1, 14);
+    s.in_c = pick(1, 40), s.out_c = pick(1, 40);
+    s.pad_top = pick(0, (s.kernel_h - 1) * s.dilation_h);
+    s.pad_bottom = pick(0, (s.kernel_h - 1) * s.dilation_h);
+    s.pad_left = pick(0, (s.kernel_w - 1) * s.dilation_w);
+    s.pad_right = pick(0, (s.kernel_w - 1) * s.dilation_w);
+    s.input_zero_point = static_cast<int32_t>(pick(0, 255)) - 128;
+    s.output_zero_point = static_cast<int32_t>(pick(0, 100)) - 50;
+    s.activation = static_cast<Activation>(pick(0, 2));
+    s.seed = 100 + i;
+    const uint32_t side = 4u << pick(0, 2);
+    const uint32_t sram = (2 * (side * side + 2 * side + 12 * side) + 16 * pick(0, 200)) / 16 * 16;
+    const spec::NpuConfig config = Config(
+        {"mac.rows=" + std::to_string(side), "mac.cols=" + std::to_string(side),
+         "mac.acc_buffer_bytes=" + std::to_string(8 * side * side * pick(1, 4)),
+         std::string("mac.dataflow=") + (pick(0, 1) ? "OUTPUT_STATIONARY" : "WEIGHT_STATIONARY"),
+         "sram.banks=1", "sram.bank_width_bytes=16", "sram.size_bytes=" + std::to_string(sram),
+         "dma.load_channels=" + std::to_string(pick(1, 3))});
+    SCOPED_TRACE(::testing::Message() << "case " << i << " sram " << sram << " array " << side);
+    StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(s);
+    ASSERT_TRUE(layer.ok()) << layer.status().message();
+    if (!CompileConvLayer(config, *layer).ok()) continue;  // a tile may not fit a tiny SRAM
+    ++compiled;
+    ExpectMatchesReference(config, *layer, workloads::MakeInputTensor(layer->InputBytes(), s.seed),
+                           1);
+  }
+  EXPECT_GT(compiled, 30);
 }
 
 }  // namespace
