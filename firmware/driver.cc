@@ -65,14 +65,17 @@ Status Driver::CheckLayout() const {
                                          p.dram_bytes(), dram_bytes_));
   }
   if (p.instructions().size() % spec::kInsnBytes != 0) {
-    return DataLoss(fmt::format("instruction section of {} bytes is not a whole number of {}-byte "
-                                "words", p.instructions().size(), spec::kInsnBytes));
+    return DataLoss(
+        fmt::format("instruction section of {} bytes is not a whole number of {}-byte "
+                    "words",
+                    p.instructions().size(), spec::kInsnBytes));
   }
   auto check = [&](std::string_view what, uint64_t offset, uint64_t size) {
     return Inside(offset, size, p.dram_bytes())
                ? Status::Ok()
                : DataLoss(fmt::format("{} at DRAM offset {} ({} bytes) lies outside the image's "
-                                      "{} bytes", what, offset, size, p.dram_bytes()));
+                                      "{} bytes",
+                                      what, offset, size, p.dram_bytes()));
   };
   NPU_TRY(check("instruction section", p.instruction_offset(), p.instructions().size()));
   for (const spec::Segment& s : p.constants()) {
@@ -110,13 +113,13 @@ Status Driver::Load(std::string_view binary_bytes) {
 Status Driver::WriteInput(size_t index, const std::vector<int8_t>& data) {
   if (!loaded_) return FailedPrecondition("no binary loaded");
   if (index >= static_cast<size_t>(program_.inputs_size())) {
-    return InvalidArgument(fmt::format("input {} does not exist; the binary has {}", index,
-                                       program_.inputs_size()));
+    return InvalidArgument(
+        fmt::format("input {} does not exist; the binary has {}", index, program_.inputs_size()));
   }
   const spec::TensorDesc& t = program_.inputs(index);
   if (data.size() != t.size_bytes()) {
-    return InvalidArgument(fmt::format("input '{}' takes {} bytes, got {}", t.name(),
-                                       t.size_bytes(), data.size()));
+    return InvalidArgument(
+        fmt::format("input '{}' takes {} bytes, got {}", t.name(), t.size_bytes(), data.size()));
   }
   if (!bus_.WriteBlock(ImageAddress(t.dram_offset()), reinterpret_cast<const uint8_t*>(data.data()),
                        data.size())) {

@@ -45,8 +45,8 @@ Status Driver::ReadCounters(Counters& counters) {
 StatusOr<std::vector<int8_t>> Driver::ReadOutput(size_t index) {
   if (!loaded_) return FailedPrecondition("no binary loaded");
   if (index >= static_cast<size_t>(program_.outputs_size())) {
-    return InvalidArgument(fmt::format("output {} does not exist; the binary has {}", index,
-                                       program_.outputs_size()));
+    return InvalidArgument(
+        fmt::format("output {} does not exist; the binary has {}", index, program_.outputs_size()));
   }
   const spec::TensorDesc& t = program_.outputs(index);
   std::vector<int8_t> data(t.size_bytes());

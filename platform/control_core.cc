@@ -5,8 +5,7 @@
 
 namespace npu::platform {
 
-ControlCore::ControlCore(sc_core::sc_module_name name,
-                         std::function<void(fw::Bus&)> firmware_main)
+ControlCore::ControlCore(sc_core::sc_module_name name, std::function<void(fw::Bus&)> firmware_main)
     : sc_module(name), firmware_main_(std::move(firmware_main)) {
   SC_THREAD(Main);
 }

@@ -3,11 +3,11 @@
 // simulation when the firmware returns.
 #pragma once
 
-#include <functional>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <functional>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "firmware/bus.h"
 

@@ -1,10 +1,10 @@
 // RunBinary: one simulation from elaboration to the firmware's return.
 #include "platform/run.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "platform/soc.h"
 
@@ -59,7 +59,8 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
   if (!firmware_status.ok()) {
     const std::string& detail = soc->npu.run_state().error_detail;
     if (detail.empty()) return firmware_status;
-    return Status(firmware_status.kind(), fmt::format("{} ({})", firmware_status.message(), detail));
+    return Status(firmware_status.kind(),
+                  fmt::format("{} ({})", firmware_status.message(), detail));
   }
   result.trace = soc->npu.trace();
   return result;

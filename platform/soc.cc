@@ -3,8 +3,8 @@
 
 namespace npu::platform {
 
-Soc::Soc(sc_core::sc_module_name name, const spec::NpuConfig& config,
-         const hw::NpuOptions& options, std::function<void(fw::Bus&)> firmware_main)
+Soc::Soc(sc_core::sc_module_name name, const spec::NpuConfig& config, const hw::NpuOptions& options,
+         std::function<void(fw::Bus&)> firmware_main)
     : sc_module(name),
       clock(config.clock_mhz()),
       dram("dram", config, clock),

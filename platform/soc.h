@@ -3,7 +3,6 @@
 #pragma once
 
 #include <functional>
-
 #include <systemc>
 
 #include "hw/dram/dram.h"
@@ -15,8 +14,8 @@ namespace npu::platform {
 
 class Soc : public sc_core::sc_module {
  public:
-  Soc(sc_core::sc_module_name name, const spec::NpuConfig& config,
-      const hw::NpuOptions& options, std::function<void(fw::Bus&)> firmware_main);
+  Soc(sc_core::sc_module_name name, const spec::NpuConfig& config, const hw::NpuOptions& options,
+      std::function<void(fw::Bus&)> firmware_main);
 
   hw::Clock clock;
   hw::Dram dram;

@@ -3,12 +3,12 @@
 // part of the units' own formulas. Addresses are byte addresses (entry * 4).
 #pragma once
 
-#include <cstdint>
-#include <vector>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
 
 #include "hw/spec/npu_config.pb.h"
 

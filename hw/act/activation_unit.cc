@@ -1,12 +1,13 @@
 // ACT execution and timing.
 #include "hw/act/activation_unit.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "hw/common/in_order_queue.h"
 #include "hw/common/payload.h"
+#include "hw/common/sram_access.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
@@ -25,36 +26,17 @@ void ActivationUnit::Run() {
   });
 }
 
-bool ActivationUnit::AccessSram(tlm::tlm_command cmd, uint32_t addr, void* data, uint64_t bytes,
-                                uint32_t count, uint32_t stride, sc_core::sc_time& offset,
-                                uint64_t& ideal_cycles, uint64_t& conflict_cycles) {
-  tlm::tlm_generic_payload gp;
-  MakePayload(gp, cmd, addr, data, static_cast<uint32_t>(bytes));
-  SramAccess shape;
-  shape.count = count;
-  shape.stride = stride;
-  gp.set_extension(&shape);
-  sc_core::sc_time delay = offset;
-  sram->b_transport(gp, delay);
-  gp.clear_extension(&shape);
-  if (!gp.is_response_ok()) return false;
-  ideal_cycles += shape.ideal_cycles;
-  conflict_cycles += ctx_.clock.ToCycles(delay - offset) - shape.ideal_cycles;
-  offset = delay;
-  return true;
-}
-
 UnitResult ActivationUnit::Execute(const spec::ActArgs& act) {
   if (const std::string problem = spec::CheckAct(act); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "act: " + problem};
   }
-  sc_core::sc_time offset = sc_core::SC_ZERO_TIME;
-  uint64_t ideal = 0, conflict = 0;
+  SramTiming sram_timing;
   params_.resize(spec::ActParamBytes(act));
-  if (!AccessSram(tlm::TLM_READ_COMMAND, act.param_addr, params_.data(), params_.size(), 1, 0,
-                  offset, ideal, conflict)) {
+  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, act.param_addr, params_.data(),
+                       params_.size(), sram_timing)) {
     return {ErrorCode::kSramRange, fmt::format("act parameters at SRAM {:#x} ({} bytes) exceed "
-                                               "the SRAM", act.param_addr, params_.size())};
+                                               "the SRAM",
+                                               act.param_addr, params_.size())};
   }
   sums_.resize(spec::ActAccEntries(act));
   tlm::tlm_generic_payload gp;
@@ -64,7 +46,8 @@ UnitResult ActivationUnit::Execute(const spec::ActArgs& act) {
   acc->b_transport(gp, no_delay);
   if (!gp.is_response_ok()) {
     return {ErrorCode::kAccRange, fmt::format("act accumulator tile at entry {} ({} entries) "
-                                              "exceeds the buffer", act.acc_addr, sums_.size())};
+                                              "exceeds the buffer",
+                                              act.acc_addr, sums_.size())};
   }
   if (ctx_.compute_data) {
     if (spec::ComputeAct(act, sums_, params_, out_) != ErrorCode::kNone) {
@@ -74,13 +57,15 @@ UnitResult ActivationUnit::Execute(const spec::ActArgs& act) {
     out_.resize(sums_.size());
   }
   const bool dense = act.pixels == 1 || act.out_pixel_stride == act.channels;
-  if (!AccessSram(tlm::TLM_WRITE_COMMAND, act.out_addr, out_.data(), out_.size(),
-                  dense ? 1 : act.pixels, act.out_pixel_stride, offset, ideal, conflict)) {
-    return {ErrorCode::kSramRange, fmt::format("act output at SRAM {:#x} exceeds the SRAM",
-                                               act.out_addr)};
+  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, act.out_addr, out_.data(),
+                       out_.size(), sram_timing, dense ? 1 : act.pixels, act.out_pixel_stride)) {
+    return {ErrorCode::kSramRange,
+            fmt::format("act output at SRAM {:#x} exceeds the SRAM", act.out_addr)};
   }
   const uint64_t elements = spec::ActAccEntries(act);
-  const uint64_t cycles = std::max(spec::ActComputeCycles(ctx_.config, elements), ideal) + conflict;
+  const uint64_t conflict = sram_timing.conflict_cycles;
+  const uint64_t cycles =
+      std::max(spec::ActComputeCycles(ctx_.config, elements), sram_timing.ideal_cycles) + conflict;
   ctx_.counters.AddQueue(spec::Queue::kVector, spec::regs::kBankConflictCycles, conflict);
   sc_core::wait(ctx_.clock.Cycles(cycles));
   return {};

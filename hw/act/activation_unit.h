@@ -5,12 +5,12 @@
 // cycles those accesses lose to banks busy with other units.
 #pragma once
 
-#include <cstdint>
-#include <vector>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "hw/common/unit_context.h"
 
@@ -28,10 +28,6 @@ class ActivationUnit : public sc_core::sc_module {
  private:
   void Run();
   UnitResult Execute(const spec::ActArgs& act);
-  // One SRAM access of `count` runs `stride` apart, starting `offset` after now.
-  bool AccessSram(tlm::tlm_command cmd, uint32_t addr, void* data, uint64_t bytes, uint32_t count,
-                  uint32_t stride, sc_core::sc_time& offset, uint64_t& ideal_cycles,
-                  uint64_t& conflict_cycles);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;

@@ -1,9 +1,9 @@
 // Fetch, decode, dispatch, completion.
 #include "hw/cmdproc/command_processor.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "hw/common/payload.h"
 
@@ -52,7 +52,8 @@ bool CommandProcessor::FetchAndDispatch(uint32_t first, uint32_t count) {
   const uint64_t begin = ctx_.clock.Now();
   words_.resize(uint64_t{count} * spec::kInsnBytes);
   tlm::tlm_generic_payload gp;
-  const uint64_t addr = ctx_.run.dram_base + ctx_.run.insn_offset + uint64_t{first} * spec::kInsnBytes;
+  const uint64_t addr =
+      ctx_.run.dram_base + ctx_.run.insn_offset + uint64_t{first} * spec::kInsnBytes;
   MakePayload(gp, tlm::TLM_READ_COMMAND, addr, words_.data(), static_cast<uint32_t>(words_.size()));
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   bus->b_transport(gp, delay);
@@ -102,8 +103,8 @@ void CommandProcessor::Fault(ErrorCode code, uint32_t index, const std::string& 
 }
 
 std::string CommandProcessor::DescribeState() const {
-  std::string text = fmt::format("{} of {} instructions dispatched, {} retired",
-                                 dispatched_, ctx_.run.insn_count, retired_count_);
+  std::string text = fmt::format("{} of {} instructions dispatched, {} retired", dispatched_,
+                                 ctx_.run.insn_count, retired_count_);
   const std::string tokens = ctx_.tokens.Describe();
   if (!tokens.empty()) text += "; " + tokens;
   for (int q = 0; q < spec::kNumQueues; ++q) {

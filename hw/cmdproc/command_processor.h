@@ -4,13 +4,13 @@
 // retired, or as soon as a unit reports a fault.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <array>
 #include <cstdint>
 #include <string>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include "hw/common/unit_context.h"
 

@@ -41,9 +41,9 @@ std::string TokenSync::Describe() const {
   std::string text;
   for (int q = 0; q < spec::kNumQueues; ++q) {
     if (blocked_on_[q] < 0) continue;
-    text += fmt::format("{}{} queue waits for a token from the {} queue",
-                        text.empty() ? "" : "; ", spec::QueueName(spec::Queue(q)),
-                        spec::QueueName(spec::Queue(blocked_on_[q])));
+    text +=
+        fmt::format("{}{} queue waits for a token from the {} queue", text.empty() ? "" : "; ",
+                    spec::QueueName(spec::Queue(q)), spec::QueueName(spec::Queue(blocked_on_[q])));
   }
   return text;
 }

@@ -71,9 +71,9 @@ struct UnitContext {
   PerfCounters& counters;
   TokenSync& tokens;
   RunState& run;
-  RunControl* control = nullptr;          // set once the command processor exists
+  RunControl* control = nullptr;             // set once the command processor exists
   std::vector<TraceEvent>* trace = nullptr;  // null: not tracing
-  bool compute_data = true;               // false: timing only, no data computed
+  bool compute_data = true;                  // false: timing only, no data computed
 };
 
 inline void Trace(const UnitContext& ctx, std::string engine, std::string name, uint64_t begin,

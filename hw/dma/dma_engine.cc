@@ -1,9 +1,9 @@
 // DMA dispatch, channels and in-order retirement.
 #include "hw/dma/dma_engine.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "hw/common/payload.h"
 
@@ -104,9 +104,8 @@ void DmaEngine::RetireInOrder() {
 }
 
 UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
-  const uint64_t sram_end =
-      dma.sram_addr + spec::DmaExtent(dma.run_bytes, dma.n1, dma.sram_stride1, dma.n2,
-                                      dma.sram_stride2);
+  const uint64_t sram_end = dma.sram_addr + spec::DmaExtent(dma.run_bytes, dma.n1, dma.sram_stride1,
+                                                            dma.n2, dma.sram_stride2);
   if (sram_end > ctx_.config.sram().size_bytes()) {
     return {ErrorCode::kSramRange,
             fmt::format("{} touches SRAM up to {} of {} bytes", spec::OpcodeName(direction_),
@@ -115,17 +114,17 @@ UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
   const std::vector<spec::Burst> bursts = spec::SplitIntoBursts(ctx_.config, dma);
   const uint64_t begin = ctx_.clock.Now();
   uint64_t conflict = 0;
-  UnitResult result = direction_ == spec::Opcode::kLoad ? Load(bursts, conflict)
-                                                        : Store(bursts, conflict);
+  UnitResult result =
+      direction_ == spec::Opcode::kLoad ? Load(bursts, conflict) : Store(bursts, conflict);
   const uint64_t took = ctx_.clock.Now() - begin;
   const uint64_t ideal = spec::DmaIdealCycles(ctx_.config, direction_, bursts);
   ctx_.counters.AddQueue(queue_id_, QueueCounter::kBankConflictCycles, conflict);
   if (took > ideal + conflict) {
     ctx_.counters.AddQueue(queue_id_, QueueCounter::kDramStallCycles, took - ideal - conflict);
   }
-  ctx_.counters.Add(direction_ == spec::Opcode::kLoad ? spec::regs::kDramReadBytes
-                                                      : spec::regs::kDramWriteBytes,
-                    spec::DmaBytes(dma));
+  ctx_.counters.Add(
+      direction_ == spec::Opcode::kLoad ? spec::regs::kDramReadBytes : spec::regs::kDramWriteBytes,
+      spec::DmaBytes(dma));
   return result;
 }
 

@@ -5,14 +5,14 @@
 // to dma.outstanding_bursts of them in flight.
 #pragma once
 
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "hw/common/unit_context.h"
 #include "hw/spec/footprint.h"
@@ -22,7 +22,7 @@ namespace npu::hw {
 
 class DmaEngine : public sc_core::sc_module {
  public:
-  tlm_utils::simple_initiator_socket<DmaEngine> bus{"bus"};    // DRAM, through the interconnect
+  tlm_utils::simple_initiator_socket<DmaEngine> bus{"bus"};  // DRAM, through the interconnect
   tlm_utils::simple_initiator_socket<DmaEngine> sram{"sram"};
   sc_core::sc_fifo<QueuedInsn> queue;
 
@@ -52,11 +52,9 @@ class DmaEngine : public sc_core::sc_module {
   UnitResult Execute(const spec::DmaArgs& dma);
   UnitResult Load(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles);
   UnitResult Store(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles);
-  // One transaction; adds its delay to `delay`. Sets `ideal_cycles` for SRAM accesses.
+  // One DRAM transaction; adds its delay to `delay`.
   bool DramAccess(tlm::tlm_command cmd, uint32_t offset, uint8_t* data, uint32_t bytes,
                   sc_core::sc_time& delay);
-  bool SramAccess(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t bytes,
-                  sc_core::sc_time& delay, uint64_t& ideal_cycles);
 
   UnitContext& ctx_;
   const spec::Opcode direction_;

@@ -1,12 +1,13 @@
 // The burst pipelines of a DMA channel: loads write each burst to SRAM when its data arrives;
 // stores read each burst from SRAM when they issue it. Matches spec::DmaIdealCycles when no
 // other traffic gets in the way.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
 
-#include <fmt/format.h>
-
 #include "hw/common/payload.h"
+#include "hw/common/sram_access.h"
 #include "hw/dma/dma_engine.h"
 
 namespace npu::hw {
@@ -18,18 +19,6 @@ bool DmaEngine::DramAccess(tlm::tlm_command cmd, uint32_t offset, uint8_t* data,
   tlm::tlm_generic_payload gp;
   MakePayload(gp, cmd, ctx_.run.dram_base + offset, data, bytes);
   bus->b_transport(gp, delay);
-  return gp.is_response_ok();
-}
-
-bool DmaEngine::SramAccess(tlm::tlm_command cmd, uint32_t addr, uint8_t* data, uint32_t bytes,
-                           sc_core::sc_time& delay, uint64_t& ideal_cycles) {
-  tlm::tlm_generic_payload gp;
-  MakePayload(gp, cmd, addr, data, bytes);
-  hw::SramAccess shape;
-  gp.set_extension(&shape);
-  sram->b_transport(gp, delay);
-  gp.clear_extension(&shape);
-  ideal_cycles = shape.ideal_cycles;
   return gp.is_response_ok();
 }
 
@@ -52,8 +41,8 @@ UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& con
     for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
       const size_t slot = next % outstanding;
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      if (!DramAccess(tlm::TLM_READ_COMMAND, bursts[next].dram_offset,
-                      &staging[slot * burst_bytes], bursts[next].bytes, delay)) {
+      if (!DramAccess(tlm::TLM_READ_COMMAND, bursts[next].dram_offset, &staging[slot * burst_bytes],
+                      bursts[next].bytes, delay)) {
         return BusError(direction_, bursts[next]);
       }
       in_flight.push_back({sc_core::sc_time_stamp() + delay, next, slot});
@@ -62,12 +51,11 @@ UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& con
     in_flight.pop_front();
     if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
     const spec::Burst& b = bursts[f.burst];
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    uint64_t ideal = 0;
-    SramAccess(tlm::TLM_WRITE_COMMAND, b.sram_addr, &staging[f.slot * burst_bytes], b.bytes, delay,
-               ideal);
-    conflict_cycles += ctx_.clock.ToCycles(delay) - ideal;
-    written = std::max(written, sc_core::sc_time_stamp() + delay);
+    SramTiming write;  // the range was checked before the first burst
+    TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, b.sram_addr,
+                    &staging[f.slot * burst_bytes], b.bytes, write);
+    conflict_cycles += write.conflict_cycles;
+    written = std::max(written, sc_core::sc_time_stamp() + write.offset);
   }
   if (written > sc_core::sc_time_stamp()) sc_core::wait(written - sc_core::sc_time_stamp());
   return {};
@@ -81,10 +69,11 @@ UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, uint64_t& co
   while (next < bursts.size() || !in_flight.empty()) {
     for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
       const spec::Burst& b = bursts[next];
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      uint64_t ideal = 0;
-      SramAccess(tlm::TLM_READ_COMMAND, b.sram_addr, staging.data(), b.bytes, delay, ideal);
-      conflict_cycles += ctx_.clock.ToCycles(delay) - ideal;
+      SramTiming read;  // the range was checked before the first burst
+      TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, b.sram_addr, staging.data(), b.bytes,
+                      read);
+      conflict_cycles += read.conflict_cycles;
+      sc_core::sc_time delay = read.offset;
       if (!DramAccess(tlm::TLM_WRITE_COMMAND, b.dram_offset, staging.data(), b.bytes, delay)) {
         return BusError(direction_, b);
       }

@@ -3,13 +3,13 @@
 // completes at max(t + latency, bus free) + ceil(N / bytes_per_cycle).
 #pragma once
 
+#include <tlm_utils/simple_target_socket.h>
+
 #include <cstdint>
 #include <memory>
-#include <vector>
-
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
+#include <vector>
 
 #include "hw/common/clock.h"
 #include "hw/spec/npu_config.pb.h"

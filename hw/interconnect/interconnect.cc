@@ -32,9 +32,15 @@ Interconnect::Target Interconnect::Decode(tlm::tlm_generic_payload& gp) const {
 void Interconnect::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t addr = gp.get_address();
   switch (Decode(gp)) {
-    case Target::kDram: dram->b_transport(gp, delay); break;
-    case Target::kRegs: regs->b_transport(gp, delay); break;
-    case Target::kNone: gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); break;
+    case Target::kDram:
+      dram->b_transport(gp, delay);
+      break;
+    case Target::kRegs:
+      regs->b_transport(gp, delay);
+      break;
+    case Target::kNone:
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      break;
   }
   gp.set_address(addr);
 }
@@ -43,9 +49,15 @@ unsigned Interconnect::TransportDbg(int port, tlm::tlm_generic_payload& gp) {
   const uint64_t addr = gp.get_address();
   unsigned n = 0;
   switch (Decode(gp)) {
-    case Target::kDram: n = dram->transport_dbg(gp); break;
-    case Target::kRegs: n = regs->transport_dbg(gp); break;
-    case Target::kNone: gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); break;
+    case Target::kDram:
+      n = dram->transport_dbg(gp);
+      break;
+    case Target::kRegs:
+      n = regs->transport_dbg(gp);
+      break;
+    case Target::kNone:
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      break;
   }
   gp.set_address(addr);
   return n;

@@ -3,12 +3,12 @@
 // It adds no latency of its own; contention is modelled where it happens, at the DRAM.
 #pragma once
 
-#include <cstdint>
-
-#include <systemc>
-#include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
 
 namespace npu::hw {
 

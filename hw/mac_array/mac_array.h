@@ -5,12 +5,12 @@
 // lose to banks busy with other units' accesses.
 #pragma once
 
-#include <cstdint>
-#include <vector>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "hw/common/unit_context.h"
 
@@ -28,9 +28,6 @@ class MacArray : public sc_core::sc_module {
  private:
   void Run();
   UnitResult Execute(const spec::ConvArgs& conv);
-  // Reads `bytes` at `addr` starting `offset` after now; returns false on a range error.
-  bool ReadSram(uint32_t addr, uint64_t bytes, std::vector<int8_t>& data, sc_core::sc_time& offset,
-                uint64_t& ideal_cycles, uint64_t& conflict_cycles);
   bool AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32_t>& data);
 
   UnitContext& ctx_;

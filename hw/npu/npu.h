@@ -5,9 +5,8 @@
 #pragma once
 
 #include <string>
-#include <vector>
-
 #include <systemc>
+#include <vector>
 
 #include "hw/acc/acc_buffer.h"
 #include "hw/act/activation_unit.h"

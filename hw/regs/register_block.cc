@@ -53,23 +53,48 @@ bool RegisterBlock::Read(uint32_t offset, uint32_t& value) const {
     return true;
   }
   switch (offset) {
-    case regs::kId: value = regs::kIdValue; return true;
-    case regs::kVersion: value = regs::kVersionValue; return true;
-    case regs::kConfigFpLo: value = static_cast<uint32_t>(fingerprint_); return true;
-    case regs::kConfigFpHi: value = static_cast<uint32_t>(fingerprint_ >> 32); return true;
+    case regs::kId:
+      value = regs::kIdValue;
+      return true;
+    case regs::kVersion:
+      value = regs::kVersionValue;
+      return true;
+    case regs::kConfigFpLo:
+      value = static_cast<uint32_t>(fingerprint_);
+      return true;
+    case regs::kConfigFpHi:
+      value = static_cast<uint32_t>(fingerprint_ >> 32);
+      return true;
     case regs::kStatus:
       value = (run.busy ? regs::kStatusBusy : 0) | (run.done ? regs::kStatusDone : 0) |
               (run.error != regs::ErrorCode::kNone ? regs::kStatusError : 0);
       return true;
-    case regs::kIrqStatus: value = irq_status_; return true;
-    case regs::kIrqEnable: value = irq_enable_; return true;
-    case regs::kDramBaseLo: value = static_cast<uint32_t>(run.dram_base); return true;
-    case regs::kDramBaseHi: value = static_cast<uint32_t>(run.dram_base >> 32); return true;
-    case regs::kInsnOffset: value = run.insn_offset; return true;
-    case regs::kInsnCount: value = run.insn_count; return true;
-    case regs::kErrorCode: value = static_cast<uint32_t>(run.error); return true;
-    case regs::kErrorInsn: value = run.error_insn; return true;
-    default: return false;
+    case regs::kIrqStatus:
+      value = irq_status_;
+      return true;
+    case regs::kIrqEnable:
+      value = irq_enable_;
+      return true;
+    case regs::kDramBaseLo:
+      value = static_cast<uint32_t>(run.dram_base);
+      return true;
+    case regs::kDramBaseHi:
+      value = static_cast<uint32_t>(run.dram_base >> 32);
+      return true;
+    case regs::kInsnOffset:
+      value = run.insn_offset;
+      return true;
+    case regs::kInsnCount:
+      value = run.insn_count;
+      return true;
+    case regs::kErrorCode:
+      value = static_cast<uint32_t>(run.error);
+      return true;
+    case regs::kErrorInsn:
+      value = run.error_insn;
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -4,11 +4,11 @@
 // registers with a command error. Each access takes one cycle.
 #pragma once
 
-#include <cstdint>
+#include <tlm_utils/simple_target_socket.h>
 
+#include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "hw/cmdproc/command_processor.h"
 #include "hw/common/unit_context.h"

@@ -1,8 +1,9 @@
 // The binary envelope: magic, format version, checksum.
 #include "hw/spec/binary.h"
 
-#include <boost/crc.hpp>
 #include <fmt/format.h>
+
+#include <boost/crc.hpp>
 
 namespace npu::spec {
 
@@ -34,8 +35,10 @@ StatusOr<Program> OpenProgram(std::string_view file_bytes) {
   }
   const uint64_t actual = Crc64(envelope.program());
   if (actual != envelope.checksum()) {
-    return DataLoss(fmt::format("binary checksum mismatch: stored {:016x}, computed {:016x} (file "
-                                "damaged)", envelope.checksum(), actual));
+    return DataLoss(
+        fmt::format("binary checksum mismatch: stored {:016x}, computed {:016x} (file "
+                    "damaged)",
+                    envelope.checksum(), actual));
   }
   Program program;
   if (!program.ParseFromString(envelope.program())) {

@@ -2,13 +2,13 @@
 // config_validate.cc.
 #include "hw/spec/config.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <fmt/format.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
+
+#include <fstream>
+#include <sstream>
 
 #include "hw/spec/binary.h"
 
@@ -29,8 +29,8 @@ StatusOr<std::string> ReadFile(const std::string& path) {
 class TextErrors : public pb::io::ErrorCollector {
  public:
   void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    text_ += fmt::format("{}line {} column {}: {}", text_.empty() ? "" : "; ", line + 1,
-                         column + 1, message);
+    text_ += fmt::format("{}line {} column {}: {}", text_.empty() ? "" : "; ", line + 1, column + 1,
+                         message);
   }
   const std::string& text() const { return text_; }
 

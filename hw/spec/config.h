@@ -20,18 +20,20 @@ NpuConfig DefaultConfig();
 // it onto DefaultConfig(). Does not validate: apply overrides first, then Validate().
 StatusOr<NpuConfig> LoadConfigFile(const std::string& path);
 
-// Applies one `path.to.field=value` override, e.g. "mac.rows=64" or "mac.dataflow=OUTPUT_STATIONARY".
+// Applies one `path.to.field=value` override, e.g. "mac.rows=64" or
+// "mac.dataflow=OUTPUT_STATIONARY".
 Status ApplyOverride(NpuConfig& config, std::string_view assignment);
 
 // Checks every field against its rule; the error names the field, its value and the rule.
 Status Validate(const NpuConfig& config);
 
-// The smallest SRAM any layer can be tiled into (see Validate()).
+// A lower bound on the SRAM any layer needs: double-buffered minimal tiles of a layer with a 1x1
+// kernel (see Validate()). Larger kernels need more; the compiler names the layer and the bytes.
 uint64_t MinimalSramBytes(const NpuConfig& config);
 
 // Default, then optional file, then overrides, then validation: what every tool does.
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
-                                        const std::vector<std::string>& overrides);
+                                  const std::vector<std::string>& overrides);
 
 // CRC-64 of the canonical serialisation of every hardware field (the name is excluded).
 uint64_t Fingerprint(const NpuConfig& config);

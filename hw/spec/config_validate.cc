@@ -1,8 +1,8 @@
 // Validate(): one rule per field, each error naming the field, its value and the rule.
 // docs/config.md lists the same rules for users.
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include <cstdint>
 
 #include "hw/spec/config.h"
 #include "hw/spec/isa.h"
@@ -19,14 +19,16 @@ Status ValidateMac(const MacArrayConfig& mac) {
   if (auto s = Range("mac.rows", mac.rows(), 1, 1024); !s.ok()) return s;
   if (auto s = Range("mac.cols", mac.cols(), 1, 1024); !s.ok()) return s;
   if (mac.dataflow() != WEIGHT_STATIONARY && mac.dataflow() != OUTPUT_STATIONARY) {
-    return InvalidArgument(fmt::format("mac.dataflow = {}: must be WEIGHT_STATIONARY or "
-                                       "OUTPUT_STATIONARY", Dataflow_Name(mac.dataflow())));
+    return InvalidArgument(
+        fmt::format("mac.dataflow = {}: must be WEIGHT_STATIONARY or "
+                    "OUTPUT_STATIONARY",
+                    Dataflow_Name(mac.dataflow())));
   }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;
-  if (auto s = Range("mac.acc_buffer_bytes", mac.acc_buffer_bytes(), min_acc,
-                     uint64_t{kAccEntries} * 4);
+  if (auto s =
+          Range("mac.acc_buffer_bytes", mac.acc_buffer_bytes(), min_acc, uint64_t{kAccEntries} * 4);
       !s.ok()) {
     return InvalidArgument(s.message() +
                            " (two rows x cols int32 tiles; at most the 20-bit accumulator space)");
@@ -45,9 +47,10 @@ Status ValidateSram(const NpuConfig& c) {
   if (auto s = Range("sram.size_bytes", sram.size_bytes(), 1, kSramAddressSpace); !s.ok()) return s;
   const uint64_t stripe = uint64_t{sram.banks()} * sram.bank_width_bytes();
   if (sram.size_bytes() % stripe != 0) {
-    return InvalidArgument(fmt::format("sram.size_bytes = {}: must be a multiple of banks x "
-                                       "bank_width_bytes = {} so every bank has the same depth",
-                                       sram.size_bytes(), stripe));
+    return InvalidArgument(
+        fmt::format("sram.size_bytes = {}: must be a multiple of banks x "
+                    "bank_width_bytes = {} so every bank has the same depth",
+                    sram.size_bytes(), stripe));
   }
   const uint64_t minimal = MinimalSramBytes(c);
   if (sram.size_bytes() < minimal) {
@@ -67,8 +70,10 @@ Status ValidateRest(const NpuConfig& c) {
   if (auto s = Range("dma.outstanding_bursts", c.dma().outstanding_bursts(), 1, 256); !s.ok()) {
     return s;
   }
-  if (auto s = Range("dram.bytes_per_cycle", c.dram().bytes_per_cycle(), 1, 4096); !s.ok()) return s;
-  if (auto s = Range("dram.latency_cycles", c.dram().latency_cycles(), 0, 100000); !s.ok()) return s;
+  if (auto s = Range("dram.bytes_per_cycle", c.dram().bytes_per_cycle(), 1, 4096); !s.ok())
+    return s;
+  if (auto s = Range("dram.latency_cycles", c.dram().latency_cycles(), 0, 100000); !s.ok())
+    return s;
   if (auto s = Range("dram.size_bytes", c.dram().size_bytes(), 1 << 20, uint64_t{1} << 32);
       !s.ok()) {
     return s;

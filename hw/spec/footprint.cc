@@ -23,7 +23,8 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, c->in_addr, c->in_addr + ConvInputBytes(*c), false});
     f.push_back({Space::kSram, c->wt_addr, c->wt_addr + ConvWeightBytes(*c), false});
     f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), true});
-    if (c->accumulate) f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false});
+    if (c->accumulate)
+      f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false});
   } else if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
     f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false});
     f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false});

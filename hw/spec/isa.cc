@@ -2,11 +2,11 @@
 // three, so they cannot disagree.
 #include "hw/spec/isa.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <type_traits>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace npu::spec {
 namespace {
@@ -126,30 +126,42 @@ std::string MaskText(uint8_t mask) {
 
 std::string_view QueueName(Queue queue) {
   switch (queue) {
-    case Queue::kLoad: return "load";
-    case Queue::kCompute: return "compute";
-    case Queue::kVector: return "vector";
-    case Queue::kStore: return "store";
+    case Queue::kLoad:
+      return "load";
+    case Queue::kCompute:
+      return "compute";
+    case Queue::kVector:
+      return "vector";
+    case Queue::kStore:
+      return "store";
   }
   return "?";
 }
 
 std::string_view OpcodeName(Opcode opcode) {
   switch (opcode) {
-    case Opcode::kLoad: return "load";
-    case Opcode::kStore: return "store";
-    case Opcode::kConv: return "conv";
-    case Opcode::kAct: return "act";
+    case Opcode::kLoad:
+      return "load";
+    case Opcode::kStore:
+      return "store";
+    case Opcode::kConv:
+      return "conv";
+    case Opcode::kAct:
+      return "act";
   }
   return "?";
 }
 
 Queue QueueOf(Opcode opcode) {
   switch (opcode) {
-    case Opcode::kLoad: return Queue::kLoad;
-    case Opcode::kConv: return Queue::kCompute;
-    case Opcode::kAct: return Queue::kVector;
-    case Opcode::kStore: return Queue::kStore;
+    case Opcode::kLoad:
+      return Queue::kLoad;
+    case Opcode::kConv:
+      return Queue::kCompute;
+    case Opcode::kAct:
+      return Queue::kVector;
+    case Opcode::kStore:
+      return Queue::kStore;
   }
   return Queue::kLoad;
 }
@@ -157,9 +169,10 @@ Queue QueueOf(Opcode opcode) {
 StatusOr<InsnWord> Encode(const Instruction& insn) {
   const uint8_t own = uint8_t(1u << static_cast<int>(insn.queue()));
   if ((insn.wait_mask | insn.signal_mask) & (~0xFu | own)) {
-    return InvalidArgument(fmt::format("{}: token masks wait={} signal={} must name only the other "
-                                       "three queues", OpcodeName(insn.opcode),
-                                       MaskText(insn.wait_mask), MaskText(insn.signal_mask)));
+    return InvalidArgument(
+        fmt::format("{}: token masks wait={} signal={} must name only the other "
+                    "three queues",
+                    OpcodeName(insn.opcode), MaskText(insn.wait_mask), MaskText(insn.signal_mask)));
   }
   InsnWord w{};
   PutBits(w, 0, 8, static_cast<uint8_t>(insn.opcode));
@@ -183,9 +196,15 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
   int end_bit = kHeaderBits;
   switch (insn.opcode) {
     case Opcode::kLoad:
-    case Opcode::kStore: insn.args = DecodeArgs<DmaArgs>(word, &end_bit); break;
-    case Opcode::kConv: insn.args = DecodeArgs<ConvArgs>(word, &end_bit); break;
-    case Opcode::kAct: insn.args = DecodeArgs<ActArgs>(word, &end_bit); break;
+    case Opcode::kStore:
+      insn.args = DecodeArgs<DmaArgs>(word, &end_bit);
+      break;
+    case Opcode::kConv:
+      insn.args = DecodeArgs<ConvArgs>(word, &end_bit);
+      break;
+    case Opcode::kAct:
+      insn.args = DecodeArgs<ActArgs>(word, &end_bit);
+      break;
   }
   bool reserved_clear = true;
   for (int bit = end_bit; bit < kInsnBytes * 8; bit += 32) {
@@ -216,9 +235,15 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   };
   switch (opcode) {
     case Opcode::kLoad:
-    case Opcode::kStore: ForEachField(kNoDma, add); break;
-    case Opcode::kConv: ForEachField(kNoConv, add); break;
-    case Opcode::kAct: ForEachField(kNoAct, add); break;
+    case Opcode::kStore:
+      ForEachField(kNoDma, add);
+      break;
+    case Opcode::kConv:
+      ForEachField(kNoConv, add);
+      break;
+    case Opcode::kAct:
+      ForEachField(kNoAct, add);
+      break;
   }
   return fields;
 }

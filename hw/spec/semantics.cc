@@ -64,8 +64,8 @@ int32_t Dot(const int8_t* a, const int8_t* b, uint64_t n) {
 
 }  // namespace
 
-void ComputeConv(const ConvArgs& c, std::span<const int8_t> input,
-                 std::span<const int8_t> weights, std::span<int32_t> acc) {
+void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<const int8_t> weights,
+                 std::span<int32_t> acc) {
   const uint64_t k = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;
   std::vector<int8_t> row(k);
   for (uint32_t oh = 0; oh < c.out_h; ++oh) {

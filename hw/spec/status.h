@@ -56,9 +56,9 @@ inline Status Internal(std::string m) { return {ErrorKind::kInternal, std::move(
 template <class T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : v_(std::move(value)) {}                        // NOLINT: implicit by design
-  StatusOr(Status status) : v_(std::move(status)) {                  // NOLINT
-    if (std::get<Status>(v_).ok()) std::abort();  // an ok Status carries no value
+  StatusOr(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
+  StatusOr(Status status) : v_(std::move(status)) {  // NOLINT
+    if (std::get<Status>(v_).ok()) std::abort();     // an ok Status carries no value
   }
   bool ok() const { return std::holds_alternative<T>(v_); }
   Status status() const { return ok() ? Status::Ok() : std::get<Status>(v_); }
@@ -81,9 +81,9 @@ class [[nodiscard]] StatusOr {
 #define NPU_CONCAT(a, b) NPU_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function if it is an error.
-#define NPU_TRY(expr)                              \
-  do {                                             \
-    ::npu::Status npu_try_status_ = (expr);        \
+#define NPU_TRY(expr)                                  \
+  do {                                                 \
+    ::npu::Status npu_try_status_ = (expr);            \
     if (!npu_try_status_.ok()) return npu_try_status_; \
   } while (0)
 
@@ -96,11 +96,11 @@ class [[nodiscard]] StatusOr {
   lhs = std::move(tmp).value()
 
 // Invariants of our own code: a failure is a bug, so it aborts with where and why.
-#define NPU_CHECK(cond)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
+#define NPU_CHECK(cond)                                                                     \
+  do {                                                                                      \
+    if (!(cond)) {                                                                          \
       std::fprintf(stderr, "%s:%d: internal error: check failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                               \
-      std::abort();                                                                      \
-    }                                                                                    \
+                   #cond);                                                                  \
+      std::abort();                                                                         \
+    }                                                                                       \
   } while (0)

@@ -5,12 +5,12 @@
 // conflicts), and so does a strided access whose runs land in the same banks.
 #pragma once
 
-#include <cstdint>
-#include <vector>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <cstdint>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <vector>
 
 #include "hw/common/clock.h"
 #include "hw/spec/npu_config.pb.h"

@@ -42,25 +42,23 @@ ProgramBuilder& ProgramBuilder::Constant(uint32_t dram_offset, const std::vector
 }
 
 ProgramBuilder& ProgramBuilder::Input(uint32_t dram_offset, uint32_t bytes) {
-  spec::TensorDesc* t = program_.add_inputs();
-  t->set_name("input");
-  t->add_shape(bytes);
-  t->set_dtype(spec::INT8);
-  t->set_dram_offset(dram_offset);
-  t->set_size_bytes(bytes);
-  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes));
+  AddTensor(*program_.add_inputs(), "input", dram_offset, bytes);
   return *this;
 }
 
 ProgramBuilder& ProgramBuilder::Output(uint32_t dram_offset, uint32_t bytes) {
-  spec::TensorDesc* t = program_.add_outputs();
-  t->set_name("output");
-  t->add_shape(bytes);
-  t->set_dtype(spec::INT8);
-  t->set_dram_offset(dram_offset);
-  t->set_size_bytes(bytes);
-  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes));
+  AddTensor(*program_.add_outputs(), "output", dram_offset, bytes);
   return *this;
+}
+
+void ProgramBuilder::AddTensor(spec::TensorDesc& t, const char* name, uint32_t dram_offset,
+                               uint32_t bytes) {
+  t.set_name(name);
+  t.add_shape(bytes);
+  t.set_dtype(spec::INT8);
+  t.set_dram_offset(dram_offset);
+  t.set_size_bytes(bytes);
+  program_.set_dram_bytes(std::max<uint32_t>(program_.dram_bytes(), dram_offset + bytes));
 }
 
 spec::Program ProgramBuilder::Build() const {

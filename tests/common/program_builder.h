@@ -28,14 +28,16 @@ class ProgramBuilder {
   std::string Sealed() const { return spec::SealProgram(Build()); }
 
  private:
+  void AddTensor(spec::TensorDesc& t, const char* name, uint32_t dram_offset, uint32_t bytes);
+
   spec::Program program_;
   std::vector<spec::InsnWord> words_;
 };
 
-spec::Instruction Load(uint32_t dram_offset, uint32_t sram_addr, uint32_t bytes,
-                       uint8_t wait = 0, uint8_t signal = 0);
-spec::Instruction Store(uint32_t sram_addr, uint32_t dram_offset, uint32_t bytes,
-                        uint8_t wait = 0, uint8_t signal = 0);
+spec::Instruction Load(uint32_t dram_offset, uint32_t sram_addr, uint32_t bytes, uint8_t wait = 0,
+                       uint8_t signal = 0);
+spec::Instruction Store(uint32_t sram_addr, uint32_t dram_offset, uint32_t bytes, uint8_t wait = 0,
+                        uint8_t signal = 0);
 inline constexpr uint8_t kL = 1, kC = 2, kV = 4, kS = 8;  // token mask bits
 
 }  // namespace npu::testing

@@ -1,8 +1,8 @@
 // sc_main for SystemC tests: gtest runs inside SystemC's main. Each test case builds its own
 // bench; ctest runs each case in its own process because SystemC elaborates once per process.
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <systemc>
 
 int sc_main(int argc, char** argv) {

@@ -85,9 +85,9 @@ TEST_P(BitExact, PlatformMatchesIntegerReference) {
   EXPECT_GT(run->counters[spec::regs::kCycles], 0u);
 }
 
-const std::vector<std::string> kTiny = {"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=1024",
-                                        "sram.size_bytes=2048", "sram.banks=4",
-                                        "sram.bank_width_bytes=4"};
+const std::vector<std::string> kTiny = {
+    "mac.rows=4",           "mac.cols=4",   "mac.acc_buffer_bytes=1024",
+    "sram.size_bytes=2048", "sram.banks=4", "sram.bank_width_bytes=4"};
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, BitExact,

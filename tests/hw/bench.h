@@ -2,12 +2,12 @@
 // one initiator socket, so the body can issue timed transactions and check their delays.
 #pragma once
 
-#include <functional>
-#include <vector>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include <functional>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
 
 #include "hw/common/payload.h"
 

@@ -1,7 +1,8 @@
 // DRAM: a transfer of N bytes takes latency + ceil(N / bandwidth); requests queue on the bus.
+#include "hw/dram/dram.h"
+
 #include <gtest/gtest.h>
 
-#include "hw/dram/dram.h"
 #include "hw/spec/config.h"
 #include "tests/hw/bench.h"
 
@@ -30,7 +31,8 @@ TEST(Dram, TransferTakesLatencyPlusBandwidthTime) {
     for (uint32_t n : {1u, 32u, 33u, 1000u, 4096u}) {
       std::vector<uint8_t> data(n);
       sc_core::wait(sc_core::sc_time(10, sc_core::SC_US));  // let the bus go idle
-      cycles.push_back(b.Access(tlm::TLM_READ_COMMAND, 0, data) / sc_core::sc_time(1, sc_core::SC_NS));
+      cycles.push_back(b.Access(tlm::TLM_READ_COMMAND, 0, data) /
+                       sc_core::sc_time(1, sc_core::SC_NS));
     }
   });
   sc_core::sc_start();
@@ -45,8 +47,8 @@ TEST(Dram, SecondRequestQueuesBehindTheFirst) {
     second = b.Access(tlm::TLM_READ_COMMAND, 4096, c) / sc_core::sc_time(1, sc_core::SC_NS);
   });
   sc_core::sc_start();
-  EXPECT_EQ(first, 200u);        // 100 + 3200/32
-  EXPECT_EQ(second, 210u);       // data starts when the bus frees at 200, then 10 cycles
+  EXPECT_EQ(first, 200u);   // 100 + 3200/32
+  EXPECT_EQ(second, 210u);  // data starts when the bus frees at 200, then 10 cycles
   EXPECT_EQ(bench.dram.queued_cycles(), 100u);
 }
 

@@ -48,8 +48,8 @@ void ExpectConvTakesFormula(spec::Dataflow dataflow, uint64_t expected_cycles) {
   conv.out_w = 6;                           // M = 30
   conv.in_w = 8;
   ASSERT_EQ(spec::ConvComputeCycles(config, conv), expected_cycles);
-  const fw::Counters c =
-      RunOrDie(config, testing::ProgramBuilder(config).Add({spec::Opcode::kConv, 0, 0, conv}).Sealed());
+  const fw::Counters c = RunOrDie(
+      config, testing::ProgramBuilder(config).Add({spec::Opcode::kConv, 0, 0, conv}).Sealed());
   EXPECT_EQ(Q(c, Queue::kCompute, QueueCounter::kBusyCycles), expected_cycles);
   EXPECT_EQ(c[spec::regs::kMacs], 30u * 10 * 18);
   EXPECT_EQ(c[spec::regs::kInstructions], 1u);
@@ -75,7 +75,8 @@ fw::Counters LoadAndConv(bool dependent, uint64_t& load_ideal, uint64_t& conv_cy
   load.n1 = 4;
   load.dram_stride1 = load.sram_stride1 = 32768;
   const spec::ConvArgs conv = Conv3x3(20, 32, 32);
-  load_ideal = spec::DmaIdealCycles(config, spec::Opcode::kLoad, spec::SplitIntoBursts(config, load));
+  load_ideal =
+      spec::DmaIdealCycles(config, spec::Opcode::kLoad, spec::SplitIntoBursts(config, load));
   conv_cycles = spec::ConvComputeCycles(config, conv);
   testing::ProgramBuilder program(config);
   program.Constant(1 << 20, std::vector<uint8_t>(128 * 1024, 7));

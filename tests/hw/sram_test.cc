@@ -1,9 +1,10 @@
 // Banked SRAM: contiguous accesses spread over the banks; accesses to busy banks wait (bank
 // conflicts); strided runs that land in one bank serialise.
+#include "hw/sram/sram.h"
+
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
-#include "hw/sram/sram.h"
 #include "tests/hw/bench.h"
 
 namespace npu::hw {

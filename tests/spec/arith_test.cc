@@ -1,7 +1,7 @@
 // The requantisation rule of docs/integer-semantics.md on its edge cases.
-#include <gtest/gtest.h>
-
 #include "hw/spec/arith.h"
+
+#include <gtest/gtest.h>
 
 namespace npu::spec {
 namespace {

@@ -1,7 +1,7 @@
 // The binary envelope refuses foreign, outdated and damaged files.
-#include <gtest/gtest.h>
-
 #include "hw/spec/binary.h"
+
+#include <gtest/gtest.h>
 
 namespace npu::spec {
 namespace {

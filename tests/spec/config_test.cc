@@ -1,11 +1,11 @@
 // The architecture config: default, files, overrides, and the validation rules.
-#include <cstdio>
-#include <fstream>
-#include <string>
+#include "hw/spec/config.h"
 
 #include <gtest/gtest.h>
 
-#include "hw/spec/config.h"
+#include <cstdio>
+#include <fstream>
+#include <string>
 
 namespace npu::spec {
 namespace {
@@ -75,7 +75,8 @@ TEST(Config, TextFileMergesOntoDefault) {
 }
 
 TEST(Config, JsonFileIsRead) {
-  const std::string path = WriteTemp("c.json", R"({"mac": {"rows": 16, "dataflow": "OUTPUT_STATIONARY"}})");
+  const std::string path =
+      WriteTemp("c.json", R"({"mac": {"rows": 16, "dataflow": "OUTPUT_STATIONARY"}})");
   StatusOr<NpuConfig> c = ResolveConfig(path, {});
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_EQ(c->mac().rows(), 16u);

@@ -1,12 +1,12 @@
 // Instruction encoding: round trips, field limits, reserved bits, and docs/isa.md kept true.
-#include <fstream>
-#include <random>
-#include <sstream>
+#include "hw/spec/isa.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "hw/spec/isa.h"
+#include <fstream>
+#include <random>
+#include <sstream>
 
 namespace npu::spec {
 namespace {
@@ -23,8 +23,8 @@ Instruction RandomInstruction(std::mt19937& rng) {
     insn.args = DmaArgs{bits(32), bits(24), bits(16), bits(16), bits(16),
                         bits(32), bits(32), bits(24), bits(24)};
   } else if (op == Opcode::kConv) {
-    insn.args = ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8), bits(8), sbits(8),
-                         bits(4),  bits(4),  bits(4),  bits(4),  bits(4), bits(4), bits(12),
+    insn.args = ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8),     bits(8), sbits(8),
+                         bits(4),  bits(4),  bits(4),  bits(4),  bits(4),     bits(4), bits(12),
                          bits(12), bits(16), bits(24), bits(20), bits(1) != 0};
   } else {
     insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),
@@ -90,8 +90,9 @@ TEST(Isa, DocsTablesMatchTheEncoding) {
   doc << in.rdbuf();
   for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct}) {
     for (const FieldInfo& f : FieldLayout(op)) {
-      const std::string row = fmt::format("| {} | {}..{} | {} |", f.name, f.offset,
-                                          f.offset + f.width - 1, f.is_signed ? "signed" : "unsigned");
+      const std::string row =
+          fmt::format("| {} | {}..{} | {} |", f.name, f.offset, f.offset + f.width - 1,
+                      f.is_signed ? "signed" : "unsigned");
       EXPECT_NE(doc.str().find(row), std::string::npos) << "docs/isa.md lacks the row: " << row;
     }
   }

@@ -1,8 +1,9 @@
 // The per-unit timing formulas, pinned down with hand-computed numbers.
+#include "hw/spec/timing_model.h"
+
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
-#include "hw/spec/timing_model.h"
 
 namespace npu::spec {
 namespace {

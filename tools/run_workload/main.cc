@@ -6,15 +6,15 @@
 //   run_workload conv3x3 --config small.textproto
 //
 // Exit status: 0 PASS, 1 FAIL (outputs differ), 2 error (bad option, config, model, or run).
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
-#include <vector>
-
-#include <boost/program_options.hpp>
 #include <systemc>
-#include <fmt/format.h>
+#include <vector>
 
 #include "compiler/compile.h"
 #include "compiler/reference/reference_conv.h"
@@ -120,10 +120,10 @@ std::string Headline(const spec::NpuConfig& c, const workloads::Workload& w,
       "{} on '{}': {}x{} {} array, {} KiB SRAM, {} MHz\n"
       "layer            {} {}x{}x{} -> {}x{}x{}, kernel {}x{} stride {}x{}, {} MACs\n"
       "tiling           {}\n",
-      w.name, c.name(), c.mac().rows(), c.mac().cols(),
-      spec::Dataflow_Name(c.mac().dataflow()), c.sram().size_bytes() / 1024, c.clock_mhz(),
-      info.op(), l.in_h, l.in_w, l.in_c, l.OutH(), l.OutW(), l.out_c, l.kernel_h, l.kernel_w,
-      l.stride_h, l.stride_w, Grouped(info.macs()), info.tiling());
+      w.name, c.name(), c.mac().rows(), c.mac().cols(), spec::Dataflow_Name(c.mac().dataflow()),
+      c.sram().size_bytes() / 1024, c.clock_mhz(), info.op(), l.in_h, l.in_w, l.in_c, l.OutH(),
+      l.OutW(), l.out_c, l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, Grouped(info.macs()),
+      info.tiling());
 }
 
 int Run(const Options& options) {
@@ -140,8 +140,8 @@ int Run(const Options& options) {
   StatusOr<compiler::CompiledLayer> compiled =
       compiler::CompileConvLayerDetailed(*config, workload->layer);
   if (!compiled.ok()) {
-    std::cerr << "run_workload: compiling " << workload->name << ": "
-              << compiled.status().message() << "\n";
+    std::cerr << "run_workload: compiling " << workload->name << ": " << compiled.status().message()
+              << "\n";
     return kExitError;
   }
   std::cout << Headline(*config, *workload, *compiled) << std::flush;
@@ -152,7 +152,8 @@ int Run(const Options& options) {
               << "\n";
     return kExitError;
   }
-  StatusOr<std::vector<int8_t>> expected = compiler::ReferenceConv(workload->layer, workload->input);
+  StatusOr<std::vector<int8_t>> expected =
+      compiler::ReferenceConv(workload->layer, workload->input);
   if (!expected.ok()) {
     std::cerr << "run_workload: reference: " << expected.status().message() << "\n";
     return kExitError;

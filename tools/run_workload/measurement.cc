@@ -15,7 +15,8 @@ Measurement Measure(const spec::NpuConfig& config, const fw::Counters& c,
   m.latency_us = double(m.cycles) / config.clock_mhz();
   m.dram_read = c[regs::kDramReadBytes];
   m.dram_written = c[regs::kDramWriteBytes];
-  m.achieved_gbps = m.latency_us > 0 ? double(m.dram_read + m.dram_written) / m.latency_us / 1e3 : 0;
+  m.achieved_gbps =
+      m.latency_us > 0 ? double(m.dram_read + m.dram_written) / m.latency_us / 1e3 : 0;
   m.peak_gbps = double(config.dram().bytes_per_cycle()) * config.clock_mhz() / 1e3;
   m.fetch_cycles = c[regs::kFetchCycles];
   m.dispatch_stall = c[regs::kDispatchStallCycles];

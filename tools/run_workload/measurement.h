@@ -22,11 +22,11 @@ struct Measurement {
   uint64_t cycles = 0;
   uint64_t predicted_cycles = 0;
   uint64_t macs = 0;
-  double mac_utilisation = 0;   // macs / (cycles * rows * cols)
-  double latency_us = 0;        // cycles at the configured clock
+  double mac_utilisation = 0;  // macs / (cycles * rows * cols)
+  double latency_us = 0;       // cycles at the configured clock
   uint64_t dram_read = 0, dram_written = 0;
-  double achieved_gbps = 0;     // (read + written) / latency
-  double peak_gbps = 0;         // dram.bytes_per_cycle at the clock
+  double achieved_gbps = 0;  // (read + written) / latency
+  double peak_gbps = 0;      // dram.bytes_per_cycle at the clock
   uint64_t fetch_cycles = 0, dispatch_stall = 0, instructions = 0;
   std::vector<QueueFigures> queues;  // load, compute, vector, store
 };
