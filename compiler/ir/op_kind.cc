@@ -1,0 +1,65 @@
+// Op names: the IR's own (for dumps) and ONNX's (for import).
+#include "compiler/ir/op_kind.h"
+
+#include <array>
+#include <utility>
+
+namespace npu::compiler::ir {
+namespace {
+
+struct OpNames {
+  OpKind kind;
+  std::string_view ir;
+  std::string_view onnx;  // empty: not an ONNX op
+};
+
+constexpr OpNames kOpNames[] = {
+    {OpKind::kConv, "conv", "Conv"},
+    {OpKind::kBatchNormalization, "batch_normalization", "BatchNormalization"},
+    {OpKind::kRelu, "relu", "Relu"},
+    {OpKind::kClip, "clip", "Clip"},
+    {OpKind::kAdd, "add", "Add"},
+    {OpKind::kSub, "sub", "Sub"},
+    {OpKind::kMul, "mul", "Mul"},
+    {OpKind::kDiv, "div", "Div"},
+    {OpKind::kMaxPool, "max_pool", "MaxPool"},
+    {OpKind::kAveragePool, "average_pool", "AveragePool"},
+    {OpKind::kGlobalAveragePool, "global_average_pool", "GlobalAveragePool"},
+    {OpKind::kFlatten, "flatten", "Flatten"},
+    {OpKind::kReshape, "reshape", "Reshape"},
+    {OpKind::kGemm, "gemm", "Gemm"},
+    {OpKind::kMatMul, "matmul", "MatMul"},
+    {OpKind::kConcat, "concat", "Concat"},
+    {OpKind::kIdentity, "identity", "Identity"},
+    {OpKind::kTranspose, "transpose", "Transpose"},
+    {OpKind::kSoftmax, "softmax", "Softmax"},
+    {OpKind::kShape, "shape", "Shape"},
+    {OpKind::kGather, "gather", "Gather"},
+    {OpKind::kUnsqueeze, "unsqueeze", "Unsqueeze"},
+    {OpKind::kSqueeze, "squeeze", "Squeeze"},
+    {OpKind::kPad, "pad", "Pad"},
+    {OpKind::kQuantizeLinear, "quantize_linear", "QuantizeLinear"},
+    {OpKind::kDequantizeLinear, "dequantize_linear", "DequantizeLinear"},
+    {OpKind::kQLinearConv, "qlinear_conv", "QLinearConv"},
+    {OpKind::kQLinearMatMul, "qlinear_matmul", "QLinearMatMul"},
+    {OpKind::kFusedConv, "fused_conv", ""},
+    {OpKind::kFusedAdd, "fused_add", ""},
+};
+
+}  // namespace
+
+std::string_view OpName(OpKind kind) {
+  for (const OpNames& n : kOpNames) {
+    if (n.kind == kind) return n.ir;
+  }
+  return "?";
+}
+
+std::optional<OpKind> OpKindFromOnnx(std::string_view op_type) {
+  for (const OpNames& n : kOpNames) {
+    if (!n.onnx.empty() && n.onnx == op_type) return n.kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace npu::compiler::ir

@@ -1,0 +1,50 @@
+// The operations of the graph IR. Float ops follow ONNX semantics and attribute names (docs/ir.md);
+// the fused and quantised ops that passes introduce are documented there too. Add a kind here,
+// in kOpNames (op_kind.cc), and its shape rule and interpreter kernel.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace npu::compiler::ir {
+
+enum class OpKind {
+  // ONNX-like float ops.
+  kConv,                // X, W[, B] -> Y   kernel_shape strides pads dilations group
+  kBatchNormalization,  // X, scale, B, mean, var -> Y   epsilon
+  kRelu,
+  kClip,  // X -> Y   min max (attributes, after import)
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMaxPool,      // kernel_shape strides pads dilations ceil_mode
+  kAveragePool,  // kernel_shape strides pads count_include_pad ceil_mode
+  kGlobalAveragePool,
+  kFlatten,  // axis
+  kReshape,  // X, shape(i64 constant) -> Y
+  kGemm,     // A, B[, C] -> Y   alpha beta transA transB
+  kMatMul,
+  kConcat,  // axis
+  kIdentity,
+  kTranspose,  // perm
+  kSoftmax,    // axis
+  kShape,
+  kGather,     // axis
+  kUnsqueeze,  // axes
+  kSqueeze,    // axes
+  kPad,        // X, pads(i64)[, value] -> Y   mode (constant only)
+  // ONNX quantised ops, as imported; passes fold them into the int8 forms of the ops above.
+  kQuantizeLinear,    // X, scale, zero_point -> Y   axis
+  kDequantizeLinear,  // X, scale, zero_point -> Y   axis
+  kQLinearConv,       // x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B] -> y
+  kQLinearMatMul,     // a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp -> y
+  // Introduced by passes.
+  kFusedConv,  // conv + bias + optional ReLU/ReLU6: attrs as kConv plus activation
+  kFusedAdd,   // add + optional ReLU: attr activation
+};
+
+std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...
+std::optional<OpKind> OpKindFromOnnx(std::string_view op_type);  // "Conv" -> kConv
+
+}  // namespace npu::compiler::ir
