@@ -1,10 +1,10 @@
 // The replaying cost model.
 #include "compiler/cost/cost_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <deque>
-
-#include <fmt/format.h>
 
 #include "compiler/cost/dram_bus.h"
 #include "hw/spec/semantics.h"
@@ -14,10 +14,6 @@ namespace npu::compiler {
 namespace {
 
 constexpr int kQueues = spec::kNumQueues;
-
-uint64_t SramCycles(const spec::NpuConfig& c, uint64_t addr, uint64_t bytes) {
-  return spec::SramAccessCycles(c, addr, bytes);
-}
 
 struct QueueState {
   std::vector<uint64_t> channel_free;  // one entry for compute and vector
@@ -130,18 +126,7 @@ class Replay {
 }  // namespace
 
 uint64_t InstructionCycles(const spec::NpuConfig& c, const spec::Instruction& insn) {
-  if (const auto* dma = std::get_if<spec::DmaArgs>(&insn.args)) {
-    return spec::DmaIdealCycles(c, insn.opcode, spec::SplitIntoBursts(c, *dma));
-  }
-  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
-    const uint64_t sram = SramCycles(c, conv->in_addr, spec::ConvInputBytes(*conv)) +
-                          SramCycles(c, conv->wt_addr, spec::ConvWeightBytes(*conv));
-    return std::max(spec::ConvComputeCycles(c, *conv), sram);
-  }
-  const auto& act = std::get<spec::ActArgs>(insn.args);
-  const uint64_t sram = SramCycles(c, act.param_addr, spec::ActParamBytes(act)) +
-                        SramCycles(c, act.out_addr, spec::ActOutputSpan(act));
-  return std::max(spec::ActComputeCycles(c, spec::ActAccEntries(act)), sram);
+  return spec::IdealCycles(c, insn);
 }
 
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,

@@ -1,8 +1,10 @@
-// The activation (vector) unit. Executes ACT: reads an int32 tile from the accumulator buffer and
-// the per-channel parameter records from SRAM, applies bias, requantisation, zero point and
-// clamp (spec::ComputeAct, hw/spec/arith.h) and writes int8 pixels to SRAM. An ACT takes
-// max(spec::ActComputeCycles, SRAM cycles of its parameter read and output write) plus the
-// cycles those accesses lose to banks busy with other units.
+// The activation (vector) unit. Executes the vector queue:
+//  ACT  reads an int32 tile from the accumulator buffer and per-channel parameter records from
+//       SRAM, applies bias, requantisation, zero point and clamp (spec::ComputeAct), writes int8.
+//  POOL max or average pooling of an int8 SRAM region (spec::ComputePool).
+//  ADD  elementwise add of two int8 SRAM vectors with their own scales (spec::ComputeAdd).
+// Each takes max(its vector cycles, the SRAM cycles of its accesses) plus the cycles those
+// accesses lose to banks busy with other units (spec::IdealCycles gives the first part).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -12,6 +14,7 @@
 #include <tlm>
 #include <vector>
 
+#include "hw/common/sram_access.h"
 #include "hw/common/unit_context.h"
 
 namespace npu::hw {
@@ -27,12 +30,15 @@ class ActivationUnit : public sc_core::sc_module {
 
  private:
   void Run();
-  UnitResult Execute(const spec::ActArgs& act);
+  UnitResult Execute(const spec::Instruction& insn);
+  UnitResult ExecuteAct(const spec::ActArgs& act, SramTiming& sram_timing);
+  UnitResult ExecutePool(const spec::PoolArgs& pool, SramTiming& sram_timing);
+  UnitResult ExecuteAdd(const spec::AddArgs& add, SramTiming& sram_timing);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;
   std::vector<int32_t> sums_;
-  std::vector<int8_t> out_;
+  std::vector<int8_t> in_a_, in_b_, out_;
 };
 
 }  // namespace npu::hw

@@ -29,6 +29,13 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false});
     f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false});
     f.push_back({Space::kSram, a->out_addr, a->out_addr + ActOutputSpan(*a), true});
+  } else if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
+    f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false});
+    f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true});
+  } else if (const auto* e = std::get_if<AddArgs>(&insn.args)) {
+    f.push_back({Space::kSram, e->a_addr, e->a_addr + uint64_t{e->count}, false});
+    f.push_back({Space::kSram, e->b_addr, e->b_addr + uint64_t{e->count}, false});
+    f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true});
   }
   return f;
 }

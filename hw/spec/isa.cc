@@ -47,6 +47,43 @@ void ForEachField(Args& a, F&& f) {
     f("wt_addr", a.wt_addr, 24, false);
     f("acc_addr", a.acc_addr, 20, false);
     f("accumulate", a.accumulate, 1, false);
+    f("depthwise", a.depthwise, 1, false);
+  } else if constexpr (std::is_same_v<T, PoolArgs>) {
+    f("in_addr", a.in_addr, 24, false);
+    f("in_h", a.in_h, 12, false);
+    f("in_w", a.in_w, 12, false);
+    f("channels", a.channels, 16, false);
+    f("pad_top", a.pad_top, 4, false);
+    f("pad_left", a.pad_left, 4, false);
+    f("kernel_h", a.kernel_h, 8, false);
+    f("kernel_w", a.kernel_w, 8, false);
+    f("stride_h", a.stride_h, 4, false);
+    f("stride_w", a.stride_w, 4, false);
+    f("out_h", a.out_h, 12, false);
+    f("out_w", a.out_w, 12, false);
+    f("out_addr", a.out_addr, 24, false);
+    f("out_pixel_stride", a.out_pixel_stride, 16, false);
+    f("mode", a.mode, 2, false);
+    f("count_include_pad", a.count_include_pad, 1, false);
+    f("in_zero_point", a.in_zero_point, 8, true);
+    f("out_zero_point", a.out_zero_point, 8, true);
+    f("multiplier", a.multiplier, 32, true);
+    f("shift", a.shift, 6, false);
+    f("clamp_min", a.clamp_min, 8, true);
+    f("clamp_max", a.clamp_max, 8, true);
+  } else if constexpr (std::is_same_v<T, AddArgs>) {
+    f("a_addr", a.a_addr, 24, false);
+    f("b_addr", a.b_addr, 24, false);
+    f("out_addr", a.out_addr, 24, false);
+    f("count", a.count, 24, false);
+    f("a_zero_point", a.a_zero_point, 8, true);
+    f("b_zero_point", a.b_zero_point, 8, true);
+    f("out_zero_point", a.out_zero_point, 8, true);
+    f("a_multiplier", a.a_multiplier, 16, true);
+    f("b_multiplier", a.b_multiplier, 16, true);
+    f("shift", a.shift, 6, false);
+    f("clamp_min", a.clamp_min, 8, true);
+    f("clamp_max", a.clamp_max, 8, true);
   } else {
     static_assert(std::is_same_v<T, ActArgs>);
     f("acc_addr", a.acc_addr, 20, false);
@@ -113,6 +150,24 @@ Args DecodeArgs(const uint8_t* w, int* end_bit) {
   return args;
 }
 
+// Which alternative of Instruction::args an opcode takes.
+size_t ArgsIndex(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kLoad:
+    case Opcode::kStore:
+      return 0;
+    case Opcode::kConv:
+      return 1;
+    case Opcode::kAct:
+      return 2;
+    case Opcode::kPool:
+      return 3;
+    case Opcode::kAdd:
+      return 4;
+  }
+  return 0;
+}
+
 std::string MaskText(uint8_t mask) {
   static constexpr char kLetters[] = "LCVS";
   std::string text;
@@ -148,6 +203,10 @@ std::string_view OpcodeName(Opcode opcode) {
       return "conv";
     case Opcode::kAct:
       return "act";
+    case Opcode::kPool:
+      return "pool";
+    case Opcode::kAdd:
+      return "add";
   }
   return "?";
 }
@@ -159,6 +218,8 @@ Queue QueueOf(Opcode opcode) {
     case Opcode::kConv:
       return Queue::kCompute;
     case Opcode::kAct:
+    case Opcode::kPool:
+    case Opcode::kAdd:
       return Queue::kVector;
     case Opcode::kStore:
       return Queue::kStore;
@@ -174,6 +235,9 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
                     "three queues",
                     OpcodeName(insn.opcode), MaskText(insn.wait_mask), MaskText(insn.signal_mask)));
   }
+  if (insn.args.index() != ArgsIndex(insn.opcode)) {
+    return InvalidArgument(fmt::format("{0}: arguments are not {0}'s", OpcodeName(insn.opcode)));
+  }
   InsnWord w{};
   PutBits(w, 0, 8, static_cast<uint8_t>(insn.opcode));
   PutBits(w, 8, 4, insn.wait_mask);
@@ -187,7 +251,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
 StatusOr<Instruction> Decode(const uint8_t* word) {
   Instruction insn;
   const uint64_t opcode = GetBits(word, 0, 8);
-  if (opcode < 1 || opcode > 4) {
+  if (opcode < 1 || opcode > 6) {
     return InvalidArgument(fmt::format("unknown opcode {}", opcode));
   }
   insn.opcode = static_cast<Opcode>(opcode);
@@ -204,6 +268,12 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
       break;
     case Opcode::kAct:
       insn.args = DecodeArgs<ActArgs>(word, &end_bit);
+      break;
+    case Opcode::kPool:
+      insn.args = DecodeArgs<PoolArgs>(word, &end_bit);
+      break;
+    case Opcode::kAdd:
+      insn.args = DecodeArgs<AddArgs>(word, &end_bit);
       break;
   }
   bool reserved_clear = true;
@@ -226,6 +296,8 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   static const DmaArgs kNoDma;
   static const ConvArgs kNoConv;
   static const ActArgs kNoAct;
+  static const PoolArgs kNoPool;
+  static const AddArgs kNoAdd;
   std::vector<FieldInfo> fields = {
       {"opcode", 0, 8, false}, {"wait_mask", 8, 4, false}, {"signal_mask", 12, 4, false}};
   int offset = kHeaderBits;
@@ -243,6 +315,12 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
       break;
     case Opcode::kAct:
       ForEachField(kNoAct, add);
+      break;
+    case Opcode::kPool:
+      ForEachField(kNoPool, add);
+      break;
+    case Opcode::kAdd:
+      ForEachField(kNoAdd, add);
       break;
   }
   return fields;

@@ -23,7 +23,7 @@ enum class Queue : uint8_t { kLoad = 0, kCompute = 1, kVector = 2, kStore = 3 };
 inline constexpr int kNumQueues = 4;
 std::string_view QueueName(Queue queue);
 
-enum class Opcode : uint8_t { kLoad = 1, kStore = 2, kConv = 3, kAct = 4 };
+enum class Opcode : uint8_t { kLoad = 1, kStore = 2, kConv = 3, kAct = 4, kPool = 5, kAdd = 6 };
 std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
 
@@ -41,7 +41,8 @@ struct DmaArgs {
 
 // CONV: acc[out pixel][out channel] (+)= sum over kernel window and in_c of input x weight.
 // Input is an HWC int8 region in SRAM, weights are [out_c][kernel_h][kernel_w][in_c] int8.
-// Window positions outside the in_h x in_w region read pad_value.
+// Window positions outside the in_h x in_w region read pad_value. Depthwise: in_c == out_c and
+// channel n sees only input channel n, weights [out_c][kernel_h][kernel_w].
 struct ConvArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, in_c = 0;
@@ -54,6 +55,7 @@ struct ConvArgs {
   uint32_t wt_addr = 0;
   uint32_t acc_addr = 0;
   bool accumulate = false;
+  bool depthwise = false;
   bool operator==(const ConvArgs&) const = default;
 };
 
@@ -72,11 +74,47 @@ struct ActArgs {
 
 inline constexpr uint32_t kActParamBytes = 12;
 
+// POOL (vector unit): max or average over kernel windows of an HWC int8 region in SRAM; taps
+// outside the region are padding. Max: out = clamp(max of the taps inside). Average:
+// out = clamp(out_zero_point + ApplyScale(RoundDiv(sum of (x - in_zero_point) inside, count),
+// multiplier, shift)) with count = kernel_h*kernel_w, or the taps inside if !count_include_pad.
+enum class PoolMode : uint8_t { kMax = 0, kAverage = 1 };
+struct PoolArgs {
+  uint32_t in_addr = 0;
+  uint32_t in_h = 0, in_w = 0, channels = 0;
+  uint32_t pad_top = 0, pad_left = 0;
+  uint32_t kernel_h = 1, kernel_w = 1;
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t out_h = 0, out_w = 0;
+  uint32_t out_addr = 0;
+  uint32_t out_pixel_stride = 0;
+  uint32_t mode = 0;  // PoolMode
+  bool count_include_pad = false;
+  int32_t in_zero_point = 0, out_zero_point = 0;
+  int32_t multiplier = 0;
+  uint32_t shift = 1;
+  int32_t clamp_min = -128, clamp_max = 127;
+  bool operator==(const PoolArgs&) const = default;
+};
+
+// ADD (vector unit): out[i] = clamp(out_zero_point + (((a[i] - a_zero_point) * a_multiplier +
+// (b[i] - b_zero_point) * b_multiplier + 2^(shift-1)) >> shift)) for i < count, int8 in SRAM.
+// Residual connections with differing input scales; ReLU via clamp_min.
+struct AddArgs {
+  uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
+  uint32_t count = 0;
+  int32_t a_zero_point = 0, b_zero_point = 0, out_zero_point = 0;
+  int32_t a_multiplier = 0, b_multiplier = 0;
+  uint32_t shift = 1;
+  int32_t clamp_min = -128, clamp_max = 127;
+  bool operator==(const AddArgs&) const = default;
+};
+
 struct Instruction {
   Opcode opcode = Opcode::kLoad;
   uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
   uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
-  std::variant<DmaArgs, ConvArgs, ActArgs> args;
+  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, AddArgs> args;
 
   Queue queue() const { return QueueOf(opcode); }
   bool operator==(const Instruction&) const = default;

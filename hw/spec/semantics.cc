@@ -9,7 +9,7 @@ namespace npu::spec {
 
 uint64_t ConvInputBytes(const ConvArgs& c) { return uint64_t{c.in_h} * c.in_w * c.in_c; }
 uint64_t ConvWeightBytes(const ConvArgs& c) {
-  return uint64_t{c.out_c} * c.kernel_h * c.kernel_w * c.in_c;
+  return uint64_t{c.out_c} * c.kernel_h * c.kernel_w * (c.depthwise ? 1 : c.in_c);
 }
 uint64_t ConvAccEntries(const ConvArgs& c) { return uint64_t{c.out_h} * c.out_w * c.out_c; }
 uint64_t ActAccEntries(const ActArgs& a) { return uint64_t{a.pixels} * a.channels; }
@@ -18,12 +18,41 @@ uint64_t ActOutputSpan(const ActArgs& a) {
   return a.pixels == 0 ? 0 : uint64_t{a.pixels - 1} * a.out_pixel_stride + a.channels;
 }
 
+uint64_t PoolInputBytes(const PoolArgs& p) { return uint64_t{p.in_h} * p.in_w * p.channels; }
+uint64_t PoolOutputSpan(const PoolArgs& p) {
+  const uint64_t pixels = uint64_t{p.out_h} * p.out_w;
+  return pixels == 0 ? 0 : (pixels - 1) * p.out_pixel_stride + p.channels;
+}
+
 std::string CheckConv(const ConvArgs& c) {
   if (c.in_h == 0 || c.in_w == 0 || c.in_c == 0) return "empty input region";
   if (c.out_h == 0 || c.out_w == 0 || c.out_c == 0) return "empty output tile";
   if (c.kernel_h == 0 || c.kernel_w == 0) return "zero kernel size";
   if (c.stride_h == 0 || c.stride_w == 0) return "zero stride";
   if (c.dilation_h == 0 || c.dilation_w == 0) return "zero dilation";
+  if (c.depthwise && c.in_c != c.out_c) return "depthwise with in_c != out_c";
+  return "";
+}
+
+std::string CheckPool(const PoolArgs& p) {
+  if (p.in_h == 0 || p.in_w == 0 || p.channels == 0) return "empty input region";
+  if (p.out_h == 0 || p.out_w == 0) return "empty output";
+  if (p.kernel_h == 0 || p.kernel_w == 0 || p.stride_h == 0 || p.stride_w == 0) {
+    return "zero kernel or stride";
+  }
+  if (p.mode > 1) return fmt::format("unknown pool mode {}", p.mode);
+  if (p.out_h * p.out_w > 1 && p.out_pixel_stride < p.channels) {
+    return "out_pixel_stride < channels: pixels would overlap";
+  }
+  if (p.mode == uint32_t(PoolMode::kAverage) && (p.shift < 1 || p.shift > 62)) {
+    return fmt::format("average pool shift {} outside 1..62", p.shift);
+  }
+  return "";
+}
+
+std::string CheckAdd(const AddArgs& a) {
+  if (a.count == 0) return "empty add";
+  if (a.shift < 1 || a.shift > 62) return fmt::format("add shift {} outside 1..62", a.shift);
   return "";
 }
 
@@ -64,8 +93,36 @@ int32_t Dot(const int8_t* a, const int8_t* b, uint64_t n) {
 
 }  // namespace
 
+namespace {
+
+// Depthwise: channel n of the output sees channel n of the input only.
+void ComputeDepthwise(const ConvArgs& c, std::span<const int8_t> input,
+                      std::span<const int8_t> weights, std::span<int32_t> acc) {
+  const uint64_t taps = uint64_t{c.kernel_h} * c.kernel_w;
+  std::vector<int8_t> window(taps * c.in_c);
+  for (uint32_t oh = 0; oh < c.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < c.out_w; ++ow) {
+      GatherWindow(c, input, oh, ow, window.data());  // [tap][channel]
+      int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
+      for (uint32_t n = 0; n < c.out_c; ++n) {
+        int32_t sum = 0;
+        for (uint64_t t = 0; t < taps; ++t) {
+          sum += int32_t{window[t * c.in_c + n]} * int32_t{weights[n * taps + t]};
+        }
+        out[n] = c.accumulate ? out[n] + sum : sum;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<const int8_t> weights,
                  std::span<int32_t> acc) {
+  if (c.depthwise) {
+    ComputeDepthwise(c, input, weights, acc);
+    return;
+  }
   const uint64_t k = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;
   std::vector<int8_t> row(k);
   for (uint32_t oh = 0; oh < c.out_h; ++oh) {
@@ -116,6 +173,73 @@ regs::ErrorCode ComputeAct(const ActArgs& a, std::span<const int32_t> acc,
     }
   }
   return regs::ErrorCode::kNone;
+}
+
+int64_t RoundDiv(int64_t sum, int64_t count) {
+  const int64_t num = 2 * sum + count, den = 2 * count;
+  return num >= 0 ? num / den : -((-num + den - 1) / den);  // floor division
+}
+
+namespace {
+
+// The taps of window (oh, ow) inside the region, as (max, sum of x - zp, count inside).
+struct WindowStats {
+  int32_t max = -128;
+  int64_t sum = 0;
+  int64_t inside = 0;
+};
+
+WindowStats PoolWindow(const PoolArgs& p, std::span<const int8_t> input, uint32_t oh, uint32_t ow,
+                       uint32_t c) {
+  WindowStats w;
+  for (uint32_t kh = 0; kh < p.kernel_h; ++kh) {
+    const int64_t y = int64_t{oh} * p.stride_h + kh - p.pad_top;
+    if (y < 0 || y >= p.in_h) continue;
+    for (uint32_t kw = 0; kw < p.kernel_w; ++kw) {
+      const int64_t x = int64_t{ow} * p.stride_w + kw - p.pad_left;
+      if (x < 0 || x >= p.in_w) continue;
+      const int32_t v = input[(uint64_t(y) * p.in_w + uint64_t(x)) * p.channels + c];
+      w.max = std::max(w.max, v);
+      w.sum += v - p.in_zero_point;
+      ++w.inside;
+    }
+  }
+  return w;
+}
+
+}  // namespace
+
+void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<int8_t>& out) {
+  out.resize(uint64_t{p.out_h} * p.out_w * p.channels);
+  const int64_t lo = std::max(p.clamp_min, -128), hi = std::min(p.clamp_max, 127);
+  for (uint32_t oh = 0; oh < p.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < p.out_w; ++ow) {
+      for (uint32_t c = 0; c < p.channels; ++c) {
+        const WindowStats w = PoolWindow(p, input, oh, ow, c);
+        int64_t v = w.max;
+        if (p.mode == uint32_t(PoolMode::kAverage)) {
+          const int64_t count = p.count_include_pad ? int64_t{p.kernel_h} * p.kernel_w : w.inside;
+          const int64_t mean = count > 0 ? RoundDiv(w.sum, count) : 0;
+          const int32_t mean32 = static_cast<int32_t>(Clamp64(mean, INT32_MIN, INT32_MAX));
+          v = int64_t{p.out_zero_point} + ApplyScale(mean32, p.multiplier, int(p.shift));
+        }
+        out[(uint64_t{oh} * p.out_w + ow) * p.channels + c] =
+            static_cast<int8_t>(Clamp64(v, lo, hi));
+      }
+    }
+  }
+}
+
+void ComputeAdd(const AddArgs& a, std::span<const int8_t> x, std::span<const int8_t> y,
+                std::vector<int8_t>& out) {
+  out.resize(a.count);
+  const int64_t round = int64_t{1} << (a.shift - 1);
+  const int64_t lo = std::max(a.clamp_min, -128), hi = std::min(a.clamp_max, 127);
+  for (uint32_t i = 0; i < a.count; ++i) {
+    const int64_t sum = int64_t{x[i] - a.a_zero_point} * a.a_multiplier +
+                        int64_t{y[i] - a.b_zero_point} * a.b_multiplier + round;
+    out[i] = static_cast<int8_t>(Clamp64((sum >> a.shift) + a.out_zero_point, lo, hi));
+  }
 }
 
 }  // namespace npu::spec

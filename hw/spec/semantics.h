@@ -23,15 +23,21 @@ uint64_t ActParamBytes(const ActArgs& act);
 // Bytes from out_addr to the last output byte: (pixels - 1) * out_pixel_stride + channels.
 uint64_t ActOutputSpan(const ActArgs& act);
 
+uint64_t PoolInputBytes(const PoolArgs& pool);
+uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + channels
+
 // Field sanity that the encoding cannot express (zero kernel, stride, dimension...). Empty string
 // when valid, else what is wrong.
 std::string CheckConv(const ConvArgs& conv);
 std::string CheckAct(const ActArgs& act);
+std::string CheckPool(const PoolArgs& pool);
+std::string CheckAdd(const AddArgs& add);
 
 // acc[(oh*out_w + ow)*out_c + n] = (accumulate ? acc : 0) + sum over kh, kw, c of
 //   in(oh*stride_h + kh*dilation_h - pad_top, ow*stride_w + kw*dilation_w - pad_left, c)
 //   * w[((n*kernel_h + kh)*kernel_w + kw)*in_c + c],
 // where in(y, x, c) is input[(y*in_w + x)*in_c + c] inside the region and pad_value outside.
+// Depthwise: the sum is over kh, kw only, of in(..., n) * w[(n*kernel_h + kh)*kernel_w + kw].
 void ComputeConv(const ConvArgs& conv, std::span<const int8_t> input,
                  std::span<const int8_t> weights, std::span<int32_t> acc);
 
@@ -47,5 +53,14 @@ void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams&
 // Dense [pixels][channels] int8 result of ACT. Fails (kBadParameter) on a shift outside 1..62.
 regs::ErrorCode ComputeAct(const ActArgs& act, std::span<const int32_t> acc,
                            std::span<const uint8_t> params, std::vector<int8_t>& out);
+
+// Dense [out_h*out_w][channels] int8 result of POOL (the unit writes it with out_pixel_stride).
+void ComputePool(const PoolArgs& pool, std::span<const int8_t> input, std::vector<int8_t>& out);
+
+// round(sum / count), halves towards +infinity: floor((2*sum + count) / (2*count)).
+int64_t RoundDiv(int64_t sum, int64_t count);
+
+void ComputeAdd(const AddArgs& add, std::span<const int8_t> a, std::span<const int8_t> b,
+                std::vector<int8_t>& out);
 
 }  // namespace npu::spec

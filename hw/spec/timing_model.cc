@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <deque>
 
+#include "hw/spec/semantics.h"
+
 namespace npu::spec {
 
 uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream) {
@@ -17,7 +19,7 @@ struct Gemm {
 };
 Gemm ConvGemm(const ConvArgs& conv) {
   return {uint64_t{conv.out_h} * conv.out_w, conv.out_c,
-          uint64_t{conv.kernel_h} * conv.kernel_w * conv.in_c};
+          uint64_t{conv.kernel_h} * conv.kernel_w * (conv.depthwise ? 1 : conv.in_c)};
 }
 }  // namespace
 
@@ -44,6 +46,15 @@ uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements) {
   return c.act().pipeline_cycles() + CeilDiv(elements, c.act().lanes());
 }
 
+uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& p) {
+  const uint64_t taps = uint64_t{p.out_h} * p.out_w * p.channels * p.kernel_h * p.kernel_w;
+  return ActComputeCycles(c, taps);
+}
+
+uint64_t AddComputeCycles(const NpuConfig& c, const AddArgs& a) {
+  return ActComputeCycles(c, 2 * uint64_t{a.count});
+}
+
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
   return CeilDiv(bytes, c.dram().bytes_per_cycle());
 }
@@ -56,6 +67,18 @@ uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes) {
   if (bytes == 0) return 0;
   const uint64_t width = c.sram().bank_width_bytes();
   const uint64_t words = (addr + bytes - 1) / width - addr / width + 1;
+  return CeilDiv(words, c.sram().banks());
+}
+
+uint64_t SramIdealCycles(const NpuConfig& c, uint64_t addr, uint64_t run_bytes, uint64_t count,
+                         uint64_t stride) {
+  if (run_bytes == 0 || count == 0) return 0;
+  const uint64_t width = c.sram().bank_width_bytes();
+  uint64_t words = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t begin = addr + i * stride;
+    words += (begin + run_bytes - 1) / width - begin / width + 1;
+  }
   return CeilDiv(words, c.sram().banks());
 }
 
@@ -100,6 +123,45 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
     end = std::max(end, direction == Opcode::kLoad ? data_end + sram : data_end);
   }
   return end;
+}
+
+namespace {
+
+// The output write of ACT/POOL: one run per pixel unless the pixels are dense.
+uint64_t PixelWriteCycles(const NpuConfig& c, uint64_t addr, uint64_t pixels, uint64_t channels,
+                          uint64_t stride) {
+  if (pixels <= 1 || stride == channels) return SramIdealCycles(c, addr, pixels * channels);
+  return SramIdealCycles(c, addr, channels, pixels, stride);
+}
+
+}  // namespace
+
+uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn) {
+  if (const auto* dma = std::get_if<DmaArgs>(&insn.args)) {
+    return DmaIdealCycles(c, insn.opcode, SplitIntoBursts(c, *dma));
+  }
+  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
+    const uint64_t sram = SramIdealCycles(c, conv->wt_addr, ConvWeightBytes(*conv)) +
+                          SramIdealCycles(c, conv->in_addr, ConvInputBytes(*conv));
+    return std::max(ConvComputeCycles(c, *conv), sram);
+  }
+  if (const auto* act = std::get_if<ActArgs>(&insn.args)) {
+    const uint64_t sram =
+        SramIdealCycles(c, act->param_addr, ActParamBytes(*act)) +
+        PixelWriteCycles(c, act->out_addr, act->pixels, act->channels, act->out_pixel_stride);
+    return std::max(ActComputeCycles(c, ActAccEntries(*act)), sram);
+  }
+  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) {
+    const uint64_t sram = SramIdealCycles(c, pool->in_addr, PoolInputBytes(*pool)) +
+                          PixelWriteCycles(c, pool->out_addr, uint64_t{pool->out_h} * pool->out_w,
+                                           pool->channels, pool->out_pixel_stride);
+    return std::max(PoolComputeCycles(c, *pool), sram);
+  }
+  const auto& add = std::get<AddArgs>(insn.args);
+  const uint64_t sram = SramIdealCycles(c, add.a_addr, add.count) +
+                        SramIdealCycles(c, add.b_addr, add.count) +
+                        SramIdealCycles(c, add.out_addr, add.count);
+  return std::max(AddComputeCycles(c, add), sram);
 }
 
 }  // namespace npu::spec

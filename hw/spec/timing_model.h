@@ -17,8 +17,9 @@ constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // stationary operand, then the skewed stream of length `stream` crosses R rows and C columns.
 uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream);
 
-// The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c,
-// N = out_c: weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
+// The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
+// (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c:
+// weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
 // output-stationary runs ceil(M/R)*ceil(N/C) folds streaming K each.
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv);
@@ -26,6 +27,9 @@ uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
 
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
+// POOL reads kernel_h*kernel_w taps per output element; ADD reads two inputs per element.
+uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& pool);
+uint64_t AddComputeCycles(const NpuConfig& c, const AddArgs& add);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
 // latency_cycles from the request (reads and writes alike).
@@ -35,6 +39,12 @@ uint64_t DramTransferCycles(const NpuConfig& c, uint64_t bytes);
 // SRAM: an access of [addr, addr+bytes) touches consecutive bank_width-byte words, spread
 // round-robin over the banks; each bank delivers one word per cycle.
 uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes);
+
+// The SRAM's own cycles for `count` runs of `run_bytes`, `stride` apart, if no bank were busy:
+// ceil(words touched / banks). Bank conflicts (including runs landing in the same banks) come on
+// top, as the SRAM model resolves them.
+uint64_t SramIdealCycles(const NpuConfig& c, uint64_t addr, uint64_t run_bytes, uint64_t count = 1,
+                         uint64_t stride = 0);
 
 // A DMA descriptor as the channel issues it: runs split so no burst crosses a
 // burst_bytes-aligned DRAM boundary.
@@ -51,5 +61,10 @@ uint64_t DmaBytes(const DmaArgs& dma);
 // (posted). STORE: a burst is read from SRAM when issued, then written to DRAM; its slot frees
 // when DRAM completes the write. SRAM accesses are assumed conflict-free here.
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
+
+// One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
+// banks or other DRAM traffic. CONV: max(fold cycles, operand SRAM cycles); ACT/POOL/ADD:
+// max(vector cycles, SRAM cycles); LOAD/STORE: DmaIdealCycles.
+uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn);
 
 }  // namespace npu::spec

@@ -1,12 +1,12 @@
 // The functional executor.
 #include "tests/compiler/functional_executor.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstring>
 #include <deque>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "compiler/compile.h"
 #include "hw/spec/semantics.h"
@@ -99,6 +99,8 @@ Status FunctionalExecutor::Execute(size_t index) {
   ++executed_;
   if (std::holds_alternative<spec::DmaArgs>(insn.args)) return Dma(insn);
   if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) return Conv(*conv);
+  if (const auto* pool = std::get_if<spec::PoolArgs>(&insn.args)) return Pool(*pool);
+  if (const auto* add = std::get_if<spec::AddArgs>(&insn.args)) return Add(*add);
   return Act(std::get<spec::ActArgs>(insn.args));
 }
 
@@ -142,10 +144,40 @@ Status FunctionalExecutor::Act(const spec::ActArgs& a) {
                        out) != spec::regs::ErrorCode::kNone) {
     return InvalidArgument("bad ACT parameter");
   }
-  for (uint64_t m = 0; m < a.pixels; ++m) {
-    std::memcpy(sram_.data() + a.out_addr + m * a.out_pixel_stride, out.data() + m * a.channels,
-                a.channels);
+  WritePixels(a.out_addr, out, a.pixels, a.channels, a.out_pixel_stride);
+  return Status::Ok();
+}
+
+void FunctionalExecutor::WritePixels(uint64_t addr, const std::vector<int8_t>& out, uint64_t pixels,
+                                     uint64_t channels, uint64_t stride) {
+  for (uint64_t m = 0; m < pixels; ++m) {
+    std::memcpy(sram_.data() + addr + m * stride, out.data() + m * channels, channels);
   }
+}
+
+Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
+  if (const std::string bad = spec::CheckPool(p); !bad.empty()) return InvalidArgument(bad);
+  if (!InRange(p.in_addr, spec::PoolInputBytes(p), sram_.size()) ||
+      !InRange(p.out_addr, spec::PoolOutputSpan(p), sram_.size())) {
+    return InvalidArgument("POOL operand out of range");
+  }
+  std::vector<int8_t> out;
+  spec::ComputePool(
+      p, {reinterpret_cast<const int8_t*>(sram_.data()) + p.in_addr, spec::PoolInputBytes(p)}, out);
+  WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels, p.out_pixel_stride);
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Add(const spec::AddArgs& a) {
+  if (const std::string bad = spec::CheckAdd(a); !bad.empty()) return InvalidArgument(bad);
+  if (!InRange(a.a_addr, a.count, sram_.size()) || !InRange(a.b_addr, a.count, sram_.size()) ||
+      !InRange(a.out_addr, a.count, sram_.size())) {
+    return InvalidArgument("ADD operand out of range");
+  }
+  const auto* s = reinterpret_cast<const int8_t*>(sram_.data());
+  std::vector<int8_t> out;
+  spec::ComputeAdd(a, {s + a.a_addr, a.count}, {s + a.b_addr, a.count}, out);
+  std::memcpy(sram_.data() + a.out_addr, out.data(), a.count);
   return Status::Ok();
 }
 

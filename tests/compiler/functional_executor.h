@@ -34,6 +34,11 @@ class FunctionalExecutor {
   Status Dma(const spec::Instruction& insn);
   Status Conv(const spec::ConvArgs& conv);
   Status Act(const spec::ActArgs& act);
+  Status Pool(const spec::PoolArgs& pool);
+  Status Add(const spec::AddArgs& add);
+  // Writes `pixels` runs of `channels` bytes from dense `out`, `stride` apart, at `addr`.
+  void WritePixels(uint64_t addr, const std::vector<int8_t>& out, uint64_t pixels,
+                   uint64_t channels, uint64_t stride);
 
   spec::NpuConfig config_;
   spec::Program program_;

@@ -13,8 +13,10 @@ namespace {
 
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
-  auto sbits = [&](int w) { return static_cast<int32_t>(bits(w)) - (1 << (w - 1)); };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 4);
+  auto sbits = [&](int w) {
+    return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
+  };
+  const Opcode op = static_cast<Opcode>(1 + rng() % 6);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -23,9 +25,18 @@ Instruction RandomInstruction(std::mt19937& rng) {
     insn.args = DmaArgs{bits(32), bits(24), bits(16), bits(16), bits(16),
                         bits(32), bits(32), bits(24), bits(24)};
   } else if (op == Opcode::kConv) {
-    insn.args = ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8),     bits(8), sbits(8),
-                         bits(4),  bits(4),  bits(4),  bits(4),  bits(4),     bits(4), bits(12),
-                         bits(12), bits(16), bits(24), bits(20), bits(1) != 0};
+    insn.args =
+        ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8),      bits(8),     sbits(8),
+                 bits(4),  bits(4),  bits(4),  bits(4),  bits(4),      bits(4),     bits(12),
+                 bits(12), bits(16), bits(24), bits(20), bits(1) != 0, bits(1) != 0};
+  } else if (op == Opcode::kPool) {
+    insn.args =
+        PoolArgs{bits(24), bits(12), bits(12),  bits(16), bits(4),  bits(4),  bits(8), bits(8),
+                 bits(4),  bits(4),  bits(12),  bits(12), bits(24), bits(16), bits(2), bits(1) != 0,
+                 sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8)};
+  } else if (op == Opcode::kAdd) {
+    insn.args = AddArgs{bits(24), bits(24),  bits(24),  bits(24), sbits(8), sbits(8),
+                        sbits(8), sbits(16), sbits(16), bits(6),  sbits(8), sbits(8)};
   } else {
     insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),
                         bits(16), sbits(8), sbits(8), sbits(8)};
@@ -57,6 +68,15 @@ TEST(Isa, FieldOverflowIsRefusedNamingTheField) {
             std::string::npos);
 }
 
+TEST(Isa, ArgumentsMustMatchTheOpcode) {
+  const StatusOr<InsnWord> w = Encode({Opcode::kPool, 0, 0, ActArgs{}});
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.status().message().find("pool: arguments are not pool's"), std::string::npos)
+      << w.status().message();
+  EXPECT_FALSE(Encode({Opcode::kStore, 0, 0, ConvArgs{}}).ok());
+  EXPECT_TRUE(Encode({Opcode::kStore, 0, 0, DmaArgs{}}).ok());
+}
+
 TEST(Isa, TokenMaskNamingOwnQueueIsRefused) {
   EXPECT_FALSE(Encode({Opcode::kLoad, /*wait=*/1, 0, DmaArgs{}}).ok());
   EXPECT_FALSE(Encode({Opcode::kConv, 0, /*signal=*/2, ConvArgs{}}).ok());
@@ -75,7 +95,7 @@ TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
 }
 
 TEST(Isa, LayoutsFitTheWord) {
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct}) {
+  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
     const std::vector<FieldInfo> fields = FieldLayout(op);
     const FieldInfo& last = fields.back();
     EXPECT_LE(last.offset + last.width, kInsnBytes * 8) << OpcodeName(op);
@@ -88,7 +108,7 @@ TEST(Isa, DocsTablesMatchTheEncoding) {
   ASSERT_TRUE(in) << "docs/isa.md missing";
   std::stringstream doc;
   doc << in.rdbuf();
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct}) {
+  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
     for (const FieldInfo& f : FieldLayout(op)) {
       const std::string row =
           fmt::format("| {} | {}..{} | {} |", f.name, f.offset, f.offset + f.width - 1,

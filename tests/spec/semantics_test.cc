@@ -1,0 +1,101 @@
+// What POOL, ADD and depthwise CONV compute, against hand-computed values.
+#include "hw/spec/semantics.h"
+
+#include <gtest/gtest.h>
+
+namespace npu::spec {
+namespace {
+
+TEST(RoundDiv, HalvesGoTowardsPositiveInfinity) {
+  EXPECT_EQ(RoundDiv(5, 2), 3);    // 2.5
+  EXPECT_EQ(RoundDiv(-5, 2), -2);  // -2.5
+  EXPECT_EQ(RoundDiv(-7, 2), -3);  // -3.5
+  EXPECT_EQ(RoundDiv(7, 3), 2);    // 2.33
+  EXPECT_EQ(RoundDiv(-7, 3), -2);  // -2.33
+  EXPECT_EQ(RoundDiv(-8, 3), -3);  // -2.67
+  EXPECT_EQ(RoundDiv(0, 9), 0);
+}
+
+// A 3x3 single-channel region 1..9, 2x2 windows, stride 1, one row/col of padding top-left.
+PoolArgs Pool3x3(PoolMode mode) {
+  PoolArgs p;
+  p.in_h = p.in_w = 3;
+  p.channels = 1;
+  p.pad_top = p.pad_left = 1;
+  p.kernel_h = p.kernel_w = 2;
+  p.out_h = p.out_w = 3;
+  p.out_pixel_stride = 1;
+  p.mode = uint32_t(mode);
+  return p;
+}
+const std::vector<int8_t> kOneToNine = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+TEST(Pool, MaxSkipsPadding) {
+  std::vector<int8_t> out;
+  const std::vector<int8_t> negative = {-1, -2, -3, -4, -5, -6, -7, -8, -9};
+  ComputePool(Pool3x3(PoolMode::kMax), negative, out);
+  EXPECT_EQ(out, (std::vector<int8_t>{-1, -1, -2, -1, -1, -2, -4, -4, -5}));
+}
+
+TEST(Pool, AverageExcludingPadding) {
+  PoolArgs p = Pool3x3(PoolMode::kAverage);
+  p.multiplier = 1 << 30;  // x 1.0 with shift 30
+  p.shift = 30;
+  std::vector<int8_t> out;
+  ComputePool(p, kOneToNine, out);
+  // Windows: {1}=1, {1,2}=1.5->2, {2,3}=2.5->3, {1,4}=2.5->3, {1,2,4,5}=3, {2,3,5,6}=4,
+  // {4,7}=5.5->6, {4,5,7,8}=6, {5,6,8,9}=7.
+  EXPECT_EQ(out, (std::vector<int8_t>{1, 2, 3, 3, 3, 4, 6, 6, 7}));
+}
+
+TEST(Pool, AverageIncludingPaddingWithZeroPointsAndScale) {
+  PoolArgs p = Pool3x3(PoolMode::kAverage);
+  p.count_include_pad = true;
+  p.in_zero_point = 1;  // x - 1: 0..8
+  p.out_zero_point = -3;
+  p.multiplier = 1 << 30;  // x 0.5 with shift 31
+  p.shift = 31;
+  std::vector<int8_t> out;
+  ComputePool(p, kOneToNine, out);
+  // Last window {5,6,8,9} - 1 = {4,5,7,8}: 24/4 = 6, * 0.5 = 3, - 3 = 0.
+  // First window {1} - 1 = 0 over 4: 0 -> -3. Second {1,2}-1 = 1/4 = 0.25 -> 0 -> -3.
+  EXPECT_EQ(out[8], 0);
+  EXPECT_EQ(out[0], -3);
+  EXPECT_EQ(out[1], -3);
+}
+
+TEST(Add, RescalesBothInputsAndClamps) {
+  AddArgs a;
+  a.count = 4;
+  a.a_zero_point = 10;
+  a.b_zero_point = -5;
+  a.out_zero_point = 3;
+  a.a_multiplier = 1 << 14;  // 0.5 with shift 15
+  a.b_multiplier = 3 << 14;  // 1.5
+  a.shift = 15;
+  a.clamp_min = 3;  // ReLU at the output zero point
+  std::vector<int8_t> out;
+  ComputeAdd(a, std::vector<int8_t>{20, 10, 0, 127}, std::vector<int8_t>{-5, -3, -9, 127}, out);
+  // (10*0.5 + 0*1.5) + 3 = 8; (0 + 2*1.5) + 3 = 6; (-10*0.5 + -4*1.5) + 3 = -8 -> 3 (ReLU);
+  // (117*0.5 + 132*1.5) + 3 = 259.5 -> 127.
+  EXPECT_EQ(out, (std::vector<int8_t>{8, 6, 3, 127}));
+}
+
+TEST(Conv, DepthwiseSeesOnlyItsChannel) {
+  ConvArgs c;
+  c.in_h = c.in_w = 2;
+  c.in_c = c.out_c = 2;
+  c.kernel_h = c.kernel_w = 2;
+  c.out_h = c.out_w = 1;
+  c.depthwise = true;
+  // HWC input: channel 0 = 1,2,3,4; channel 1 = 10,20,30,40.
+  const std::vector<int8_t> input = {1, 10, 2, 20, 3, 30, 4, 40};
+  const std::vector<int8_t> weights = {1, 1, 1, 1, 1, 0, 0, -1};  // [c][kh][kw]
+  std::vector<int32_t> acc(2);
+  ComputeConv(c, input, weights, acc);
+  EXPECT_EQ(acc, (std::vector<int32_t>{10, 10 - 40}));
+  EXPECT_EQ(ConvWeightBytes(c), 8u);
+}
+
+}  // namespace
+}  // namespace npu::spec
