@@ -8,9 +8,9 @@
 
 namespace npu::spec {
 
-uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream) {
+uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream) {
   const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
-  return 2 * rows + cols + stream - 2;
+  return folds * std::max(stream, rows) + 2 * rows + cols - 2;
 }
 
 namespace {
@@ -34,7 +34,7 @@ uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv) {
   const Gemm g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
   const uint64_t stream = c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
-  return ConvFolds(c, conv) * MacFoldCycles(c, stream);
+  return MacFoldsCycles(c, ConvFolds(c, conv), stream);
 }
 
 uint64_t ConvMacs(const ConvArgs& conv) {

@@ -13,9 +13,12 @@ namespace npu::spec {
 
 constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// One fold of the R x C systolic array streaming `stream` vectors: R cycles to load the
-// stationary operand, then the skewed stream of length `stream` crosses R rows and C columns.
-uint64_t MacFoldCycles(const NpuConfig& c, uint64_t stream);
+// Folds of the R x C systolic array streaming `stream` vectors each. The array double-buffers
+// its stationary operand (weights for weight-stationary; for output-stationary, finished sums
+// drain while the next fold accumulates), so consecutive folds overlap: each costs
+// max(stream, R) cycles, and the instruction pays once R cycles to load the first stationary
+// operand plus R + C - 2 cycles for the last fold's skewed stream to fill and drain the array.
+uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream);
 
 // The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
 // (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c:
