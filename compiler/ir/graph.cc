@@ -98,6 +98,13 @@ size_t Graph::RemoveUnusedTensors() {
   return before - tensors_.size();
 }
 
+void Graph::RenameTensor(Tensor* t, const std::string& name) {
+  NPU_CHECK(by_name_.count(name) == 0);
+  by_name_.erase(t->name_);
+  t->name_ = name;
+  by_name_.emplace(name, t);
+}
+
 std::vector<Node*> Graph::nodes() const {
   std::vector<Node*> out;
   out.reserve(nodes_.size());

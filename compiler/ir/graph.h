@@ -132,12 +132,15 @@ class Graph {
   Node* AddNode(OpKind kind, const std::string& name, std::vector<Tensor*> inputs,
                 const std::vector<std::string>& outputs, Attributes attrs = {});
   void AddOutput(Tensor* t) { outputs_.push_back(t); }
+  void SetOutput(size_t index, Tensor* t) { outputs_.at(index) = t; }  // keeps the other readers
 
   // Rewiring.
   void SetNodeInput(Node* node, size_t index, Tensor* tensor);  // grows the input list if needed
   void ReplaceAllUsesWith(Tensor* from, Tensor* to);            // graph outputs included
   void EraseNode(Node* node);    // its outputs must be unused and not graph outputs
   size_t RemoveUnusedTensors();  // tensors with no producer, no users, not a graph input/output
+  // Gives `t` the unused name `name`: passes that replace a graph output keep the user's name.
+  void RenameTensor(Tensor* t, const std::string& name);
 
   // Queries. nodes() is in topological order as long as nodes are added after their inputs'
   // producers; after a rewrite that breaks that, call SortTopologically().

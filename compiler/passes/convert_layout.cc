@@ -1,0 +1,162 @@
+// Layout conversion to NHWC, the NPU's activation layout, for the whole network at once so that
+// transposes appear only at its borders. Weights stay OIHW (the op semantics read them that way in
+// either layout; the NPU backend packs them per tile anyway).
+//   1. Plan, in topological order: a node converts if it is layout-aware (Conv, FusedConv,
+//      BatchNormalization, pools) and reads a 4-D NCHW activation, or if it is elementwise, Concat
+//      or Pad and reads at least one converted tensor (all its other activations being 4-D).
+//      Its outputs become NHWC.
+//   2. Rewrite: converted nodes read the NHWC version of each activation (a Transpose [0,2,3,1]
+//      for one that is not converted, e.g. a graph input, made once per tensor); their constant
+//      operands are permuted the same way, Concat's axis and Pad's pads remapped. Nodes that are
+//      not converted but read a converted tensor get a Transpose [0,3,1,2] back, except Flatten
+//      and Reshape where the two element orders coincide (H*W == 1 or C == 1, e.g. resnet's
+//      pool -> flatten) and Flatten(axis=1) feeding only Gemms with constant B, whose rows are
+//      permuted instead. A converted graph output gets a Transpose back and keeps its name.
+//   3. Cancel Transpose pairs that undo each other, sort, and re-infer the types.
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/interp/op_semantics.h"
+#include "compiler/passes/layout_util.h"
+#include "compiler/passes/passes.h"
+#include "compiler/passes/rewrite_util.h"
+
+namespace npu::compiler::passes {
+namespace {
+
+class LayoutConverter {
+ public:
+  explicit LayoutConverter(ir::Graph& g) : g_(g) {}
+
+  void Plan() {
+    for (const ir::Node* n : g_.nodes()) {
+      if (!Converts(*n)) continue;
+      converted_nodes_.insert(n);
+      for (const ir::Tensor* out : n->outputs()) converted_.insert(out);
+    }
+  }
+
+  int64_t Rewrite() {
+    for (ir::Node* n : g_.nodes()) {
+      if (converted_nodes_.count(n)) {
+        RewriteConverted(n);
+      } else {
+        RewriteReader(n);
+      }
+    }
+    for (size_t i = 0; i < g_.outputs().size(); ++i) {
+      ir::Tensor* out = g_.outputs()[i];
+      if (!converted_.count(out)) continue;
+      const std::string name = out->name();
+      ir::Tensor* back = NCHWVersion(out);
+      g_.RenameTensor(out, g_.UniqueName(name + "_nhwc"));
+      g_.RenameTensor(back, name);
+      g_.SetOutput(i, back);
+    }
+    return static_cast<int64_t>(converted_nodes_.size());
+  }
+
+  int64_t transposes() const { return transposes_; }
+
+ private:
+  bool Converts(const ir::Node& n) const {
+    switch (RoleOf(n.kind())) {
+      case Role::kLayoutAware:
+        return IsNCHWActivation(n.input(0)) || converted_.count(n.input(0));
+      case Role::kPad:
+        return converted_.count(n.input(0)) && n.input(1) && n.input(1)->is_constant();
+      case Role::kElementwise:
+      case Role::kConcat: {
+        bool any = false;
+        for (const ir::Tensor* t : n.inputs()) {
+          if (t == nullptr) continue;
+          if (t->is_constant() ? t->shape().size() > 4 : !IsActivation4D(t)) return false;
+          any = any || converted_.count(t);
+        }
+        return any;
+      }
+      case Role::kKeep:
+        return false;
+    }
+    return false;
+  }
+
+  void RewriteConverted(ir::Node* n) {
+    const Role role = RoleOf(n->kind());
+    for (size_t i = 0; i < n->num_inputs(); ++i) {
+      ir::Tensor* t = n->input(i);
+      if (t == nullptr) continue;
+      const bool data_input = i == 0 || role == Role::kElementwise || role == Role::kConcat;
+      if (role == Role::kPad && i == 1) {
+        g_.SetNodeInput(n, i, PermutedPads(g_, *t));
+      } else if (!data_input) {
+        continue;  // weights, BN parameters, pad value: layout-independent
+      } else if (t->is_constant()) {
+        g_.SetNodeInput(n, i, PermutedConstant(g_, *t));
+      } else {
+        g_.SetNodeInput(n, i, NHWCVersion(t));
+      }
+    }
+    if (role == Role::kConcat) {
+      const int64_t axis = n->attrs().GetInt("axis", 0);
+      n->attrs().Set("axis", NHWCAxis(axis < 0 ? axis + 4 : axis));
+    }
+  }
+
+  void RewriteReader(ir::Node* n) {
+    for (size_t i = 0; i < n->num_inputs(); ++i) {
+      ir::Tensor* t = n->input(i);
+      if (t == nullptr || !converted_.count(t)) continue;
+      if (ReadsSameOrder(*n, *t)) continue;
+      if (n->kind() == ir::OpKind::kFlatten && PermuteGemmWeights(g_, *n, *t)) continue;
+      g_.SetNodeInput(n, i, NCHWVersion(t));
+    }
+  }
+
+  ir::Tensor* NHWCVersion(ir::Tensor* t) {
+    if (converted_.count(t) || t->layout() == ir::Layout::kNHWC) return t;
+    ir::Tensor*& v = to_nhwc_[t];
+    if (v == nullptr) v = NewTranspose(t, kToNHWC, g_.UniqueName(t->name() + "_nhwc"));
+    return v;
+  }
+
+  ir::Tensor* NCHWVersion(ir::Tensor* t) {
+    ir::Tensor*& v = to_nchw_[t];
+    if (v == nullptr) v = NewTranspose(t, kToNCHW, g_.UniqueName(t->name() + "_nchw"));
+    return v;
+  }
+
+  ir::Tensor* NewTranspose(ir::Tensor* t, const std::vector<int64_t>& perm,
+                           const std::string& out) {
+    ++transposes_;
+    ir::Attributes attrs;
+    attrs.Set("perm", perm);
+    return g_.AddNode(ir::OpKind::kTranspose, "layout." + out, {t}, {out}, attrs)->output(0);
+  }
+
+  ir::Graph& g_;
+  std::unordered_set<const ir::Node*> converted_nodes_;
+  std::unordered_set<const ir::Tensor*> converted_;
+  std::unordered_map<const ir::Tensor*, ir::Tensor*> to_nhwc_, to_nchw_;
+  int64_t transposes_ = 0;
+};
+
+}  // namespace
+
+Status ConvertLayoutNHWC(ir::Graph& graph, PassContext& ctx) {
+  LayoutConverter converter(graph);
+  converter.Plan();
+  const int64_t nodes = converter.Rewrite();
+  if (nodes == 0) return Status::Ok();  // no 4-D activations: nothing to do
+  ctx.Count("convert-layout.nodes", nodes);
+  ctx.Count("convert-layout.transposes-inserted", converter.transposes());
+  ctx.Count("convert-layout.transposes-cancelled", CancelInverseTransposes(graph));
+  graph.RemoveUnusedTensors();
+  NPU_TRY(graph.SortTopologically());
+  PassContext retype;
+  return InferShapes(graph, retype);
+}
+
+}  // namespace npu::compiler::passes

@@ -1,0 +1,170 @@
+// Node- and tensor-level pieces of the layout conversion.
+#include "compiler/passes/layout_util.h"
+
+#include "compiler/interp/host_tensor.h"
+#include "compiler/interp/op_semantics.h"
+#include "compiler/passes/rewrite_util.h"
+
+namespace npu::compiler::passes {
+namespace {
+
+// Runs a Transpose with `perm` on a constant (reusing the interpreter's kernel).
+interp::HostTensor TransposeConstant(const ir::Tensor& c, const ir::Shape& shape,
+                                     const std::vector<int64_t>& perm) {
+  ir::Graph scratch("transpose");
+  ir::Attributes attrs;
+  attrs.Set("perm", perm);
+  ir::Node* n = scratch.AddNode(ir::OpKind::kTranspose, "t", {nullptr}, {"y"}, attrs);
+  interp::TensorRef in = interp::TensorRef::Of(c);
+  in.shape = shape;
+  const interp::TensorRef inputs[] = {in};
+  interp::HostTensor out = interp::HostTensor::Zeros(interp::InferOutputTypes(*n, inputs)->at(0));
+  NPU_CHECK(interp::RunKernel(*n, inputs, std::span<interp::HostTensor>(&out, 1)).ok());
+  return out;
+}
+
+bool AllOnes(const ir::Shape& s) {
+  for (int64_t d : s) {
+    if (d != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Role RoleOf(ir::OpKind kind) {
+  switch (kind) {
+    case ir::OpKind::kConv:
+    case ir::OpKind::kFusedConv:
+    case ir::OpKind::kBatchNormalization:
+    case ir::OpKind::kMaxPool:
+    case ir::OpKind::kAveragePool:
+    case ir::OpKind::kGlobalAveragePool:
+      return Role::kLayoutAware;
+    case ir::OpKind::kRelu:
+    case ir::OpKind::kClip:
+    case ir::OpKind::kIdentity:
+    case ir::OpKind::kAdd:
+    case ir::OpKind::kSub:
+    case ir::OpKind::kMul:
+    case ir::OpKind::kDiv:
+    case ir::OpKind::kFusedAdd:
+      return Role::kElementwise;
+    case ir::OpKind::kConcat:
+      return Role::kConcat;
+    case ir::OpKind::kPad:
+      return Role::kPad;
+    default:
+      return Role::kKeep;
+  }
+}
+
+bool IsActivation4D(const ir::Tensor* t) {
+  return t != nullptr && !t->is_constant() && t->shape().size() == 4 &&
+         t->dtype() == ir::DType::kFloat32;
+}
+
+bool IsNCHWActivation(const ir::Tensor* t) {
+  return IsActivation4D(t) && t->layout() != ir::Layout::kNHWC;
+}
+
+int64_t NHWCAxis(int64_t nchw_axis) {
+  constexpr int64_t kMap[] = {0, 3, 1, 2};
+  return nchw_axis >= 0 && nchw_axis < 4 ? kMap[nchw_axis] : nchw_axis;
+}
+
+ir::Tensor* PermutedConstant(ir::Graph& g, const ir::Tensor& c) {
+  if (AllOnes(c.shape())) return const_cast<ir::Tensor*>(&c);
+  ir::Shape padded = c.shape();
+  padded.insert(padded.begin(), 4 - padded.size(), 1);
+  return AddConstant(g, c.name() + "_nhwc", TransposeConstant(c, padded, kToNHWC));
+}
+
+ir::Tensor* PermutedPads(ir::Graph& g, const ir::Tensor& pads) {
+  const std::span<const int64_t> p = pads.data<int64_t>();
+  std::vector<int64_t> out(8);
+  for (int i = 0; i < 4; ++i) {
+    out[i] = p[kToNHWC[i]];
+    out[i + 4] = p[kToNHWC[i] + 4];
+  }
+  return g.AddConstant(g.UniqueName(pads.name() + "_nhwc"), {8}, out);
+}
+
+bool ReadsSameOrder(const ir::Node& reader, const ir::Tensor& t) {
+  const ir::Shape& s = t.shape();  // still NCHW
+  if (s[1] != 1 && s[2] * s[3] != 1) return false;
+  if (reader.kind() == ir::OpKind::kFlatten) {  // [N, C*H*W] either way for axis 0, 1 or 4
+    const int64_t axis = reader.attrs().GetInt("axis", 1);
+    return axis == 0 || axis == 1 || axis == 4 || axis == -3 || axis == -4;
+  }
+  if (reader.kind() != ir::OpKind::kReshape) return false;
+  // Reshape's 0 entries copy input dims, which differ between the orders past dim 0.
+  const ir::Tensor* shape = reader.input(1);
+  if (shape == nullptr || !shape->is_constant() || shape->dtype() != ir::DType::kInt64) {
+    return false;
+  }
+  const std::span<const int64_t> v = shape->data<int64_t>();
+  for (size_t i = 1; i < v.size(); ++i) {
+    if (v[i] == 0 && reader.attrs().GetInt("allowzero", 0) == 0) return false;
+  }
+  return true;
+}
+
+bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor& t) {
+  // 1. Only Flatten(axis=1) of [N,C,H,W] read by Gemm(A = flatten output, transA = 0, const B).
+  const int64_t axis = flatten.attrs().GetInt("axis", 1);
+  const ir::Tensor* flat = flatten.output(0);
+  if ((axis != 1 && axis != -3) || flat->users().empty() || g.IsGraphOutput(flat)) return false;
+  for (const ir::Node* u : flat->users()) {
+    if (u->kind() != ir::OpKind::kGemm || u->input(0) != flat || u->input(1) == flat ||
+        u->attrs().GetInt("transA", 0) != 0 || !FloatConstant(u->input(1))) {
+      return false;
+    }
+  }
+  // 2. Row k_nhwc = (h*W + w)*C + c of the new B is row k_nchw = (c*H + h)*W + w of the old one
+  //    (columns if transB).
+  const int64_t c_count = t.shape()[1], h_count = t.shape()[2], w_count = t.shape()[3];
+  for (ir::Node* u : std::vector<ir::Node*>(flat->users())) {
+    const ir::Tensor* b = u->input(1);
+    const bool trans_b = u->attrs().GetInt("transB", 0) != 0;
+    const std::vector<float> old = *FloatConstant(b);
+    std::vector<float> permuted(old.size());
+    const int64_t rows = b->shape()[0], cols = b->shape()[1];
+    for (int64_t c = 0; c < c_count; ++c) {
+      for (int64_t hw = 0; hw < h_count * w_count; ++hw) {
+        const int64_t k_nchw = c * h_count * w_count + hw, k_nhwc = hw * c_count + c;
+        for (int64_t j = 0; j < (trans_b ? rows : cols); ++j) {
+          if (trans_b)
+            permuted[j * cols + k_nhwc] = old[j * cols + k_nchw];
+          else
+            permuted[k_nhwc * cols + j] = old[k_nchw * cols + j];
+        }
+      }
+    }
+    g.SetNodeInput(u, 1, g.AddConstant(g.UniqueName(b->name() + "_nhwc"), b->shape(), permuted));
+  }
+  return true;
+}
+
+int64_t CancelInverseTransposes(ir::Graph& g) {
+  int64_t cancelled = 0;
+  for (ir::Node* outer : g.NodesOfKind(ir::OpKind::kTranspose)) {
+    const ir::Node* inner = outer->input(0) ? outer->input(0)->producer() : nullptr;
+    if (inner == nullptr || inner->kind() != ir::OpKind::kTranspose) continue;
+    const std::vector<int64_t> p = inner->attrs().GetInts("perm"),
+                               q = outer->attrs().GetInts("perm");
+    bool identity = !p.empty() && p.size() == q.size();
+    for (size_t i = 0; identity && i < q.size(); ++i) {
+      identity = q[i] >= 0 && q[i] < int64_t(p.size()) && p[q[i]] == int64_t(i);
+    }
+    if (!identity || !CanReplace(g, *outer, inner->input(0))) continue;
+    ReplaceNode(g, outer, inner->input(0));
+    ++cancelled;
+  }
+  for (ir::Node* t : g.NodesOfKind(ir::OpKind::kTranspose)) {  // inner ones left unread
+    if (t->output(0)->users().empty() && !g.IsGraphOutput(t->output(0))) g.EraseNode(t);
+  }
+  return cancelled;
+}
+
+}  // namespace npu::compiler::passes
