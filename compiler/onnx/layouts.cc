@@ -1,0 +1,57 @@
+// Layout assignment.
+#include "compiler/onnx/layouts.h"
+
+namespace npu::compiler::onnx_detail {
+namespace {
+
+using ir::OpKind;
+
+bool MakesNchw(OpKind kind) {
+  return kind == OpKind::kConv || kind == OpKind::kQLinearConv || kind == OpKind::kMaxPool ||
+         kind == OpKind::kAveragePool;
+}
+
+bool KeepsOrder(OpKind kind) {
+  switch (kind) {
+    case OpKind::kBatchNormalization:
+    case OpKind::kRelu:
+    case OpKind::kClip:
+    case OpKind::kAdd:
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kDiv:
+    case OpKind::kIdentity:
+    case OpKind::kPad:
+    case OpKind::kQuantizeLinear:
+    case OpKind::kDequantizeLinear:
+    case OpKind::kGlobalAveragePool:
+    case OpKind::kConcat:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ReadsNchw(const ir::Node& node) {
+  for (const ir::Tensor* in : node.inputs()) {
+    if (in != nullptr && !in->is_constant() && in->layout() == ir::Layout::kNCHW) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void AssignLayouts(ir::Graph& graph, const RankMap& ranks) {
+  for (ir::Tensor* in : graph.inputs()) {
+    if (!in->is_constant() && in->shape().size() == 4) in->set_layout(ir::Layout::kNCHW);
+  }
+  for (ir::Node* node : graph.nodes()) {
+    ir::Tensor* out = node->output(0);
+    if (ranks.Get(out) != 4) continue;
+    if (MakesNchw(node->kind()) || (KeepsOrder(node->kind()) && ReadsNchw(*node))) {
+      out->set_layout(ir::Layout::kNCHW);
+    }
+  }
+}
+
+}  // namespace npu::compiler::onnx_detail

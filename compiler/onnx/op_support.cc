@@ -1,0 +1,232 @@
+// The supported-op table, opset checks and the unsupported-node listing.
+#include "compiler/onnx/op_support.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <vector>
+
+namespace npu::compiler::onnx_detail {
+namespace {
+
+constexpr int kAny = 1 << 20;  // no upper bound on the input count
+
+struct OpSupport {
+  std::string_view op_type;
+  int min_inputs;
+  int max_inputs;  // every supported op has exactly one output
+};
+
+// Input counts at opset 13+; Squeeze and Unsqueeze before 13 take axes as an attribute.
+constexpr OpSupport kOps[] = {
+    {"Conv", 2, 3},
+    {"BatchNormalization", 5, 5},
+    {"Relu", 1, 1},
+    {"Clip", 1, 3},
+    {"Add", 2, 2},
+    {"Sub", 2, 2},
+    {"Mul", 2, 2},
+    {"Div", 2, 2},
+    {"MaxPool", 1, 1},
+    {"AveragePool", 1, 1},
+    {"GlobalAveragePool", 1, 1},
+    {"Flatten", 1, 1},
+    {"Reshape", 2, 2},
+    {"Gemm", 2, 3},
+    {"MatMul", 2, 2},
+    {"Concat", 1, kAny},
+    {"Identity", 1, 1},
+    {"Constant", 0, 0},
+    {"Transpose", 1, 1},
+    {"Softmax", 1, 1},
+    {"Pad", 2, 3},
+    {"Squeeze", 1, 2},
+    {"Unsqueeze", 2, 2},
+    {"Gather", 2, 2},
+    {"Shape", 1, 1},
+    {"QuantizeLinear", 2, 3},
+    {"DequantizeLinear", 2, 3},
+    {"QLinearConv", 8, 9},
+    {"QLinearMatMul", 8, 8},
+};
+
+const OpSupport* FindOp(std::string_view op_type) {
+  for (const OpSupport& op : kOps) {
+    if (op.op_type == op_type) return &op;
+  }
+  return nullptr;
+}
+
+bool IsDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
+
+const pb::AttributeProto* FindAttr(const pb::NodeProto& node, std::string_view name) {
+  for (const pb::AttributeProto& a : node.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+int NonEmptyOutputs(const pb::NodeProto& node) {
+  int n = 0;
+  for (const std::string& out : node.output()) n += !out.empty();
+  return n;
+}
+
+// The first input at index `first` or later that is given but is not a constant.
+std::optional<std::string> ComputedInput(const pb::NodeProto& node, int first,
+                                         const std::set<std::string>& constants) {
+  for (int i = first; i < node.input_size(); ++i) {
+    const std::string& in = node.input(i);
+    if (!in.empty() && !constants.count(in)) return in;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> KernelReason(const pb::NodeProto& node) {
+  const pb::AttributeProto* k = FindAttr(node, "kernel_shape");
+  if (k != nullptr && k->ints_size() != 2) {
+    return fmt::format("{}-D kernel; only 2-D (NCHW) is supported", k->ints_size());
+  }
+  const pb::AttributeProto* pad = FindAttr(node, "auto_pad");
+  if (pad != nullptr && pad->s() != "NOTSET" && pad->s() != "SAME_UPPER" &&
+      pad->s() != "SAME_LOWER" && pad->s() != "VALID") {
+    return fmt::format("auto_pad '{}' is not an ONNX padding mode", pad->s());
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> ConstantReason(const pb::NodeProto& node) {
+  if (node.attribute_size() != 1) return "a Constant needs exactly one value attribute";
+  const std::string& name = node.attribute(0).name();
+  if (name == "value" || name == "value_float" || name == "value_floats" || name == "value_int" ||
+      name == "value_ints") {
+    return std::nullopt;
+  }
+  return fmt::format("Constant '{}' is not supported (only tensors, floats and ints)", name);
+}
+
+// Why import cannot take this node of a supported op, or nullopt if it can.
+std::optional<std::string> FeatureReason(const pb::NodeProto& node, int64_t opset,
+                                         const std::set<std::string>& constants) {
+  const std::string& op = node.op_type();
+  if (NonEmptyOutputs(node) > 1) return "only the first output is supported (training or indices)";
+  if (op == "Constant") return ConstantReason(node);
+  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "QLinearConv") {
+    return KernelReason(node);
+  }
+  if (op == "Pad") {
+    const pb::AttributeProto* mode = FindAttr(node, "mode");
+    if (mode != nullptr && mode->s() != "constant") {
+      return fmt::format("mode '{}'; only 'constant' is supported", mode->s());
+    }
+  }
+  if (op == "BatchNormalization") {
+    const pb::AttributeProto* training = FindAttr(node, "training_mode");
+    if (training != nullptr && training->i() != 0) return "training_mode=1";
+  }
+  if (op == "Clip") {
+    if (auto in = ComputedInput(node, 1, constants)) {
+      return fmt::format("bound '{}' is computed; only constant min/max are supported", *in);
+    }
+  }
+  if ((op == "Squeeze" || op == "Unsqueeze") && opset >= 13) {
+    if (auto in = ComputedInput(node, 1, constants)) {
+      return fmt::format("axes '{}' are computed; only constant axes are supported", *in);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+StatusOr<OpsetMap> ReadOpsets(const pb::ModelProto& model) {
+  OpsetMap opsets;
+  for (const pb::OperatorSetIdProto& id : model.opset_import()) {
+    opsets[IsDefaultDomain(id.domain()) ? "" : id.domain()] = id.version();
+  }
+  auto it = opsets.find("");
+  if (it == opsets.end()) {
+    return InvalidArgument("the model imports no opset of the default ONNX domain (ai.onnx)");
+  }
+  if (it->second < kMinOpset || it->second > kMaxOpset) {
+    return Unimplemented(
+        fmt::format("the model uses ONNX opset {}; supported: {} to {} (convert "
+                    "it with onnx.version_converter or re-export)",
+                    it->second, kMinOpset, kMaxOpset));
+  }
+  return opsets;
+}
+
+std::string NodeName(const pb::NodeProto& node, int index) {
+  return node.name().empty() ? fmt::format("{}_{}", node.op_type(), index) : node.name();
+}
+
+std::string NodeLabel(const pb::NodeProto& node, int index) {
+  return fmt::format("node '{}' ({})", NodeName(node, index), node.op_type());
+}
+
+Status CheckSupported(const pb::GraphProto& graph, const OpsetMap& opsets,
+                      const std::set<std::string>& constants) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const pb::NodeProto& node = graph.node(i);
+    const std::string domain = IsDefaultDomain(node.domain()) ? "" : node.domain();
+    auto opset = opsets.find(domain);
+    std::optional<std::string> reason;
+    if (!domain.empty()) {
+      reason = "only the default ONNX domain is supported";
+    } else if (FindOp(node.op_type()) == nullptr) {
+      reason = "op not supported";
+    } else {
+      reason = FeatureReason(node, opset->second, constants);
+    }
+    if (!reason) continue;
+    lines.push_back(fmt::format(
+        "  node '{}' (op {}, domain {}, opset {}): {}", NodeName(node, i), node.op_type(),
+        domain.empty() ? "ai.onnx" : domain,
+        opset == opsets.end() ? "not imported" : std::to_string(opset->second), *reason));
+  }
+  if (lines.empty()) return Status::Ok();
+  return Unimplemented(fmt::format("graph '{}' has {} unsupported node{}:\n{}", graph.name(),
+                                   lines.size(), lines.size() == 1 ? "" : "s",
+                                   fmt::join(lines, "\n")));
+}
+
+std::optional<std::string_view> OnnxOpType(ir::OpKind kind) {
+  for (const OpSupport& op : kOps) {
+    if (ir::OpKindFromOnnx(op.op_type) == kind) return op.op_type;
+  }
+  return std::nullopt;
+}
+
+Status CheckArity(const pb::GraphProto& graph, int64_t opset) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const pb::NodeProto& node = graph.node(i);
+    const OpSupport* op = FindOp(node.op_type());
+    NPU_CHECK(op != nullptr);  // CheckSupported ran first
+    int min_in = op->min_inputs, max_in = op->max_inputs;
+    if ((node.op_type() == "Squeeze" || node.op_type() == "Unsqueeze") && opset < 13) {
+      min_in = max_in = 1;  // axes is an attribute before opset 13
+    }
+    const int n = node.input_size();
+    if (n < min_in || n > max_in) {
+      const std::string expected = min_in == max_in ? std::to_string(min_in)
+                                   : max_in == kAny ? fmt::format("at least {}", min_in)
+                                                    : fmt::format("{} to {}", min_in, max_in);
+      return InvalidArgument(fmt::format("{} has {} inputs; {} at opset {} takes {}",
+                                         NodeLabel(node, i), n, node.op_type(), opset, expected));
+    }
+    for (int k = 0; k < min_in; ++k) {
+      if (node.input(k).empty()) {
+        return InvalidArgument(
+            fmt::format("{}: required input {} is empty", NodeLabel(node, i), k));
+      }
+    }
+    if (node.output_size() == 0 || node.output(0).empty()) {
+      return InvalidArgument(fmt::format("{} has no output", NodeLabel(node, i)));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace npu::compiler::onnx_detail
