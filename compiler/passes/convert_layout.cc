@@ -10,8 +10,9 @@
 //      operands are permuted the same way, Concat's axis and Pad's pads remapped. Nodes that are
 //      not converted but read a converted tensor get a Transpose [0,3,1,2] back, except Flatten
 //      and Reshape where the two element orders coincide (H*W == 1 or C == 1, e.g. resnet's
-//      pool -> flatten) and Flatten(axis=1) feeding only Gemms with constant B, whose rows are
-//      permuted instead. A converted graph output gets a Transpose back and keeps its name.
+//      pool -> flatten) and a Flatten/Reshape to [N, C*H*W] feeding only Gemms with constant B,
+//      whose K axis is permuted instead. A converted graph output gets a Transpose back and keeps
+//      its name.
 //   3. Cancel Transpose pairs that undo each other, sort, and re-infer the types.
 #include <fmt/format.h>
 
@@ -110,7 +111,7 @@ class LayoutConverter {
       ir::Tensor* t = n->input(i);
       if (t == nullptr || !converted_.count(t)) continue;
       if (ReadsSameOrder(*n, *t)) continue;
-      if (n->kind() == ir::OpKind::kFlatten && PermuteGemmWeights(g_, *n, *t)) continue;
+      if (i == 0 && PermuteGemmWeights(g_, *n, *t)) continue;
       g_.SetNodeInput(n, i, NCHWVersion(t));
     }
   }

@@ -111,10 +111,13 @@ bool ReadsSameOrder(const ir::Node& reader, const ir::Tensor& t) {
 }
 
 bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor& t) {
-  // 1. Only Flatten(axis=1) of [N,C,H,W] read by Gemm(A = flatten output, transA = 0, const B).
-  const int64_t axis = flatten.attrs().GetInt("axis", 1);
+  // 1. Only [N,C,H,W] -> [N, C*H*W] read by Gemm(A = flatten output, transA = 0, const B).
   const ir::Tensor* flat = flatten.output(0);
-  if ((axis != 1 && axis != -3) || flat->users().empty() || g.IsGraphOutput(flat)) return false;
+  const ir::Shape& s = t.shape();
+  const bool flattens =
+      (flatten.kind() == ir::OpKind::kFlatten || flatten.kind() == ir::OpKind::kReshape) &&
+      flat->shape() == ir::Shape{s[0], s[1] * s[2] * s[3]};
+  if (!flattens || flat->users().empty() || g.IsGraphOutput(flat)) return false;
   for (const ir::Node* u : flat->users()) {
     if (u->kind() != ir::OpKind::kGemm || u->input(0) != flat || u->input(1) == flat ||
         u->attrs().GetInt("transA", 0) != 0 || !FloatConstant(u->input(1))) {

@@ -37,9 +37,9 @@ ir::Tensor* PermutedPads(ir::Graph& g, const ir::Tensor& pads);
 // which dimension is which. `t` still has its NCHW shape.
 bool ReadsSameOrder(const ir::Node& reader, const ir::Tensor& t);
 
-// If `flatten` is Flatten(axis=1) of `t` and all its readers are Gemm(A = flatten, constant B),
-// permutes each B's K axis from NCHW to NHWC order so that the flatten can read the NHWC tensor
-// directly; returns whether it did.
+// If `flatten` (a Flatten or Reshape) turns `t` [N,C,H,W] into [N, C*H*W] and all its readers are
+// Gemm(A = its output, constant B), permutes each B's K axis from NCHW to NHWC order so that the
+// flatten can read the NHWC tensor directly; returns whether it did.
 bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor& t);
 
 // Bypasses Transpose(Transpose(x, p), q) where q undoes p; returns how many.
