@@ -38,6 +38,14 @@ Status ResolvePads(const std::vector<ir::Tensor*>& inputs, ir::Attributes& attrs
                     "{} entries",
                     where, n, strides.size(), dilations.size()));
   }
+  for (size_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1) {
+      return InvalidArgument(fmt::format(
+          "{}: kernel_shape {}, strides {} and dilations {} must "
+          "be positive",
+          where, ir::ShapeText(kernel), ir::ShapeText(strides), ir::ShapeText(dilations)));
+    }
+  }
   std::vector<int64_t> pads(2 * n, 0);
   if (mode == "NOTSET") pads = attrs.GetInts("pads", pads);
   if (pads.size() != 2 * n) {
@@ -87,6 +95,9 @@ Status NormalizeWindow(OpKind kind, const std::vector<ir::Tensor*>& inputs, ir::
   Default(attrs, "strides", std::vector<int64_t>(n, 1));
   if (kind != OpKind::kAveragePool) Default(attrs, "dilations", std::vector<int64_t>(n, 1));
   if (conv) Default(attrs, "group", int64_t{1});
+  if (conv && attrs.GetInt("group", 0) < 1) {
+    return InvalidArgument(fmt::format("{}: group must be positive", where));
+  }
   if (!conv) Default(attrs, "ceil_mode", int64_t{0});
   if (kind == OpKind::kAveragePool) Default(attrs, "count_include_pad", int64_t{0});
   return ResolvePads(inputs, attrs, where);

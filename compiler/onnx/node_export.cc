@@ -61,7 +61,7 @@ void UnfoldInputs(const ir::Node& node, ir::Attributes& attrs, std::vector<std::
 Status CheckOpset(const ir::Node& node, ir::Attributes& attrs, int64_t opset) {
   const std::string where = Where(node);
   if (node.kind() == OpKind::kSoftmax && opset < 13) {
-    const ir::Shape& x = node.input(0)->shape();
+    const ir::Shape x = node.input(0) != nullptr ? node.input(0)->shape() : ir::Shape();
     const int64_t axis = attrs.GetInt("axis", -1), rank = static_cast<int64_t>(x.size());
     if (rank == 0 || (axis < 0 ? axis + rank : axis) != rank - 1) {
       return FailedPrecondition(
@@ -74,7 +74,7 @@ Status CheckOpset(const ir::Node& node, ir::Attributes& attrs, int64_t opset) {
   const bool quant =
       node.kind() == OpKind::kQuantizeLinear || node.kind() == OpKind::kDequantizeLinear;
   if (quant && opset < 13 && attrs.Has("axis")) {
-    if (ir::NumElements(node.input(1)->shape()) > 1) {
+    if (node.input(1) == nullptr || ir::NumElements(node.input(1)->shape()) > 1) {
       return FailedPrecondition(fmt::format("{}: per-axis quantisation needs opset 13", where));
     }
     attrs.Erase("axis");

@@ -36,6 +36,8 @@ StatusOr<ConstantData> ConstantValue(const pb::NodeProto& node, const std::strin
 
 // A constant input's values as int64 (axes) or float (Clip bounds).
 StatusOr<std::vector<int64_t>> ConstantInts(const ir::Tensor& t, const std::string& where) {
+  if (!t.is_constant())
+    return InvalidArgument(fmt::format("{}: '{}' is not a constant", where, t.name()));
   if (t.dtype() == ir::DType::kInt64) {
     return std::vector<int64_t>(t.data<int64_t>().begin(), t.data<int64_t>().end());
   }
@@ -47,7 +49,7 @@ StatusOr<std::vector<int64_t>> ConstantInts(const ir::Tensor& t, const std::stri
 }
 
 StatusOr<float> ConstantScalar(const ir::Tensor& t, const std::string& where) {
-  if (t.dtype() != ir::DType::kFloat32 || t.data<float>().size() != 1) {
+  if (!t.is_constant() || t.dtype() != ir::DType::kFloat32 || t.data<float>().size() != 1) {
     return Unimplemented(fmt::format("{}: bound '{}' is {}{}; only one float is supported", where,
                                      t.name(), ir::DTypeName(t.dtype()), ir::ShapeText(t.shape())));
   }
@@ -92,9 +94,8 @@ void TypeOutput(ir::Node& node, ImportContext& ctx) {
       return;
     }
   }
-  if (std::optional<int> rank = OutputRank(node.kind(), node.inputs(), node.attrs(), ctx.ranks)) {
-    ctx.ranks.Set(out, *rank);
-  }
+  std::optional<int> rank = OutputRank(node.kind(), node.inputs(), node.attrs(), ctx.ranks);
+  if (rank && *rank >= 0) ctx.ranks.Set(out, *rank);  // < 0 only on malformed ops
 }
 
 }  // namespace

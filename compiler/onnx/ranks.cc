@@ -8,6 +8,8 @@ namespace {
 
 using ir::OpKind;
 
+constexpr int64_t kMaxRank = 64;  // beyond any real tensor; larger "ranks" come from bad files
+
 std::optional<int> InputRank(const std::vector<ir::Tensor*>& inputs, size_t i,
                              const RankMap& ranks) {
   return i < inputs.size() && inputs[i] != nullptr ? ranks.Get(inputs[i]) : std::nullopt;
@@ -44,7 +46,7 @@ std::optional<int> SpatialRank(const std::vector<ir::Tensor*>& inputs, size_t x,
 std::optional<int> ReshapeRank(const std::vector<ir::Tensor*>& inputs) {
   const ir::Tensor* shape = inputs.size() > 1 ? inputs[1] : nullptr;
   if (shape == nullptr) return std::nullopt;
-  if (shape->shape().size() == 1 && shape->shape()[0] >= 0) {
+  if (shape->shape().size() == 1 && shape->shape()[0] >= 0 && shape->shape()[0] <= kMaxRank) {
     return static_cast<int>(shape->shape()[0]);  // constant, or a value_info-declared 1-D shape
   }
   return std::nullopt;

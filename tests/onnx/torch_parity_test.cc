@@ -1,11 +1,15 @@
 // Every committed torch model, imported and run by the float reference interpreter, gives
-// torch's output for the committed input (tolerance: |a - b| <= 1e-5 + 1e-4 |b|).
+// torch's output for the committed input (tolerance: |a - b| <= 1e-5 + 1e-4 |b|): as imported,
+// after the whole front-end pipeline (shape inference, constant folding, BN folding, fusion,
+// NHWC layout), and after an export/import round trip.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "compiler/interp/interpreter.h"
+#include "compiler/onnx/onnx_export.h"
 #include "compiler/onnx/onnx_import.h"
+#include "compiler/passes/pipeline.h"
 #include "tests/onnx/test_data.h"
 
 namespace npu::compiler {
@@ -14,33 +18,59 @@ namespace {
 constexpr double kAbsTolerance = 1e-5;
 constexpr double kRelTolerance = 1e-4;
 
-class TorchParity : public ::testing::TestWithParam<onnx_test::ManifestEntry> {};
-
-TEST_P(TorchParity, OutputEqualsTorch) {
-  const onnx_test::ManifestEntry& e = GetParam();
-  StatusOr<onnx_test::NpyArray> input = onnx_test::ReadNpy(onnx_test::DataPath(e.input));
-  StatusOr<onnx_test::NpyArray> expected = onnx_test::ReadNpy(onnx_test::DataPath(e.output));
-  ASSERT_TRUE(input.ok()) << input.status().message();
-  ASSERT_TRUE(expected.ok()) << expected.status().message();
-
-  // The committed input's shape also fixes the dynamic-batch models' batch.
-  ImportOptions options;
-  options.input_shapes["input"] = input->shape;
-  StatusOr<ir::Graph> g = ImportOnnxFile(onnx_test::DataPath(e.model), options);
-  ASSERT_TRUE(g.ok()) << g.status().message();
-
-  StatusOr<std::vector<interp::HostTensor>> out =
-      interp::Interpret(*g, {interp::HostTensor::FromValues(input->shape, input->values)});
-  ASSERT_TRUE(out.ok()) << out.status().message();
-  ASSERT_EQ(out->size(), 1u);
-  const interp::HostTensor& y = (*out)[0];
-  ASSERT_EQ(y.shape, ir::Shape(expected->shape.begin(), expected->shape.end()));
-  std::span<const float> got = y.values<float>();
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double want = expected->values[i];
-    ASSERT_LE(std::abs(got[i] - want), kAbsTolerance + kRelTolerance * std::abs(want))
-        << "element " << i << ": got " << got[i] << ", torch " << want;
+class TorchParity : public ::testing::TestWithParam<onnx_test::ManifestEntry> {
+ protected:
+  void SetUp() override {
+    const onnx_test::ManifestEntry& e = GetParam();
+    StatusOr<onnx_test::NpyArray> input = onnx_test::ReadNpy(onnx_test::DataPath(e.input));
+    StatusOr<onnx_test::NpyArray> expected = onnx_test::ReadNpy(onnx_test::DataPath(e.output));
+    ASSERT_TRUE(input.ok()) << input.status().message();
+    ASSERT_TRUE(expected.ok()) << expected.status().message();
+    input_ = *input;
+    expected_ = *expected;
+    // The committed input's shape also fixes the dynamic-batch models' batch.
+    ImportOptions options;
+    options.input_shapes["input"] = input_.shape;
+    StatusOr<ir::Graph> g = ImportOnnxFile(onnx_test::DataPath(e.model), options);
+    ASSERT_TRUE(g.ok()) << g.status().message();
+    graph_ = std::move(g).value();
   }
+
+  // Runs `g` on the committed input and compares with torch's output.
+  void ExpectTorchOutput(const ir::Graph& g) {
+    StatusOr<std::vector<interp::HostTensor>> out =
+        interp::Interpret(g, {interp::HostTensor::FromValues(input_.shape, input_.values)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    ASSERT_EQ(out->size(), 1u);
+    const interp::HostTensor& y = (*out)[0];
+    ASSERT_EQ(y.shape, ir::Shape(expected_.shape.begin(), expected_.shape.end()));
+    std::span<const float> got = y.values<float>();
+    for (size_t i = 0; i < got.size(); ++i) {
+      const double want = expected_.values[i];
+      ASSERT_LE(std::abs(got[i] - want), kAbsTolerance + kRelTolerance * std::abs(want))
+          << "element " << i << ": got " << got[i] << ", torch " << want;
+    }
+  }
+
+  onnx_test::NpyArray input_, expected_;
+  ir::Graph graph_;
+};
+
+TEST_P(TorchParity, AsImported) { ExpectTorchOutput(graph_); }
+
+TEST_P(TorchParity, AfterTheFrontEndPipeline) {
+  passes::PassContext ctx;
+  Status s = passes::RunPipeline(graph_, {}, ctx);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ExpectTorchOutput(graph_);
+}
+
+TEST_P(TorchParity, AfterExportAndReimport) {
+  StatusOr<std::string> bytes = ExportOnnx(graph_);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().message();
+  StatusOr<ir::Graph> again = ImportOnnxBytes(*bytes);
+  ASSERT_TRUE(again.ok()) << again.status().message();
+  ExpectTorchOutput(*again);
 }
 
 std::string ModelName(const ::testing::TestParamInfo<onnx_test::ManifestEntry>& info) {
