@@ -63,6 +63,7 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                   fmt::format("{} ({})", firmware_status.message(), detail));
   }
   result.trace = soc->npu.trace();
+  result.records = soc->npu.records();
   return result;
 }
 

@@ -18,6 +18,7 @@ struct RunResult {
   std::vector<std::vector<int8_t>> outputs;  // one per output tensor of the binary
   fw::Counters counters{};                   // as the firmware read them from the registers
   std::vector<hw::TraceEvent> trace;         // when options.trace
+  std::vector<hw::InsnRecord> records;       // per instruction: when it ran, what it waited for
   double wall_seconds = 0;                   // host time spent simulating
 };
 

@@ -136,6 +136,10 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   info->set_predicted_dram_bytes(summary.predicted_dram_bytes);
   info->set_tiling(summary.tiling);
   info->set_peak_sram_bytes(static_cast<uint32_t>(summary.peak_sram_bytes));
+  info->set_shape(fmt::format("{}x{}x{} -> {}x{}x{}, {}x{}/{}", layer.in_h, layer.in_w, layer.in_c,
+                              layer.OutH(), layer.OutW(), layer.out_c, layer.kernel_h,
+                              layer.kernel_w, layer.stride_h));
+  info->set_weight_bytes(dl.weight_bytes + dl.param_bytes);
   return p;
 }
 

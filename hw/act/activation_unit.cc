@@ -45,9 +45,9 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   // plus what its SRAM accesses lost to banks busy with other units.
   const uint64_t conflict = sram_timing.conflict_cycles;
   const uint64_t cycles = spec::IdealCycles(ctx_.config, insn) + conflict;
-  ctx_.counters.AddQueue(spec::Queue::kVector, spec::regs::kBankConflictCycles, conflict);
   sc_core::wait(ctx_.clock.Cycles(cycles));
-  return {};
+  result.bank_conflict_cycles = conflict;
+  return result;
 }
 
 UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramTiming& sram_timing) {

@@ -22,7 +22,8 @@ void CommandProcessor::BeginRun() {
   ctx_.counters.Reset();
   ctx_.tokens.Reset();
   if (ctx_.trace != nullptr) ctx_.trace->clear();
-  begin_cycle_ = ctx_.clock.Now();
+  ctx_.run.begin_cycle = ctx_.clock.Now();
+  if (ctx_.records != nullptr) ctx_.records->assign(ctx_.run.insn_count, InsnRecord{});
   dispatched_ = retired_count_ = 0;
   faulted_ = false;
   ctx_.run.error = ErrorCode::kNone;
@@ -40,7 +41,7 @@ void CommandProcessor::Run() {
       if (!FetchAndDispatch(first, std::min(batch, count - first))) break;
     }
     while (!faulted_ && retired_count_ < dispatched_) sc_core::wait(retired_);
-    ctx_.counters.Set(spec::regs::kCycles, ctx_.clock.Now() - begin_cycle_);
+    ctx_.counters.Set(spec::regs::kCycles, ctx_.clock.Now() - ctx_.run.begin_cycle);
     ctx_.counters.Set(spec::regs::kInstructions, retired_count_);
     ctx_.run.busy = false;
     ctx_.run.done = true;

@@ -44,7 +44,6 @@ class CommandProcessor : public sc_core::sc_module, public RunControl {
   UnitContext& ctx_;
   std::array<sc_core::sc_fifo<QueuedInsn>*, spec::kNumQueues> queues_;
   sc_core::sc_event start_, retired_;
-  uint64_t begin_cycle_ = 0;
   uint64_t dispatched_ = 0;
   uint64_t retired_count_ = 0;
   bool faulted_ = false;

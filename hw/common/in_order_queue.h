@@ -22,11 +22,13 @@ void RunInOrderQueue(UnitContext& ctx, spec::Queue queue, sc_core::sc_fifo<Queue
     const uint64_t t1 = ctx.clock.Now();
     ctx.counters.AddQueue(queue, QueueCounter::kWaitInputCycles, waited.input_cycles);
     ctx.counters.AddQueue(queue, QueueCounter::kWaitBufferCycles, waited.buffer_cycles);
-    Trace(ctx, engine, waited.input_cycles ? "wait input" : "wait buffer", t0, t1, item.index);
+    TraceWaits(ctx, engine, t0, waited.input_cycles, waited.buffer_cycles, item.index);
     const UnitResult result = execute(item);
     const uint64_t t2 = ctx.clock.Now();
     ctx.counters.AddQueue(queue, QueueCounter::kBusyCycles, t2 - t1);
     ctx.counters.AddQueue(queue, QueueCounter::kQueueInstructions, 1);
+    ctx.counters.AddQueue(queue, QueueCounter::kBankConflictCycles, result.bank_conflict_cycles);
+    Record(ctx, item.index, queue, t1, t2, waited.input_cycles, waited.buffer_cycles, result);
     Trace(ctx, engine, std::string(spec::OpcodeName(item.insn.opcode)), t1, t2, item.index);
     if (!result.ok()) {
       ctx.control->Fault(result.code, item.index, result.detail);

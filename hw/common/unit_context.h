@@ -32,6 +32,7 @@ struct RunState {
   uint64_t dram_base = 0;
   uint32_t insn_offset = 0;
   uint32_t insn_count = 0;
+  uint64_t begin_cycle = 0;  // when the doorbell started the run: reports count from here
   bool busy = false;
   bool done = false;
   spec::regs::ErrorCode error = spec::regs::ErrorCode::kNone;
@@ -52,7 +53,19 @@ struct TraceEvent {
 struct UnitResult {
   spec::regs::ErrorCode code = spec::regs::ErrorCode::kNone;
   std::string detail;
+  uint64_t bank_conflict_cycles = 0;  // part of its time lost to SRAM banks busy elsewhere
+  uint64_t dram_stall_cycles = 0;     // part of its time lost to other DRAM traffic
   bool ok() const { return code == spec::regs::ErrorCode::kNone; }
+};
+
+// Where one instruction's time went, for per-layer attribution in reports. Cycles since the
+// doorbell.
+struct InsnRecord {
+  uint64_t start = 0;  // began executing (after its tokens, a free channel, no hazard)
+  uint64_t end = 0;    // finished executing
+  uint64_t wait_input = 0, wait_buffer = 0;    // token waits before start
+  uint64_t bank_conflict = 0, dram_stall = 0;  // parts of [start, end)
+  int8_t queue = -1;                           // -1: not executed
 };
 
 // Implemented by the command processor.
@@ -71,16 +84,41 @@ struct UnitContext {
   PerfCounters& counters;
   TokenSync& tokens;
   RunState& run;
-  RunControl* control = nullptr;             // set once the command processor exists
-  std::vector<TraceEvent>* trace = nullptr;  // null: not tracing
-  bool compute_data = true;                  // false: timing only, no data computed
+  RunControl* control = nullptr;               // set once the command processor exists
+  std::vector<TraceEvent>* trace = nullptr;    // null: not tracing
+  std::vector<InsnRecord>* records = nullptr;  // one per instruction of the run
+  bool compute_data = true;                    // false: timing only, no data computed
 };
+
+// Records what instruction `index` did (the command processor sized `records` for the run).
+inline void Record(const UnitContext& ctx, uint32_t index, spec::Queue queue, uint64_t start,
+                   uint64_t end, uint64_t wait_input, uint64_t wait_buffer,
+                   const UnitResult& result) {
+  if (ctx.records == nullptr || index >= ctx.records->size()) return;
+  (*ctx.records)[index] = {start - ctx.run.begin_cycle,
+                           end - ctx.run.begin_cycle,
+                           wait_input,
+                           wait_buffer,
+                           result.bank_conflict_cycles,
+                           result.dram_stall_cycles,
+                           static_cast<int8_t>(queue)};
+}
 
 inline void Trace(const UnitContext& ctx, std::string engine, std::string name, uint64_t begin,
                   uint64_t end, int64_t insn) {
   if (ctx.trace != nullptr && end > begin) {
-    ctx.trace->push_back({std::move(engine), std::move(name), begin, end, insn});
+    ctx.trace->push_back({std::move(engine), std::move(name), begin - ctx.run.begin_cycle,
+                          end - ctx.run.begin_cycle, insn});
   }
+}
+
+// The token waits that began at `begin`: Acquire takes upstream tokens (input) before
+// downstream ones (buffer), so the two waits are consecutive intervals in that order.
+inline void TraceWaits(const UnitContext& ctx, const std::string& engine, uint64_t begin,
+                       uint64_t input_cycles, uint64_t buffer_cycles, int64_t insn) {
+  Trace(ctx, engine, "wait input", begin, begin + input_cycles, insn);
+  Trace(ctx, engine, "wait buffer", begin + input_cycles, begin + input_cycles + buffer_cycles,
+        insn);
 }
 
 }  // namespace npu::hw

@@ -52,6 +52,8 @@ void DmaEngine::Dispatch() {
     const TokenSync::Waited waited = ctx_.tokens.Acquire(queue_id_, item.insn.wait_mask);
     auto job = std::make_shared<Job>();
     job->footprint = spec::Footprints(item.insn);
+    job->wait_input = waited.input_cycles;
+    job->wait_buffer = waited.buffer_cycles;
     job->item = std::move(item);
     const uint64_t t1 = ctx_.clock.Now();
     while (OverlapsInFlight(*job)) sc_core::wait(job_done_);  // buffer still being moved
@@ -60,8 +62,8 @@ void DmaEngine::Dispatch() {
     const uint64_t t2 = ctx_.clock.Now();
     ctx_.counters.AddQueue(queue_id_, QueueCounter::kWaitInputCycles, waited.input_cycles);
     ctx_.counters.AddQueue(queue_id_, QueueCounter::kWaitBufferCycles, waited.buffer_cycles);
-    Trace(ctx_, engine_ + ".dispatch", waited.input_cycles ? "wait input" : "wait buffer", t0, t1,
-          job->item.index);
+    TraceWaits(ctx_, engine_ + ".dispatch", t0, waited.input_cycles, waited.buffer_cycles,
+               job->item.index);
     Trace(ctx_, engine_ + ".dispatch", "wait channel", t1, t2, job->item.index);
     channel_job_[channel] = job;
     in_order_.push_back(job);
@@ -80,6 +82,11 @@ void DmaEngine::Channel(int channel) {
     const uint64_t end = ctx_.clock.Now();
     ctx_.counters.AddQueue(queue_id_, QueueCounter::kBusyCycles, busy_.End(end));
     ctx_.counters.AddQueue(queue_id_, QueueCounter::kQueueInstructions, 1);
+    ctx_.counters.AddQueue(queue_id_, QueueCounter::kBankConflictCycles,
+                           job.result.bank_conflict_cycles);
+    ctx_.counters.AddQueue(queue_id_, QueueCounter::kDramStallCycles, job.result.dram_stall_cycles);
+    Record(ctx_, job.item.index, queue_id_, begin, end, job.wait_input, job.wait_buffer,
+           job.result);
     Trace(ctx_, engine, std::string(spec::OpcodeName(direction_)), begin, end, job.item.index);
     job.done = true;
     channel_job_[channel].reset();
@@ -118,10 +125,8 @@ UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
       direction_ == spec::Opcode::kLoad ? Load(bursts, conflict) : Store(bursts, conflict);
   const uint64_t took = ctx_.clock.Now() - begin;
   const uint64_t ideal = spec::DmaIdealCycles(ctx_.config, direction_, bursts);
-  ctx_.counters.AddQueue(queue_id_, QueueCounter::kBankConflictCycles, conflict);
-  if (took > ideal + conflict) {
-    ctx_.counters.AddQueue(queue_id_, QueueCounter::kDramStallCycles, took - ideal - conflict);
-  }
+  result.bank_conflict_cycles = conflict;
+  result.dram_stall_cycles = took > ideal + conflict ? took - ideal - conflict : 0;
   ctx_.counters.Add(
       direction_ == spec::Opcode::kLoad ? spec::regs::kDramReadBytes : spec::regs::kDramWriteBytes,
       spec::DmaBytes(dma));

@@ -37,6 +37,7 @@ class DmaEngine : public sc_core::sc_module {
     std::vector<spec::Footprint> footprint;
     bool done = false;
     UnitResult result;
+    uint64_t wait_input = 0, wait_buffer = 0;
   };
   struct InFlight {
     sc_core::sc_time ready;  // load: data arrived; store: DRAM write complete

@@ -64,9 +64,10 @@ UnitResult MacArray::Execute(const spec::ConvArgs& conv) {
   const uint64_t cycles =
       std::max(spec::ConvComputeCycles(ctx_.config, conv), sram_timing.ideal_cycles) + conflict;
   ctx_.counters.Add(spec::regs::kMacs, spec::ConvMacs(conv));
-  ctx_.counters.AddQueue(spec::Queue::kCompute, spec::regs::kBankConflictCycles, conflict);
   sc_core::wait(ctx_.clock.Cycles(cycles));
-  return {};
+  UnitResult done;
+  done.bank_conflict_cycles = conflict;
+  return done;
 }
 
 }  // namespace npu::hw

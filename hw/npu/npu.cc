@@ -17,6 +17,7 @@ Npu::Npu(sc_core::sc_module_name name, const spec::NpuConfig& config, const NpuO
            run_,
            nullptr,
            options.trace ? &trace_ : nullptr,
+           &records_,
            options.compute_data},
       sram("sram", config_, clock_),
       acc("acc", config_),

@@ -38,6 +38,7 @@ class Npu : public sc_core::sc_module {
 
   const PerfCounters& counters() const { return counters_; }
   const std::vector<TraceEvent>& trace() const { return trace_; }
+  const std::vector<InsnRecord>& records() const { return records_; }
   const RunState& run_state() const { return run_; }
   const Clock& clock() const { return clock_; }
   // Why a run that never completed is stuck.
@@ -51,6 +52,7 @@ class Npu : public sc_core::sc_module {
   TokenSync tokens_;
   RunState run_;
   std::vector<TraceEvent> trace_;
+  std::vector<InsnRecord> records_;
   UnitContext ctx_;
 
  public:
