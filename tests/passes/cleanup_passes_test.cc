@@ -1,0 +1,102 @@
+// Constant folding, identity elimination and dead-code elimination on small graphs: each rewrite
+// fires where it should, keeps the interpreter's outputs, and leaves alone what it must.
+#include <gtest/gtest.h>
+
+#include "tests/passes/pass_test_util.h"
+
+namespace npu::compiler::passes::testing {
+namespace {
+
+// x [2,3,2,2] -> Reshape(x, exporter shape chain) -> Relu -> y.
+ir::Graph ShapeChainGraph() {
+  ir::Graph g("chain");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 2, 2}, ir::Layout::kNCHW);
+  ir::Tensor* s = g.AddNode(ir::OpKind::kShape, "shape", {x}, {"s"})->output();
+  ir::Tensor* n =
+      g.AddNode(ir::OpKind::kGather, "gather", {s, g.AddConstant<int64_t>("zero", {}, {0})}, {"n"})
+          ->output();
+  ir::Tensor* n1 =
+      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {n}, {"n1"}, A({{"axes", Ints{0}}}))->output();
+  ir::Tensor* t =
+      g.AddNode(ir::OpKind::kConcat, "cat", {n1, g.AddConstant<int64_t>("rest", {1}, {-1})}, {"t"},
+                A({{"axis", int64_t{0}}}))
+          ->output();
+  ir::Tensor* r = g.AddNode(ir::OpKind::kReshape, "reshape", {x, t}, {"r"})->output();
+  g.AddOutput(g.AddNode(ir::OpKind::kRelu, "relu", {r}, {"y"})->output());
+  return g;
+}
+
+TEST(FoldConstants, FoldsExporterShapeChains) {
+  ir::Graph g = ShapeChainGraph();
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("fold-constants", g);
+  EXPECT_EQ(ctx.Stat("fold-constants.folded"), 4);  // shape, gather, unsqueeze, concat
+  EXPECT_EQ(g.nodes().size(), 2u);                  // reshape, relu
+  const ir::Tensor* t = g.FindTensor("t");          // the folded constant keeps its name
+  ASSERT_NE(t, nullptr);
+  ASSERT_TRUE(t->is_constant());
+  EXPECT_EQ(std::vector<int64_t>(t->data<int64_t>().begin(), t->data<int64_t>().end()),
+            (Ints{2, -1}));
+}
+
+TEST(FoldConstants, LeavesComputedValuesAlone) {
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2}, ir::Layout::kNone);
+  g.AddOutput(g.AddNode(ir::OpKind::kAdd, "add", {x, g.AddConstant<float>("c", {2}, {1, 2})}, {"y"})
+                  ->output());
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("fold-constants", g);
+  EXPECT_EQ(ctx.Stat("fold-constants.folded"), 0);
+  EXPECT_EQ(g.nodes().size(), 1u);
+}
+
+TEST(EliminateIdentity, BypassesNoOpsAndKeepsOutputNames) {
+  // x -> Identity -> Reshape(same shape) -> Relu -> Flatten(already flat) = y (graph output).
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3}, ir::Layout::kNone);
+  ir::Tensor* a = g.AddNode(ir::OpKind::kIdentity, "id", {x}, {"a"})->output();
+  ir::Tensor* b =
+      g.AddNode(ir::OpKind::kReshape, "same", {a, g.AddConstant<int64_t>("s", {2}, {2, 3})}, {"b"})
+          ->output();
+  ir::Tensor* c = g.AddNode(ir::OpKind::kRelu, "relu", {b}, {"c"})->output();
+  g.AddOutput(g.AddNode(ir::OpKind::kFlatten, "flat", {c}, {"y"})->output());
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("eliminate-identity", g);
+  EXPECT_EQ(ctx.Stat("eliminate-identity.identity"), 1);
+  EXPECT_EQ(ctx.Stat("eliminate-identity.reshape"), 1);
+  EXPECT_EQ(ctx.Stat("eliminate-identity.flatten"), 1);
+  ASSERT_EQ(g.nodes().size(), 1u);
+  EXPECT_EQ(g.outputs()[0]->name(), "y");  // the relu's output took the graph output's name
+  EXPECT_EQ(g.outputs()[0]->producer()->name(), "relu");
+}
+
+TEST(EliminateIdentity, KeepsShapeChangesAndInputPassThroughs) {
+  // A Flatten that changes the shape stays; an Identity from graph input to graph output stays
+  // (both names are part of the interface).
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 1}, ir::Layout::kNone);
+  g.AddOutput(g.AddNode(ir::OpKind::kFlatten, "flat", {x}, {"y"})->output());
+  g.AddOutput(g.AddNode(ir::OpKind::kIdentity, "id", {x}, {"z"})->output());
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("eliminate-identity", g);
+  EXPECT_TRUE(ctx.stats.empty());
+  EXPECT_EQ(g.nodes().size(), 2u);
+}
+
+TEST(EliminateDeadCode, RemovesDeadChainsAndConstants) {
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2}, ir::Layout::kNone);
+  ir::Tensor* dead = g.AddNode(ir::OpKind::kRelu, "dead1", {x}, {"d1"})->output();
+  g.AddNode(ir::OpKind::kAdd, "dead2", {dead, g.AddConstant<float>("c", {2}, {1, 2})}, {"d2"});
+  g.AddOutput(g.AddNode(ir::OpKind::kRelu, "live", {x}, {"y"})->output());
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("eliminate-dead-code", g);
+  EXPECT_EQ(ctx.Stat("eliminate-dead-code.nodes"), 2);
+  EXPECT_EQ(g.nodes().size(), 1u);
+  EXPECT_EQ(g.FindTensor("c"), nullptr);
+  // Nothing left to remove: a second run does nothing.
+  EXPECT_TRUE(ExpectSoundPass("eliminate-dead-code", g).stats.empty());
+}
+
+}  // namespace
+}  // namespace npu::compiler::passes::testing
