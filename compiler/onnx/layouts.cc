@@ -1,6 +1,8 @@
 // Layout assignment.
 #include "compiler/onnx/layouts.h"
 
+#include <algorithm>
+
 namespace npu::compiler::onnx_detail {
 namespace {
 
@@ -39,11 +41,18 @@ bool ReadsNchw(const ir::Node& node) {
   return false;
 }
 
+// tf2onnx feeds NHWC images through a Transpose to NCHW: such an input is not NCHW.
+bool OnlyTransposed(const ir::Tensor& t) {
+  return !t.users().empty() &&
+         std::all_of(t.users().begin(), t.users().end(),
+                     [](const ir::Node* user) { return user->kind() == OpKind::kTranspose; });
+}
+
 }  // namespace
 
 void AssignLayouts(ir::Graph& graph, const RankMap& ranks) {
   for (ir::Tensor* in : graph.inputs()) {
-    if (!in->is_constant() && in->shape().size() == 4) in->set_layout(ir::Layout::kNCHW);
+    if (in->shape().size() == 4 && !OnlyTransposed(*in)) in->set_layout(ir::Layout::kNCHW);
   }
   for (ir::Node* node : graph.nodes()) {
     ir::Tensor* out = node->output(0);

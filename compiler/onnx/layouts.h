@@ -8,7 +8,8 @@
 namespace npu::compiler::onnx_detail {
 
 // Rules, in node order:
-//   - a non-constant graph input of rank 4 is NCHW;
+//   - a graph input of rank 4 is NCHW, unless Transposes are all that read it (tf2onnx's
+//     NHWC image inputs);
 //   - the output of Conv, QLinearConv, MaxPool, AveragePool of rank 4 is NCHW;
 //   - the output of an op that keeps its data input's dim order (BatchNormalization, Relu, Clip,
 //     Add/Sub/Mul/Div, Identity, Pad, QuantizeLinear, DequantizeLinear, GlobalAveragePool,

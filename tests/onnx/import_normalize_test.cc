@@ -210,6 +210,19 @@ TEST(OnnxImportNormalize, TransposeDefaultPermAndLayoutsAfterReshape) {
   EXPECT_EQ(g.FindTensor("y")->layout(), ir::Layout::kNCHW);  // reads the NCHW input
 }
 
+TEST(OnnxImportNormalize, AnNhwcInputTransposedToNchwIsNotNchw) {
+  ModelBuilder m;  // the tf2onnx pattern
+  m.Input("image", {"1", "8", "8", "3"});
+  m.Node("Transpose", {"image"}, {"t"}, "to_nchw").Ints("perm", {0, 3, 1, 2});
+  m.Initializer("w", {2, 3, 1, 1}, std::vector<float>(6, 1.f));
+  m.Node("Conv", {"t", "w"}, {"y"}, "conv");
+  m.Output("y");
+  ir::Graph g = ImportOrDie(m);
+  EXPECT_EQ(g.inputs()[0]->layout(), ir::Layout::kNone);
+  EXPECT_EQ(g.FindTensor("t")->layout(), ir::Layout::kNone);
+  EXPECT_EQ(g.FindTensor("y")->layout(), ir::Layout::kNCHW);
+}
+
 TEST(OnnxImportNormalize, QLinearOpsImport) {
   ModelBuilder m;
   m.Input("x", {"1", "2", "4", "4"}, ::onnx::TensorProto::UINT8);
