@@ -48,6 +48,10 @@ TEST(Conv, GroupsWithBiasByHand) {
 struct ConvCase {
   int64_t n, c, h, w, out_c, k, stride, pad, dilation, group;
 };
+void PrintTo(const ConvCase& p, std::ostream* os) {
+  *os << "n" << p.n << "c" << p.c << "h" << p.h << "w" << p.w << "o" << p.out_c << "k" << p.k << "s"
+      << p.stride << "p" << p.pad << "d" << p.dilation << "g" << p.group;
+}
 
 // Direct 7-loop convolution, NCHW, OIHW: the obviously right reference.
 std::vector<float> NaiveConv(const ConvCase& p, const std::vector<float>& x,

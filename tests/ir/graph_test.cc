@@ -74,6 +74,19 @@ TEST(Graph, SortRestoresOrderAndFindsCycles) {
   EXPECT_NE(s.message().find("cycle"), std::string::npos) << s.message();
 }
 
+TEST(Graph, RenameTensorAndSetOutputKeepTheInterface) {
+  Graph g = SmallGraph();
+  Tensor* r = g.FindTensor("r");
+  g.RenameTensor(g.FindTensor("y"), "y_old");
+  g.RenameTensor(r, "y");  // a pass replacing the output keeps its name
+  g.SetOutput(0, r);
+  EXPECT_EQ(g.FindTensor("y"), r);
+  EXPECT_EQ(g.FindTensor("r"), nullptr);
+  EXPECT_EQ(g.outputs()[0], r);
+  EXPECT_EQ(g.FindTensor("y_old")->users().size(), 0u);
+  ASSERT_TRUE(Verify(g).ok()) << Verify(g).message();
+}
+
 TEST(Verifier, ConstantSizeMustMatchShape) {
   Graph g = SmallGraph();
   g.FindTensor("c")->set_shape({2});

@@ -15,6 +15,7 @@ struct ModelCase {
   const char* name;
   int64_t image_size;
 };
+void PrintTo(const ModelCase& c, std::ostream* os) { *os << c.name << "@" << c.image_size; }
 
 class EveryPass : public ::testing::TestWithParam<ModelCase> {};
 

@@ -4,6 +4,8 @@
 //   npu_opt resnet18 --print                  the final IR
 //   npu_opt small_cnn --dump-after=fold-batchnorm --disable-pass=convert-layout-nhwc
 //   npu_opt mobilenet_v2 --check              also interpret before and after, compare outputs
+//   npu_opt resnet18 --export-onnx=resnet18.onnx   the model as built, for other ONNX tools
+//   npu_opt model.onnx                        an ONNX file (when built with compiler/onnx)
 //   npu_opt --list-passes | --list-models
 //
 // Exit status: 0 success, 1 --check found different outputs, 2 error (bad option or model).
@@ -51,9 +53,11 @@ po::options_description Describe() {
       "print", "print the final graph")("check",
                                         "interpret the graph before and after the passes and "
                                         "compare the outputs (max error / output scale <= 1e-5)")(
-      "export-onnx", po::value<std::string>(), "write the final graph as an ONNX file")(
-      "image-size", po::value<int64_t>(), "input height and width for built-in image models")(
-      "batch", po::value<int64_t>(), "batch size for built-in models");
+      "export-onnx", po::value<std::string>(),
+      "write the model as loaded (before the passes: ONNX has no fused ops or NHWC) to an ONNX "
+      "file")("image-size", po::value<int64_t>(),
+              "input height and width for built-in image models")("batch", po::value<int64_t>(),
+                                                                  "batch size for built-in models");
   return d;
 }
 
@@ -151,7 +155,7 @@ int Main(int argc, char** argv) {
   if (o.print) fmt::print("{}", ir::PrintGraph(*graph));
   Summarise(original, *graph, ctx, ms);
   if (!o.export_onnx.empty()) {
-    const Status s = ExportModel(*graph, o.export_onnx);
+    const Status s = ExportModel(original, o.export_onnx);
     if (!s.ok()) return fmt::print(stderr, "npu_opt: {}\n", s.message()), kExitError;
     fmt::print("wrote {}\n", o.export_onnx);
   }

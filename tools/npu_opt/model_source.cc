@@ -1,7 +1,7 @@
 // Model loading and export for npu_opt.
 #include "tools/npu_opt/model_source.h"
 
-#include <fmt/format.h>
+#include "tools/npu_opt/onnx_io.h"
 
 namespace npu::tools {
 namespace {
@@ -15,16 +15,12 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 StatusOr<compiler::ir::Graph> LoadModel(const std::string& source,
                                         const workloads::ModelOptions& options) {
-  if (EndsWith(source, ".onnx")) {
-    return Unimplemented(
-        fmt::format("cannot read {}: this npu_opt is built without ONNX import", source));
-  }
-  return workloads::BuildModel(source, options);
+  if (!EndsWith(source, ".onnx")) return workloads::BuildModel(source, options);
+  return ReadOnnx(source, options.batch);
 }
 
 Status ExportModel(const compiler::ir::Graph& graph, const std::string& path) {
-  return Unimplemented(
-      fmt::format("cannot write {}: this npu_opt is built without ONNX export", path));
+  return WriteOnnx(graph, path);
 }
 
 }  // namespace npu::tools

@@ -1,5 +1,5 @@
 // Where npu_opt's graphs come from and go to: built-in models, and ONNX files when the ONNX
-// importer/exporter (compiler/onnx) is part of the build (NPU_OPT_HAVE_ONNX).
+// importer/exporter (compiler/onnx) is part of the build (onnx_io.h).
 #pragma once
 
 #include <string>
