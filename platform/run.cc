@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 
+#include "platform/progress_monitor.h"
 #include "platform/soc.h"
 
 namespace npu::platform {
@@ -34,7 +35,7 @@ Status FirmwareMain(fw::Bus& bus, uint64_t dram_bytes, std::string_view binary,
 
 StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,
                               const std::vector<std::vector<int8_t>>& inputs,
-                              const hw::NpuOptions& options) {
+                              const RunOptions& options) {
   static bool elaborated = false;
   if (elaborated) {
     return FailedPrecondition("the platform runs one binary per process (SystemC elaborates once)");
@@ -45,9 +46,14 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                                           sc_core::SC_DO_NOTHING);
   RunResult result;
   Status firmware_status = Internal("the firmware did not run");
-  auto soc = std::make_unique<Soc>("soc", config, options, [&](fw::Bus& bus) {
+  auto soc = std::make_unique<Soc>("soc", config, options.npu, [&](fw::Bus& bus) {
     firmware_status = FirmwareMain(bus, config.dram().size_bytes(), binary, inputs, result);
   });
+  std::unique_ptr<ProgressMonitor> monitor;
+  if (options.progress) {
+    monitor = std::make_unique<ProgressMonitor>("progress", soc->npu,
+                                                options.progress_interval_cycles, options.progress);
+  }
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start();
   result.wall_seconds =

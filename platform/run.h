@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -22,8 +23,16 @@ struct RunResult {
   double wall_seconds = 0;                   // host time spent simulating
 };
 
+struct RunOptions {
+  using ProgressFn = std::function<void(uint64_t retired, uint64_t total, uint64_t cycles)>;
+  hw::NpuOptions npu;
+  // Called every `progress_interval_cycles` of simulated time while instructions retire.
+  ProgressFn progress;
+  uint64_t progress_interval_cycles = 250'000;
+};
+
 StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,
                               const std::vector<std::vector<int8_t>>& inputs,
-                              const hw::NpuOptions& options);
+                              const RunOptions& options);
 
 }  // namespace npu::platform

@@ -31,6 +31,7 @@ class CommandProcessor : public sc_core::sc_module, public RunControl {
   void Fault(spec::regs::ErrorCode code, uint32_t index, const std::string& detail) override;
   bool faulted() const override { return faulted_; }
 
+  uint64_t retired() const { return retired_count_; }
   // What the run is waiting for, if it never completes.
   std::string DescribeState() const;
 

@@ -41,6 +41,7 @@ class Npu : public sc_core::sc_module {
   const std::vector<InsnRecord>& records() const { return records_; }
   const RunState& run_state() const { return run_; }
   const Clock& clock() const { return clock_; }
+  uint64_t retired() const { return command_processor.retired(); }
   // Why a run that never completed is stuck.
   std::string DescribeHang() const { return command_processor.DescribeState(); }
 

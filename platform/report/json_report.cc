@@ -1,0 +1,105 @@
+// RunReport -> JSON, keys in a fixed order.
+#include "platform/report/json_report.h"
+
+#include <fmt/format.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/spec/config.h"
+
+namespace npu::report {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json StallsJson(const Stalls& s) {
+  return {{"wait_input_cycles", s.wait_input},
+          {"wait_buffer_cycles", s.wait_buffer},
+          {"bank_conflict_cycles", s.bank_conflict},
+          {"dram_stall_cycles", s.dram_stall}};
+}
+
+Json ConfigJson(const spec::NpuConfig& c) {
+  std::string text;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(c, &text, options);
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  j["fingerprint"] = fmt::format("{:016x}", spec::Fingerprint(c));
+  return j;
+}
+
+Json LayerJson(const LayerReport& l) {
+  return {{"name", l.name},
+          {"op", l.op},
+          {"shape", l.shape},
+          {"tiling", l.tiling},
+          {"first_instruction", l.first_instruction},
+          {"instructions", l.instruction_count},
+          {"macs", l.macs},
+          {"cycles", l.cycles},
+          {"predicted_cycles", l.predicted_cycles},
+          {"mac_utilisation", l.mac_utilisation},
+          {"stalls", StallsJson(l.stalls)},
+          {"dram_read_bytes", l.dram_read_bytes},
+          {"dram_write_bytes", l.dram_write_bytes},
+          {"achieved_gbps", l.achieved_gbps},
+          {"peak_sram_bytes", l.peak_sram_bytes},
+          {"roofline_cycles", l.roofline_cycles}};
+}
+
+Json TotalsJson(const RunReport& r) {
+  return {{"cycles", r.cycles},
+          {"predicted_cycles", r.predicted_cycles},
+          {"latency_us", r.latency_us},
+          {"inferences_per_second", r.inferences_per_second},
+          {"macs", r.macs},
+          {"mac_utilisation", r.mac_utilisation},
+          {"dram_read_bytes", r.dram_read_bytes},
+          {"dram_write_bytes", r.dram_write_bytes},
+          {"achieved_gbps", r.achieved_gbps},
+          {"peak_gbps", r.peak_gbps},
+          {"roofline_cycles", r.roofline_cycles},
+          {"roofline_ratio", r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0.0},
+          {"fetch_cycles", r.fetch_cycles},
+          {"dispatch_stall_cycles", r.dispatch_stall_cycles},
+          {"peak_sram_bytes", r.peak_sram_bytes}};
+}
+
+}  // namespace
+
+std::string ToJson(const RunReport& r) {
+  Json queues = Json::array();
+  for (const QueueReport& q : r.queues) {
+    queues.push_back({{"name", q.name},
+                      {"busy_cycles", q.busy_cycles},
+                      {"instructions", q.instructions},
+                      {"stalls", StallsJson(q.stalls)}});
+  }
+  Json layers = Json::array();
+  for (const LayerReport& l : r.layers) layers.push_back(LayerJson(l));
+  Json j = {{"schema", "npu-run-report"},
+            {"schema_version", kReportSchemaVersion},
+            {"model", r.model},
+            {"config", ConfigJson(r.config)},
+            {"mode", r.mode},
+            {"compile",
+             {{"seconds", r.compile_seconds},
+              {"instructions", r.instructions},
+              {"image_dram_bytes", r.image_dram_bytes}}},
+            {"simulation",
+             {{"wall_seconds", r.simulate_seconds},
+              {"cycles_per_second", r.simulate_seconds > 0 ? r.cycles / r.simulate_seconds : 0.0}}},
+            {"totals", TotalsJson(r)},
+            {"queues", queues},
+            {"layers", layers},
+            {"check",
+             {{"status", r.check.status},
+              {"reason", r.check.reason},
+              {"bytes", r.check.bytes},
+              {"mismatches", r.check.mismatches}}}};
+  return j.dump(2) + "\n";
+}
+
+}  // namespace npu::report

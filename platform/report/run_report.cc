@@ -1,0 +1,141 @@
+// BuildRunReport: totals from the counters, per-layer figures from the instruction records.
+//
+// Layers overlap in time (the next layer's loads run under this layer's compute), so a layer's
+// cycles are defined as a partition of the run: from the completion of the previous layer's last
+// instruction to the completion of its own. They sum to the run's cycles exactly.
+#include "platform/report/run_report.h"
+
+#include <algorithm>
+
+#include "hw/spec/timing_model.h"
+
+namespace npu::report {
+namespace {
+
+namespace regs = spec::regs;
+
+double Gbps(uint64_t bytes, uint64_t cycles, uint32_t mhz) {
+  return cycles == 0 ? 0 : double(bytes) / double(cycles) * mhz / 1e3;
+}
+
+double Utilisation(uint64_t macs, uint64_t cycles, const spec::NpuConfig& c) {
+  const double peak = double(cycles) * c.mac().rows() * c.mac().cols();
+  return peak > 0 ? double(macs) / peak : 0;
+}
+
+std::vector<QueueReport> Queues(const fw::Counters& c) {
+  std::vector<QueueReport> queues;
+  for (int q = 0; q < spec::kNumQueues; ++q) {
+    auto get = [&](regs::QueueCounter k) { return c[regs::QueueCounterId(spec::Queue(q), k)]; };
+    QueueReport r;
+    r.name = std::string(spec::QueueName(spec::Queue(q)));
+    r.busy_cycles = get(regs::kBusyCycles);
+    r.instructions = get(regs::kQueueInstructions);
+    r.stalls = {get(regs::kWaitInputCycles), get(regs::kWaitBufferCycles),
+                get(regs::kBankConflictCycles), get(regs::kDramStallCycles)};
+    queues.push_back(r);
+  }
+  return queues;
+}
+
+// Adds what instruction `i` moved and waited for to `layer`.
+void AddInstruction(const spec::Program& program, const std::vector<hw::InsnRecord>& records,
+                    uint32_t i, LayerReport& layer, uint64_t& completion) {
+  if (i < records.size()) {
+    const hw::InsnRecord& r = records[i];
+    layer.stalls.wait_input += r.wait_input;
+    layer.stalls.wait_buffer += r.wait_buffer;
+    layer.stalls.bank_conflict += r.bank_conflict;
+    layer.stalls.dram_stall += r.dram_stall;
+    completion = std::max(completion, r.end);
+  }
+  const size_t offset = size_t{i} * spec::kInsnBytes;
+  if (offset + spec::kInsnBytes > program.instructions().size()) return;
+  StatusOr<spec::Instruction> insn =
+      spec::Decode(reinterpret_cast<const uint8_t*>(program.instructions().data()) + offset);
+  if (!insn.ok()) return;
+  if (const auto* dma = std::get_if<spec::DmaArgs>(&insn->args)) {
+    (insn->opcode == spec::Opcode::kLoad ? layer.dram_read_bytes : layer.dram_write_bytes) +=
+        spec::DmaBytes(*dma);
+  }
+}
+
+LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion) {
+  const spec::LayerInfo& info = in.program->layers(index);
+  const spec::NpuConfig& c = *in.config;
+  LayerReport l;
+  l.name = info.name();
+  l.op = info.op();
+  l.shape = info.shape();
+  l.tiling = info.tiling();
+  l.first_instruction = info.first_instruction();
+  l.instruction_count = info.instruction_count();
+  l.macs = info.macs();
+  l.predicted_cycles = info.predicted_cycles();
+  l.peak_sram_bytes = info.peak_sram_bytes();
+  uint64_t completion = previous_completion;
+  for (uint32_t i = 0; i < info.instruction_count(); ++i) {
+    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, completion);
+  }
+  l.cycles = completion - previous_completion;
+  previous_completion = completion;
+  // The least DRAM traffic: the layer's constants, plus the network input for the first layer
+  // and the output for the last (intermediate activations could stay on chip).
+  uint64_t min_bytes = info.weight_bytes();
+  if (index == 0) {
+    for (const auto& t : in.program->inputs()) min_bytes += t.size_bytes();
+  }
+  if (index + 1 == in.program->layers_size()) {
+    for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
+  }
+  l.roofline_cycles = std::max(spec::CeilDiv(l.macs, uint64_t{c.mac().rows()} * c.mac().cols()),
+                               spec::CeilDiv(min_bytes, c.dram().bytes_per_cycle()));
+  return l;
+}
+
+void AddLayers(const RunInputs& in, RunReport& r) {
+  uint64_t completion = 0;
+  for (int i = 0; i < in.program->layers_size(); ++i) {
+    r.layers.push_back(Layer(in, i, completion));
+  }
+  if (!r.layers.empty()) r.layers.back().cycles += r.cycles - std::min(r.cycles, completion);
+  for (LayerReport& l : r.layers) {
+    l.mac_utilisation = Utilisation(l.macs, l.cycles, *in.config);
+    l.achieved_gbps =
+        Gbps(l.dram_read_bytes + l.dram_write_bytes, l.cycles, in.config->clock_mhz());
+    r.roofline_cycles += l.roofline_cycles;
+    r.predicted_cycles += l.predicted_cycles;
+    r.peak_sram_bytes = std::max(r.peak_sram_bytes, l.peak_sram_bytes);
+  }
+}
+
+}  // namespace
+
+RunReport BuildRunReport(const RunInputs& in) {
+  const spec::NpuConfig& c = *in.config;
+  const fw::Counters& k = *in.counters;
+  RunReport r;
+  r.model = in.model;
+  r.config = c;
+  r.mode = in.timing_only ? "timing-only" : "full";
+  r.compile_seconds = in.compile_seconds;
+  r.simulate_seconds = in.simulate_seconds;
+  r.instructions = static_cast<uint32_t>(in.program->instructions().size() / spec::kInsnBytes);
+  r.image_dram_bytes = in.program->dram_bytes();
+  r.cycles = k[regs::kCycles];
+  r.macs = k[regs::kMacs];
+  r.latency_us = double(r.cycles) / c.clock_mhz();
+  r.inferences_per_second = r.latency_us > 0 ? 1e6 / r.latency_us : 0;
+  r.mac_utilisation = Utilisation(r.macs, r.cycles, c);
+  r.dram_read_bytes = k[regs::kDramReadBytes];
+  r.dram_write_bytes = k[regs::kDramWriteBytes];
+  r.achieved_gbps = Gbps(r.dram_read_bytes + r.dram_write_bytes, r.cycles, c.clock_mhz());
+  r.peak_gbps = double(c.dram().bytes_per_cycle()) * c.clock_mhz() / 1e3;
+  r.fetch_cycles = k[regs::kFetchCycles];
+  r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
+  r.queues = Queues(k);
+  AddLayers(in, r);
+  return r;
+}
+
+}  // namespace npu::report

@@ -1,0 +1,85 @@
+// A run, as reports present it: per layer and in total, every figure measured on the platform
+// except those named `predicted_*`. Built once (BuildRunReport) and written as a terminal table,
+// JSON (docs/report.md) or CSV, so all three always agree.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "firmware/driver.h"
+#include "hw/common/unit_context.h"
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::report {
+
+struct Stalls {
+  uint64_t wait_input = 0;     // token waits for data from an upstream queue
+  uint64_t wait_buffer = 0;    // token waits for a buffer a downstream queue frees
+  uint64_t bank_conflict = 0;  // SRAM banks busy with other accesses
+  uint64_t dram_stall = 0;     // DRAM bandwidth taken by other transfers
+};
+
+struct QueueReport {
+  std::string name;
+  uint64_t busy_cycles = 0;
+  uint64_t instructions = 0;
+  Stalls stalls;
+};
+
+struct LayerReport {
+  std::string name, op, shape, tiling;
+  uint32_t first_instruction = 0, instruction_count = 0;
+  uint64_t macs = 0;
+  uint64_t cycles = 0;  // from the previous layer's completion to this one's
+  uint64_t predicted_cycles = 0;
+  double mac_utilisation = 0;  // macs / (cycles * rows * cols)
+  Stalls stalls;               // summed over the layer's instructions (they overlap)
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  double achieved_gbps = 0;
+  uint64_t peak_sram_bytes = 0;
+  uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), minimum DRAM bytes / bandwidth)
+};
+
+struct CheckReport {
+  std::string status = "skipped";  // "pass", "fail", "skipped"
+  std::string reason;              // why skipped, or the first mismatch
+  uint64_t bytes = 0, mismatches = 0;
+};
+
+struct RunReport {
+  std::string model;
+  spec::NpuConfig config;
+  std::string mode = "full";  // or "timing-only"
+  double compile_seconds = 0, simulate_seconds = 0;
+  uint32_t instructions = 0;
+  uint64_t image_dram_bytes = 0;
+  // Totals.
+  uint64_t cycles = 0, predicted_cycles = 0, macs = 0;
+  double latency_us = 0, inferences_per_second = 0, mac_utilisation = 0;
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  double achieved_gbps = 0, peak_gbps = 0;
+  uint64_t roofline_cycles = 0;  // sum over layers
+  uint64_t fetch_cycles = 0, dispatch_stall_cycles = 0;
+  uint64_t peak_sram_bytes = 0;
+  std::vector<QueueReport> queues;  // load, compute, vector, store
+  std::vector<LayerReport> layers;
+  CheckReport check;
+};
+
+// Everything the report needs from one compile and one run.
+struct RunInputs {
+  std::string model;
+  const spec::NpuConfig* config;
+  const spec::Program* program;
+  const fw::Counters* counters;
+  const std::vector<hw::InsnRecord>* records;
+  bool timing_only = false;
+  double compile_seconds = 0, simulate_seconds = 0;
+};
+
+RunReport BuildRunReport(const RunInputs& in);
+
+}  // namespace npu::report

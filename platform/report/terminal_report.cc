@@ -1,0 +1,121 @@
+// Formatting the terminal report.
+#include "platform/report/terminal_report.h"
+
+#include <fmt/format.h>
+
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::report {
+
+std::string Grouped(uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+namespace {
+
+std::string Short(const std::string& s, size_t n) {
+  return s.size() <= n ? s : s.substr(0, n - 1) + "~";
+}
+
+std::string Percent(double part, double whole) {
+  return whole > 0 ? fmt::format("{:+.1f}%", 100.0 * (part - whole) / whole) : "-";
+}
+
+std::string KiB(uint64_t b) { return fmt::format("{:.1f}", b / 1024.0); }
+
+std::string ComputeTable(const RunReport& r) {
+  std::string t = fmt::format("{:<18} {:<15} {:<27} {:>7} {:>11} {:>7} {:>5}\n", "layer", "op",
+                              "shape", "MMACs", "cycles", "pred", "util");
+  for (const LayerReport& l : r.layers) {
+    t +=
+        fmt::format("{:<18} {:<15} {:<27} {:>7.1f} {:>11} {:>7} {:>4.0f}%\n", Short(l.name, 18),
+                    Short(l.op, 15), Short(l.shape, 27), l.macs / 1e6, Grouped(l.cycles),
+                    Percent(double(l.predicted_cycles), double(l.cycles)), 100 * l.mac_utilisation);
+  }
+  return t;
+}
+
+std::string MemoryTable(const RunReport& r) {
+  std::string t = fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>6} {:>9}\n",
+                              "layer", "wait in", "wait buf", "bank", "DRAM bw", "read KiB",
+                              "write KiB", "GB/s", "SRAM KiB");
+  for (const LayerReport& l : r.layers) {
+    t += fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>6.1f} {:>9}\n",
+                     Short(l.name, 18), Grouped(l.stalls.wait_input), Grouped(l.stalls.wait_buffer),
+                     Grouped(l.stalls.bank_conflict), Grouped(l.stalls.dram_stall),
+                     KiB(l.dram_read_bytes), KiB(l.dram_write_bytes), l.achieved_gbps,
+                     KiB(l.peak_sram_bytes));
+  }
+  return t;
+}
+
+std::string QueueTable(const RunReport& r) {
+  std::string t = fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", "queue", "busy",
+                              "wait input", "wait buffer", "bank confl.", "DRAM bw", "insns");
+  for (const QueueReport& q : r.queues) {
+    t += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", q.name,
+                     Grouped(q.busy_cycles), Grouped(q.stalls.wait_input),
+                     Grouped(q.stalls.wait_buffer), Grouped(q.stalls.bank_conflict),
+                     Grouped(q.stalls.dram_stall), Grouped(q.instructions));
+  }
+  t += fmt::format(
+      "{:<10} {:>12}  fetching instructions; {} cycles dispatch-stalled on a full "
+      "queue\n",
+      "fetch", Grouped(r.fetch_cycles), Grouped(r.dispatch_stall_cycles));
+  return t;
+}
+
+std::string Totals(const RunReport& r) {
+  const double ratio = r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0;
+  std::string t;
+  t += fmt::format(
+      "cycles          {} ({:.1f} us at {} MHz, {:.0f} inferences/s); predicted {} "
+      "({})\n",
+      Grouped(r.cycles), r.latency_us, r.config.clock_mhz(), r.inferences_per_second,
+      Grouped(r.predicted_cycles), Percent(double(r.predicted_cycles), double(r.cycles)));
+  t += fmt::format("roofline        {} cycles; measured is {:.2f}x\n", Grouped(r.roofline_cycles),
+                   ratio);
+  t += fmt::format("MAC utilisation {:.1f}% ({} MACs on {}x{})\n", 100 * r.mac_utilisation,
+                   Grouped(r.macs), r.config.mac().rows(), r.config.mac().cols());
+  t += fmt::format("DRAM            read {} KiB, written {} KiB; {:.2f} GB/s of {:.1f} GB/s peak\n",
+                   KiB(r.dram_read_bytes), KiB(r.dram_write_bytes), r.achieved_gbps, r.peak_gbps);
+  t += fmt::format("SRAM            peak {} KiB of {} KiB\n", KiB(r.peak_sram_bytes),
+                   KiB(r.config.sram().size_bytes()));
+  return t;
+}
+
+std::string Check(const RunReport& r) {
+  if (r.check.status == "pass") {
+    return fmt::format("check           PASS: all {} output bytes equal the integer reference\n",
+                       Grouped(r.check.bytes));
+  }
+  if (r.check.status == "fail") {
+    return fmt::format(
+        "check           FAIL: {} of {} output bytes differ from the integer "
+        "reference; first: {}\n",
+        Grouped(r.check.mismatches), Grouped(r.check.bytes), r.check.reason);
+  }
+  return fmt::format("check           skipped: {}\n", r.check.reason);
+}
+
+}  // namespace
+
+std::string FormatTerminalReport(const RunReport& r) {
+  std::string out = fmt::format(
+      "\n{} on '{}': {}x{} {}, {} KiB SRAM, {} MHz; {} instructions\n\n", r.model, r.config.name(),
+      r.config.mac().rows(), r.config.mac().cols(), spec::Dataflow_Name(r.config.mac().dataflow()),
+      r.config.sram().size_bytes() / 1024, r.config.clock_mhz(), Grouped(r.instructions));
+  out += ComputeTable(r) + "\n" + MemoryTable(r) + "\n" + Totals(r) + "\n" + QueueTable(r) + "\n";
+  out += Check(r);
+  out += fmt::format(
+      "simulated in {:.2f} s ({:.1f} M cycles/s); compiled in {:.2f} s\n", r.simulate_seconds,
+      r.simulate_seconds > 0 ? r.cycles / r.simulate_seconds / 1e6 : 0, r.compile_seconds);
+  return out;
+}
+
+}  // namespace npu::report

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""run_workload's files, as dashboards and people read them: the JSON report validates against
+docs/report.schema.json; the CSV has one row per layer; the trace is valid Chrome trace JSON whose
+events cover the run on every engine without overlap; outputs are readable .npy; a timing-only run
+reports the same cycles; bad input exits non-zero with a message and writes no report file.
+
+Usage: run_workload_files_test.py RUN_WORKLOAD SOURCE_DIR
+"""
+import csv
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+TOOL, SOURCE = sys.argv[1], sys.argv[2]
+MODEL = ["conv3x3", "--set", "mac.rows=16", "--quiet"]
+
+
+def run(*args, expect=0):
+    p = subprocess.run([TOOL, *args], capture_output=True, text=True)
+    if (expect == 0) != (p.returncode == 0):
+        sys.exit(f"FAIL: {' '.join(args)} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def read_npy(path):
+    data = open(path, "rb").read()
+    assert data[:6] == b"\x93NUMPY", path
+    header_len = struct.unpack("<H", data[8:10])[0]
+    header = data[10:10 + header_len].decode()
+    return header, data[10 + header_len:]
+
+
+def check_trace(trace, total_us):
+    by_track = {}
+    for e in trace["traceEvents"]:
+        if e["ph"] == "X":
+            by_track.setdefault(e["tid"], []).append(e)
+    assert by_track, "trace has no events"
+    for tid, events in by_track.items():
+        events.sort(key=lambda e: e["ts"])
+        assert abs(events[0]["ts"]) < 1e-9, f"track {tid} does not start at 0"
+        for a, b in zip(events, events[1:]):
+            assert a["ts"] + a["dur"] <= b["ts"] + 1e-6, f"track {tid}: {a} overlaps {b}"
+            assert abs(a["ts"] + a["dur"] - b["ts"]) < 1e-6, f"track {tid}: gap after {a}"
+        end = events[-1]["ts"] + events[-1]["dur"]
+        assert abs(end - total_us) < 1e-3, f"track {tid} ends at {end}, run at {total_us}"
+    names = {e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
+    for engine in ["fetch", "compute", "vector", "load.0", "store.0"]:
+        assert engine in names, f"no {engine} track in {names}"
+
+
+def main():
+    schema = json.load(open(os.path.join(SOURCE, "docs/report.schema.json")))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out")
+        run(*MODEL, "--output-dir", out)
+        report = json.load(open(os.path.join(out, "report.json")))
+        jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
+        assert report["check"]["status"] == "pass", report["check"]
+        assert sum(l["cycles"] for l in report["layers"]) == report["totals"]["cycles"]
+        rows = list(csv.DictReader(open(os.path.join(out, "layers.csv"))))
+        assert len(rows) == len(report["layers"]) and rows[0]["layer"] == "conv3x3", rows
+        assert int(rows[0]["cycles"]) == report["layers"][0]["cycles"]
+        total_us = report["totals"]["cycles"] / report["config"]["clock_mhz"]
+        check_trace(json.load(open(os.path.join(out, "trace.json"))), total_us)
+        header, data = read_npy(os.path.join(out, "output.npy"))
+        assert "'|i1'" in header and len(data) == report["check"]["bytes"], header
+        header, data = read_npy(os.path.join(out, "output.float.npy"))
+        assert "'<f4'" in header and len(data) == 4 * report["check"]["bytes"], header
+
+        timing = os.path.join(tmp, "timing.json")
+        run(*MODEL, "--timing-only", "--json", timing)
+        fast = json.load(open(timing))
+        jsonschema.validate(fast, schema, cls=jsonschema.Draft202012Validator)
+        assert fast["mode"] == "timing-only" and fast["check"]["status"] == "skipped"
+        assert fast["totals"]["cycles"] == report["totals"]["cycles"], "timing-only cycles differ"
+        assert [l["cycles"] for l in fast["layers"]] == [l["cycles"] for l in report["layers"]]
+
+        # A float32 input, quantised by the tool, still checks bit-exactly.
+        n = report["check"]["bytes"]  # conv3x3 keeps the spatial size and channel count
+        hdr = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % n
+        hdr += " " * ((64 - (10 + len(hdr) + 1) % 64) % 64) + "\n"
+        npy = os.path.join(tmp, "in.npy")
+        with open(npy, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode())
+            f.write(struct.pack(f"<{n}f", *[((i * 7) % 50 - 25) * 0.1 for i in range(n)]))
+        assert "PASS" in run(*MODEL, "--input", npy).stdout
+
+        bad = os.path.join(tmp, "bad.json")
+        cases = [(["resnet9"], "no single-layer workload 'resnet9'"),
+                 (["conv3x3", "--set", "mac.rows=0"], "mac.rows = 0"),
+                 (["conv3x3", "--set", "mac.rowz=3"], "no field 'rowz'"),
+                 (["conv3x3", "--config", "/nonexistent.textproto"], "cannot open config file"),
+                 (["conv3x3", "--input", "/nonexistent.npy"], "cannot open input file"),
+                 (["conv3x3", "--input", os.path.join(SOURCE, "README.md")], "not a .npy file")]
+        for args, needle in cases:
+            p = run(*args, "--json", bad, "--quiet", expect=1)
+            assert needle in p.stderr, f"{args}: stderr was {p.stderr!r}, expected {needle!r}"
+            assert not os.path.exists(bad) and not os.path.exists(bad + ".partial"), args
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+// Parsing run_workload's options with Boost.Program_options.
+#include "tools/run_workload/options.h"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+namespace npu::tools {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr char kUsage[] =
+    "Usage: run_workload MODEL [options]\n"
+    "Compiles MODEL for the architecture, runs it on the simulated NPU (firmware on a control\n"
+    "core drives it through registers and DRAM), checks every output byte against the integer\n"
+    "reference, and reports cycles, utilisation, stalls by cause, DRAM traffic and the roofline,\n"
+    "per layer and in total.\n\n"
+    "MODEL is a built-in name (run_workload --list).\n\n"
+    "Examples:\n"
+    "  run_workload conv3x3\n"
+    "  run_workload fc --set mac.rows=64 --set mac.dataflow=OUTPUT_STATIONARY\n"
+    "  run_workload conv3x3 --config small.textproto --output-dir out/\n"
+    "  run_workload conv3x3 --timing-only --json report.json\n\n"
+    "Options";
+
+po::options_description Visible() {
+  po::options_description d(kUsage);
+  d.add_options()("help,h", "show this help")(
+      "list", "list the built-in models and print the default architecture config")(
+      "config", po::value<std::string>(),
+      "architecture config file (.textproto or .json), merged onto the default; see "
+      "docs/config.md")("set", po::value<std::vector<std::string>>()->composing(),
+                        "override one config field, e.g. --set mac.rows=64 (repeatable)")(
+      "input", po::value<std::vector<std::string>>()->composing(),
+      "input tensor as .npy (int8 as is, or float32 quantised with the model's input scale), "
+      "one per model input in order; default: the built-in deterministic input")(
+      "output-dir", po::value<std::string>(),
+      "write the outputs (.npy: int8 and dequantised float32), report.json, layers.csv and "
+      "trace.json here")("json", po::value<std::string>(),
+                         "write the JSON report (docs/report.md) to this file")(
+      "csv", po::value<std::string>(), "write the per-layer table as CSV to this file")(
+      "trace", po::value<std::string>(),
+      "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")(
+      "timing-only",
+      "skip computing data (outputs are not checked) but keep every cycle identical: faster")(
+      "quiet,q", "no progress on stderr");
+  return d;
+}
+
+template <class T>
+void Take(const po::variables_map& vm, const char* name, T& out) {
+  if (vm.count(name)) out = vm[name].as<T>();
+}
+
+}  // namespace
+
+int ParseOptions(int argc, char** argv, Options& options) {
+  const po::options_description visible = Visible();
+  po::options_description all;
+  all.add(visible).add_options()("model", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("model", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "run_workload: " << e.what() << "\n(run_workload --help lists the options)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << visible << "\n";
+    return 0;
+  }
+  Take(vm, "model", options.model);
+  Take(vm, "config", options.config_file);
+  Take(vm, "set", options.overrides);
+  Take(vm, "input", options.inputs);
+  Take(vm, "output-dir", options.output_dir);
+  Take(vm, "json", options.json_file);
+  Take(vm, "csv", options.csv_file);
+  Take(vm, "trace", options.trace_file);
+  options.timing_only = vm.count("timing-only") > 0;
+  options.list = vm.count("list") > 0;
+  options.quiet = vm.count("quiet") > 0;
+  if (!options.list && options.model.empty()) {
+    std::cerr << "run_workload: no MODEL given\n(run_workload --list names the built-in ones)\n";
+    return 2;
+  }
+  return -1;
+}
+
+}  // namespace npu::tools

@@ -1,0 +1,24 @@
+// run_workload's command line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace npu::tools {
+
+struct Options {
+  std::string model;  // a built-in name (or, later, an .onnx path)
+  std::string config_file;
+  std::vector<std::string> overrides;  // --set key=value
+  std::vector<std::string> inputs;     // --input FILE.npy, one per model input
+  std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
+  std::string json_file, csv_file, trace_file;
+  bool timing_only = false;
+  bool list = false;
+  bool quiet = false;  // no progress on stderr
+};
+
+// Parses argv. Returns an exit code to stop with (help printed: 0; bad usage: 2), or -1 to go on.
+int ParseOptions(int argc, char** argv, Options& options);
+
+}  // namespace npu::tools

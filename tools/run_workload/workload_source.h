@@ -1,0 +1,33 @@
+// Turning a MODEL argument into what the platform runs: the compiled program, the quantised
+// inputs, and the integer reference's outputs to check against. Today MODEL is a built-in
+// single-layer workload; whole networks plug in here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+#include "tools/run_workload/options.h"
+
+namespace npu::tools {
+
+struct PreparedWorkload {
+  std::string name;
+  spec::Program program;
+  std::vector<std::vector<int8_t>> inputs;    // one per program input, quantised
+  std::vector<std::vector<int8_t>> expected;  // integer reference outputs; empty: not computed
+  double compile_seconds = 0;
+};
+
+// The names --list shows, each with a one-line description.
+std::vector<std::pair<std::string, std::string>> BuiltinModels();
+
+StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config);
+
+// Quantises a float32 .npy (or takes an int8 one) for a program input.
+StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path, const spec::TensorDesc& tensor);
+
+}  // namespace npu::tools
