@@ -1,6 +1,8 @@
 // HostTensor and TensorRef helpers.
 #include "compiler/interp/host_tensor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -25,6 +27,23 @@ TensorRef TensorRef::Of(const ir::Tensor& t) {
 }
 
 TensorRef TensorRef::TypeOnly(const ir::Tensor& t) { return {t.dtype(), t.shape(), t.layout()}; }
+
+Status CheckAllocatable(const TensorType& type, const std::string& what) {
+  constexpr int64_t kMaxElements = int64_t{1} << 31;
+  int64_t n = 1;
+  for (int64_t d : type.shape) {
+    if (d < 0) {
+      return InvalidArgument(
+          fmt::format("{} has a negative dimension: {}", what, ir::ShapeText(type.shape)));
+    }
+    if (d != 0 && n > kMaxElements / d) {
+      return ResourceExhausted(
+          fmt::format("{} {} has more than 2^31 elements", what, ir::ShapeText(type.shape)));
+    }
+    n *= d;
+  }
+  return Status::Ok();
+}
 
 double MaxRelativeError(const HostTensor& a, const HostTensor& reference) {
   if (a.shape != reference.shape || a.dtype != reference.dtype) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -80,6 +81,10 @@ struct TensorRef {
     return {reinterpret_cast<const T*>(data), static_cast<size_t>(num_elements())};
   }
 };
+
+// InvalidArgument unless every dim is >= 0, ResourceExhausted if the tensor would hold more than
+// 2^31 elements (or its size overflows): checked before anything is allocated from a shape.
+Status CheckAllocatable(const TensorType& type, const std::string& what);
 
 // Max |a - b| over max(|b|) (b the reference), the project's measure of "equal outputs": error
 // relative to the output's scale, so near-zero elements do not dominate. Shapes must match.

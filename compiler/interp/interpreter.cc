@@ -23,6 +23,7 @@ Status CheckInputs(const ir::Graph& graph, const std::vector<HostTensor>& inputs
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Tensor& t = *graph.inputs()[i];
     const HostTensor& v = inputs[i];
+    NPU_TRY(CheckAllocatable(v.type(), "input %" + t.name()));
     if (v.dtype != t.dtype() || v.shape != t.shape() ||
         v.data.size() != size_t(v.num_elements()) * ir::DTypeBytes(v.dtype)) {
       return InvalidArgument(fmt::format("input %{} is {}{}, the value given is {}{} ({} bytes)",
@@ -57,7 +58,10 @@ class Run {
     NPU_ASSIGN_OR_RETURN(const std::vector<TensorType> types, InferOutputTypes(node, in));
     std::vector<HostTensor> out;
     out.reserve(types.size());
-    for (const TensorType& type : types) out.push_back(HostTensor::Zeros(type));
+    for (size_t i = 0; i < types.size(); ++i) {
+      NPU_TRY(CheckAllocatable(types[i], "%" + node.output(i)->name()));
+      out.push_back(HostTensor::Zeros(types[i]));
+    }
     NPU_TRY(RunKernel(node, in, out));
     for (const ir::Tensor* t : node.inputs()) Release(t);
     for (size_t i = 0; i < out.size(); ++i) {

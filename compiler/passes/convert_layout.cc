@@ -13,7 +13,7 @@
 //      pool -> flatten) and a Flatten/Reshape to [N, C*H*W] feeding only Gemms with constant B,
 //      whose K axis is permuted instead. A converted graph output gets a Transpose back and keeps
 //      its name.
-//   3. Cancel Transpose pairs that undo each other, sort, and re-infer the types.
+//   3. Merge consecutive Transposes (pairs that undo each other vanish), sort, re-infer the types.
 #include <fmt/format.h>
 
 #include <unordered_map>
@@ -67,7 +67,8 @@ class LayoutConverter {
       case Role::kLayoutAware:
         return IsNCHWActivation(n.input(0)) || converted_.count(n.input(0));
       case Role::kPad:
-        return converted_.count(n.input(0)) && n.input(1) && n.input(1)->is_constant();
+        return converted_.count(n.input(0)) && n.input(1) && n.input(1)->is_constant() &&
+               n.input(1)->dtype() == ir::DType::kInt64 && n.input(1)->shape() == ir::Shape{8};
       case Role::kElementwise:
       case Role::kConcat: {
         bool any = false;
@@ -153,7 +154,7 @@ Status ConvertLayoutNHWC(ir::Graph& graph, PassContext& ctx) {
   if (nodes == 0) return Status::Ok();  // no 4-D activations: nothing to do
   ctx.Count("convert-layout.nodes", nodes);
   ctx.Count("convert-layout.transposes-inserted", converter.transposes());
-  ctx.Count("convert-layout.transposes-cancelled", CancelInverseTransposes(graph));
+  ctx.Count("convert-layout.transposes-merged", ComposeTransposes(graph));
   graph.RemoveUnusedTensors();
   NPU_TRY(graph.SortTopologically());
   PassContext retype;

@@ -39,7 +39,7 @@ Status FoldBatchNorm(ir::Graph& graph, PassContext& ctx) {
     const ir::Tensor* w = conv->input(1);
     std::vector<float> weights = *FloatConstant(w);
     const size_t out_c = static_cast<size_t>(w->shape()[0]), per = weights.size() / out_c;
-    if (gamma.size() != out_c) continue;
+    if (out_c == 0 || gamma.size() != out_c) continue;
     std::vector<float> bias =
         conv->input(2) ? *FloatConstant(conv->input(2)) : std::vector<float>(out_c, 0.0f);
     for (size_t o = 0; o < out_c; ++o) {

@@ -35,6 +35,7 @@ StatusOr<std::vector<HostTensor>> Evaluate(const ir::Node& node) {
                        interp::InferOutputTypes(node, in));
   std::vector<HostTensor> out;
   for (const interp::TensorType& t : types) {
+    NPU_TRY(interp::CheckAllocatable(t, "a folded value of node '" + node.name() + "'"));
     if (ir::NumElements(t.shape) > kMaxFoldedElements) return std::vector<HostTensor>{};
     out.push_back(HostTensor::Zeros(t));
   }

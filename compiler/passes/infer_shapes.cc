@@ -38,6 +38,8 @@ Status Walk(const ir::Graph& g, const OnNode& on_node) {
     if (t->dtype() == ir::DType::kUnknown) {
       return InvalidArgument(fmt::format("graph input %{} has no element type", t->name()));
     }
+    NPU_TRY(interp::CheckAllocatable({t->dtype(), t->shape(), t->layout()},
+                                     "graph input %" + t->name()));
   }
   for (const ir::Node* node : g.nodes()) {
     // 1. Inputs.
@@ -63,6 +65,9 @@ Status Walk(const ir::Graph& g, const OnNode& on_node) {
     }
     // 2-3. Rule, then store or compare.
     NPU_ASSIGN_OR_RETURN(const std::vector<TensorType> types, interp::InferOutputTypes(*node, in));
+    for (size_t i = 0; i < types.size(); ++i) {
+      NPU_TRY(interp::CheckAllocatable(types[i], "%" + node->output(i)->name()));
+    }
     NPU_TRY(on_node(*node, types));
     // 4. Propagate small int64 values.
     const bool small = std::all_of(types.begin(), types.end(), Propagatable);

@@ -149,25 +149,35 @@ bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor&
   return true;
 }
 
-int64_t CancelInverseTransposes(ir::Graph& g) {
-  int64_t cancelled = 0;
+int64_t ComposeTransposes(ir::Graph& g) {
+  int64_t merged = 0;
   for (ir::Node* outer : g.NodesOfKind(ir::OpKind::kTranspose)) {
     const ir::Node* inner = outer->input(0) ? outer->input(0)->producer() : nullptr;
     if (inner == nullptr || inner->kind() != ir::OpKind::kTranspose) continue;
     const std::vector<int64_t> p = inner->attrs().GetInts("perm"),
                                q = outer->attrs().GetInts("perm");
-    bool identity = !p.empty() && p.size() == q.size();
-    for (size_t i = 0; identity && i < q.size(); ++i) {
-      identity = q[i] >= 0 && q[i] < int64_t(p.size()) && p[q[i]] == int64_t(i);
+    const int64_t rank = static_cast<int64_t>(inner->input(0)->shape().size());
+    if (static_cast<int64_t>(p.size()) != rank || p.size() != q.size()) continue;  // defaults
+    // Y = X.transpose(p), Z = Y.transpose(q): Z.shape[i] = X.shape[p[q[i]]].
+    std::vector<int64_t> composed(q.size());
+    bool identity = true;
+    for (size_t i = 0; i < q.size(); ++i) {
+      composed[i] = p[q[i]];
+      identity = identity && composed[i] == static_cast<int64_t>(i);
     }
-    if (!identity || !CanReplace(g, *outer, inner->input(0))) continue;
-    ReplaceNode(g, outer, inner->input(0));
-    ++cancelled;
+    if (identity) {
+      if (!CanReplace(g, *outer, inner->input(0))) continue;
+      ReplaceNode(g, outer, inner->input(0));
+    } else {
+      g.SetNodeInput(outer, 0, inner->input(0));
+      outer->attrs().Set("perm", composed);
+    }
+    ++merged;
   }
   for (ir::Node* t : g.NodesOfKind(ir::OpKind::kTranspose)) {  // inner ones left unread
     if (t->output(0)->users().empty() && !g.IsGraphOutput(t->output(0))) g.EraseNode(t);
   }
-  return cancelled;
+  return merged;
 }
 
 }  // namespace npu::compiler::passes

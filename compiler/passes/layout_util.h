@@ -42,7 +42,8 @@ bool ReadsSameOrder(const ir::Node& reader, const ir::Tensor& t);
 // flatten can read the NHWC tensor directly; returns whether it did.
 bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor& t);
 
-// Bypasses Transpose(Transpose(x, p), q) where q undoes p; returns how many.
-int64_t CancelInverseTransposes(ir::Graph& g);
+// Rewrites Transpose(Transpose(x, p), q) as Transpose(x, p o q), bypassed when that is the
+// identity (q undoes p); returns how many pairs it merged.
+int64_t ComposeTransposes(ir::Graph& g);
 
 }  // namespace npu::compiler::passes

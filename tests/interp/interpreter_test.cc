@@ -68,3 +68,23 @@ TEST(Interpreter, RejectsMalformedGraphs) {
 
 }  // namespace
 }  // namespace npu::compiler::interp::testing
+
+namespace npu::compiler::interp::testing {
+namespace {
+
+TEST(Interpreter, RefusesShapesItCannotAllocate) {
+  auto huge = RunOp(ir::OpKind::kPad, {},
+                    {In({1, 2}, {1, 2}), Const(I64({4}, {0, 0, 0, int64_t{1} << 40}))});
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.status().kind(), ErrorKind::kResourceExhausted) << huge.status().message();
+  ir::Graph g("negative");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {-1, 2}, ir::Layout::kNone);
+  g.AddOutput(g.AddNode(ir::OpKind::kRelu, "relu", {x}, {"y"})->output());
+  HostTensor bad{ir::DType::kFloat32, {-1, 2}, ir::Layout::kNone, {}};
+  auto r = Interpret(g, {bad});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("negative dimension"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace npu::compiler::interp::testing

@@ -83,6 +83,29 @@ TEST(EliminateIdentity, KeepsShapeChangesAndInputPassThroughs) {
   EXPECT_EQ(g.nodes().size(), 2u);
 }
 
+TEST(EliminateIdentity, CollapsesViewChains) {
+  // x -> Unsqueeze -> Squeeze (back to x's shape: vanishes) -> Flatten -> Reshape -> y.
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 4}, ir::Layout::kNone);
+  ir::Tensor* u =
+      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {x}, {"u"}, A({{"axes", Ints{0}}}))->output();
+  ir::Tensor* s =
+      g.AddNode(ir::OpKind::kSqueeze, "sq", {u}, {"s"}, A({{"axes", Ints{0}}}))->output();
+  ir::Tensor* r = g.AddNode(ir::OpKind::kRelu, "relu", {s}, {"r"})->output();
+  ir::Tensor* f = g.AddNode(ir::OpKind::kFlatten, "flat", {r}, {"f"})->output();
+  g.AddOutput(g.AddNode(ir::OpKind::kReshape, "reshape",
+                        {f, g.AddConstant<int64_t>("shape", {2}, {3, 8})}, {"y"})
+                  ->output());
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("eliminate-identity", g);
+  EXPECT_EQ(ctx.Stat("eliminate-identity.view-chain"), 2);
+  ASSERT_EQ(g.nodes().size(), 2u) << ir::PrintGraph(g);
+  EXPECT_EQ(g.nodes()[0]->kind(), ir::OpKind::kRelu);
+  EXPECT_EQ(g.nodes()[0]->input(0), x);
+  EXPECT_EQ(g.nodes()[1]->kind(), ir::OpKind::kReshape);
+  EXPECT_EQ(g.nodes()[1]->input(0)->name(), "r");
+}
+
 TEST(EliminateDeadCode, RemovesDeadChainsAndConstants) {
   ir::Graph g("g");
   ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2}, ir::Layout::kNone);

@@ -116,8 +116,8 @@ void Summarise(const ir::Graph& before_graph_stats_source, const ir::Graph& afte
     for (const auto& [k, v] : m) n += v;
     return n;
   };
-  fmt::print("model {}: {} nodes -> {} nodes in {:.1f} ms, {:.3f} GMACs\n", after.name(),
-             total(ops_before), total(ops_after), ms, passes::CountMacs(after) / 1e9);
+  fmt::print("model {}: {} nodes -> {} nodes in {:.1f} ms, {} MACs\n", after.name(),
+             total(ops_before), total(ops_after), ms, passes::CountMacs(after));
   for (const auto& [op, n] : ops_after) fmt::print("  {:<22} {}\n", op, n);
   fmt::print("pass statistics:\n");
   for (const auto& [name, n] : ctx.stats) fmt::print("  {:<40} {}\n", name, n);
