@@ -47,13 +47,16 @@ class LayoutConverter {
         RewriteReader(n);
       }
     }
+    std::unordered_set<const ir::Tensor*> renamed;  // an output may be listed twice
     for (size_t i = 0; i < g_.outputs().size(); ++i) {
       ir::Tensor* out = g_.outputs()[i];
       if (!converted_.count(out)) continue;
-      const std::string name = out->name();
       ir::Tensor* back = NCHWVersion(out);
-      g_.RenameTensor(out, g_.UniqueName(name + "_nhwc"));
-      g_.RenameTensor(back, name);
+      if (renamed.insert(out).second) {
+        const std::string name = out->name();
+        g_.RenameTensor(out, g_.UniqueName(name + "_nhwc"));
+        g_.RenameTensor(back, name);
+      }
       g_.SetOutput(i, back);
     }
     return static_cast<int64_t>(converted_nodes_.size());

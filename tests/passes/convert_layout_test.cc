@@ -73,6 +73,19 @@ TEST(ConvertLayout, FourDimensionalOutputKeepsItsNameAndLayout) {
   EXPECT_EQ(g.FindTensor("y_nhwc")->layout(), ir::Layout::kNHWC);
 }
 
+TEST(ConvertLayout, AnOutputListedTwiceIsConvertedOnce) {
+  ir::Graph g("g");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, 3, 4, 4}, ir::Layout::kNCHW);
+  ir::Tensor* y = AddConv(g, "y", x, 3, 2, 1)->output();
+  g.AddOutput(y);
+  g.AddOutput(y);
+  Infer(g);
+  ExpectSoundPass("convert-layout-nhwc", g);
+  EXPECT_EQ(g.outputs()[0], g.outputs()[1]);
+  EXPECT_EQ(g.outputs()[0]->name(), "y");
+  EXPECT_EQ(CountKind(g, ir::OpKind::kTranspose), 2u);
+}
+
 TEST(ConvertLayout, ConcatPadAndBroadcastConstantsFollow) {
   ir::Graph g("g");
   ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, 3, 4, 4}, ir::Layout::kNCHW);

@@ -107,9 +107,9 @@ int Parse(int argc, char** argv, Options& o) {
   return -1;
 }
 
-void Summarise(const ir::Graph& before_graph_stats_source, const ir::Graph& after,
-               const passes::PassContext& ctx, double ms) {
-  const auto ops_before = passes::CountOps(before_graph_stats_source);
+void Summarise(const ir::Graph& before, const ir::Graph& after, const passes::PassContext& ctx,
+               double ms) {
+  const auto ops_before = passes::CountOps(before);
   const auto ops_after = passes::CountOps(after);
   auto total = [](const std::map<std::string, int64_t>& m) {
     int64_t n = 0;
