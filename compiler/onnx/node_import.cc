@@ -34,10 +34,11 @@ StatusOr<ConstantData> ConstantValue(const pb::NodeProto& node, const std::strin
   return MakeData<int64_t>({a.ints_size()}, {a.ints().begin(), a.ints().end()});
 }
 
-// A constant input's values as int64 (axes) or float (Clip bounds).
+// A constant integer input's values (Squeeze/Unsqueeze axes).
 StatusOr<std::vector<int64_t>> ConstantInts(const ir::Tensor& t, const std::string& where) {
-  if (!t.is_constant())
+  if (!t.is_constant()) {
     return InvalidArgument(fmt::format("{}: '{}' is not a constant", where, t.name()));
+  }
   if (t.dtype() == ir::DType::kInt64) {
     return std::vector<int64_t>(t.data<int64_t>().begin(), t.data<int64_t>().end());
   }
@@ -48,6 +49,7 @@ StatusOr<std::vector<int64_t>> ConstantInts(const ir::Tensor& t, const std::stri
                                      ir::DTypeName(t.dtype())));
 }
 
+// A constant float scalar input's value (Clip bounds).
 StatusOr<float> ConstantScalar(const ir::Tensor& t, const std::string& where) {
   if (!t.is_constant() || t.dtype() != ir::DType::kFloat32 || t.data<float>().size() != 1) {
     return Unimplemented(fmt::format("{}: bound '{}' is {}{}; only one float is supported", where,

@@ -76,6 +76,15 @@ TEST(OnnxExport, Opset11SoftmaxNeedsAKnownLastAxis) {
   EXPECT_HAS(bytes.status().message(), "node '/Softmax' (softmax): opset 11 Softmax");
 }
 
+TEST(OnnxExport, Opset11RefusesPerChannelQuantization) {
+  StatusOr<ir::Graph> g = ImportOnnxFile(onnx_test::DataPath("qdq_cnn.op13.onnx"));
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  StatusOr<std::string> bytes = ExportOnnx(*g, 11);
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_HAS(bytes.status().message(),
+             "node '/QuantizeLinear_1' (quantize_linear): per-axis quantisation needs opset 13");
+}
+
 // x[1,2,4,4] NCHW -> clip {0, 6} -> unsqueeze {axes=[0]} -> y, with every type known.
 ir::Graph ClipUnsqueezeGraph() {
   ir::Graph g("clip_unsqueeze");
