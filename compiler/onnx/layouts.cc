@@ -8,16 +8,27 @@ namespace {
 
 using ir::OpKind;
 
+// Layout-aware ops (docs/ir.md): a 4-D result is NCHW whatever the input's tag.
 bool MakesNchw(OpKind kind) {
-  return kind == OpKind::kConv || kind == OpKind::kQLinearConv || kind == OpKind::kMaxPool ||
-         kind == OpKind::kAveragePool;
+  switch (kind) {
+    case OpKind::kConv:
+    case OpKind::kQLinearConv:
+    case OpKind::kBatchNormalization:
+    case OpKind::kMaxPool:
+    case OpKind::kAveragePool:
+    case OpKind::kGlobalAveragePool:
+      return true;
+    default:
+      return false;
+  }
 }
 
+// Ops whose result keeps an input's dim order.
 bool KeepsOrder(OpKind kind) {
   switch (kind) {
-    case OpKind::kBatchNormalization:
     case OpKind::kRelu:
     case OpKind::kClip:
+    case OpKind::kSoftmax:
     case OpKind::kAdd:
     case OpKind::kSub:
     case OpKind::kMul:
@@ -26,7 +37,6 @@ bool KeepsOrder(OpKind kind) {
     case OpKind::kPad:
     case OpKind::kQuantizeLinear:
     case OpKind::kDequantizeLinear:
-    case OpKind::kGlobalAveragePool:
     case OpKind::kConcat:
       return true;
     default:

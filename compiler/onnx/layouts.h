@@ -7,13 +7,14 @@
 
 namespace npu::compiler::onnx_detail {
 
-// Rules, in node order:
+// Rules, in node order (the same as the passes' layout rules, docs/ir.md):
 //   - a graph input of rank 4 is NCHW, unless Transposes are all that read it (tf2onnx's
 //     NHWC image inputs);
-//   - the output of Conv, QLinearConv, MaxPool, AveragePool of rank 4 is NCHW;
-//   - the output of an op that keeps its data input's dim order (BatchNormalization, Relu, Clip,
-//     Add/Sub/Mul/Div, Identity, Pad, QuantizeLinear, DequantizeLinear, GlobalAveragePool,
-//     Concat) is NCHW when it has rank 4 and one of its non-constant inputs is NCHW.
+//   - the rank-4 output of a layout-aware op (Conv, QLinearConv, BatchNormalization, MaxPool,
+//     AveragePool, GlobalAveragePool) is NCHW;
+//   - the rank-4 output of an op that keeps its input's dim order (Relu, Clip, Softmax,
+//     Add/Sub/Mul/Div, Identity, Pad, QuantizeLinear, DequantizeLinear, Concat) is NCHW when one
+//     of its non-constant inputs is.
 // Transpose, Reshape, Flatten, Squeeze/Unsqueeze and the rest produce kNone: their result's dim
 // order is not NCHW in general.
 void AssignLayouts(ir::Graph& graph, const RankMap& ranks);

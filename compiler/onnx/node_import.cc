@@ -116,7 +116,8 @@ StatusOr<ir::Tensor*> AddConstant(const std::string& name, ConstantData data, Im
 
 // 1. Constant: a constant tensor, no node.
 // 2. Resolve inputs (empty name: omitted optional input, trailing ones dropped), read
-//    attributes, fold IR-attribute inputs, normalise attributes.
+//    attributes (Dropout keeps neither: it is an Identity), fold IR-attribute inputs, normalise
+//    attributes.
 // 3. Add the node; type its output.
 Status ImportNode(const pb::NodeProto& node, int index, ImportContext& ctx) {
   const std::string where = NodeLabel(node, index);
@@ -124,7 +125,7 @@ Status ImportNode(const pb::NodeProto& node, int index, ImportContext& ctx) {
     NPU_ASSIGN_OR_RETURN(ConstantData data, ConstantValue(node, where));
     return AddConstant(node.output(0), std::move(data), ctx).status();
   }
-  const std::optional<OpKind> kind = ir::OpKindFromOnnx(node.op_type());
+  const std::optional<OpKind> kind = ImportedKind(node.op_type());
   NPU_CHECK(kind.has_value());  // op_support listed every supported op type
   std::vector<ir::Tensor*> inputs;
   for (const std::string& name : node.input()) {
@@ -133,6 +134,10 @@ Status ImportNode(const pb::NodeProto& node, int index, ImportContext& ctx) {
   }
   while (!inputs.empty() && inputs.back() == nullptr) inputs.pop_back();
   NPU_ASSIGN_OR_RETURN(ir::Attributes attrs, ReadAttributes(node, where));
+  if (node.op_type() == "Dropout") {  // inference Dropout: an identity; ratio and seed unused
+    inputs.resize(1);
+    attrs = {};
+  }
   NPU_TRY(FoldConstantInputs(*kind, inputs, attrs, where));
   NPU_TRY(NormalizeAttributes(*kind, inputs, attrs, ctx.ranks, ctx.opset, where));
   ir::Node* added =

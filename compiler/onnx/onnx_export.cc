@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "compiler/onnx/node_export.h"
@@ -19,6 +21,24 @@ using namespace onnx_detail;  // NOLINT: this file drives the onnx_detail steps
 // The ONNX IR version that goes with each opset (onnx/helper.py, VERSION_TABLE).
 int64_t IrVersionFor(int64_t opset) { return opset <= 11 ? 6 : opset <= 14 ? 7 : 8; }
 
+// The NHWC activation a layout-aware op (docs/ir.md) reads or writes, or null. Other ops ignore
+// the tag: their tensors are written as stored, which ONNX reads the same way.
+const ir::Tensor* NhwcOperand(const ir::Node& n) {
+  static constexpr ir::OpKind kLayoutAware[] = {
+      ir::OpKind::kConv,    ir::OpKind::kQLinearConv, ir::OpKind::kBatchNormalization,
+      ir::OpKind::kMaxPool, ir::OpKind::kAveragePool, ir::OpKind::kGlobalAveragePool};
+  if (std::find(std::begin(kLayoutAware), std::end(kLayoutAware), n.kind()) ==
+      std::end(kLayoutAware)) {
+    return nullptr;
+  }
+  for (const auto* list : {&n.inputs(), &n.outputs()}) {
+    for (const ir::Tensor* t : *list) {
+      if (t != nullptr && t->layout() == ir::Layout::kNHWC) return t;
+    }
+  }
+  return nullptr;
+}
+
 // One error listing everything ONNX export cannot write, or ok.
 Status CheckExportable(const ir::Graph& graph) {
   std::vector<std::string> problems;
@@ -28,13 +48,15 @@ Status CheckExportable(const ir::Graph& graph) {
           fmt::format("node '{}' is a {}, which is no ONNX op", n->name(), ir::OpName(n->kind())));
     }
   }
-  for (const ir::Tensor* t : graph.tensors()) {
-    if (t->layout() == ir::Layout::kNHWC) {
+  for (const ir::Node* n : graph.nodes()) {
+    if (const ir::Tensor* t = NhwcOperand(*n)) {
       problems.push_back(
-          fmt::format("%{} is NHWC; export writes NCHW graphs only (export "
-                      "before layout passes)",
-                      t->name()));
+          fmt::format("node '{}' ({}) works on NHWC %{}, but ONNX's {} is NCHW "
+                      "(export before the layout pass)",
+                      n->name(), ir::OpName(n->kind()), t->name(), ir::OpName(n->kind())));
     }
+  }
+  for (const ir::Tensor* t : graph.tensors()) {
     if (!t->quant().empty()) {
       problems.push_back(
           fmt::format("%{} carries quantisation parameters, which ONNX tensors "

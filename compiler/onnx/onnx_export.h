@@ -3,8 +3,9 @@
 // Netron). Importing the result gives back the same printed IR (compiler/onnx/README.md).
 //
 // Refused with one error listing every offender: ops ONNX does not have (fused_conv, ...),
-// NHWC tensors (export inserts no transposes: export before layout passes), tensors carrying
-// quantisation parameters, graph inputs and outputs without an element type.
+// layout-aware ops (conv, pools, batch norm) on NHWC tensors (export inserts no transposes:
+// export before the layout pass; other ops' NHWC tensors are written as stored), tensors
+// carrying quantisation parameters, graph inputs and outputs without an element type.
 #pragma once
 
 #include <cstdint>

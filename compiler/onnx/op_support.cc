@@ -36,6 +36,7 @@ constexpr OpSupport kOps[] = {
     {"MatMul", 2, 2},
     {"Concat", 1, kAny},
     {"Identity", 1, 1},
+    {"Dropout", 1, 3},  // inference: imported as Identity
     {"Constant", 0, 0},
     {"Transpose", 1, 1},
     {"Softmax", 1, 1},
@@ -129,6 +130,9 @@ std::optional<std::string> FeatureReason(const pb::NodeProto& node, int64_t opse
       return fmt::format("bound '{}' is computed; only constant min/max are supported", *in);
     }
   }
+  if (op == "Dropout" && node.input_size() > 2 && !node.input(2).empty()) {
+    return "a training_mode input; only inference Dropout (an identity) is supported";
+  }
   if ((op == "Squeeze" || op == "Unsqueeze") && opset >= 13) {
     if (auto in = ComputedInput(node, 1, constants)) {
       return fmt::format("axes '{}' are computed; only constant axes are supported", *in);
@@ -192,6 +196,11 @@ Status CheckSupported(const pb::GraphProto& graph, const OpsetMap& opsets,
                                    fmt::join(lines, "\n")));
 }
 
+std::optional<ir::OpKind> ImportedKind(std::string_view op_type) {
+  if (op_type == "Dropout") return ir::OpKind::kIdentity;
+  return FindOp(op_type) != nullptr ? ir::OpKindFromOnnx(op_type) : std::nullopt;
+}
+
 std::optional<std::string_view> OnnxOpType(ir::OpKind kind) {
   for (const OpSupport& op : kOps) {
     if (ir::OpKindFromOnnx(op.op_type) == kind) return op.op_type;
@@ -208,6 +217,7 @@ Status CheckArity(const pb::GraphProto& graph, int64_t opset) {
     if ((node.op_type() == "Squeeze" || node.op_type() == "Unsqueeze") && opset < 13) {
       min_in = max_in = 1;  // axes is an attribute before opset 13
     }
+    if (node.op_type() == "Dropout" && opset < 12) max_in = 1;  // ratio is an attribute before 12
     const int n = node.input_size();
     if (n < min_in || n > max_in) {
       const std::string expected = min_in == max_in ? std::to_string(min_in)

@@ -34,6 +34,9 @@ std::string NodeLabel(const pb::NodeProto& node, int index);  // "node 'conv1' (
 Status CheckSupported(const pb::GraphProto& graph, const OpsetMap& opsets,
                       const std::set<std::string>& constants);
 
+// The IR op a supported ONNX op type imports as (Dropout: Identity), or nullopt.
+std::optional<ir::OpKind> ImportedKind(std::string_view op_type);
+
 // The ONNX op type of an IR op, if it is one import takes (and export writes).
 std::optional<std::string_view> OnnxOpType(ir::OpKind kind);
 

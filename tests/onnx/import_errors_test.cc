@@ -204,10 +204,14 @@ TEST(OnnxImportErrors, EveryUnsupportedNodeIsListedInOneError) {
   m.Node("Relu", {"c"}, {"d"}, "fine");
   m.Node("MaxPool", {"d"}, {"y", "indices"}, "with_indices").Ints("kernel_shape", {2, 2});
   m.Node("Conv", {"d", "d"}, {"z"}).Ints("kernel_shape", {3});  // unnamed, 1-D
+  m.Input("training", {}, ::onnx::TensorProto::BOOL);
+  m.Node("Dropout", {"d", "", "training"}, {"t"}, "dropout");
   m.Output("y");
   m.Output("z");
+  m.Output("t");
   const std::string e = ImportError(m.Bytes(), ErrorKind::kUnimplemented);
-  EXPECT_HAS(e, "graph 'test' has 5 unsupported nodes:");
+  EXPECT_HAS(e, "graph 'test' has 6 unsupported nodes:");
+  EXPECT_HAS(e, "node 'dropout' (op Dropout, domain ai.onnx, opset 13): a training_mode input");
   EXPECT_HAS(e, "node 'erf' (op Erf, domain ai.onnx, opset 13): op not supported");
   EXPECT_HAS(e, "node 'fused' (op FusedConv, domain com.microsoft, opset 1): only the default");
   EXPECT_HAS(e, "node 'reflect' (op Pad, domain ai.onnx, opset 13): mode 'reflect'");

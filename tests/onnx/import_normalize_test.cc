@@ -210,6 +210,25 @@ TEST(OnnxImportNormalize, TransposeDefaultPermAndLayoutsAfterReshape) {
   EXPECT_EQ(g.FindTensor("y")->layout(), ir::Layout::kNCHW);  // reads the NCHW input
 }
 
+TEST(OnnxImportNormalize, InferenceDropoutIsAnIdentity) {
+  for (int64_t opset : {11, 13}) {
+    ModelBuilder m(opset);
+    m.Input("x", {"1", "4"});
+    if (opset >= 12) {
+      m.Initializer("ratio", {}, {0.5f});
+      m.Node("Dropout", {"x", "ratio"}, {"y"}, "drop").Int("seed", 3);
+    } else {
+      m.Node("Dropout", {"x"}, {"y"}, "drop").Float("ratio", 0.5f);
+    }
+    m.Output("y");
+    EXPECT_EQ(ir::PrintGraph(ImportOrDie(m)),
+              "graph test\n"
+              "  input  %x: f32[1,4]\n"
+              "  %y: f32[] = identity(%x)  # drop\n"
+              "  output %y\n");
+  }
+}
+
 TEST(OnnxImportNormalize, AnNhwcInputTransposedToNchwIsNotNchw) {
   ModelBuilder m;  // the tf2onnx pattern
   m.Input("image", {"1", "8", "8", "3"});
