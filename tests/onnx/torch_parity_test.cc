@@ -1,14 +1,17 @@
 // Every committed torch model, imported and run by the float reference interpreter, gives
 // torch's output for the committed input (tolerance: |a - b| <= 1e-5 + 1e-4 |b|): as imported,
 // after the whole front-end pipeline (shape inference, constant folding, BN folding, fusion,
-// NHWC layout), and after an export/import round trip.
+// NHWC layout), and after an export/import round trip. Import's layout tags agree with shape
+// inference's.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "compiler/interp/interpreter.h"
 #include "compiler/onnx/onnx_export.h"
 #include "compiler/onnx/onnx_import.h"
+#include "compiler/passes/passes.h"
 #include "compiler/passes/pipeline.h"
 #include "tests/onnx/test_data.h"
 
@@ -63,6 +66,18 @@ TEST_P(TorchParity, AfterTheFrontEndPipeline) {
   Status s = passes::RunPipeline(graph_, {}, ctx);
   ASSERT_TRUE(s.ok()) << s.message();
   ExpectTorchOutput(graph_);
+}
+
+TEST_P(TorchParity, ImportLayoutsAgreeWithShapeInference) {
+  // Import tags layouts itself (shapes are not inferred yet); the passes' rules must agree.
+  std::map<std::string, ir::Layout> imported;
+  for (const ir::Tensor* t : graph_.tensors()) imported[t->name()] = t->layout();
+  passes::PassContext ctx;
+  Status s = passes::InferShapes(graph_, ctx);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (const ir::Tensor* t : graph_.tensors()) {
+    EXPECT_EQ(ir::LayoutName(t->layout()), ir::LayoutName(imported[t->name()])) << t->name();
+  }
 }
 
 TEST_P(TorchParity, AfterExportAndReimport) {
