@@ -68,6 +68,8 @@ def main():
         assert int(rows[0]["cycles"]) == report["layers"][0]["cycles"]
         total_us = report["totals"]["cycles"] / report["config"]["clock_mhz"]
         check_trace(json.load(open(os.path.join(out, "trace.json"))), total_us)
+        svg = open(os.path.join(out, "layers.svg")).read()
+        assert svg.startswith("<svg") and svg.count("<title>") == len(report["layers"]), svg[:200]
         header, data = read_npy(os.path.join(out, "output.npy"))
         assert "'|i1'" in header and len(data) == report["check"]["bytes"], header
         header, data = read_npy(os.path.join(out, "output.float.npy"))

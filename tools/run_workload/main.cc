@@ -17,6 +17,7 @@
 #include "platform/report/chrome_trace.h"
 #include "platform/report/csv_report.h"
 #include "platform/report/json_report.h"
+#include "platform/report/layer_chart.h"
 #include "platform/report/run_report.h"
 #include "platform/report/terminal_report.h"
 #include "platform/run.h"
@@ -88,6 +89,7 @@ Status WriteFiles(const Options& o, const report::RunReport& r, const PreparedWo
     if (json.empty()) json = o.output_dir + "/report.json";
     if (csv.empty()) csv = o.output_dir + "/layers.csv";
     if (trace.empty()) trace = o.output_dir + "/trace.json";
+    NPU_TRY(WriteFileAtomically(o.output_dir + "/layers.svg", report::ToLayerChartSvg(r)));
     if (!o.timing_only) NPU_TRY(WriteOutputs(o.output_dir, w.program, run.outputs));
   }
   if (!json.empty()) NPU_TRY(WriteFileAtomically(json, report::ToJson(r)));

@@ -25,25 +25,29 @@ constexpr char kUsage[] =
 
 po::options_description Visible() {
   po::options_description d(kUsage);
-  d.add_options()("help,h", "show this help")(
-      "list", "list the built-in models and print the default architecture config")(
-      "config", po::value<std::string>(),
-      "architecture config file (.textproto or .json), merged onto the default; see "
-      "docs/config.md")("set", po::value<std::vector<std::string>>()->composing(),
-                        "override one config field, e.g. --set mac.rows=64 (repeatable)")(
-      "input", po::value<std::vector<std::string>>()->composing(),
-      "input tensor as .npy (int8 as is, or float32 quantised with the model's input scale), "
-      "one per model input in order; default: the built-in deterministic input")(
-      "output-dir", po::value<std::string>(),
-      "write the outputs (.npy: int8 and dequantised float32), report.json, layers.csv and "
-      "trace.json here")("json", po::value<std::string>(),
-                         "write the JSON report (docs/report.md) to this file")(
-      "csv", po::value<std::string>(), "write the per-layer table as CSV to this file")(
-      "trace", po::value<std::string>(),
-      "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")(
-      "timing-only",
-      "skip computing data (outputs are not checked) but keep every cycle identical: faster")(
-      "quiet,q", "no progress on stderr");
+  // clang-format off
+  d.add_options()
+      ("help,h", "show this help")
+      ("list", "list the built-in models and print the default architecture config")
+      ("config", po::value<std::string>(),
+       "architecture config file (.textproto or .json), merged onto the default; see "
+       "docs/config.md")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override one config field, e.g. --set mac.rows=64 (repeatable)")
+      ("input", po::value<std::vector<std::string>>()->composing(),
+       "input tensor as .npy (int8 as is, or float32 quantised with the model's input scale), "
+       "one per model input in order; default: the built-in deterministic input")
+      ("output-dir", po::value<std::string>(),
+       "write the outputs (.npy: int8 and dequantised float32), report.json, layers.csv, "
+       "trace.json and layers.svg (a per-layer chart) here")
+      ("json", po::value<std::string>(), "write the JSON report (docs/report.md) to this file")
+      ("csv", po::value<std::string>(), "write the per-layer table as CSV to this file")
+      ("trace", po::value<std::string>(),
+       "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")
+      ("timing-only",
+       "skip computing data (outputs are not checked) but keep every cycle identical: faster")
+      ("quiet,q", "no progress on stderr");
+  // clang-format on
   return d;
 }
 
