@@ -18,7 +18,8 @@ std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
       uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.ic().count() + i];
       for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
         for (uint64_t k = 0; k < window; ++k) {  // (kh, kw) flattened
-          const int8_t* src = l.weights.data() + (n * window + k) * l.in_c + ic.begin;
+          const int8_t* src =
+              l.weights.data() + (n * window + k) * l.WeightChannels() + ic.begin;
           for (uint32_t c = 0; c < ic.size; ++c) *dst++ = static_cast<uint8_t>(src[c]);
         }
       }

@@ -43,12 +43,12 @@ void AddSegment(spec::Program& p, const std::string& name, uint64_t offset,
 
 }  // namespace
 
-DramPlacement PlaceData(const ConvLayer& layer) {
-  DramPlacement d;
+ConvOperands PlaceData(const ConvLayer& layer) {
+  ConvOperands d;
   d.weights = 0;
   d.params = AlignUp(d.weights + layer.weights.size());
-  d.input = AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes);
-  d.output = AlignUp(d.input + layer.InputBytes());
+  d.input = DramTensor(AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes), layer.in_c);
+  d.output = DramTensor(AlignUp(d.input.addr + layer.InputBytes()), layer.out_c);
   return d;
 }
 
@@ -62,7 +62,7 @@ DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count) {
   l.param_bytes = uint64_t{layer.out_c} * spec::kActParamBytes;
   l.input_bytes = layer.InputBytes();
   l.output_bytes = layer.OutputBytes();
-  l.end = AlignUp(l.data_base + l.data.output + l.output_bytes);
+  l.end = AlignUp(l.data_base + l.data.output.addr + l.output_bytes);
   return l;
 }
 
@@ -116,16 +116,16 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   const uint64_t base = dl.data_base;
   AddSegment(p, name + ".weights", base + dl.data.weights, weights);
   AddSegment(p, name + ".params", base + dl.data.params, params);
-  *p.add_inputs() = Tensor("input", layer.in_h, layer.in_w, layer.in_c, base + dl.data.input,
+  *p.add_inputs() = Tensor("input", layer.in_h, layer.in_w, layer.in_c, base + dl.data.input.addr,
                            dl.input_bytes, layer.input_scale, layer.input_zero_point);
   *p.add_outputs() =
-      Tensor("output", layer.OutH(), layer.OutW(), layer.out_c, base + dl.data.output,
+      Tensor("output", layer.OutH(), layer.OutW(), layer.out_c, base + dl.data.output.addr,
              dl.output_bytes, layer.output_scale, layer.output_zero_point);
   AddRegion(p, "instructions", "instructions", dl.instructions, dl.instruction_bytes);
   AddRegion(p, name + ".weights", "constants", base + dl.data.weights, dl.weight_bytes);
   AddRegion(p, name + ".params", "constants", base + dl.data.params, dl.param_bytes);
-  AddRegion(p, "input", "input", base + dl.data.input, dl.input_bytes);
-  AddRegion(p, "output", "output", base + dl.data.output, dl.output_bytes);
+  AddRegion(p, "input", "input", base + dl.data.input.addr, dl.input_bytes);
+  AddRegion(p, "output", "output", base + dl.data.output.addr, dl.output_bytes);
   spec::LayerInfo* info = p.add_layers();
   info->set_name(name);
   info->set_op(layer.OpName());

@@ -25,14 +25,14 @@ inline constexpr uint64_t kDramAlign = 64;
 struct DramLayout {
   uint64_t instructions = 0, instruction_bytes = 0;
   uint64_t data_base = 0;  // where the weights start; the emitter's offsets are relative to it
-  DramPlacement data;      // relative to data_base
+  ConvOperands data;       // relative to data_base (input and output in DRAM)
   uint64_t weight_bytes = 0, param_bytes = 0, input_bytes = 0, output_bytes = 0;
   uint64_t end = 0;  // Program.dram_bytes
 };
 
 // Data offsets relative to the weights region (what the emitter needs before the instruction
 // count is known).
-DramPlacement PlaceData(const ConvLayer& layer);
+ConvOperands PlaceData(const ConvLayer& layer);
 DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count);
 
 // The bytes an image may span: the config's DRAM, and at most what 32-bit offsets reach.

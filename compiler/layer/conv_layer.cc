@@ -40,6 +40,10 @@ Status CheckShape(const ConvLayer& l) {
       return Unimplemented(fmt::format("{} = {}: the ISA encodes at most 15", field, value));
     }
   }
+  if (l.depthwise && l.in_c != l.out_c) {
+    return InvalidArgument(
+        fmt::format("depthwise with in_c = {} != out_c = {}", l.in_c, l.out_c));
+  }
   if (l.out_c > 65535) {
     return Unimplemented(fmt::format("out_c = {}: the ISA encodes at most 65535", l.out_c));
   }
@@ -80,9 +84,8 @@ Status CheckSizes(const ConvLayer& l) {
   const uint64_t want_weights = uint64_t{l.out_c} * l.ReductionSize();
   if (l.weights.size() != want_weights) {
     return InvalidArgument(
-        fmt::format("weights has {} values, expected out_c x kernel_h x "
-                    "kernel_w x in_c = {}",
-                    l.weights.size(), want_weights));
+        fmt::format("weights has {} values, expected out_c x kernel_h x kernel_w x {} = {}",
+                    l.weights.size(), l.depthwise ? "1" : "in_c", want_weights));
   }
   const std::pair<const char*, size_t> per_channel[] = {
       {"bias", l.bias.size()}, {"multiplier", l.multiplier.size()}, {"shift", l.shift.size()}};

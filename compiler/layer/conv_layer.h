@@ -15,6 +15,9 @@ namespace npu::compiler {
 struct ConvLayer {
   std::string name;
   bool fully_connected = false;  // only changes the op name in reports
+  // Depthwise (group == in_c == out_c): output channel n sees only input channel n; weights are
+  // [out_c][kernel_h][kernel_w].
+  bool depthwise = false;
 
   uint32_t in_h = 1, in_w = 1, in_c = 1;
   uint32_t out_c = 1;
@@ -23,7 +26,7 @@ struct ConvLayer {
   uint32_t dilation_h = 1, dilation_w = 1;
   uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
 
-  std::vector<int8_t> weights;      // [out_c][kernel_h][kernel_w][in_c]
+  std::vector<int8_t> weights;      // [out_c][kernel_h][kernel_w][in_c] ([..][1] if depthwise)
   std::vector<int32_t> bias;        // [out_c]: real bias / (input_scale * weight_scale[n])
   std::vector<int32_t> multiplier;  // [out_c]: with shift, input_scale * weight_scale[n] /
   std::vector<int32_t> shift;       // [out_c]   output_scale (see quant/quant_math.h)
@@ -41,11 +44,18 @@ struct ConvLayer {
   // Dilated kernel extent: the input rows/cols one output position spans.
   uint32_t KernelExtentH() const { return (kernel_h - 1) * dilation_h + 1; }
   uint32_t KernelExtentW() const { return (kernel_w - 1) * dilation_w + 1; }
-  uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * in_c; }
+  // Taps summed per output value: kernel_h * kernel_w * in_c (kernel_h * kernel_w if depthwise).
+  uint64_t ReductionSize() const {
+    return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c);
+  }
+  // Input channels one weight row covers: in_c, or 1 if depthwise.
+  uint32_t WeightChannels() const { return depthwise ? 1 : in_c; }
   uint64_t Macs() const { return uint64_t{OutH()} * OutW() * out_c * ReductionSize(); }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c; }
   uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c; }
-  const char* OpName() const { return fully_connected ? "fully_connected" : "conv2d"; }
+  const char* OpName() const {
+    return fully_connected ? "fully_connected" : depthwise ? "depthwise_conv2d" : "conv2d";
+  }
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };
 

@@ -19,8 +19,12 @@ int64_t WindowSum(const ConvLayer& l, std::span<const int8_t> input, uint32_t oh
       const int64_t x = int64_t{ow} * l.stride_w + int64_t{kw} * l.dilation_w - l.pad_left;
       if (x < 0 || x >= l.in_w) continue;
       const int8_t* in = input.data() + (uint64_t(y) * l.in_w + uint64_t(x)) * l.in_c;
-      const int8_t* w =
-          l.weights.data() + ((uint64_t{n} * l.kernel_h + kh) * l.kernel_w + kw) * l.in_c;
+      const uint64_t tap = (uint64_t{n} * l.kernel_h + kh) * l.kernel_w + kw;
+      if (l.depthwise) {  // channel n alone, one weight per tap
+        sum += (int64_t{in[n]} - l.input_zero_point) * int64_t{l.weights[tap]};
+        continue;
+      }
+      const int8_t* w = l.weights.data() + tap * l.in_c;
       for (uint32_t c = 0; c < l.in_c; ++c) {
         sum += (int64_t{in[c]} - l.input_zero_point) * int64_t{w[c]};
       }

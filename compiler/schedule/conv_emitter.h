@@ -1,27 +1,29 @@
 // Emits the instruction stream of one tiled ConvLayer: per step, the LOADs of operand tiles that
-// are not resident, one CONV; per output tile, one ACT and the STOREs. Token masks are left
-// empty: dependencies.h derives them from the footprints afterwards.
+// are not resident, one CONV; per output tile, one ACT and the STOREs. An input or output kept in
+// SRAM (ConvTiling::input_on_chip/output_on_chip) is read or written in place instead. Token
+// masks are left empty: dependencies.h derives them from the footprints afterwards.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "compiler/layer/conv_layer.h"
+#include "compiler/schedule/tensor_place.h"
 #include "compiler/tiling/conv_tiling.h"
 #include "compiler/tiling/sram_plan.h"
 #include "hw/spec/isa.h"
 
 namespace npu::compiler {
 
-// Where the layer's DRAM data lives, as offsets from DRAM_BASE.
-struct DramPlacement {
+// Where the layer's operands live. Constants are DRAM offsets (relocated later).
+struct ConvOperands {
   uint64_t weights = 0;  // packed per tile, see TileGrid::WeightTileOffsets()
   uint64_t params = 0;   // [out_c] ACT records, channel order
-  uint64_t input = 0;    // NHWC
-  uint64_t output = 0;   // NHWC
+  TensorPlace input;     // in SRAM iff tiling.input_on_chip
+  TensorPlace output;    // in SRAM iff tiling.output_on_chip
 };
 
 std::vector<spec::Instruction> EmitConv(const ConvLayer& layer, const ConvTiling& tiling,
-                                        const SramPlan& plan, const DramPlacement& dram);
+                                        const SramPlan& plan, const ConvOperands& operands);
 
 }  // namespace npu::compiler

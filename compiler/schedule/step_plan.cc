@@ -1,6 +1,8 @@
 // The loop nest and slot residency.
 #include "compiler/schedule/step_plan.h"
 
+#include <algorithm>
+
 #include "hw/spec/status.h"
 
 namespace npu::compiler {
@@ -32,6 +34,7 @@ namespace {
 struct StepWalker {
   const TileGrid& grid;
   const SramPlan& plan;
+  bool input_on_chip;  // read in place: nothing to acquire
   SlotCache inputs, weights, params;
   uint64_t group = 0;
 
@@ -41,14 +44,14 @@ struct StepWalker {
     step.sp = sp;
     step.oc = oc;
     step.group = group;
-    step.acc_slot = static_cast<uint32_t>(group % plan.acc.slots);
+    step.acc_slot = static_cast<uint32_t>((group + plan.acc_phase) % plan.acc.slots);
     step.out_slot = static_cast<uint32_t>(group % plan.outputs.slots);
     step.params = params.Acquire(oc);
     for (uint32_t ic = 0; ic < ic_count; ++ic) {
       step.ic = ic;
       step.first_ic = ic == 0;
       step.last_ic = ic + 1 == ic_count;
-      step.input = inputs.Acquire(uint64_t{sp} * ic_count + ic);
+      if (!input_on_chip) step.input = inputs.Acquire(grid.InputKey(sp, oc, ic));
       step.weights = weights.Acquire(uint64_t{oc} * ic_count + ic);
       visit(step);
       step.params.load = false;
@@ -61,7 +64,8 @@ struct StepWalker {
 
 void ForEachStep(const TileGrid& grid, const ConvTiling& tiling, const SramPlan& plan,
                  const std::function<void(const ConvStep&)>& visit) {
-  StepWalker walker{grid, plan, SlotCache(plan.inputs.slots, tiling.inputs_resident),
+  StepWalker walker{grid, plan, tiling.input_on_chip,
+                    SlotCache(std::max(1u, plan.inputs.slots), tiling.inputs_resident),
                     SlotCache(plan.weights.slots, tiling.weights_resident),
                     SlotCache(plan.params.slots, tiling.params_resident)};
   const uint32_t spatial = grid.spatial_count(), channels = grid.oc().count();

@@ -26,13 +26,21 @@ struct ConvTiling {
   bool inputs_resident = false;
   bool weights_resident = false;
   bool params_resident = false;
+  // The layer's input or output is a tensor kept in SRAM between layers (the network compiler's
+  // choice, not the search's): CONV reads the input in place and ACT writes the output in place,
+  // so there is no buffer and no DMA for it. In-place input tiles are whole-width row bands of
+  // every input channel (the tensor is dense HWC); in-place output tiles are whole-width row
+  // bands or single rows.
+  bool input_on_chip = false;
+  bool output_on_chip = false;
 
   bool operator==(const ConvTiling&) const = default;
 };
 
 std::string_view LoopOrderName(LoopOrder order);
 
-// "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", for LayerInfo.tiling.
+// "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", plus " in=sram"/" out=sram"
+// for on-chip activations, for LayerInfo.tiling.
 std::string ToString(const ConvTiling& tiling);
 
 }  // namespace npu::compiler

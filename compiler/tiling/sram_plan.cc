@@ -26,7 +26,7 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 }  // namespace
 
 uint64_t DistinctInputTiles(const TileGrid& g) {
-  return uint64_t{g.spatial_count()} * g.ic().count();
+  return uint64_t{g.spatial_count()} * (g.layer().depthwise ? g.oc().count() : g.ic().count());
 }
 uint64_t DistinctWeightTiles(const TileGrid& g) {
   return uint64_t{g.oc().count()} * g.ic().count();
@@ -38,12 +38,14 @@ SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_byte
   uint64_t cursor = 0;
   plan.weights = Place(&cursor, grid.MaxWeightTileBytes(),
                        SlotCount(t.weights_resident, DistinctWeightTiles(grid)), align_bytes);
+  // An on-chip input or output is read or written in place: no slots.
   plan.inputs = Place(&cursor, grid.MaxInputTileBytes(),
-                      SlotCount(t.inputs_resident, DistinctInputTiles(grid)), align_bytes);
+                      t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(grid)),
+                      align_bytes);
   plan.params = Place(&cursor, uint64_t{grid.oc().At(0).size} * spec::kActParamBytes,
                       SlotCount(t.params_resident, grid.oc().count()), align_bytes);
-  plan.outputs =
-      Place(&cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), align_bytes);
+  plan.outputs = Place(&cursor, grid.MaxOutputTileBytes(),
+                       t.output_on_chip ? 0 : SlotCount(false, OutputGroups(grid)), align_bytes);
   plan.sram_bytes = cursor;
   uint64_t acc_cursor = 0;
   plan.acc = Place(&acc_cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), 1);
@@ -52,8 +54,8 @@ SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_byte
 }
 
 StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
-                           const ConvTiling& tiling) {
-  const uint64_t sram = config.sram().size_bytes();
+                           const ConvTiling& tiling, uint64_t budget_bytes) {
+  const uint64_t sram = budget_bytes ? budget_bytes : config.sram().size_bytes();
   const uint64_t acc = config.mac().acc_buffer_bytes() / 4;
   const uint32_t stripe = config.sram().banks() * config.sram().bank_width_bytes();
   for (uint32_t align : {stripe, config.sram().bank_width_bytes(), 1u}) {
@@ -65,9 +67,22 @@ StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
     }
     if (plan.sram_bytes <= sram) return plan;
   }
-  return ResourceExhausted(fmt::format("{} needs {} bytes of SRAM; the config has {}",
-                                       ToString(tiling), PlanSram(grid, tiling, 1).sram_bytes,
-                                       sram));
+  return ResourceExhausted(fmt::format("{} needs {} bytes of SRAM; {}", ToString(tiling),
+                                       PlanSram(grid, tiling, 1).sram_bytes,
+                                       SramAvailableText(config, budget_bytes)));
+}
+
+std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_bytes) {
+  const uint64_t sram = config.sram().size_bytes();
+  if (budget_bytes == 0 || budget_bytes >= sram) return fmt::format("the config has {}", sram);
+  return fmt::format("the layer may use {} of the config's {}", budget_bytes, sram);
+}
+
+void Rebase(SramPlan& plan, uint64_t sram_base) {
+  for (SlotBuffer* b : {&plan.weights, &plan.inputs, &plan.params, &plan.outputs}) {
+    b->base += sram_base;
+  }
+  plan.sram_base = sram_base;
 }
 
 std::string ToString(const SramPlan& p) {

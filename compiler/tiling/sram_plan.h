@@ -24,8 +24,12 @@ struct SlotBuffer {
 struct SramPlan {
   SlotBuffer weights, inputs, params, outputs;  // SRAM, bytes
   SlotBuffer acc;                               // accumulator buffer, int32 entries
-  uint64_t sram_bytes = 0;                      // end of the last SRAM buffer
+  uint64_t sram_bytes = 0;                      // bytes from sram_base to the end of the last one
+  uint64_t sram_base = 0;                       // where the buffers start (Rebase)
   uint64_t acc_entries = 0;
+  // Accumulator slot of the first output tile: a network continues the rotation across layers
+  // so a layer's first CONV does not wait for the previous layer's last ACT.
+  uint32_t acc_phase = 0;
 };
 
 // Distinct tiles of each operand, which resident buffers need one slot for.
@@ -36,10 +40,17 @@ uint64_t OutputGroups(const TileGrid& grid);  // (spatial tile, oc tile) pairs
 // Lays the buffers out with every base and slot size a multiple of `align_bytes`.
 SramPlan PlanSram(const TileGrid& grid, const ConvTiling& tiling, uint32_t align_bytes);
 
-// The plan with the largest alignment (SRAM stripe, bank word, byte) that fits the config; an
-// error naming the bytes needed if not even the byte-aligned plan fits SRAM or the accumulator.
+// The plan with the largest alignment (SRAM stripe, bank word, byte) that fits `budget_bytes`
+// (0: the whole SRAM); an error naming the bytes needed if not even the byte-aligned plan fits
+// the budget or the accumulator.
 StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
-                           const ConvTiling& tiling);
+                           const ConvTiling& tiling, uint64_t budget_bytes = 0);
+
+// "the config has N" or "the layer may use B of the config's N", for errors.
+std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_bytes);
+
+// Moves every SRAM buffer of `plan` by `sram_base` (a stripe multiple keeps the alignment).
+void Rebase(SramPlan& plan, uint64_t sram_base);
 
 std::string ToString(const SramPlan& plan);
 

@@ -18,8 +18,9 @@ std::string ToString(const ConvTiling& t) {
   if (t.params_resident) resident += "params,";
   if (resident.empty()) resident = "none,";
   resident.pop_back();
-  return fmt::format("tile {}x{}x{} ic={} order={} resident={}", t.tile_oh, t.tile_ow, t.tile_oc,
-                     t.tile_ic, LoopOrderName(t.order), resident);
+  return fmt::format("tile {}x{}x{} ic={} order={} resident={}{}{}", t.tile_oh, t.tile_ow,
+                     t.tile_oc, t.tile_ic, LoopOrderName(t.order), resident,
+                     t.input_on_chip ? " in=sram" : "", t.output_on_chip ? " out=sram" : "");
 }
 
 Span1D Axis::At(uint32_t i) const {
@@ -46,13 +47,24 @@ TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
       oh_{layer.OutH(), t.tile_oh},
       ow_{layer.OutW(), t.tile_ow},
       oc_{layer.out_c, t.tile_oc},
-      ic_{layer.in_c, t.tile_ic} {}
+      ic_{layer.WeightChannels(), t.tile_ic},
+      input_on_chip_(t.input_on_chip) {}
 
-InputRegion TileGrid::Input(uint32_t sp, uint32_t ic_tile) const {
+InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const {
   const ConvLayer& l = layer_;
-  return {WindowFor(Rows(sp), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top),
-          WindowFor(Cols(sp), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left),
-          ic_.At(ic_tile)};
+  InputRegion region{
+      WindowFor(Rows(sp), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top),
+      WindowFor(Cols(sp), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left),
+      l.depthwise ? oc_.At(oc_tile) : ic_.At(ic_tile)};
+  // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
+  // need of them (the columns they skip are simply not read).
+  if (input_on_chip_) region.cols.size = l.in_w;
+  return region;
+}
+
+uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const {
+  return layer_.depthwise ? uint64_t{sp} * oc_.count() + oc_tile
+                          : uint64_t{sp} * ic_.count() + ic_tile;
 }
 
 uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const {
@@ -83,6 +95,7 @@ uint32_t TileGrid::MaxInputRows() const {
 }
 
 uint32_t TileGrid::MaxInputCols() const {
+  if (input_on_chip_) return layer_.in_w;
   uint32_t cols = 0;
   for (uint32_t i = 0; i < ow_.count(); ++i) {
     cols = std::max(cols, WindowFor(ow_.At(i), layer_.in_w, layer_.stride_w, layer_.dilation_w,
@@ -93,7 +106,8 @@ uint32_t TileGrid::MaxInputCols() const {
 }
 
 uint64_t TileGrid::MaxInputTileBytes() const {
-  return uint64_t{MaxInputRows()} * MaxInputCols() * ic_.At(0).size;
+  return uint64_t{MaxInputRows()} * MaxInputCols() *
+         (layer_.depthwise ? oc_.At(0).size : ic_.At(0).size);
 }
 
 uint64_t TileGrid::MaxWeightTileBytes() const { return WeightTileBytes(0, 0); }

@@ -55,7 +55,12 @@ class TileGrid {
   Span1D Rows(uint32_t sp) const { return oh_.At(sp / ow_.count()); }
   Span1D Cols(uint32_t sp) const { return ow_.At(sp % ow_.count()); }
 
-  InputRegion Input(uint32_t sp, uint32_t ic_tile) const;
+  // The input tile of step (sp, oc_tile, ic_tile): channels from the ic tile, or from the oc tile
+  // for a depthwise layer (whose input channels are its output channels).
+  InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const;
+  // Identifies distinct input tiles (what a slot holds).
+  uint64_t InputKey(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const;
+  const ConvLayer& layer() const { return layer_; }
   uint64_t WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const;
   // Offsets of each weight tile in the packed weight blob: oc tiles outer, ic tiles inner, each
   // tile [oc][kh][kw][ic] so that one tile is one contiguous load. Index oc_tile*ic.count()+ic.
@@ -71,7 +76,8 @@ class TileGrid {
 
  private:
   const ConvLayer& layer_;
-  Axis oh_, ow_, oc_, ic_;
+  Axis oh_, ow_, oc_, ic_;  // ic_ spans WeightChannels(): a single channel if depthwise
+  bool input_on_chip_ = false;
 };
 
 }  // namespace npu::compiler

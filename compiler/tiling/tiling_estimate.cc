@@ -34,10 +34,12 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
       for (SizeClass n : Classes(g.oc())) {
         for (SizeClass k : Classes(g.ic())) {
           spec::ConvArgs conv;
-          conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size, conv.in_c = k.size;
+          conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size;
+          conv.in_c = l.depthwise ? n.size : k.size;
           conv.kernel_h = l.kernel_h, conv.kernel_w = l.kernel_w;
+          conv.depthwise = l.depthwise;
           const uint64_t sram =
-              spec::CeilDiv(in_rows * in_cols * k.size + spec::ConvWeightBytes(conv), stripe);
+              spec::CeilDiv(in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
           total += uint64_t{h.count} * w.count * n.count * k.count *
                    std::max(spec::ConvComputeCycles(c, conv), sram);
         }
@@ -111,7 +113,13 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
     n.input_passes = (s * i <= 2 || t.inputs_resident) ? 1 : o;
     n.weight_passes = (i <= 2 || t.weights_resident) ? 1 : s;
   }
-  n.inputs = s * i * n.input_passes;
+  if (g.layer().depthwise) {  // every (spatial, oc) input tile is distinct: each loaded once
+    n.input_passes = 1;
+    n.inputs = s * o;
+  } else {
+    n.inputs = s * i * n.input_passes;
+  }
+  if (t.input_on_chip) n.inputs = 0, n.input_passes = 1;
   n.weights = o * i * n.weight_passes;
   n.params = o * n.param_passes;
   return n;
@@ -122,13 +130,14 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const LoadCounts loads = CountLoads(g, t);
   const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
   const uint64_t steps = groups * g.ic().count();
-  const uint64_t input_bytes = InputPassBytes(l, g) * loads.input_passes;
+  const uint64_t input_bytes = t.input_on_chip ? 0 : InputPassBytes(l, g) * loads.input_passes;
   const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
   const uint64_t weight_bytes = l.weights.size() * loads.weight_passes;
   const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
-  const uint64_t store_bytes = l.OutputBytes();
+  const uint64_t stores = t.output_on_chip ? 0 : groups;
+  const uint64_t store_bytes = t.output_on_chip ? 0 : l.OutputBytes();
   TilingEstimate e;
-  e.instructions = loads.inputs + loads.weights + loads.params + steps + 2 * groups;
+  e.instructions = loads.inputs + loads.weights + loads.params + steps + groups + stores;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
   const uint64_t fetch =
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
@@ -138,19 +147,22 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t load_queue = DmaQueueCycles(
       c,
       {{loads.inputs, input_bytes,
-        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(), t.tile_ic, l.in_w, l.in_c)},
+        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(), l.depthwise ? t.tile_oc : t.tile_ic,
+                      l.in_w, l.in_c)},
        {loads.weights, weight_bytes, g.MaxWeightTileBytes()},
        {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
       c.dma().load_channels());
   const uint64_t store_queue = DmaQueueCycles(
-      c, {{groups, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
+      c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
       c.dma().store_channels());
   const uint64_t bottleneck =
       std::max({ComputeCycles(c, l, g), act, fetch,
                 spec::DramDataCycles(c, load_bytes + store_bytes), load_queue, store_queue});
-  const uint64_t fill = spec::DramTransferCycles(c, g.MaxInputTileBytes() + g.MaxWeightTileBytes());
-  const uint64_t drain = spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
-                         spec::DramTransferCycles(c, g.MaxOutputTileBytes());
+  const uint64_t fill = spec::DramTransferCycles(
+      c, (t.input_on_chip ? 0 : g.MaxInputTileBytes()) + g.MaxWeightTileBytes());
+  const uint64_t drain =
+      spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
+      (t.output_on_chip ? 0 : spec::DramTransferCycles(c, g.MaxOutputTileBytes()));
   e.cycles = bottleneck + fill + drain;
   return e;
 }

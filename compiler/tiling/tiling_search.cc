@@ -24,20 +24,23 @@ constexpr uint64_t kMaxPixels = (1u << 20) - 1;  // ACT pixels: 20 bits
 
 // Tile sizes for one axis: the whole extent, near-even splits into k tiles (k growing roughly
 // geometrically), and the same rounded to a multiple of `multiple` (the array side the axis
-// maps to), all capped at `cap`.
-std::vector<uint32_t> AxisSizes(uint32_t extent, uint32_t multiple, uint32_t cap) {
+// maps to), all capped at `cap`. `aligned` keeps only the multiples and the whole extent when the
+// extent spans at least one multiple: other sizes leave array rows or columns idle.
+std::vector<uint32_t> AxisSizes(uint32_t extent, uint32_t multiple, uint32_t cap,
+                                bool aligned = false) {
+  aligned = aligned && extent >= multiple && multiple > 1;
   std::set<uint32_t> sizes;
   auto add = [&](uint64_t v) {
     if (v >= 1 && v <= std::min(extent, cap)) sizes.insert(static_cast<uint32_t>(v));
   };
   for (uint64_t k = 1; k <= extent; k = k < 4 ? k + 1 : k * 3 / 2) {
     const uint64_t even = (extent + k - 1) / k;
-    add(even);
+    if (!aligned) add(even);
     add((even + multiple - 1) / multiple * multiple);
     add(even / multiple * multiple);
   }
-  add(cap);
-  add(1);
+  add(extent);
+  if (!aligned) add(cap), add(1);
   return {sizes.begin(), sizes.end()};
 }
 
@@ -45,6 +48,22 @@ std::vector<uint32_t> AxisSizes(uint32_t extent, uint32_t multiple, uint32_t cap
 uint32_t IcMultiple(const spec::NpuConfig& c, const ConvLayer& l) {
   const uint32_t window = l.kernel_h * l.kernel_w, rows = c.mac().rows();
   return rows / std::gcd(rows, window);
+}
+
+// Column tile sizes. Whole-width row bands read no column halo twice and let on-chip tensors be
+// read and written in place, so when one output row of an array-wide channel tile fits half the
+// accumulator, a few halvings of the width suffice; otherwise every split is tried.
+std::vector<uint32_t> WidthSizes(const spec::NpuConfig& c, const ConvLayer& l,
+                                 const TilingContext& ctx, bool exhaustive) {
+  const uint32_t out_w = l.OutW();
+  if (ctx.input_on_chip) return {out_w};
+  const uint64_t acc_half = c.mac().acc_buffer_bytes() / 4 / 2;
+  if (exhaustive || uint64_t{out_w} * std::min(l.out_c, c.mac().cols()) > acc_half) {
+    return AxisSizes(out_w, 1, kMaxExtent);
+  }
+  std::set<uint32_t> sizes;
+  for (uint32_t parts : {1u, 2u, 4u}) sizes.insert((out_w + parts - 1) / parts);
+  return {sizes.begin(), sizes.end()};
 }
 
 // Residency options that change something for this grid (others duplicate the default).
@@ -65,10 +84,19 @@ std::vector<ConvTiling> WithResidency(const TileGrid& g, ConvTiling t) {
   return out;
 }
 
-// One minimal double-buffered tile: a single output pixel, channel and input channel.
-uint64_t MinimalTileBytes(const ConvLayer& l) {
-  const TileGrid g(l, ConvTiling{});
-  return 2 * (g.MaxInputTileBytes() + g.MaxWeightTileBytes() + spec::kActParamBytes + 1);
+// One minimal tile, double-buffered: one output pixel, channel and input channel (whole rows and
+// every input channel when the input is read in place).
+uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const TilingContext& ctx) {
+  ConvTiling t;
+  t.input_on_chip = ctx.input_on_chip;
+  t.output_on_chip = ctx.output_on_chip;
+  if (ctx.input_on_chip) {
+    t.tile_ow = l.OutW();
+    t.tile_ic = l.WeightChannels();
+    if (l.depthwise) t.tile_oc = l.out_c;
+  }
+  const TileGrid g(l, t);
+  return PlanSram(g, t, 1).sram_bytes;
 }
 
 struct Ranked {
@@ -76,10 +104,64 @@ struct Ranked {
   TilingEstimate estimate;
 };
 
-// Emits and replays one candidate: cycles, then DRAM bytes, then instruction count.
+// The candidates that fit, with their estimates; too_many_instructions counts those whose
+// instruction stream alone would overflow the image.
+std::vector<Ranked> FittingCandidates(const spec::NpuConfig& config, const ConvLayer& layer,
+                                      const TilingContext& ctx, bool exhaustive,
+                                      size_t* too_many_instructions) {
+  std::vector<Ranked> fitting;
+  for (const ConvTiling& t : CandidateTilings(config, layer, ctx, exhaustive)) {
+    StatusOr<TilingChoice> choice = FitTiling(config, layer, t, ctx.sram_budget);
+    if (!choice.ok()) continue;
+    const TilingEstimate estimate = EstimateTiling(config, layer, t);
+    if (!CheckDramFits(config, layer, estimate.instructions).ok()) {
+      ++*too_many_instructions;
+      continue;
+    }
+    fitting.push_back({*choice, estimate});
+  }
+  return fitting;
+}
+
+// Fitting candidates sorted by estimate, or the error saying why there are none.
+StatusOr<std::vector<Ranked>> RankCandidates(const spec::NpuConfig& config,
+                                             const ConvLayer& layer, const TilingContext& ctx) {
+  size_t too_many_instructions = 0;
+  std::vector<Ranked> fitting =
+      FittingCandidates(config, layer, ctx, false, &too_many_instructions);
+  if (fitting.empty()) {
+    fitting = FittingCandidates(config, layer, ctx, true, &too_many_instructions);
+  }
+  if (fitting.empty() && too_many_instructions > 0) {
+    return ResourceExhausted(fmt::format(
+        "layer '{}': every tiling that fits SRAM needs so many instructions that the image "
+        "exceeds the {} bytes of DRAM",
+        layer.DisplayName(), DramLimitBytes(config)));
+  }
+  if (fitting.empty()) {
+    return ResourceExhausted(fmt::format(
+        "layer '{}': no tiling fits: one minimal double-buffered tile (1 output pixel, 1 output "
+        "channel, 1 input channel{}) needs {} bytes of SRAM; {}",
+        layer.DisplayName(), ctx.input_on_chip ? ", reading the on-chip input in place" : "",
+        MinimalTileBytes(config, layer, ctx), SramAvailableText(config, ctx.sram_budget)));
+  }
+  std::sort(fitting.begin(), fitting.end(), [](const Ranked& a, const Ranked& b) {
+    return std::tie(a.estimate.cycles, a.estimate.dram_bytes, a.choice.plan.sram_bytes) <
+           std::tie(b.estimate.cycles, b.estimate.dram_bytes, b.choice.plan.sram_bytes);
+  });
+  return fitting;
+}
+
+// Emits and replays one candidate (on-chip tensors placed after its buffers): cycles, then DRAM
+// bytes, then instruction count.
 std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const ConvLayer& l,
                                               const TilingChoice& choice) {
-  std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, PlaceData(l));
+  ConvOperands ops = PlaceData(l);
+  const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
+  const uint64_t after = (choice.plan.sram_bytes + stripe - 1) / stripe * stripe;
+  if (choice.tiling.input_on_chip) ops.input = {true, after, l.in_c, 0};
+  if (choice.tiling.output_on_chip) ops.output = {true, after + l.InputBytes(), l.out_c, 0};
+  std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, ops);
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(c, insns);
   NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
@@ -93,7 +175,7 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
       {"tile_oh", t.tile_oh, l.OutH(), kMaxExtent},
       {"tile_ow", t.tile_ow, l.OutW(), kMaxExtent},
       {"tile_oc", t.tile_oc, l.out_c, kMaxChannels},
-      {"tile_ic", t.tile_ic, l.in_c, kMaxChannels}};
+      {"tile_ic", t.tile_ic, l.WeightChannels(), kMaxChannels}};
   for (const auto& [field, value, extent, cap] : limits) {
     if (value == 0 || value > extent || value > cap) {
       return InvalidArgument(
@@ -104,6 +186,15 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
     return ResourceExhausted(fmt::format("tile_oh x tile_ow = {}: ACT encodes at most {} pixels",
                                          uint64_t{t.tile_oh} * t.tile_ow, kMaxPixels));
   }
+  if (t.input_on_chip && (t.tile_ow != l.OutW() || t.tile_ic != l.WeightChannels() ||
+                          (l.depthwise && t.tile_oc != l.out_c))) {
+    return InvalidArgument(
+        "an on-chip input is read in place: tiles must be whole rows of every input channel");
+  }
+  if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) {
+    return InvalidArgument(
+        "an on-chip output is written in place: tiles must be whole rows or a single row");
+  }
   const TileGrid g(l, t);
   if (g.MaxInputRows() > kMaxExtent || g.MaxInputCols() > kMaxExtent) {
     return ResourceExhausted(fmt::format("input tile {}x{}: CONV encodes at most {} rows/cols",
@@ -113,22 +204,36 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
 }
 
 StatusOr<TilingChoice> FitTiling(const spec::NpuConfig& config, const ConvLayer& layer,
-                                 const ConvTiling& tiling) {
+                                 const ConvTiling& tiling, uint64_t budget_bytes) {
   NPU_TRY(CheckTilingFields(layer, tiling));
-  NPU_ASSIGN_OR_RETURN(SramPlan plan, FitSram(config, TileGrid(layer, tiling), tiling));
+  NPU_ASSIGN_OR_RETURN(SramPlan plan,
+                       FitSram(config, TileGrid(layer, tiling), tiling, budget_bytes));
   return TilingChoice{tiling, plan};
 }
 
-std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLayer& l) {
+std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLayer& l,
+                                         const TilingContext& ctx, bool exhaustive) {
   const uint64_t acc_half = c.mac().acc_buffer_bytes() / 4 / 2;
+  const std::vector<uint32_t> oc_sizes =
+      l.depthwise && ctx.input_on_chip
+          ? std::vector<uint32_t>{l.out_c}
+          : AxisSizes(l.out_c, c.mac().cols(), kMaxChannels, !exhaustive);
+  const std::vector<uint32_t> ic_sizes =
+      l.depthwise         ? std::vector<uint32_t>{1}
+      : ctx.input_on_chip ? std::vector<uint32_t>{l.in_c}
+                          : AxisSizes(l.in_c, IcMultiple(c, l), kMaxChannels, !exhaustive);
+  const std::vector<uint32_t> ow_sizes = WidthSizes(c, l, ctx, exhaustive);
   std::vector<ConvTiling> out;
-  for (uint32_t oc : AxisSizes(l.out_c, c.mac().cols(), kMaxChannels)) {
-    for (uint32_t ic : AxisSizes(l.in_c, IcMultiple(c, l), kMaxChannels)) {
+  for (uint32_t oc : oc_sizes) {
+    for (uint32_t ic : ic_sizes) {
       for (uint32_t oh : AxisSizes(l.OutH(), 1, kMaxExtent)) {
-        for (uint32_t ow : AxisSizes(l.OutW(), 1, kMaxExtent)) {
+        for (uint32_t ow : ow_sizes) {
           if (uint64_t{oh} * ow * oc > acc_half) continue;  // two accumulator tiles
+          if (ctx.output_on_chip && ow != l.OutW() && oh != 1) continue;
           for (LoopOrder order : {LoopOrder::kSpatialOuter, LoopOrder::kChannelOuter}) {
-            const ConvTiling base{oh, ow, oc, ic, order};
+            ConvTiling base{oh, ow, oc, ic, order};
+            base.input_on_chip = ctx.input_on_chip;
+            base.output_on_chip = ctx.output_on_chip;
             for (const ConvTiling& t : WithResidency(TileGrid(l, base), base)) out.push_back(t);
           }
         }
@@ -138,47 +243,38 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
   return out;
 }
 
-StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer) {
-  // 1. Candidates that fit SRAM, the accumulator and (with their instructions) DRAM, with their
-  //    analytic estimate.
-  std::vector<Ranked> fitting;
-  size_t too_many_instructions = 0;
-  for (const ConvTiling& t : CandidateTilings(config, layer)) {
-    StatusOr<TilingChoice> choice = FitTiling(config, layer, t);
-    if (!choice.ok()) continue;
-    const TilingEstimate estimate = EstimateTiling(config, layer, t);
-    if (!CheckDramFits(config, layer, estimate.instructions).ok()) {
-      ++too_many_instructions;
-      continue;
+StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvLayer& layer,
+                                      const TilingContext& context) {
+  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked,
+                       RankCandidates(config, layer, context));
+  TilingOutlook outlook{ranked[0].estimate.cycles, ranked[0].choice.plan.sram_bytes};
+  for (const Ranked& r : ranked) {
+    if (r.estimate.cycles > outlook.cycles * kNearBestEstimate) break;
+    outlook.sram_bytes = std::min(outlook.sram_bytes, r.choice.plan.sram_bytes);
+  }
+  return outlook;
+}
+
+StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer,
+                                    const TilingContext& context) {
+  // 1. Fitting candidates ranked by the estimate; 2. the best few replayed with the cost model;
+  // 3. among those within kNearBestReplay of the fastest, the one using the least SRAM.
+  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked,
+                       RankCandidates(config, layer, context));
+  const size_t keep = std::min(kReplayedCandidates, ranked.size());
+  std::vector<std::tuple<uint64_t, uint64_t, size_t>> costs;
+  for (size_t i = 0; i < keep; ++i) costs.push_back(Replay(config, layer, ranked[i].choice));
+  const auto fastest = *std::min_element(costs.begin(), costs.end());
+  size_t best = keep;
+  for (size_t i = 0; i < keep; ++i) {
+    if (std::get<0>(costs[i]) > std::get<0>(fastest) * kNearBestReplay) continue;
+    if (best == keep || ranked[i].choice.plan.sram_bytes < ranked[best].choice.plan.sram_bytes ||
+        (ranked[i].choice.plan.sram_bytes == ranked[best].choice.plan.sram_bytes &&
+         costs[i] < costs[best])) {
+      best = i;
     }
-    fitting.push_back({*choice, estimate});
   }
-  if (fitting.empty() && too_many_instructions > 0) {
-    return ResourceExhausted(fmt::format(
-        "layer '{}': every tiling that fits SRAM needs so many instructions that the image "
-        "exceeds the {} bytes of DRAM",
-        layer.DisplayName(), DramLimitBytes(config)));
-  }
-  if (fitting.empty()) {
-    return ResourceExhausted(fmt::format(
-        "layer '{}': no tiling fits: one minimal double-buffered tile (1 output pixel, 1 output "
-        "channel, 1 input channel) needs {} bytes of SRAM; the config has {}",
-        layer.DisplayName(), MinimalTileBytes(layer), config.sram().size_bytes()));
-  }
-  // 2. The best few by the estimate, then 3. the fastest of them by the replayed cost model.
-  const size_t keep = std::min(kReplayedCandidates, fitting.size());
-  std::partial_sort(fitting.begin(), fitting.begin() + keep, fitting.end(),
-                    [](const Ranked& a, const Ranked& b) {
-                      return std::tie(a.estimate.cycles, a.estimate.dram_bytes) <
-                             std::tie(b.estimate.cycles, b.estimate.dram_bytes);
-                    });
-  size_t best = 0;
-  std::tuple<uint64_t, uint64_t, size_t> best_cost = Replay(config, layer, fitting[0].choice);
-  for (size_t i = 1; i < keep; ++i) {
-    const auto cost = Replay(config, layer, fitting[i].choice);
-    if (cost < best_cost) best = i, best_cost = cost;
-  }
-  return fitting[best].choice;
+  return ranked[best].choice;
 }
 
 }  // namespace npu::compiler

@@ -1,7 +1,8 @@
 // Chooses the tiling of a ConvLayer: enumerate candidate tile sizes, loop orders and residency
-// options, keep those that fit the ISA fields, SRAM and the accumulator buffer, rank them with
-// the analytic estimate, then emit and replay the best few with the cost model and keep the
-// fastest.
+// options, keep those that fit the ISA fields, the SRAM budget and the accumulator buffer, rank
+// them with the analytic estimate, then emit and replay the best few with the cost model and
+// keep the fastest (among those within kNearBestReplay of it, the one using the least SRAM, which
+// leaves room for tensors kept on chip and for the next layer's prefetch).
 #pragma once
 
 #include <vector>
@@ -14,26 +15,50 @@
 
 namespace npu::compiler {
 
+// What the caller fixes before the search: the SRAM the layer's buffers may use and whether its
+// input/output tensors stay in SRAM (read/written in place, which constrains the tiles).
+struct TilingContext {
+  uint64_t sram_budget = 0;  // bytes; 0: the whole SRAM
+  bool input_on_chip = false;
+  bool output_on_chip = false;
+};
+
 struct TilingChoice {
   ConvTiling tiling;
   SramPlan plan;
 };
 
 // Ok if the tiling's tiles fit the ISA's field widths (12-bit CONV extents, 16-bit channel
-// counts, 20-bit ACT pixel count) and are within the layer; the error names the field.
+// counts, 20-bit ACT pixel count), are within the layer and respect what on-chip operands need;
+// the error names the field.
 Status CheckTilingFields(const ConvLayer& layer, const ConvTiling& tiling);
 
-// A tiling that passes CheckTilingFields and fits this config's SRAM and accumulator, with its
-// buffer plan. The error for a forced tiling that does not fit names the bytes it needs.
+// A tiling that passes CheckTilingFields and fits `budget_bytes` of SRAM (0: all of it) and the
+// accumulator, with its buffer plan. The error for a tiling that does not fit names the bytes.
 StatusOr<TilingChoice> FitTiling(const spec::NpuConfig& config, const ConvLayer& layer,
-                                 const ConvTiling& tiling);
+                                 const ConvTiling& tiling, uint64_t budget_bytes = 0);
 
-// Every tiling the search considers, fitting or not (for tests).
-std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& config, const ConvLayer& layer);
+// Every tiling the search considers, fitting or not (for tests). `exhaustive` also tries every
+// column split when whole-width row bands would do.
+std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& config, const ConvLayer& layer,
+                                         const TilingContext& context = {},
+                                         bool exhaustive = false);
 
-// The fastest fitting candidate by the cost model. ResourceExhausted, naming the layer, the bytes
-// one minimal double-buffered tile needs and the SRAM size, if none fits. `layer` must have
-// passed CheckLayer.
-StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer);
+// The search by the analytic estimate alone (fast): the best estimated cycles, and the least
+// SRAM among the candidates within kNearBestEstimate of them. The network compiler sizes what it
+// keeps on chip with it.
+struct TilingOutlook {
+  uint64_t cycles = 0;
+  uint64_t sram_bytes = 0;
+};
+inline constexpr double kNearBestEstimate = 1.03;
+inline constexpr double kNearBestReplay = 1.005;
+StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvLayer& layer,
+                                      const TilingContext& context = {});
+
+// The chosen tiling. ResourceExhausted, naming the layer, the bytes one minimal double-buffered
+// tile needs and the SRAM available, if none fits. `layer` must have passed CheckLayer.
+StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer,
+                                    const TilingContext& context = {});
 
 }  // namespace npu::compiler
