@@ -24,7 +24,12 @@ namespace npu::compiler {
 
 // Compiler behaviour (the hardware is the NpuConfig).
 struct CompileOptions {
-  std::optional<ConvTiling> tiling;  // skip the search and use this tiling (tests, experiments)
+  // Single layer: skip the search and use this tiling (tests, experiments).
+  std::optional<ConvTiling> tiling;
+  // Networks (compiler/network): keep activations in SRAM between layers when they fit, and
+  // allocate each layer's buffers from the previous layer on so its loads start early.
+  bool keep_activations_on_chip = true;
+  bool prefetch_across_layers = true;
 };
 
 struct CompiledLayer {

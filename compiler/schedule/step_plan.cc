@@ -45,7 +45,7 @@ struct StepWalker {
     step.oc = oc;
     step.group = group;
     step.acc_slot = static_cast<uint32_t>((group + plan.acc_phase) % plan.acc.slots);
-    step.out_slot = static_cast<uint32_t>(group % plan.outputs.slots);
+    step.out_slot = plan.outputs.slots ? static_cast<uint32_t>(group % plan.outputs.slots) : 0;
     step.params = params.Acquire(oc);
     for (uint32_t ic = 0; ic < ic_count; ++ic) {
       step.ic = ic;

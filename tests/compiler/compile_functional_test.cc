@@ -11,7 +11,7 @@
 #include "compiler/reference/reference_conv.h"
 #include "compiler/schedule/token_check.h"
 #include "hw/spec/config.h"
-#include "tests/compiler/functional_executor.h"
+#include "compiler/sim/functional_executor.h"
 #include "workloads/single_layer.h"
 #include "workloads/synthetic_conv.h"
 
@@ -37,7 +37,7 @@ spec::NpuConfig TinyConfig(uint32_t sram_bytes) {
 void ExpectRunMatches(const spec::NpuConfig& config, const CompiledLayer& compiled,
                       const std::vector<int8_t>& input, const std::vector<int8_t>& expected,
                       uint32_t seed) {
-  testing::FunctionalExecutor executor(config);
+  sim::FunctionalExecutor executor(config);
   ASSERT_TRUE(executor.Load(compiled.program).ok());
   ASSERT_TRUE(executor.WriteInput(input).ok());
   const Status run = executor.Run(seed);

@@ -1,5 +1,5 @@
 // The functional executor.
-#include "tests/compiler/functional_executor.h"
+#include "compiler/sim/functional_executor.h"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
-namespace npu::compiler::testing {
+namespace npu::compiler::sim {
 namespace {
 
 bool InRange(uint64_t begin, uint64_t bytes, uint64_t size) {
@@ -40,19 +40,41 @@ Status FunctionalExecutor::Load(const spec::Program& program) {
 }
 
 Status FunctionalExecutor::WriteInput(std::span<const int8_t> input) {
-  const spec::TensorDesc& t = program_.inputs(0);
-  if (input.size() != t.size_bytes() || !InRange(t.dram_offset(), t.size_bytes(), dram_.size())) {
-    return InvalidArgument("input size or place mismatch");
+  if (program_.inputs_size() == 0) return InvalidArgument("the program has no input");
+  return WriteTensor(program_.inputs(0), input);
+}
+
+Status FunctionalExecutor::WriteInputs(const std::vector<std::vector<int8_t>>& inputs) {
+  if (static_cast<int>(inputs.size()) != program_.inputs_size()) {
+    return InvalidArgument(fmt::format("{} inputs given; the program takes {}", inputs.size(),
+                                       program_.inputs_size()));
   }
-  std::memcpy(dram_.data() + t.dram_offset(), input.data(), input.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    NPU_TRY(WriteTensor(program_.inputs(static_cast<int>(i)), inputs[i]));
+  }
   return Status::Ok();
 }
 
-std::vector<int8_t> FunctionalExecutor::ReadOutput() const {
-  const spec::TensorDesc& t = program_.outputs(0);
-  std::vector<int8_t> out(t.size_bytes());
-  std::memcpy(out.data(), dram_.data() + t.dram_offset(), out.size());
-  return out;
+Status FunctionalExecutor::WriteTensor(const spec::TensorDesc& t, std::span<const int8_t> data) {
+  if (data.size() != t.size_bytes() || !InRange(t.dram_offset(), t.size_bytes(), dram_.size())) {
+    return InvalidArgument(fmt::format("input '{}': {} bytes given, {} expected (or outside DRAM)",
+                                       t.name(), data.size(), t.size_bytes()));
+  }
+  std::memcpy(dram_.data() + t.dram_offset(), data.data(), data.size());
+  return Status::Ok();
+}
+
+std::vector<int8_t> FunctionalExecutor::ReadOutput() const { return ReadOutputs().at(0); }
+
+std::vector<std::vector<int8_t>> FunctionalExecutor::ReadOutputs() const {
+  std::vector<std::vector<int8_t>> outputs;
+  for (const spec::TensorDesc& t : program_.outputs()) {
+    std::vector<int8_t>& out = outputs.emplace_back(t.size_bytes());
+    if (InRange(t.dram_offset(), t.size_bytes(), dram_.size())) {
+      std::memcpy(out.data(), dram_.data() + t.dram_offset(), out.size());
+    }
+  }
+  return outputs;
 }
 
 Status FunctionalExecutor::Run(uint32_t seed) {
@@ -181,4 +203,4 @@ Status FunctionalExecutor::Add(const spec::AddArgs& a) {
   return Status::Ok();
 }
 
-}  // namespace npu::compiler::testing
+}  // namespace npu::compiler::sim

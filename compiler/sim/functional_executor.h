@@ -14,7 +14,7 @@
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
 
-namespace npu::compiler::testing {
+namespace npu::compiler::sim {
 
 class FunctionalExecutor {
  public:
@@ -22,14 +22,18 @@ class FunctionalExecutor {
 
   // Sizes DRAM to the program, copies its constants, decodes its instructions.
   Status Load(const spec::Program& program);
-  Status WriteInput(std::span<const int8_t> input);
+  Status WriteInput(std::span<const int8_t> input);  // the first input
+  // One buffer per program input, in order.
+  Status WriteInputs(const std::vector<std::vector<int8_t>>& inputs);
   // seed 0: stream order (each wait must find its token already given). Otherwise: at each step
   // a random queue whose head holds all its tokens runs its head.
   Status Run(uint32_t seed = 0);
-  std::vector<int8_t> ReadOutput() const;
+  std::vector<int8_t> ReadOutput() const;  // the first output
+  std::vector<std::vector<int8_t>> ReadOutputs() const;
   uint64_t executed() const { return executed_; }
 
  private:
+  Status WriteTensor(const spec::TensorDesc& tensor, std::span<const int8_t> data);
   Status Execute(size_t index);
   Status Dma(const spec::Instruction& insn);
   Status Conv(const spec::ConvArgs& conv);
@@ -48,4 +52,4 @@ class FunctionalExecutor {
   uint64_t executed_ = 0;
 };
 
-}  // namespace npu::compiler::testing
+}  // namespace npu::compiler::sim

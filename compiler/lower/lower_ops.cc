@@ -1,0 +1,183 @@
+// Per-op lowering: attributes and constants of one quantised IR node -> layer parameters.
+#include "compiler/lower/lower_ops.h"
+
+#include <fmt/format.h>
+
+namespace npu::compiler::lowering {
+namespace {
+
+Status Bad(const ir::Node& n, const std::string& what) {
+  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
+}
+
+StatusOr<std::vector<int64_t>> Ints(const ir::Node& n, const std::string& name, size_t size) {
+  const auto& values = n.attrs().values();
+  auto it = values.find(name);
+  const auto* v = it == values.end() ? nullptr : std::get_if<std::vector<int64_t>>(&it->second);
+  if (v == nullptr || v->size() != size) {
+    return Bad(n, fmt::format("attribute '{}' must be a list of {} ints", name, size));
+  }
+  return *v;
+}
+
+StatusOr<int64_t> Int(const ir::Node& n, const std::string& name) {
+  const auto& values = n.attrs().values();
+  auto it = values.find(name);
+  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
+  if (v == nullptr) return Bad(n, fmt::format("attribute '{}' must be an int", name));
+  return *v;
+}
+
+template <class T>
+StatusOr<std::vector<T>> Constant(const ir::Node& n, size_t index, const ir::Shape& shape) {
+  const ir::Tensor* t = n.input(index);
+  if (t == nullptr || !t->is_constant() || t->dtype() != ir::DTypeOf<T>() || t->shape() != shape) {
+    return Bad(n, fmt::format("input {} must be a {} constant of shape {}", index,
+                              ir::DTypeName(ir::DTypeOf<T>()), ir::ShapeText(shape)));
+  }
+  const auto data = t->data<T>();
+  return std::vector<T>(data.begin(), data.end());
+}
+
+std::vector<int32_t> Narrow(const std::vector<int64_t>& v) { return {v.begin(), v.end()}; }
+
+// Requantisation and clamp of a conv or gemm with `out_c` channels, and the quantisation of its
+// input and output values.
+Status SetRequant(const ir::Node& n, const Network& net, const NetLayer& layer, uint32_t out_c,
+                  ConvLayer& c) {
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> m, Ints(n, "multiplier", out_c));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, Ints(n, "shift", out_c));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
+  c.multiplier = Narrow(m);
+  c.shift = Narrow(s);
+  c.clamp_min = static_cast<int32_t>(lo);
+  c.clamp_max = static_cast<int32_t>(hi);
+  const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
+  c.input_scale = x.scale, c.input_zero_point = x.zero_point;
+  c.output_scale = y.scale, c.output_zero_point = y.zero_point;
+  return Status::Ok();
+}
+
+// Splits a grouped convolution into one part per group over its channel slices.
+std::vector<ConvPart> SplitGroups(const ConvLayer& whole, uint32_t groups) {
+  std::vector<ConvPart> parts;
+  const uint32_t in_g = whole.in_c / groups, out_g = whole.out_c / groups;
+  const uint64_t per_channel = uint64_t{whole.kernel_h} * whole.kernel_w * in_g;
+  for (uint32_t g = 0; g < groups; ++g) {
+    ConvPart p{whole, g * in_g, g * out_g};
+    p.conv.name = fmt::format("{}.g{}", whole.name, g);
+    p.conv.in_c = in_g;
+    p.conv.out_c = out_g;
+    auto slice = [&](const auto& v, uint64_t per) {
+      return std::decay_t<decltype(v)>(v.begin() + g * out_g * per, v.begin() + (g + 1) * out_g * per);
+    };
+    p.conv.weights = slice(whole.weights, per_channel);
+    p.conv.bias = slice(whole.bias, 1);
+    p.conv.multiplier = slice(whole.multiplier, 1);
+    p.conv.shift = slice(whole.shift, 1);
+    parts.push_back(std::move(p));
+  }
+  return parts;
+}
+
+Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue& y) {
+  if (c.OutH() != y.h || c.OutW() != y.w || c.out_c != y.c) {
+    return Bad(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h,
+                              y.w, y.c, c.OutH(), c.OutW(), c.out_c));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
+  const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
+  const ir::Tensor* w = n.input(1);
+  if (w == nullptr || w->shape().size() != 4) return Bad(n, "weights must be [O][kh][kw][I/g]");
+  const ir::Shape& ws = w->shape();
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, Ints(n, "kernel_shape", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, Ints(n, "strides", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> p, Ints(n, "pads", 4));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> d, Ints(n, "dilations", 2));
+  NPU_ASSIGN_OR_RETURN(const int64_t groups, Int(n, "group"));
+  if (groups < 1 || x.c % groups != 0 || ws[0] != y.c || y.c % groups != 0 ||
+      ws[3] != x.c / groups || ws[1] != k[0] || ws[2] != k[1]) {
+    return Bad(n, fmt::format("weights {} do not fit input channels {}, output channels {}, "
+                              "kernel {}x{} and group {}",
+                              ir::ShapeText(ws), x.c, y.c, k[0], k[1], groups));
+  }
+  ConvLayer c;
+  c.name = n.name();
+  c.in_h = x.h, c.in_w = x.w, c.in_c = x.c, c.out_c = y.c;
+  c.kernel_h = uint32_t(k[0]), c.kernel_w = uint32_t(k[1]);
+  c.stride_h = uint32_t(s[0]), c.stride_w = uint32_t(s[1]);
+  c.dilation_h = uint32_t(d[0]), c.dilation_w = uint32_t(d[1]);
+  c.pad_top = uint32_t(p[0]), c.pad_left = uint32_t(p[1]);
+  c.pad_bottom = uint32_t(p[2]), c.pad_right = uint32_t(p[3]);
+  NPU_ASSIGN_OR_RETURN(c.weights, Constant<int8_t>(n, 1, ws));
+  NPU_ASSIGN_OR_RETURN(c.bias, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  NPU_TRY(SetRequant(n, net, layer, y.c, c));
+  NPU_TRY(CheckOutput(n, c, y));
+  const bool depthwise = groups > 1 && groups == x.c && groups == y.c;
+  c.depthwise = depthwise;
+  layer.op = depthwise ? "depthwise_conv2d" : groups > 1 ? "grouped_conv2d" : "conv2d";
+  if (groups == 1 || depthwise) {
+    NPU_TRY(CheckLayer(c));
+    layer.work = std::vector<ConvPart>{{std::move(c)}};
+    return Status::Ok();
+  }
+  std::vector<ConvPart> parts = SplitGroups(c, uint32_t(groups));
+  NPU_TRY(CheckLayer(parts.front().conv));
+  layer.note = fmt::format("grouped convolution ({} groups) as {} convolutions over channel slices",
+                           groups, groups);
+  layer.work = std::move(parts);
+  return Status::Ok();
+}
+
+Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
+  const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
+  if (n.attrs().GetInt("transB", 0) != 1 || n.attrs().GetInt("transA", 0) != 0) {
+    return Bad(n, "the quantised gemm takes transA = 0, transB = 1");
+  }
+  if (x.h != 1 || x.w != 1 || y.h != 1 || y.w != 1) {
+    return Bad(n, fmt::format("gemm takes a [1,K] input and gives [1,N]; got {}x{}x{} -> {}x{}x{}",
+                              x.h, x.w, x.c, y.h, y.w, y.c));
+  }
+  NPU_ASSIGN_OR_RETURN(std::vector<int8_t> w, Constant<int8_t>(n, 1, {y.c, x.c}));
+  NPU_ASSIGN_OR_RETURN(std::vector<int32_t> b, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  ConvLayer c = MakeFullyConnected(n.name(), x.c, y.c, std::move(w), std::move(b));
+  NPU_TRY(SetRequant(n, net, layer, y.c, c));
+  NPU_TRY(CheckLayer(c));
+  layer.op = "fully_connected";
+  layer.work = std::vector<ConvPart>{{std::move(c)}};
+  return Status::Ok();
+}
+
+Status LowerAdd(const ir::Node& n, const Network& net, NetLayer& layer) {
+  const ActivationValue &a = net.value(layer.inputs[0]), &b = net.value(layer.inputs[1]);
+  const ActivationValue& y = net.value(layer.output);
+  if (a.bytes() != y.bytes() || b.bytes() != y.bytes()) {
+    return Bad(n, fmt::format("operands {}x{}x{} and {}x{}x{} -> {}x{}x{}: the NPU adds "
+                              "same-shaped tensors only (no broadcasting)",
+                              a.h, a.w, a.c, b.h, b.w, b.c, y.h, y.w, y.c));
+  }
+  AddLayer add;
+  add.name = n.name();
+  add.h = y.h, add.w = y.w, add.c = y.c;
+  add.a_zero_point = a.zero_point, add.b_zero_point = b.zero_point;
+  add.output_zero_point = y.zero_point;
+  NPU_ASSIGN_OR_RETURN(const int64_t ma, Int(n, "a_multiplier"));
+  NPU_ASSIGN_OR_RETURN(const int64_t mb, Int(n, "b_multiplier"));
+  NPU_ASSIGN_OR_RETURN(const int64_t shift, Int(n, "shift"));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
+  add.a_multiplier = int32_t(ma), add.b_multiplier = int32_t(mb), add.shift = int32_t(shift);
+  add.clamp_min = int32_t(lo), add.clamp_max = int32_t(hi);
+  NPU_TRY(CheckAddLayer(add));
+  layer.op = "add";
+  layer.work = add;
+  return Status::Ok();
+}
+
+}  // namespace npu::compiler::lowering

@@ -1,0 +1,24 @@
+// The per-op conversions of LowerGraph, internal to compiler/lower: each turns one IR node, whose
+// activation operands are already values, into a NetLayer (layer parameters, quantisation, the
+// decomposition note).
+#pragma once
+
+#include "compiler/ir/graph.h"
+#include "compiler/lower/network.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler::lowering {
+
+// The quantisation of an IR activation as a value's (scale, zero point).
+struct QuantOf {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+};
+
+// Fills `layer.work`, `op` and `note` from `node` (inputs/output values already set).
+Status LowerConv(const ir::Node& node, const Network& net, NetLayer& layer);
+Status LowerGemm(const ir::Node& node, const Network& net, NetLayer& layer);
+Status LowerPool(const ir::Node& node, const Network& net, NetLayer& layer);
+Status LowerAdd(const ir::Node& node, const Network& net, NetLayer& layer);
+
+}  // namespace npu::compiler::lowering

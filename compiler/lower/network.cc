@@ -1,0 +1,95 @@
+// Network queries: per-layer figures, buffer lifetimes, in-place adds.
+#include "compiler/lower/network.h"
+
+#include <algorithm>
+#include <climits>
+
+#include <fmt/format.h>
+
+#include "hw/spec/isa.h"
+
+namespace npu::compiler {
+
+uint64_t NetLayer::Macs() const {
+  uint64_t macs = 0;
+  if (const auto* parts = conv_parts()) {
+    for (const ConvPart& p : *parts) macs += p.conv.Macs();
+  }
+  return macs;
+}
+
+uint64_t NetLayer::ConstantBytes() const {
+  uint64_t bytes = 0;
+  if (const auto* parts = conv_parts()) {
+    for (const ConvPart& p : *parts) {
+      bytes += p.conv.weights.size() + uint64_t{p.conv.out_c} * spec::kActParamBytes;
+    }
+  }
+  return bytes;
+}
+
+std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) const {
+  auto hwc = [&](int id) {
+    const ActivationValue& v = values.at(id);
+    return fmt::format("{}x{}x{}", v.h, v.w, v.c);
+  };
+  if (const auto* parts = conv_parts()) {
+    const ConvLayer& c = parts->front().conv;
+    return fmt::format("{} -> {}, {}x{}/{}", hwc(inputs[0]), hwc(output), c.kernel_h, c.kernel_w,
+                       c.stride_h);
+  }
+  if (const auto* pool = std::get_if<PoolLayer>(&work)) {
+    return fmt::format("{} -> {}, {}x{}/{}", hwc(inputs[0]), hwc(output), pool->kernel_h,
+                       pool->kernel_w, pool->stride_h);
+  }
+  return fmt::format("{} + {} -> {}", hwc(inputs[0]), hwc(inputs[1]), hwc(output));
+}
+
+std::vector<Lifetime> BufferLifetimes(const Network& n) {
+  std::vector<Lifetime> life(n.buffers.size(), {INT_MAX, INT_MIN});
+  auto touch = [&](int value, int layer) {
+    Lifetime& l = life[n.values[value].buffer];
+    l.first = std::min(l.first, layer);
+    l.last = std::max(l.last, layer);
+  };
+  for (int v : n.inputs) touch(v, -1);
+  for (size_t i = 0; i < n.layers.size(); ++i) {
+    for (int v : n.layers[i].inputs) touch(v, static_cast<int>(i));
+    touch(n.layers[i].output, static_cast<int>(i));
+  }
+  for (int v : n.outputs) touch(v, static_cast<int>(n.layers.size()));
+  for (Lifetime& l : life) {
+    if (l.first == INT_MAX) l = {0, -1};  // never used: empty
+  }
+  return life;
+}
+
+int MakeAddsInPlace(Network& n) {
+  int made = 0;
+  for (size_t i = 0; i < n.layers.size(); ++i) {
+    NetLayer& layer = n.layers[i];
+    if (!std::holds_alternative<AddLayer>(layer.work)) continue;
+    const std::vector<Lifetime> life = BufferLifetimes(n);  // earlier merges change lifetimes
+    const int out_buffer = n.values[layer.output].buffer;
+    for (int operand : layer.inputs) {
+      const int buffer = n.values[operand].buffer;
+      if (buffer == out_buffer || n.buffers[buffer].graph_input ||
+          life[buffer].last != static_cast<int>(i) ||
+          n.buffers[buffer].bytes != n.buffers[out_buffer].bytes) {
+        continue;
+      }
+      // The add writes over `operand`; every value on the output buffer moves with it.
+      n.buffers[buffer].graph_output |= n.buffers[out_buffer].graph_output;
+      for (ActivationValue& v : n.values) {
+        if (v.buffer == out_buffer) v.buffer = buffer;
+      }
+      n.buffers[out_buffer].bytes = 0;
+      n.buffers[out_buffer].graph_output = false;
+      ++made;
+      break;
+    }
+  }
+  return made;
+}
+
+}  // namespace npu::compiler

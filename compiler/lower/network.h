@@ -1,0 +1,86 @@
+// The network as the NPU runs it: a list of hardware layers (convolutions, pools, adds) over
+// int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
+// quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
+//
+// Activations are values; a value lives in a buffer. Views (Flatten, Reshape, Identity) make a
+// new value over the same buffer (the bytes are identical in NHWC order), and an in-place add
+// reuses an input's buffer for its output, so buffers, not values, are what memory planning
+// places.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/layer/add_layer.h"
+#include "compiler/layer/conv_layer.h"
+#include "compiler/layer/pool_layer.h"
+
+namespace npu::compiler {
+
+struct ActivationValue {
+  std::string name;               // the IR tensor's name
+  std::vector<uint32_t> shape;    // as in the IR (for the program's input/output descriptions)
+  uint32_t h = 1, w = 1, c = 1;   // NHWC, batch 1 (a [1,K] vector is 1x1xK)
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  int buffer = -1;                // index into Network::buffers
+  uint64_t bytes() const { return uint64_t{h} * w * c; }
+};
+
+struct NetBuffer {
+  uint64_t bytes = 0;
+  bool graph_input = false;   // the host writes it before the run
+  bool graph_output = false;  // the host reads it after the run
+};
+
+// One convolution of a layer: a grouped convolution is one part per group, each reading and
+// writing its slice of the channels.
+struct ConvPart {
+  ConvLayer conv;
+  uint32_t in_channel_offset = 0;
+  uint32_t out_channel_offset = 0;
+};
+
+struct NetLayer {
+  std::string name;  // the IR node's name
+  std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", ...
+  std::variant<std::vector<ConvPart>, PoolLayer, AddLayer> work;
+  std::vector<int> inputs;  // value ids: one, or a and b for an add
+  int output = -1;          // value id
+  std::string note;         // how a form the hardware lacks was decomposed, if it was
+
+  const std::vector<ConvPart>* conv_parts() const {
+    return std::get_if<std::vector<ConvPart>>(&work);
+  }
+  uint64_t Macs() const;
+  uint64_t ConstantBytes() const;  // weights and ACT parameter records
+  std::string ShapeText(const std::vector<ActivationValue>& values) const;
+};
+
+struct Network {
+  std::string name;
+  std::vector<ActivationValue> values;
+  std::vector<NetBuffer> buffers;
+  std::vector<NetLayer> layers;  // in execution order
+  std::vector<int> inputs, outputs;  // value ids, in graph order
+
+  const ActivationValue& value(int id) const { return values.at(id); }
+  const NetBuffer& buffer_of(int value_id) const { return buffers.at(values.at(value_id).buffer); }
+};
+
+// The layers each buffer is live over: written first at `first` (-1 for a graph input, written
+// by the host), read last at `last` (layers.size() for a graph output, read by the host).
+struct Lifetime {
+  int first = 0, last = 0;
+  bool Overlaps(const Lifetime& o) const { return first <= o.last && o.first <= last; }
+};
+std::vector<Lifetime> BufferLifetimes(const Network& network);
+
+// Makes every add whose input `a` (or `b`) dies at that add write its output over that input
+// (same bytes, read before written), unless the input is a graph input. Returns the number of
+// adds made in place. Views keep sharing buffers; unused buffers stay (zero-length lifetimes).
+int MakeAddsInPlace(Network& network);
+
+}  // namespace npu::compiler

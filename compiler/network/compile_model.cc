@@ -1,0 +1,135 @@
+// CompileModel: the network pipeline (steps in compile_model.h).
+#include "compiler/network/compile_model.h"
+
+#include <fmt/format.h>
+
+#include "compiler/codegen/program_builder.h"
+#include "compiler/lower/lower_graph.h"
+#include "compiler/network/dram_plan.h"
+#include "compiler/network/layer_emission.h"
+#include "compiler/network/model_program.h"
+#include "compiler/network/on_chip_plan.h"
+#include "compiler/schedule/dependencies.h"
+#include "compiler/schedule/token_check.h"
+#include "hw/spec/config.h"
+
+namespace npu::compiler {
+namespace {
+
+// Where value `v` is: its buffer in SRAM or in the arena (relative to the data base).
+TensorPlace PlaceOf(const Network& net, int v, const OnChipPlan& chip, const ModelDramPlan& dram) {
+  const ActivationValue& value = net.value(v);
+  const int b = value.buffer;
+  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b], value.c, 0}
+                         : TensorPlace{false, dram.buffers[b], value.c, 0};
+}
+
+// Step 5 (emission) and the per-layer records that do not need the replay.
+void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram,
+             const std::vector<LayerConstants>& constants) {
+  const Network& net = m.network;
+  uint32_t acc_phase = 0;
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    const NetLayer& layer = net.layers[i];
+    LayerPlaces places;
+    for (size_t k = 0; k < layer.inputs.size() && k < 2; ++k) {
+      places.inputs[k] = PlaceOf(net, layer.inputs[k], chip, dram);
+    }
+    places.output = PlaceOf(net, layer.output, chip, dram);
+    places.constants = dram.constants[i];
+    places.scratch_base = chip.scratch_base[i];
+    const std::vector<spec::Instruction> insns =
+        EmitLayer(layer, chip.schedules[i], constants[i], places, &acc_phase);
+    ModelLayer l;
+    l.name = layer.name;
+    l.op = layer.op;
+    l.shape = layer.ShapeText(net.values);
+    l.tiling = chip.schedules[i].Describe();
+    l.note = layer.note;
+    l.first_instruction = static_cast<uint32_t>(m.instructions.size());
+    l.instruction_count = static_cast<uint32_t>(insns.size());
+    l.on_chip = ResidencyOf(net, layer, chip.on_chip);
+    l.macs = layer.Macs();
+    l.constant_bytes = layer.ConstantBytes();
+    l.scratch_bytes = chip.schedules[i].scratch_bytes;
+    l.scratch_base = chip.scratch_base[i];
+    l.sram_in_use = chip.sram_in_use[i];
+    m.layers.push_back(std::move(l));
+    m.instructions.insert(m.instructions.end(), insns.begin(), insns.end());
+  }
+}
+
+void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const OnChipPlan& chip,
+                    const ModelDramPlan& dram, uint64_t data_base) {
+  MemoryPlan& mem = m.memory;
+  for (size_t b = 0; b < m.network.buffers.size(); ++b) {
+    BufferPlacement p;
+    for (const ActivationValue& v : m.network.values) {
+      if (v.buffer == int(b)) {
+        p.name = v.name;
+        break;
+      }
+    }
+    p.bytes = m.network.buffers[b].bytes;
+    p.lifetime = life[b];
+    p.on_chip = chip.on_chip[b];
+    p.address = p.on_chip ? chip.sram_addr[b] : data_base + dram.buffers[b];
+    mem.buffers.push_back(p);
+  }
+  mem.instruction_bytes = m.instructions.size() * spec::kInsnBytes;
+  mem.constants_offset = data_base;
+  mem.constants_bytes = dram.constants_bytes;
+  mem.arena_offset = data_base + dram.arena;
+  mem.arena_bytes = dram.arena_bytes;
+  mem.arena_lower_bound = dram.arena_lower_bound;
+  mem.sram_peak = chip.sram_peak;
+  mem.prefetch = chip.prefetch;
+  mem.evicted = chip.evicted;
+}
+
+}  // namespace
+
+StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
+                                     const CompileOptions& options) {
+  // 1-2. Validate, lower, buffers and lifetimes.
+  NPU_TRY(spec::Validate(config));
+  CompiledModel m;
+  NPU_ASSIGN_OR_RETURN(m.network, LowerGraph(quantized));
+  m.memory.adds_in_place = MakeAddsInPlace(m.network);
+  const std::vector<Lifetime> life = BufferLifetimes(m.network);
+  // 3-4. On chip, then DRAM.
+  NPU_ASSIGN_OR_RETURN(
+      const OnChipPlan chip,
+      PlanOnChip(config, m.network, life,
+                 {options.keep_activations_on_chip, options.prefetch_across_layers}));
+  std::vector<LayerConstants> constants;
+  for (size_t i = 0; i < m.network.layers.size(); ++i) {
+    NPU_ASSIGN_OR_RETURN(LayerConstants c,
+                         PackLayerConstants(m.network.layers[i], chip.schedules[i]));
+    constants.push_back(std::move(c));
+  }
+  const ModelDramPlan dram = PlanModelDram(m.network, life, chip.on_chip, constants);
+  // 5. Emit, tokens, relocate.
+  EmitAll(m, chip, dram, constants);
+  AssignDependencies(m.instructions);
+  NPU_CHECK(CheckTokenProtocol(m.instructions).ok());
+  const uint64_t data_base = (m.instructions.size() * spec::kInsnBytes + kDramAlignBytes - 1) /
+                             kDramAlignBytes * kDramAlignBytes;
+  if (data_base + dram.end > DramLimitBytes(config)) {
+    return ResourceExhausted(fmt::format(
+        "model '{}': the DRAM image needs {} bytes ({} instructions, {} bytes of constants, an "
+        "activation arena of {} bytes); the config's DRAM (and 32-bit offsets) allow {}",
+        m.network.name, data_base + dram.end, m.instructions.size(), dram.constants_bytes,
+        dram.arena_bytes, DramLimitBytes(config)));
+  }
+  RelocateDram(m.instructions, data_base);
+  // 6. Predict; 7. describe.
+  std::vector<InstructionTiming> timeline;
+  NPU_ASSIGN_OR_RETURN(m.cost, PredictCost(config, m.instructions, &timeline));
+  PredictLayers(config, timeline, m);
+  DescribeMemory(m, life, chip, dram, data_base);
+  NPU_ASSIGN_OR_RETURN(m.program, BuildModelProgram(config, m, constants, dram, data_base));
+  return m;
+}
+
+}  // namespace npu::compiler

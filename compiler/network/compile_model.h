@@ -1,0 +1,90 @@
+// Whole networks on the NPU: the quantised graph IR (docs/quantized-ir.md) -> one spec::Program.
+//
+//   StatusOr<CompiledModel> m = CompileModel(config, quantized_graph, {});
+//   platform::RunBinary(config, spec::SealProgram(m->program), {input_i8}, {});
+//
+//   1. Validate the config; lower the graph to NPU layers (compiler/lower): unsupported ops are
+//      one error listing them; decompositions are noted per layer.
+//   2. Memory: buffers and lifetimes (views share, adds run in place where the input dies).
+//   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
+//      SRAM left to it (one cost model, the hardware's timing formulas), SRAM placement with
+//      stripe alignment and cross-layer prefetch.
+//   4. DRAM (dram_plan.h): instructions | per-layer constants | activation arena, the arena
+//      placed greedy-by-size over the off-chip buffers' lifetimes.
+//   5. Emit every layer with its final addresses; derive every token of the whole stream from
+//      the instruction footprints; check the token protocol; relocate; encode.
+//   6. Predict: replay the whole stream with the cost model; each layer's cycles are the same
+//      completion partition the platform's report uses (docs/report.md).
+//   7. Describe: LayerInfo per layer, input/output TensorDescs, the DRAM regions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/compile.h"
+#include "compiler/cost/cost_model.h"
+#include "compiler/ir/graph.h"
+#include "compiler/lower/network.h"
+#include "compiler/network/layer_schedule.h"
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// What the compiler decided and predicted for one layer (LayerInfo carries the same, and more
+// detail is here for reports and tests).
+struct ModelLayer {
+  std::string name, op, shape, tiling, note;
+  uint32_t first_instruction = 0, instruction_count = 0;
+  LayerResidency on_chip;        // which operands are read/written in place in SRAM
+  uint64_t macs = 0, constant_bytes = 0;
+  uint64_t scratch_bytes = 0, scratch_base = 0;
+  uint64_t sram_in_use = 0;      // SRAM allocated while the layer runs (on-chip tensors, scratch)
+  uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay
+  uint64_t predicted_dram_read_bytes = 0, predicted_dram_write_bytes = 0;  // its LOADs/STOREs
+  uint64_t roofline_cycles = 0;   // max(MACs / array, minimum DRAM bytes / bandwidth)
+};
+
+// One buffer of the memory plan.
+struct BufferPlacement {
+  std::string name;        // the first value stored in it
+  uint64_t bytes = 0;
+  Lifetime lifetime;       // in layers; -1 / layers.size() for host-written / host-read
+  bool on_chip = false;
+  uint64_t address = 0;    // SRAM address, or DRAM offset from DRAM_BASE
+};
+
+struct MemoryPlan {
+  std::vector<BufferPlacement> buffers;
+  uint64_t instruction_bytes = 0;
+  uint64_t constants_offset = 0, constants_bytes = 0;
+  uint64_t arena_offset = 0;
+  uint64_t arena_bytes = 0;             // peak of the activation arena
+  uint64_t arena_lower_bound = 0;       // most bytes of off-chip buffers alive at once
+  uint64_t sram_peak = 0;               // highest SRAM byte used + 1
+  bool prefetch = false;
+  int adds_in_place = 0, evicted = 0;
+};
+
+struct CompiledModel {
+  spec::Program program;
+  std::vector<spec::Instruction> instructions;  // what program.instructions encodes
+  Network network;
+  std::vector<ModelLayer> layers;
+  MemoryPlan memory;
+  CostEstimate cost;                 // the whole stream
+  uint64_t min_dram_bytes = 0;       // constants once, the inputs once, the outputs once
+  uint64_t roofline_cycles = 0;      // sum of the layers'
+};
+
+StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
+                                     const CompileOptions& options = {});
+
+// A plain-text compile report: per layer its op, shape, tiling, decompositions, operands kept on
+// chip, SRAM and predictions; the memory plan; totals against the roofline.
+std::string CompileReport(const CompiledModel& model);
+
+}  // namespace npu::compiler

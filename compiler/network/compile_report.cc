@@ -1,0 +1,52 @@
+// The compile report: what was decided per layer and for memory, and what is predicted.
+#include <fmt/format.h>
+
+#include "compiler/network/compile_model.h"
+
+namespace npu::compiler {
+namespace {
+
+std::string OnChipText(const ModelLayer& l, size_t inputs) {
+  std::string text;
+  for (size_t i = 0; i < inputs && i < 2; ++i) text += l.on_chip.input[i] ? "S" : "D";
+  return text + (l.on_chip.output ? ">S" : ">D");
+}
+
+std::string Kib(uint64_t bytes) { return fmt::format("{:.1f} KiB", bytes / 1024.0); }
+
+}  // namespace
+
+std::string CompileReport(const CompiledModel& m) {
+  std::string r = fmt::format(
+      "model '{}': {} layers, {} instructions, predicted {} cycles (roofline {}, {:.2f}x)\n\n",
+      m.network.name, m.layers.size(), m.instructions.size(), m.cost.cycles, m.roofline_cycles,
+      m.roofline_cycles ? double(m.cost.cycles) / m.roofline_cycles : 0.0);
+  r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", "layer", "op",
+                   "shape", "io", "predicted", "roofline", "SRAM", "tiling");
+  for (const ModelLayer& l : m.layers) {
+    const size_t inputs = l.op == "add" ? 2 : 1;
+    r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", l.name, l.op,
+                     l.shape, OnChipText(l, inputs), l.predicted_cycles, l.roofline_cycles,
+                     Kib(l.sram_in_use), l.tiling);
+    if (!l.note.empty()) r += fmt::format("{:<28} decomposed: {}\n", "", l.note);
+  }
+  const MemoryPlan& mem = m.memory;
+  uint64_t on_chip = 0, off_chip = 0;
+  for (const BufferPlacement& b : mem.buffers) (b.on_chip ? on_chip : off_chip) += b.bytes;
+  r += fmt::format(
+      "\nio: operands in SRAM (S) or DRAM (D), inputs > output\n"
+      "DRAM: instructions {}, constants {}, activation arena {} (liveness lower bound {}, "
+      "{:.3f}x)\n"
+      "SRAM: peak {} of the buffers and scratch; activations kept on chip {}, through DRAM {}; "
+      "{} adds in place; cross-layer prefetch {}; {} buffer(s) sent back to DRAM to fit\n"
+      "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n",
+      Kib(mem.instruction_bytes), Kib(mem.constants_bytes), Kib(mem.arena_bytes),
+      Kib(mem.arena_lower_bound),
+      mem.arena_lower_bound ? double(mem.arena_bytes) / mem.arena_lower_bound : 1.0,
+      Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.adds_in_place,
+      mem.prefetch ? "on" : "off", mem.evicted, Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
+      m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0);
+  return r;
+}
+
+}  // namespace npu::compiler

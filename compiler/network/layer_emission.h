@@ -1,0 +1,37 @@
+// Emits one scheduled layer with its final addresses, and packs its constants. Token masks are
+// left empty: the whole network's stream gets them at once (schedule/dependencies.h), so hazards
+// between layers (an on-chip tensor, a reused DRAM arena byte, an SRAM slot) are ordered too.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/lower/network.h"
+#include "compiler/network/layer_schedule.h"
+#include "compiler/schedule/tensor_place.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// A layer's constants, as one DRAM segment: per convolution part its packed weights (tile order)
+// and its ACT records, each 64-byte aligned, at the offsets listed.
+struct LayerConstants {
+  std::vector<uint8_t> bytes;
+  std::vector<uint64_t> weights, params;  // per part, offsets into `bytes`
+};
+StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule);
+
+struct LayerPlaces {
+  TensorPlace inputs[2];  // whole tensors: channel_offset 0, channels = the value's c
+  TensorPlace output;
+  uint64_t constants = 0;  // DRAM offset of the layer's constant segment
+  uint64_t scratch_base = 0;
+};
+
+// `acc_phase` carries the accumulator slot rotation from layer to layer.
+std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSchedule& schedule,
+                                         const LayerConstants& constants,
+                                         const LayerPlaces& places, uint32_t* acc_phase);
+
+}  // namespace npu::compiler

@@ -1,0 +1,45 @@
+// How one lowered layer runs, decided before anything is placed: its tiling and the SRAM its
+// buffers need (its "scratch"), given which of its activations are kept on chip and the SRAM it
+// may use. The tiling searches are the single-layer ones (tiling/), driven by the cost model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "compiler/lower/network.h"
+#include "compiler/tiling/tiling_search.h"
+#include "compiler/tiling/vector_tiling.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// Which of a layer's activations are on chip: its inputs (in NetLayer::inputs order) and output.
+struct LayerResidency {
+  bool input[2] = {false, false};
+  bool output = false;
+};
+
+struct LayerSchedule {
+  // Convolutions: one tiling for every part (the groups of a grouped convolution are alike).
+  std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<AddTiling>> choice;
+  uint64_t scratch_bytes = 0;
+  std::string Describe() const;  // the tiling text for LayerInfo
+};
+
+// Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
+// in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM.
+bool CanBeOnChip(const NetLayer& layer, int index);
+
+StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,
+                                      const NetLayer& layer, const LayerResidency& residency,
+                                      uint64_t sram_budget);
+
+// A quick look (estimates only) at a layer under `residency`: estimated cycles (0 for vector
+// layers, whose in-place forms are never slower) and the least scratch of a near-best tiling.
+StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network& net,
+                                    const NetLayer& layer, const LayerResidency& residency,
+                                    uint64_t sram_budget);
+
+}  // namespace npu::compiler

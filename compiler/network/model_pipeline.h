@@ -1,0 +1,58 @@
+// The whole path from a model to what the platform runs, for run_workload and tests:
+//
+//   StatusOr<PreparedModel> m = PrepareModel("resnet18", config, {});   // or "path/to/x.onnx"
+//   platform::RunBinary(config, spec::SealProgram(m->compiled.program), m->inputs, {});
+//   // compare the run's outputs with m->expected, byte for byte
+//
+//   1. The float graph: a built-in model (workloads/models, ModelOptions{image_size}) or an ONNX
+//      file; QDQ pairs folded (a quantised ONNX model keeps its own scales).
+//   2. The front-end pipeline (compiler/passes: BN folding, fusion, NHWC).
+//   3. Post-training quantisation (compiler/quantize), calibrated on seeded inputs.
+//   4. CompileModel (compile_model.h).
+//   5. The input: a seeded float input (or the caller's), quantised with the graph input's
+//      parameters; the expected outputs from the integer reference (compiler/qinterp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compiler/interp/host_tensor.h"
+#include "compiler/ir/graph.h"
+#include "compiler/network/compile_model.h"
+#include "compiler/quantize/quantize.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+struct ModelPipelineOptions {
+  int64_t image_size = 0;         // built-in CNNs: 0 is the model's default (224)
+  int calibration_samples = 4;    // seeded inputs from quantize::kCalibrationSeed
+  quantize::QuantizeOptions quantize;
+  uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
+  // Float inputs to run instead of the seeded one (one per graph input, the float model's
+  // shapes, NCHW for images).
+  std::vector<interp::HostTensor> inputs;
+  bool compute_reference = true;  // false: skip the integer reference (timing-only runs)
+  CompileOptions compile;
+};
+
+struct PreparedModel {
+  std::string name;
+  ir::Graph float_graph;  // after the front-end pipeline
+  ir::Graph quantized;
+  CompiledModel compiled;
+  std::vector<std::vector<int8_t>> inputs;    // quantised, one per program input
+  std::vector<std::vector<int8_t>> expected;  // integer reference outputs (empty if skipped)
+  double prepare_seconds = 0, quantize_seconds = 0, compile_seconds = 0, reference_seconds = 0;
+};
+
+// True if `model` names an ONNX file rather than a built-in model.
+bool IsOnnxPath(std::string_view model);
+
+StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConfig& config,
+                                     const ModelPipelineOptions& options = {});
+
+}  // namespace npu::compiler

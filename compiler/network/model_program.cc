@@ -1,0 +1,124 @@
+// Per-layer predictions and the program description.
+#include "compiler/network/model_program.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "compiler/codegen/program_builder.h"
+#include "hw/spec/config.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler {
+namespace {
+
+spec::TensorDesc Describe(const ActivationValue& v, uint64_t offset) {
+  spec::TensorDesc t;
+  t.set_name(v.name);
+  for (uint32_t d : v.shape) t.add_shape(d);
+  t.set_dtype(spec::INT8);
+  t.set_layout("NHWC");
+  t.set_dram_offset(static_cast<uint32_t>(offset));
+  t.set_size_bytes(static_cast<uint32_t>(v.bytes()));
+  t.set_scale(v.scale);
+  t.set_zero_point(v.zero_point);
+  return t;
+}
+
+void AddRegion(spec::Program& p, const std::string& name, const std::string& kind,
+               uint64_t offset, uint64_t bytes) {
+  spec::DramRegion* r = p.add_dram_layout();
+  r->set_name(name);
+  r->set_kind(kind);
+  r->set_offset(static_cast<uint32_t>(offset));
+  r->set_size_bytes(static_cast<uint32_t>(bytes));
+}
+
+void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
+  spec::LayerInfo* info = p.add_layers();
+  info->set_name(l.name);
+  info->set_op(l.op);
+  info->set_first_instruction(l.first_instruction);
+  info->set_instruction_count(l.instruction_count);
+  info->set_macs(l.macs);
+  info->set_predicted_cycles(l.predicted_cycles);
+  info->set_predicted_dram_bytes(l.predicted_dram_read_bytes + l.predicted_dram_write_bytes);
+  info->set_tiling(l.note.empty() ? l.tiling : l.tiling + "; " + l.note);
+  info->set_peak_sram_bytes(static_cast<uint32_t>(l.sram_in_use));
+  info->set_shape(l.shape);
+  info->set_weight_bytes(l.constant_bytes);
+}
+
+}  // namespace
+
+void PredictLayers(const spec::NpuConfig& c, const std::vector<InstructionTiming>& timeline,
+                   CompiledModel& m) {
+  const uint64_t array = uint64_t{c.mac().rows()} * c.mac().cols();
+  uint64_t previous = 0, io_bytes_first = 0, io_bytes_last = 0;
+  for (int v : m.network.inputs) io_bytes_first += m.network.value(v).bytes();
+  for (int v : m.network.outputs) io_bytes_last += m.network.value(v).bytes();
+  m.min_dram_bytes = io_bytes_first + io_bytes_last;
+  m.roofline_cycles = 0;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    ModelLayer& l = m.layers[i];
+    uint64_t completion = previous;
+    l.predicted_dram_read_bytes = uint64_t{l.instruction_count} * spec::kInsnBytes;  // fetch
+    l.predicted_dram_write_bytes = 0;
+    for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
+      completion = std::max(completion, timeline[k].end);
+      if (const auto* dma = std::get_if<spec::DmaArgs>(&m.instructions[k].args)) {
+        (m.instructions[k].opcode == spec::Opcode::kLoad ? l.predicted_dram_read_bytes
+                                                         : l.predicted_dram_write_bytes) +=
+            spec::DmaBytes(*dma);
+      }
+    }
+    l.predicted_cycles = completion - previous;
+    previous = completion;
+    uint64_t min_bytes = l.constant_bytes;
+    if (i == 0) min_bytes += io_bytes_first;
+    if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
+    l.roofline_cycles = std::max(spec::CeilDiv(l.macs, array),
+                                 spec::CeilDiv(min_bytes, c.dram().bytes_per_cycle()));
+    m.roofline_cycles += l.roofline_cycles;
+    m.min_dram_bytes += l.constant_bytes;
+  }
+  if (!m.layers.empty()) m.layers.back().predicted_cycles += m.cost.cycles - std::min(m.cost.cycles, previous);
+}
+
+StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const CompiledModel& m,
+                                          const std::vector<LayerConstants>& constants,
+                                          const ModelDramPlan& dram, uint64_t data_base) {
+  NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(m.instructions));
+  spec::Program p;
+  p.set_arch_fingerprint(spec::Fingerprint(config));
+  p.set_arch_name(config.name());
+  p.set_model_name(m.network.name);
+  p.set_instructions(std::move(words));
+  p.set_instruction_offset(0);
+  p.set_dram_bytes(static_cast<uint32_t>(data_base + dram.end));
+  AddRegion(p, "instructions", "instructions", 0, m.instructions.size() * spec::kInsnBytes);
+  for (size_t i = 0; i < constants.size(); ++i) {
+    if (constants[i].bytes.empty()) continue;
+    const std::string name = m.network.layers[i].name + ".constants";
+    spec::Segment* s = p.add_constants();
+    s->set_name(name);
+    s->set_dram_offset(static_cast<uint32_t>(data_base + dram.constants[i]));
+    s->set_data(std::string(constants[i].bytes.begin(), constants[i].bytes.end()));
+    AddRegion(p, name, "constants", data_base + dram.constants[i], constants[i].bytes.size());
+  }
+  AddRegion(p, "activation arena", "activations", data_base + dram.arena, dram.arena_bytes);
+  for (int v : m.network.inputs) {
+    const ActivationValue& value = m.network.value(v);
+    *p.add_inputs() = Describe(value, data_base + dram.buffers[value.buffer]);
+    AddRegion(p, value.name, "input", data_base + dram.buffers[value.buffer], value.bytes());
+  }
+  for (int v : m.network.outputs) {
+    const ActivationValue& value = m.network.value(v);
+    *p.add_outputs() = Describe(value, data_base + dram.buffers[value.buffer]);
+    AddRegion(p, value.name, "output", data_base + dram.buffers[value.buffer], value.bytes());
+  }
+  for (const ModelLayer& l : m.layers) AddLayerInfo(p, l);
+  return p;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,170 @@
+// The on-chip plan: residency, tiling, SRAM placement (steps in on_chip_plan.h).
+#include "compiler/network/on_chip_plan.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "compiler/memory/interval_planner.h"
+#include "compiler/network/residency.h"
+
+namespace npu::compiler {
+namespace {
+
+class Planner {
+ public:
+  Planner(const spec::NpuConfig& c, const Network& net, const std::vector<Lifetime>& life)
+      : c_(c), net_(net), life_(life), sram_(c.sram().size_bytes()), stripe_(StripeBytes(c)) {}
+
+  StatusOr<OnChipPlan> Run(std::vector<bool> on_chip, bool try_prefetch) {
+    OnChipPlan plan;
+    for (;;) {
+      // Step 2: tile every layer; a layer that no longer fits sends a buffer back to DRAM.
+      std::vector<LayerSchedule> schedules;
+      int failed = -1;
+      NPU_TRY(ScheduleAll(on_chip, schedules, failed));
+      int victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
+      if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
+      // Step 3: place, with prefetch if possible.
+      for (bool prefetch : {try_prefetch, false}) {
+        if (failed >= 0) break;
+        const std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
+        const ArenaPlan placed = PlanArena(items, stripe_);
+        if (placed.peak <= sram_) return Finish(on_chip, std::move(schedules), items, placed,
+                                                prefetch, plan.evicted);
+        if (!prefetch) victim = Victim(on_chip, items, placed);
+      }
+      NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
+      on_chip[victim] = false;
+      ++plan.evicted;
+    }
+  }
+
+ private:
+  uint64_t Live(const std::vector<bool>& on_chip, int layer) const {
+    uint64_t bytes = 0;
+    for (size_t b = 0; b < on_chip.size(); ++b) {
+      if (on_chip[b] && life_[b].first <= layer && layer <= life_[b].last) {
+        bytes += AlignUp(net_.buffers[b].bytes, stripe_);
+      }
+    }
+    return bytes;
+  }
+
+  Status ScheduleAll(const std::vector<bool>& on_chip, std::vector<LayerSchedule>& out,
+                     int& failed) {
+    for (size_t i = 0; i < net_.layers.size(); ++i) {
+      const LayerResidency r = ResidencyOf(net_, net_.layers[i], on_chip);
+      const uint64_t budget = sram_ - Live(on_chip, int(i));
+      const auto key = std::make_tuple(i, r.input[0], r.input[1], r.output, budget);
+      auto it = cache_.find(key);
+      if (it == cache_.end()) {
+        StatusOr<LayerSchedule> s = ScheduleLayer(c_, net_, net_.layers[i], r, budget);
+        if (!s.ok() && Live(on_chip, int(i)) > 0) {
+          failed = int(i);
+          return Status::Ok();
+        }
+        if (!s.ok()) return s.status();
+        it = cache_.emplace(key, *std::move(s)).first;
+      }
+      out.push_back(it->second);
+    }
+    return Status::Ok();
+  }
+
+  // The error of a layer that does not fit even with all of the SRAM.
+  Status Retile(const std::vector<bool>& on_chip, int layer) const {
+    return ScheduleLayer(c_, net_, net_.layers[layer], ResidencyOf(net_, net_.layers[layer], on_chip),
+                         sram_)
+        .status();
+  }
+
+  // Buffers first (empty if off chip), then each layer's scratch.
+  std::vector<PlanItem> Items(const std::vector<bool>& on_chip,
+                              const std::vector<LayerSchedule>& schedules, bool prefetch) const {
+    std::vector<PlanItem> items;
+    for (size_t b = 0; b < on_chip.size(); ++b) {
+      items.push_back(on_chip[b] ? PlanItem{AlignUp(net_.buffers[b].bytes, stripe_),
+                                            life_[b].first, life_[b].last}
+                                 : PlanItem{});
+    }
+    for (size_t i = 0; i < schedules.size(); ++i) {
+      const int first = prefetch && i > 0 ? int(i) - 1 : int(i);
+      items.push_back({AlignUp(schedules[i].scratch_bytes, stripe_), first, int(i)});
+    }
+    return items;
+  }
+
+  // The largest on-chip buffer alive somewhere in [first, last], or -1.
+  int LargestAlive(const std::vector<bool>& on_chip, int first, int last) const {
+    int best = -1;
+    for (size_t b = 0; b < on_chip.size(); ++b) {
+      if (!on_chip[b] || life_[b].last < first || life_[b].first > last) continue;
+      if (best < 0 || net_.buffers[b].bytes > net_.buffers[best].bytes) best = int(b);
+    }
+    return best;
+  }
+
+  // An on-chip buffer alive where an item was placed beyond the SRAM.
+  int Victim(const std::vector<bool>& on_chip, const std::vector<PlanItem>& items,
+             const ArenaPlan& placed) const {
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].alive() || placed.offsets[i] + items[i].bytes <= sram_) continue;
+      const int victim = LargestAlive(on_chip, items[i].first, items[i].last);
+      if (victim >= 0) return victim;
+    }
+    return -1;
+  }
+
+  OnChipPlan Finish(std::vector<bool> on_chip, std::vector<LayerSchedule> schedules,
+                    const std::vector<PlanItem>& items, const ArenaPlan& placed, bool prefetch,
+                    int evicted) const {
+    OnChipPlan plan;
+    const size_t buffers = on_chip.size();
+    plan.sram_addr.assign(placed.offsets.begin(), placed.offsets.begin() + buffers);
+    plan.scratch_base.assign(placed.offsets.begin() + buffers, placed.offsets.end());
+    for (size_t i = 0; i < schedules.size(); ++i) {
+      uint64_t bytes = 0;
+      for (const PlanItem& item : items) {
+        if (item.alive() && item.first <= int(i) && int(i) <= item.last) bytes += item.bytes;
+      }
+      plan.sram_in_use.push_back(bytes);
+    }
+    plan.on_chip = std::move(on_chip);
+    plan.schedules = std::move(schedules);
+    plan.prefetch = prefetch;
+    plan.sram_peak = placed.peak;
+    plan.evicted = evicted;
+    return plan;
+  }
+
+  const spec::NpuConfig& c_;
+  const Network& net_;
+  const std::vector<Lifetime>& life_;
+  const uint64_t sram_, stripe_;
+  std::map<std::tuple<size_t, bool, bool, bool, uint64_t>, LayerSchedule> cache_;
+};
+
+}  // namespace
+
+LayerResidency ResidencyOf(const Network& net, const NetLayer& layer,
+                           const std::vector<bool>& on_chip) {
+  LayerResidency r;
+  for (size_t i = 0; i < layer.inputs.size() && i < 2; ++i) {
+    r.input[i] = on_chip[net.value(layer.inputs[i]).buffer];
+  }
+  r.output = on_chip[net.value(layer.output).buffer];
+  return r;
+}
+
+StatusOr<OnChipPlan> PlanOnChip(const spec::NpuConfig& config, const Network& net,
+                                const std::vector<Lifetime>& lifetimes,
+                                const OnChipOptions& options) {
+  NPU_ASSIGN_OR_RETURN(const ResidencyDecision decision,
+                       DecideResidency(config, net, lifetimes, options.keep_activations_on_chip));
+  return Planner(config, net, lifetimes).Run(decision.on_chip, options.prefetch_across_layers);
+}
+
+}  // namespace npu::compiler

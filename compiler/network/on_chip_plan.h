@@ -1,0 +1,50 @@
+// Which activations stay in SRAM between layers, every layer's tiling, and where everything
+// sits in SRAM.
+//
+//   1. Residency (residency.h): a buffer may stay on chip if every layer touching it can use it
+//      in place and is not slowed down by that (estimates), and if at every layer it is alive
+//      the SRAM still holds the on-chip buffers plus what that layer's tiling needs (its
+//      reserve). Buffers are taken greedily, most DRAM traffic saved first.
+//   2. Every layer is tiled under the SRAM the on-chip buffers leave it.
+//   3. Placement (memory/interval_planner.h, stripe-aligned so every buffer starts on bank 0):
+//      on-chip buffers over their lifetimes, and each layer's scratch from the previous layer
+//      on, so its first loads (weights) overlap the previous layer's compute. If that does not
+//      fit, scratch lives only during its layer; if that does not fit either, the largest
+//      on-chip buffer alive where the SRAM overflows goes back to DRAM and steps 2-3 repeat.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/lower/network.h"
+#include "compiler/network/layer_schedule.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+struct OnChipOptions {
+  bool keep_activations_on_chip = true;  // false: every activation goes through DRAM
+  bool prefetch_across_layers = true;    // false: a layer's scratch lives only during it
+};
+
+struct OnChipPlan {
+  std::vector<bool> on_chip;          // per buffer
+  std::vector<uint64_t> sram_addr;    // per buffer, if on chip
+  std::vector<LayerSchedule> schedules;  // per layer
+  std::vector<uint64_t> scratch_base;    // per layer: SRAM address of its buffers
+  std::vector<uint64_t> sram_in_use;     // per layer: bytes allocated while it runs
+  bool prefetch = false;                 // scratch allocated from the previous layer on
+  uint64_t sram_peak = 0;                // highest SRAM byte used + 1
+  int evicted = 0;                       // buffers sent back to DRAM by step 3
+};
+
+LayerResidency ResidencyOf(const Network& net, const NetLayer& layer,
+                           const std::vector<bool>& on_chip);
+
+StatusOr<OnChipPlan> PlanOnChip(const spec::NpuConfig& config, const Network& net,
+                                const std::vector<Lifetime>& lifetimes,
+                                const OnChipOptions& options);
+
+}  // namespace npu::compiler

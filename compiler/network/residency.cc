@@ -1,0 +1,120 @@
+// Residency: which buffers stay on chip.
+#include "compiler/network/residency.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "compiler/network/layer_schedule.h"
+
+namespace npu::compiler {
+namespace {
+
+// A layer's operands: (value id, index), index 0/1 for inputs and -1 for the output.
+std::vector<std::pair<int, int>> Operands(const NetLayer& l) {
+  std::vector<std::pair<int, int>> ops;
+  for (size_t i = 0; i < l.inputs.size(); ++i) ops.emplace_back(l.inputs[i], int(i));
+  ops.emplace_back(l.output, -1);
+  return ops;
+}
+
+void Set(LayerResidency& r, int index, bool value) {
+  (index < 0 ? r.output : r.input[index]) = value;
+}
+bool Get(const LayerResidency& r, int index) { return index < 0 ? r.output : r.input[index]; }
+
+// What one layer tolerates on chip (from the candidates), and its reserve.
+struct LayerView {
+  LayerResidency allowed;
+  uint64_t reserve = 0;
+};
+
+// The estimate of `layer` with the operands of `r` on chip, or nothing if it does not fit.
+std::optional<TilingOutlook> Look(const spec::NpuConfig& c, const Network& net, const NetLayer& l,
+                                  const LayerResidency& r) {
+  uint64_t on_chip = 0;
+  for (const auto& [value, index] : Operands(l)) {
+    if (Get(r, index)) on_chip += AlignUp(net.value(value).bytes(), StripeBytes(c));
+  }
+  if (on_chip >= c.sram().size_bytes()) return std::nullopt;
+  StatusOr<TilingOutlook> o = SurveyLayer(c, net, l, r, c.sram().size_bytes() - on_chip);
+  if (!o.ok()) return std::nullopt;
+  return *o;
+}
+
+StatusOr<LayerView> ViewLayer(const spec::NpuConfig& c, const Network& net, const NetLayer& l,
+                              const std::vector<bool>& candidate) {
+  NPU_ASSIGN_OR_RETURN(const TilingOutlook off, SurveyLayer(c, net, l, {}, 0));
+  LayerResidency all;
+  for (const auto& [value, index] : Operands(l)) {
+    Set(all, index, candidate[net.value(value).buffer] && CanBeOnChip(l, index));
+  }
+  LayerResidency out_only;
+  out_only.output = all.output;
+  LayerView view{{}, off.sram_bytes};
+  // Every candidate on chip, else only the output (it constrains tiles least), else none.
+  for (const LayerResidency& r : {all, out_only}) {
+    const std::optional<TilingOutlook> on = Look(c, net, l, r);
+    if (!on || on->cycles > off.cycles * kOnChipSlowdown) continue;
+    view.allowed = r;
+    view.reserve = std::max(off.sram_bytes, on->sram_bytes);
+    break;
+  }
+  return view;
+}
+
+}  // namespace
+
+uint64_t StripeBytes(const spec::NpuConfig& c) {
+  return uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
+}
+
+uint64_t AlignUp(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
+
+StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Network& net,
+                                            const std::vector<Lifetime>& life,
+                                            bool allow_on_chip) {
+  const size_t layers = net.layers.size(), buffers = net.buffers.size();
+  const uint64_t sram = c.sram().size_bytes(), stripe = StripeBytes(c);
+  // 1. Candidates by what the buffers are, then by what their layers tolerate.
+  std::vector<bool> candidate(buffers);
+  for (size_t b = 0; b < buffers; ++b) {
+    const NetBuffer& nb = net.buffers[b];
+    candidate[b] = allow_on_chip && !nb.graph_input && !nb.graph_output && nb.bytes > 0 &&
+                   AlignUp(nb.bytes, stripe) < sram;
+  }
+  ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
+  std::vector<uint64_t> accesses(buffers, 0);
+  std::vector<bool> eligible = candidate;
+  for (size_t i = 0; i < layers; ++i) {
+    const NetLayer& l = net.layers[i];
+    NPU_ASSIGN_OR_RETURN(const LayerView view, ViewLayer(c, net, l, candidate));
+    d.reserve[i] = view.reserve;  // 2.
+    for (const auto& [value, index] : Operands(l)) {
+      const int b = net.value(value).buffer;
+      ++accesses[b];
+      if (!Get(view.allowed, index)) eligible[b] = false;
+    }
+  }
+  // 3. Greedy by traffic saved.
+  std::vector<size_t> order(buffers);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return net.buffers[a].bytes * accesses[a] > net.buffers[b].bytes * accesses[b];
+  });
+  std::vector<uint64_t> live(layers, 0);
+  for (size_t b : order) {
+    if (!eligible[b]) continue;
+    const uint64_t bytes = AlignUp(net.buffers[b].bytes, stripe);
+    bool fits = true;
+    for (int i = life[b].first; i <= life[b].last && fits; ++i) {
+      fits = live[i] + bytes + d.reserve[i] <= sram;
+    }
+    if (!fits) continue;
+    for (int i = life[b].first; i <= life[b].last; ++i) live[i] += bytes;
+    d.on_chip[b] = true;
+  }
+  return d;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,33 @@
+// Step 1 of the on-chip plan (on_chip_plan.h): which buffers stay in SRAM between layers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiler/lower/network.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+struct ResidencyDecision {
+  std::vector<bool> on_chip;       // per buffer
+  std::vector<uint64_t> reserve;   // per layer: scratch its near-best tiling needs
+};
+
+// 1. Eligible buffers: intermediate (not graph inputs or outputs), used in place by every layer
+//    that touches them (CanBeOnChip), and whose layers estimate no more than kOnChipSlowdown
+//    slower with them on chip than in DRAM.
+// 2. Reserve per layer: the largest scratch among the residency variants it may end up with.
+// 3. Greedy: by DRAM traffic saved (bytes x accesses), keep a buffer if at every layer it is alive
+//    the aligned on-chip bytes plus the layer's reserve fit the SRAM.
+StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& config, const Network& net,
+                                            const std::vector<Lifetime>& lifetimes,
+                                            bool allow_on_chip);
+
+inline constexpr double kOnChipSlowdown = 1.02;
+
+uint64_t StripeBytes(const spec::NpuConfig& config);
+uint64_t AlignUp(uint64_t value, uint64_t align);
+
+}  // namespace npu::compiler
