@@ -1,0 +1,116 @@
+// The accuracy report as a terminal table (<= 100 columns) and as JSON.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "compiler/accuracy/accuracy.h"
+
+namespace npu::compiler::accuracy {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr size_t kNameWidth = 28;
+
+// The last `width` characters of `name`, "~" marking a cut.
+std::string Fit(const std::string& name, size_t width) {
+  if (name.size() <= width) return name;
+  std::string cut(1, '~');
+  cut.append(name, name.size() - (width - 1), std::string::npos);
+  return cut;
+}
+
+std::string ShortOp(const std::string& op) {
+  if (op == "global_average_pool") return "global_pool";
+  if (op == "average_pool") return "avg_pool";
+  return op;
+}
+
+std::string Snr(double db) {
+  return std::isinf(db) ? (db > 0 ? "inf" : "-inf") : fmt::format("{:.1f}", db);
+}
+
+std::string Percent(const std::optional<double>& v) {
+  return v ? fmt::format("{:.1f}%", *v * 100.0) : "-";
+}
+
+std::string OutputsTable(const AccuracyReport& r) {
+  std::string s =
+      fmt::format("{:<{}} {:>7} {:>7} {:>6} {:>9} {:>9} {:>7} {:>7}\n", "output", kNameWidth,
+                  "cosine", "min cos", "SNR dB", "max|err|", "scale", "top-1", "top-5");
+  for (const OutputAccuracy& o : r.outputs) {
+    s += fmt::format("{:<{}} {:>7.4f} {:>7.4f} {:>6} {:>9.4g} {:>9.4g} {:>7} {:>7}\n",
+                     Fit(o.name, kNameWidth), kNameWidth, o.metrics.cosine, o.metrics.min_cosine,
+                     Snr(o.metrics.snr_db), o.metrics.max_abs_error, o.scale, Percent(o.top1),
+                     Percent(o.top5));
+  }
+  return s;
+}
+
+std::string LayersTable(const AccuracyReport& r) {
+  size_t worst = r.layers.size();
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    if (worst == r.layers.size() || r.layers[i].metrics.snr_db < r.layers[worst].metrics.snr_db) {
+      worst = i;
+    }
+  }
+  std::string s = fmt::format("{:<{}} {:<11} {:<16} {:>7} {:>6} {:>9} {:>7}\n", "tensor",
+                              kNameWidth, "op", "shape", "cosine", "SNR dB", "max|err|", "clipped");
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const LayerAccuracy& l = r.layers[i];
+    s += fmt::format("{:<{}} {:<11} {:<16} {:>7.4f} {:>6} {:>9.4g} {:>6.2f}%{}\n",
+                     Fit(l.tensor, kNameWidth), kNameWidth, ShortOp(l.op),
+                     Fit(ir::ShapeText(l.shape), 16), l.metrics.cosine, Snr(l.metrics.snr_db),
+                     l.metrics.max_abs_error, l.clipped * 100.0, i == worst ? " <" : "");
+  }
+  return s;
+}
+
+Json Num(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+Json MetricsJson(const Metrics& m) {
+  return {{"cosine", Num(m.cosine)},
+          {"min_cosine", Num(m.min_cosine)},
+          {"snr_db", Num(m.snr_db)},
+          {"max_abs_error", Num(m.max_abs_error)}};
+}
+
+Json Optional(const std::optional<double>& v) { return v ? Num(*v) : Json(nullptr); }
+
+}  // namespace
+
+std::string FormatAccuracyText(const AccuracyReport& r) {
+  std::string s = fmt::format("int8 vs float: {}, {} input{}\n\n", r.model, r.samples,
+                              r.samples == 1 ? "" : "s");
+  s += OutputsTable(r);
+  s += "\nper layer: dequantised int8 vs float (< marks the lowest SNR)\n";
+  s += LayersTable(r);
+  return s;
+}
+
+std::string FormatAccuracyJson(const AccuracyReport& r) {
+  Json outputs = Json::array(), layers = Json::array();
+  for (const OutputAccuracy& o : r.outputs) {
+    Json j = {{"name", o.name}, {"scale", o.scale}};
+    j.update(MetricsJson(o.metrics));
+    j["top1_agreement"] = Optional(o.top1);
+    j["top5_agreement"] = Optional(o.top5);
+    outputs.push_back(j);
+  }
+  for (const LayerAccuracy& l : r.layers) {
+    Json j = {{"tensor", l.tensor},
+              {"op", l.op},
+              {"shape", l.shape},
+              {"scale", l.scale},
+              {"zero_point", l.zero_point}};
+    j.update(MetricsJson(l.metrics));
+    j["clipped_fraction"] = Num(l.clipped);
+    layers.push_back(j);
+  }
+  const Json report = {
+      {"model", r.model}, {"samples", r.samples}, {"outputs", outputs}, {"layers", layers}};
+  return report.dump(2) + "\n";
+}
+
+}  // namespace npu::compiler::accuracy

@@ -1,0 +1,120 @@
+// The interpreter loop: check the graph, bind the inputs, run each node's kernel in order, free
+// values after their last reader.
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/qinterp/check.h"
+#include "compiler/qinterp/kernels.h"
+#include "compiler/qinterp/qinterp.h"
+
+namespace npu::compiler::qinterp {
+namespace {
+
+using ir::OpKind;
+using Values = std::unordered_map<const ir::Tensor*, std::vector<int8_t>>;
+
+// A tensor's geometry as the kernels see it: [1,H,W,C] is (H, W, C), [1,K] is (1, 1, K).
+QIn InOf(const ir::Tensor& t, const std::vector<int8_t>& v) {
+  QIn in{v, 1, 1, ir::NumElements(t.shape()), t.quant().zero_point[0]};
+  if (t.shape().size() == 4) in.h = t.shape()[1], in.w = t.shape()[2], in.c = t.shape()[3];
+  return in;
+}
+
+QOut OutOf(const ir::Tensor& t, std::vector<int8_t>& v) {
+  const QIn g = InOf(t, v);
+  return {v, g.h, g.w, g.c, g.zp};
+}
+
+// Computes `n`'s output from operand values the checker has vouched for.
+void RunNode(const ir::Node& n, const Values& values, std::vector<int8_t>& y) {
+  const ir::Tensor& out = *n.output(0);
+  const QIn x = InOf(*n.input(0), values.at(n.input(0)));
+  QOut o = OutOf(out, y);
+  switch (n.kind()) {
+    case OpKind::kFusedConv: {
+      const QConvAttrs a = *ReadConvAttrs(n, o.c);
+      const auto w = n.input(1)->data<int8_t>();
+      const auto b = n.input(2)->data<int32_t>();
+      if (a.group > 1 && a.group == x.c && a.group == o.c) {
+        DepthwiseConvKernel(x, w, b, a, o);
+      } else {
+        ConvKernel(x, w, b, a, o);
+      }
+      return;
+    }
+    case OpKind::kGemm:
+      GemmKernel(x, n.input(1)->data<int8_t>(), n.input(2)->data<int32_t>(), *ReadRequant(n, o.c),
+                 o);
+      return;
+    case OpKind::kMaxPool:
+      MaxPoolKernel(x, *ReadPoolAttrs(n), o);
+      return;
+    case OpKind::kAveragePool:
+    case OpKind::kGlobalAveragePool: {
+      QPoolAttrs a = *ReadPoolAttrs(n);
+      if (n.kind() == OpKind::kGlobalAveragePool) a.window = QWindow{.kh = x.h, .kw = x.w};
+      AveragePoolKernel(x, a, o);
+      return;
+    }
+    case OpKind::kAdd:
+    case OpKind::kFusedAdd:
+      AddKernel(x, InOf(*n.input(1), values.at(n.input(1))), *ReadAddAttrs(n), o);
+      return;
+    default:  // kFlatten, kReshape, kIdentity: the same bytes
+      y = values.at(n.input(0));
+      return;
+  }
+}
+
+Status CheckInputs(const ir::Graph& graph, const std::vector<std::vector<int8_t>>& inputs) {
+  if (inputs.size() != graph.inputs().size()) {
+    return InvalidArgument(fmt::format("graph '{}' has {} inputs, {} given", graph.name(),
+                                       graph.inputs().size(), inputs.size()));
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor* t = graph.inputs()[i];
+    if (static_cast<int64_t>(inputs[i].size()) != ir::NumElements(t->shape())) {
+      return InvalidArgument(fmt::format("input {} '{}' has {} values, the graph expects {} ({})",
+                                         i, t->name(), inputs[i].size(),
+                                         ir::NumElements(t->shape()), ir::ShapeText(t->shape())));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<std::vector<std::vector<int8_t>>> InterpretQuantized(
+    const ir::Graph& graph, const std::vector<std::vector<int8_t>>& inputs,
+    const QInterpretOptions& options) {
+  // 1. Refuse what the contract does not describe, before touching any value.
+  NPU_TRY(CheckQuantizedGraph(graph));
+  NPU_TRY(CheckInputs(graph, inputs));
+  // 2. Bind inputs; count readers so that values can be freed after their last one.
+  Values values;
+  for (size_t i = 0; i < inputs.size(); ++i) values[graph.inputs()[i]] = inputs[i];
+  std::unordered_map<const ir::Tensor*, size_t> readers;
+  for (const ir::Node* n : graph.nodes()) {
+    for (const ir::Tensor* t : n->inputs()) ++readers[t];
+  }
+  const std::unordered_set<const ir::Tensor*> keep(graph.outputs().begin(), graph.outputs().end());
+  // 3. Run the nodes in order.
+  for (const ir::Node* n : graph.nodes()) {
+    const ir::Tensor* out = n->output(0);
+    std::vector<int8_t> y(static_cast<size_t>(ir::NumElements(out->shape())));
+    RunNode(*n, values, y);
+    if (options.observe) options.observe(*out, y);
+    values[out] = std::move(y);
+    for (const ir::Tensor* t : n->inputs()) {
+      if (!t->is_constant() && --readers[t] == 0 && !keep.count(t)) values.erase(t);
+    }
+  }
+  // 4. The outputs.
+  std::vector<std::vector<int8_t>> result;
+  for (const ir::Tensor* t : graph.outputs()) result.push_back(values.at(t));
+  return result;
+}
+
+}  // namespace npu::compiler::qinterp

@@ -1,0 +1,179 @@
+// Quantised forms of the MAC ops: FusedConv (group 1 and depthwise) and Gemm / MatMul (as Gemm
+// with weights [N, K]). For each:
+//   1. int8 weights per output channel in the NPU's layout (OHWI; [N, K]), scales from the model
+//      (QDQ) or max|w| / 127;
+//   2. the ReLUs after the op merge into its clamp; the output's parameters are those of the last
+//      merged tensor;
+//   3. int32 bias in accumulator scale s_x * s_w[o];
+//   4. per-channel multiplier/shift for s_x * s_w[o] / s_y, and the clamp.
+#include <fmt/format.h>
+
+#include "compiler/quantize/graph_quantizer.h"
+
+namespace npu::compiler::quantize {
+namespace {
+
+std::vector<float> FloatValues(const ir::Tensor* t) {
+  if (t == nullptr) return {};
+  const auto v = t->data<float>();
+  return {v.begin(), v.end()};
+}
+
+// Per-output-channel scales a QDQ model gave `w` (axis `axis` has `rows` entries, or one scale
+// for the whole tensor), if any and usable: symmetric and along that axis.
+std::optional<std::vector<float>> GivenScales(const ir::Tensor& w, int64_t axis, int64_t rows) {
+  const ir::QuantParams& q = w.quant();
+  if (q.empty()) return std::nullopt;
+  for (int32_t zp : q.zero_point) {
+    if (zp != 0) return std::nullopt;
+  }
+  if (q.scale.size() == 1) return std::vector<float>(rows, q.scale[0]);
+  if (q.axis != axis || static_cast<int64_t>(q.scale.size()) != rows) return std::nullopt;
+  return q.scale;
+}
+
+// OIHW [o][i][h][w] -> OHWI [o][h][w][i].
+std::vector<float> ToOhwi(std::span<const float> w, const ir::Shape& oihw) {
+  const int64_t o_n = oihw[0], i_n = oihw[1], h_n = oihw[2], w_n = oihw[3];
+  std::vector<float> out(w.size());
+  for (int64_t o = 0; o < o_n; ++o)
+    for (int64_t i = 0; i < i_n; ++i)
+      for (int64_t h = 0; h < h_n; ++h)
+        for (int64_t x = 0; x < w_n; ++x)
+          out[((o * h_n + h) * w_n + x) * i_n + i] = w[((o * i_n + i) * h_n + h) * w_n + x];
+  return out;
+}
+
+bool IsFloatConstant(const ir::Tensor* t) {
+  return t != nullptr && t->is_constant() && t->dtype() == ir::DType::kFloat32;
+}
+
+}  // namespace
+
+ir::Tensor* GraphQuantizer::AddWeights(const std::string& base, ir::Shape shape,
+                                       const QuantizedWeights& w) {
+  ir::Tensor* t = q_.AddConstant(q_.UniqueName(base), std::move(shape), w.values);
+  t->quant().scale = w.scales;
+  t->quant().zero_point.assign(w.scales.size(), 0);
+  t->quant().axis = 0;
+  return t;
+}
+
+ir::Tensor* GraphQuantizer::AddBias(const std::string& base, std::vector<int32_t> values,
+                                    float input_scale, const std::vector<float>& weight_scales) {
+  const int64_t n = static_cast<int64_t>(values.size());
+  ir::Tensor* t = q_.AddConstant(q_.UniqueName(base), {n}, values);
+  for (float s : weight_scales) t->quant().scale.push_back(input_scale * s);
+  t->quant().zero_point.assign(weight_scales.size(), 0);
+  t->quant().axis = 0;
+  return t;
+}
+
+Status GraphQuantizer::EmitConv(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/true));
+  const ir::Tensor *w = n.input(1), *b = n.num_inputs() > 2 ? n.input(2) : nullptr;
+  if (!IsFloatConstant(w) || w->shape().size() != 4) {
+    return Unsupported(n, "the weights are not a 4-D float constant");
+  }
+  if (b != nullptr && (!IsFloatConstant(b) || ir::NumElements(b->shape()) != w->shape()[0])) {
+    return Unsupported(n, "the bias is not a float constant with one value per output channel");
+  }
+  const ir::Attributes& a = n.attrs();
+  if (a.GetString("auto_pad", "NOTSET") != "NOTSET") return Unsupported(n, "auto_pad is set");
+  // 1. Weights, re-laid out to OHWI [O][kh][kw][I/group].
+  const ir::Shape& ws = w->shape();
+  const int64_t out_c = ws[0], in_c = x->shape()[3], group = a.GetInt("group", 1);
+  if (group < 1 || in_c % group != 0 || out_c % group != 0 || ws[1] != in_c / group) {
+    return Unsupported(n, fmt::format("group {} does not fit {} input channels and weights {}",
+                                      group, in_c, ir::ShapeText(ws)));
+  }
+  const std::optional<std::vector<float>> given = GivenScales(*w, 0, out_c);
+  const QuantizedWeights qw = QuantizeWeightRows(ToOhwi(w->data<float>(), ws),
+                                                 ws[1] * ws[2] * ws[3], given ? &*given : nullptr);
+  // 2. Output parameters, after the merged activations.
+  const Tail tail = FollowActivations(n.output(0), a.GetString("activation", "none"));
+  NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
+  // 3. Bias and 4. requantisation.
+  const float s_x = x->quant().scale[0];
+  int64_t saturated = 0;
+  std::vector<int32_t> bias = QuantizeBias(FloatValues(b), s_x, qw.scales, saturated);
+  ctx_.Count("quantize.bias-saturated", saturated);
+  StatusOr<ChannelMultipliers> m = RequantMultipliers(s_x, qw.scales, out.scale[0]);
+  if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
+  ir::Attributes attrs;
+  attrs.Set("kernel_shape", std::vector<int64_t>{ws[2], ws[3]});
+  attrs.Set("strides", a.GetInts("strides", {1, 1}));
+  attrs.Set("pads", a.GetInts("pads", {0, 0, 0, 0}));
+  attrs.Set("dilations", a.GetInts("dilations", {1, 1}));
+  attrs.Set("group", group);
+  attrs.Set("activation", tail.activation);
+  attrs.Set("multiplier", m->multiplier);
+  attrs.Set("shift", m->shift);
+  SetClamp(attrs, ActivationClamp(tail.activation, out));
+  ir::Tensor* wq = AddWeights(w->name(), {out_c, ws[2], ws[3], ws[1]}, qw);
+  ir::Tensor* bq =
+      AddBias(b != nullptr ? b->name() : n.name() + ".bias", std::move(bias), s_x, qw.scales);
+  AddNode(n, ir::OpKind::kFusedConv, {x, wq, bq}, *tail.out, out, std::move(attrs));
+  ctx_.Count("quantize.fused_conv");
+  return Status::Ok();
+}
+
+Status GraphQuantizer::EmitGemm(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/false));
+  const bool gemm = n.kind() == ir::OpKind::kGemm;
+  const ir::Attributes& a = n.attrs();
+  const ir::Tensor *bw = n.input(1), *c = gemm && n.num_inputs() > 2 ? n.input(2) : nullptr;
+  if (!IsFloatConstant(bw) || bw->shape().size() != 2) {
+    return Unsupported(n, "the weights (input B) are not a 2-D float constant");
+  }
+  if (gemm && a.GetInt("transA", 0) != 0) return Unsupported(n, "transA is set");
+  // 1. Weights as rows W[n][k] = alpha * op(B)[k][n].
+  const bool trans_b = gemm && a.GetInt("transB", 0) != 0;
+  const int64_t k = bw->shape()[trans_b ? 1 : 0], out_n = bw->shape()[trans_b ? 0 : 1];
+  if (x->shape() != ir::Shape{1, k}) {
+    return Unsupported(n, fmt::format("input {} is not [1, {}]", ir::ShapeText(x->shape()), k));
+  }
+  const float alpha = gemm ? a.GetFloat("alpha", 1.0f) : 1.0f;
+  const float beta = gemm ? a.GetFloat("beta", 1.0f) : 1.0f;
+  const auto bv = bw->data<float>();
+  std::vector<float> rows(bv.size());
+  for (int64_t j = 0; j < out_n; ++j) {
+    for (int64_t i = 0; i < k; ++i)
+      rows[j * k + i] = alpha * bv[trans_b ? j * k + i : i * out_n + j];
+  }
+  std::optional<std::vector<float>> given;
+  if (alpha == 1.0f) given = GivenScales(*bw, trans_b ? 0 : 1, out_n);
+  const QuantizedWeights qw = QuantizeWeightRows(rows, k, given ? &*given : nullptr);
+  // 2. Bias beta * C, broadcast to [N].
+  std::vector<float> bias;
+  if (c != nullptr) {
+    const int64_t count = ir::NumElements(c->shape());
+    if (!IsFloatConstant(c) || (count != 1 && count != out_n)) {
+      return Unsupported(n, "input C is not a float constant of 1 or N values");
+    }
+    for (int64_t j = 0; j < out_n; ++j) bias.push_back(beta * c->data<float>()[count == 1 ? 0 : j]);
+  }
+  // 3. Output parameters, bias, requantisation.
+  const Tail tail = FollowActivations(n.output(0), "none");
+  NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
+  const float s_x = x->quant().scale[0];
+  int64_t saturated = 0;
+  std::vector<int32_t> bias_q = QuantizeBias(bias, s_x, qw.scales, saturated);
+  ctx_.Count("quantize.bias-saturated", saturated);
+  StatusOr<ChannelMultipliers> m = RequantMultipliers(s_x, qw.scales, out.scale[0]);
+  if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
+  ir::Attributes attrs;
+  attrs.Set("transB", int64_t{1});
+  attrs.Set("activation", tail.activation);
+  attrs.Set("multiplier", m->multiplier);
+  attrs.Set("shift", m->shift);
+  SetClamp(attrs, ActivationClamp(tail.activation, out));
+  ir::Tensor* wq = AddWeights(bw->name(), {out_n, k}, qw);
+  ir::Tensor* bq =
+      AddBias(c != nullptr ? c->name() : n.name() + ".bias", std::move(bias_q), s_x, qw.scales);
+  AddNode(n, ir::OpKind::kGemm, {x, wq, bq}, *tail.out, out, std::move(attrs));
+  ctx_.Count("quantize.gemm");
+  return Status::Ok();
+}
+
+}  // namespace npu::compiler::quantize

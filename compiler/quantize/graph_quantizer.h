@@ -1,0 +1,69 @@
+// The quantiser's graph walk: builds the quantised graph node by node from the float one.
+// Internal to compiler/quantize; Quantize() (quantize.h) is the entry point.
+//
+// Naming: a quantised activation takes the name of the float tensor whose values it stands for
+// (after a merged ReLU, the ReLU's output), so per-layer comparisons pair tensors by name; nodes
+// keep their float names; weights and biases keep their float constants' names.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/ir/graph.h"
+#include "compiler/passes/pass_context.h"
+#include "compiler/quantize/calibrate.h"
+#include "compiler/quantize/quant_params.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler::quantize {
+
+class GraphQuantizer {
+ public:
+  GraphQuantizer(const ir::Graph& float_graph, const TensorRanges& ranges, passes::PassContext& ctx)
+      : f_(float_graph), ranges_(ranges), ctx_(ctx), q_(float_graph.name()) {}
+
+  StatusOr<ir::Graph> Run();
+
+ private:
+  // A chain of ReLU / Clip(0,6) nodes merged into the op before it.
+  struct Tail {
+    const ir::Tensor* out;   // the float tensor the op's quantised output stands for
+    std::string activation;  // "none", "relu", "relu6"
+  };
+
+  // quantize.cc: inputs, outputs, dispatch, shared helpers.
+  Status EmitInputs();
+  Status EmitNode(const ir::Node& n);
+  Status EmitOutputs();
+  Tail FollowActivations(const ir::Tensor* out, std::string activation);
+  StatusOr<ir::QuantParams> ParamsFor(const ir::Tensor& t);
+  StatusOr<ir::Tensor*> Operand(const ir::Node& n, size_t i, bool need_nhwc);
+  ir::Node* AddNode(const ir::Node& f, ir::OpKind kind, std::vector<ir::Tensor*> inputs,
+                    const ir::Tensor& represents, const ir::QuantParams& params,
+                    ir::Attributes attrs);
+  Status Unsupported(const ir::Node& n, const std::string& why) const;
+  static void SetClamp(ir::Attributes& attrs, ClampRange clamp);
+
+  // emit_mac.cc: FusedConv, Gemm, MatMul.
+  Status EmitConv(const ir::Node& n);
+  Status EmitGemm(const ir::Node& n);
+  ir::Tensor* AddWeights(const std::string& base, ir::Shape shape, const QuantizedWeights& w);
+  ir::Tensor* AddBias(const std::string& base, std::vector<int32_t> values, float input_scale,
+                      const std::vector<float>& weight_scales);
+
+  // emit_vector.cc: pools, adds, views.
+  Status EmitMaxPool(const ir::Node& n);
+  Status EmitAveragePool(const ir::Node& n);
+  Status EmitAdd(const ir::Node& n);
+  Status EmitView(const ir::Node& n);
+
+  const ir::Graph& f_;
+  const TensorRanges& ranges_;
+  passes::PassContext& ctx_;
+  ir::Graph q_;
+  std::unordered_map<const ir::Tensor*, ir::Tensor*> value_;  // float tensor -> quantised
+  std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
+};
+
+}  // namespace npu::compiler::quantize

@@ -1,0 +1,235 @@
+// Quantize(): calibrate, then walk the float graph in order and emit each node's quantised form.
+// This file holds the walk itself (inputs, dispatch, outputs) and the helpers every emitter uses;
+// emit_mac.cc and emit_vector.cc hold the per-op rules.
+#include "compiler/quantize/quantize.h"
+
+#include <fmt/format.h>
+
+#include "compiler/ir/verifier.h"
+#include "compiler/qinterp/check.h"
+#include "compiler/quantize/activations.h"
+#include "compiler/quantize/graph_quantizer.h"
+
+namespace npu::compiler::quantize {
+namespace {
+
+using ir::OpKind;
+
+bool IsTranspose(const ir::Node& n, const std::vector<int64_t>& perm) {
+  return n.kind() == OpKind::kTranspose && n.attrs().GetInts("perm") == perm;
+}
+bool IsToNhwc(const ir::Node& n) { return IsTranspose(n, {0, 2, 3, 1}); }
+bool IsToNchw(const ir::Node& n) { return IsTranspose(n, {0, 3, 1, 2}); }
+
+}  // namespace
+
+Status GraphQuantizer::Unsupported(const ir::Node& n, const std::string& why) const {
+  return Unimplemented(
+      fmt::format("node '{}' ({}) cannot be quantised: {}", n.name(), ir::OpName(n.kind()), why));
+}
+
+void GraphQuantizer::SetClamp(ir::Attributes& attrs, ClampRange clamp) {
+  attrs.Set("clamp_min", int64_t{clamp.min});
+  attrs.Set("clamp_max", int64_t{clamp.max});
+}
+
+GraphQuantizer::Tail GraphQuantizer::FollowActivations(const ir::Tensor* out,
+                                                       std::string activation) {
+  // A ReLU merges into the op before it when it is that op's only reader; so do chains of them.
+  while (out->users().size() == 1 && !f_.IsGraphOutput(out)) {
+    const ir::Node* user = out->users()[0];
+    const std::string act = ActivationOf(*user);
+    if (act.empty()) break;
+    activation = CombineActivations(activation, act);
+    merged_.insert(user);
+    out = user->output(0);
+  }
+  return {out, activation};
+}
+
+StatusOr<ir::QuantParams> GraphQuantizer::ParamsFor(const ir::Tensor& t) {
+  // 1. Given by the model (QDQ import): kept as they are.
+  if (!t.quant().empty()) {
+    const ir::QuantParams& q = t.quant();
+    if (q.scale.size() != 1 || q.zero_point.size() != 1 || !(q.scale[0] > 0.0f) ||
+        q.zero_point[0] < -128 || q.zero_point[0] > 127) {
+      return Unimplemented(fmt::format(
+          "tensor '{}' carries {} scales and {} zero points: activations need one scale and one "
+          "int8 zero point",
+          t.name(), q.scale.size(), q.zero_point.size()));
+    }
+    return q;
+  }
+  // 2. Calibrated.
+  auto it = ranges_.find(t.name());
+  if (it != ranges_.end()) return ActivationParams(it->second);
+  return FailedPrecondition(fmt::format(
+      "tensor '{}' has no quantisation parameters: the model gives none and no calibration "
+      "data was given",
+      t.name()));
+}
+
+StatusOr<ir::Tensor*> GraphQuantizer::Operand(const ir::Node& n, size_t i, bool need_nhwc) {
+  const ir::Tensor* t = n.input(i);
+  if (t == nullptr)
+    return InvalidArgument(fmt::format("node '{}': input {} is missing", n.name(), i));
+  auto it = value_.find(t);
+  if (it == value_.end()) {
+    return Unsupported(n, fmt::format("input %{} is {}", t->name(),
+                                      t->is_constant() ? "a constant (only weights and biases "
+                                                         "may be)"
+                                                       : "not a quantised activation"));
+  }
+  if (need_nhwc && (t->shape().size() != 4 || it->second->layout() != ir::Layout::kNHWC)) {
+    return FailedPrecondition(fmt::format(
+        "node '{}' ({}) reads %{} {} {}: run the front-end pipeline (convert-layout-nhwc) before "
+        "quantising",
+        n.name(), ir::OpName(n.kind()), t->name(), ir::ShapeText(t->shape()),
+        ir::LayoutName(t->layout())));
+  }
+  return it->second;
+}
+
+ir::Node* GraphQuantizer::AddNode(const ir::Node& f, ir::OpKind kind,
+                                  std::vector<ir::Tensor*> inputs, const ir::Tensor& represents,
+                                  const ir::QuantParams& params, ir::Attributes attrs) {
+  ir::Node* node =
+      q_.AddNode(kind, f.name(), std::move(inputs), {represents.name()}, std::move(attrs));
+  ir::Tensor* out = node->output(0);
+  out->set_dtype(ir::DType::kInt8);
+  out->set_shape(represents.shape());
+  out->set_layout(represents.layout());
+  out->quant() = params;
+  value_[&represents] = out;
+  return node;
+}
+
+Status GraphQuantizer::EmitInputs() {
+  for (const ir::Tensor* in : f_.inputs()) {
+    if (in->dtype() != ir::DType::kFloat32 || in->shape().empty() || in->shape()[0] != 1) {
+      return Unimplemented(
+          fmt::format("graph input '{}' is {}{}: the quantised IR takes float inputs of batch 1",
+                      in->name(), ir::DTypeName(in->dtype()), ir::ShapeText(in->shape())));
+    }
+    // 1. An input the layout pass transposes to NHWC becomes an NHWC int8 input: the host
+    //    quantises and reorders the float values (qinterp/host_io.h).
+    std::vector<const ir::Node*> to_nhwc;
+    for (const ir::Node* u : in->users()) {
+      if (IsToNhwc(*u)) to_nhwc.push_back(u);
+    }
+    const bool transposed = !to_nhwc.empty() && to_nhwc.size() == in->users().size();
+    const ir::Tensor& as = transposed ? *to_nhwc[0]->output(0) : *in;
+    // 2. Its parameters: the model's, else the calibrated range of the input.
+    NPU_ASSIGN_OR_RETURN(const ir::QuantParams params, ParamsFor(*in));
+    ir::Tensor* q = q_.AddInput(in->name(), ir::DType::kInt8, as.shape(), as.layout());
+    q->quant() = params;
+    value_[in] = q;
+    if (!transposed) continue;
+    for (const ir::Node* t : to_nhwc) {
+      value_[t->output(0)] = q;
+      merged_.insert(t);
+    }
+  }
+  return Status::Ok();
+}
+
+Status GraphQuantizer::EmitNode(const ir::Node& n) {
+  switch (n.kind()) {
+    case OpKind::kFusedConv:
+      return EmitConv(n);
+    case OpKind::kGemm:
+    case OpKind::kMatMul:
+      return EmitGemm(n);
+    case OpKind::kMaxPool:
+      return EmitMaxPool(n);
+    case OpKind::kAveragePool:
+    case OpKind::kGlobalAveragePool:
+      return EmitAveragePool(n);
+    case OpKind::kAdd:
+    case OpKind::kFusedAdd:
+      return EmitAdd(n);
+    case OpKind::kFlatten:
+    case OpKind::kReshape:
+    case OpKind::kSqueeze:
+    case OpKind::kUnsqueeze:
+    case OpKind::kIdentity:
+      return EmitView(n);
+    case OpKind::kConv:
+    case OpKind::kBatchNormalization:
+      return FailedPrecondition(fmt::format(
+          "node '{}' is a {}: quantise the graph after the front-end pipeline (fused convolutions, "
+          "batch norms folded)",
+          n.name(), ir::OpName(n.kind())));
+    case OpKind::kRelu:
+    case OpKind::kClip:
+      return Unsupported(n,
+                         "it cannot merge into the op producing its input (a convolution, "
+                         "gemm, pool or add whose only reader it is)");
+    case OpKind::kTranspose:
+      return Unsupported(n,
+                         "only the layout pass's transposes at the graph's borders are dropped; "
+                         "the quantised IR has no transpose");
+    default:
+      return Unsupported(n, "the quantised IR has no equivalent op (docs/quantized-ir.md)");
+  }
+}
+
+Status GraphQuantizer::EmitOutputs() {
+  for (const ir::Tensor* t : f_.outputs()) {
+    // The layout pass's transpose back to NCHW is dropped: the output stays NHWC, named as the
+    // float output (the host reorders it, qinterp/host_io.h).
+    const ir::Node* p = t->producer();
+    if (p != nullptr && merged_.count(p) && IsToNchw(*p)) {
+      ir::Tensor* q = value_.at(p->input(0));
+      if (q->name() != t->name() && q_.FindTensor(t->name()) == nullptr) {
+        q_.RenameTensor(q, t->name());
+      }
+      q_.AddOutput(q);
+      continue;
+    }
+    auto it = value_.find(t);
+    if (it == value_.end()) {
+      return Internal(fmt::format("graph output '{}' was not quantised", t->name()));
+    }
+    q_.AddOutput(it->second);
+  }
+  return Status::Ok();
+}
+
+StatusOr<ir::Graph> GraphQuantizer::Run() {
+  // 1. Transposes back to NCHW that only feed graph outputs disappear with the border.
+  for (const ir::Tensor* t : f_.outputs()) {
+    const ir::Node* p = t->producer();
+    if (p != nullptr && IsToNchw(*p) && t->users().empty() && !p->input(0)->is_constant()) {
+      merged_.insert(p);
+    }
+  }
+  // 2. Inputs, nodes in order (skipping those merged into an earlier one), outputs.
+  NPU_TRY(EmitInputs());
+  for (const ir::Node* n : f_.nodes()) {
+    if (!merged_.count(n)) NPU_TRY(EmitNode(*n));
+  }
+  NPU_TRY(EmitOutputs());
+  return std::move(q_);
+}
+
+StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet& calibration,
+                             const QuantizeOptions& options, passes::PassContext* ctx) {
+  // 1. A typed, well-formed float graph and calibration data that fits it.
+  NPU_TRY(ir::Verify(float_graph).WithContext("the float graph"));
+  NPU_TRY(CheckCalibrationSet(float_graph, calibration));
+  // 2. Ranges, then the walk.
+  NPU_ASSIGN_OR_RETURN(const TensorRanges ranges, Calibrate(float_graph, calibration, options));
+  passes::PassContext local;
+  GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local);
+  NPU_ASSIGN_OR_RETURN(ir::Graph q, quantizer.Run());
+  // 3. What comes out must be the contract; anything else is a bug here.
+  const Status checked = qinterp::CheckQuantizedGraph(q);
+  if (!checked.ok()) {
+    return Internal(fmt::format("the quantiser produced an invalid graph (a compiler bug): {}",
+                                checked.message()));
+  }
+  return q;
+}
+
+}  // namespace npu::compiler::quantize

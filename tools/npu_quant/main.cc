@@ -1,0 +1,164 @@
+// npu_quant: quantise a model to int8 and report how much accuracy it keeps against float.
+//
+//   npu_quant resnet18                          min/max observer, 8 calibration inputs, 16 held out
+//   npu_quant mobilenet_v2 --observer=mse --calib-count=16 --eval-count=64
+//   npu_quant model.onnx --calib=images.npy --eval=test.npy --json=report.json
+//   npu_quant tests/onnx/data/qdq_cnn.op13.onnx  a QDQ model: its own scales are kept
+//   npu_quant small_cnn --dump                  also print the quantised IR
+//
+// The float reference is the model after the front-end pipeline (a QDQ model: without its
+// fake quantisation). Exit status: 0 success, 2 error (bad option, model or data).
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "compiler/accuracy/accuracy.h"
+#include "compiler/ir/printer.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/quantize/qdq_fold.h"
+#include "compiler/quantize/quantize.h"
+#include "tools/npu_quant/onnx_read.h"
+#include "tools/npu_quant/samples.h"
+#include "workloads/models/models.h"
+
+namespace po = boost::program_options;
+
+namespace npu::tools {
+namespace {
+
+namespace ir = compiler::ir;
+namespace quantize = compiler::quantize;
+
+constexpr int kExitError = 2;
+
+struct Options {
+  std::string model, observer = "minmax", json;
+  double percentile = 99.99;
+  int bins = 2048, calib_count = 8, eval_count = 16;
+  int64_t image_size = 0;
+  std::vector<std::string> calib, eval;
+  bool dump = false;
+};
+
+po::options_description Describe(Options& o) {
+  po::options_description d(
+      "Usage: npu_quant MODEL [options]\n"
+      "Quantises MODEL (a built-in name or an .onnx file, float or QDQ) to int8 and compares it\n"
+      "with float on held-out inputs, per output and per layer.\n\nOptions");
+  d.add_options()("help,h", "show this help")("observer", po::value(&o.observer),
+                                              "range choice: minmax (default), percentile, mse")(
+      "percentile", po::value(&o.percentile), "percentile observer: share kept, default 99.99")(
+      "bins", po::value(&o.bins), "histogram bins of percentile/mse, default 2048")(
+      "calib", po::value(&o.calib)->composing(),
+      "calibration .npy (float32, the input's shape or a stack [S,...]); repeatable")(
+      "calib-count", po::value(&o.calib_count), "built-in calibration inputs, default 8")(
+      "eval", po::value(&o.eval)->composing(), "held-out .npy inputs to measure on; repeatable")(
+      "eval-count", po::value(&o.eval_count), "built-in held-out inputs, default 16")(
+      "image-size", po::value(&o.image_size), "input size of built-in image models")(
+      "dump", po::bool_switch(&o.dump), "print the quantised IR")(
+      "json", po::value(&o.json), "write the accuracy report as JSON to this file");
+  return d;
+}
+
+// Returns an exit code to stop with, or -1 to go on.
+int Parse(int argc, char** argv, Options& o) {
+  po::options_description visible = Describe(o), all;
+  all.add(visible).add_options()("model", po::value(&o.model));
+  po::positional_options_description positional;
+  positional.add("model", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "npu_quant: " << e.what() << "\n(npu_quant --help lists the options)\n";
+    return kExitError;
+  }
+  if (vm.count("help")) return std::cout << visible << "\n", 0;
+  if (o.model.empty()) {
+    std::cerr << "npu_quant: no model given\n" << visible << "\n";
+    return kExitError;
+  }
+  return -1;
+}
+
+bool IsOnnxPath(const std::string& s) {
+  return s.size() > 5 && s.compare(s.size() - 5, 5, ".onnx") == 0;
+}
+
+// The float graph the quantiser takes: loaded, QDQ folded, through the pipeline.
+StatusOr<ir::Graph> LoadFloatGraph(const Options& o, compiler::passes::PassContext& ctx) {
+  ir::Graph g;
+  if (IsOnnxPath(o.model)) {
+    NPU_ASSIGN_OR_RETURN(g, ReadOnnxModel(o.model));
+  } else {
+    NPU_ASSIGN_OR_RETURN(g, workloads::BuildModel(o.model, {.image_size = o.image_size}));
+  }
+  NPU_TRY(quantize::FoldQdq(g, ctx).WithContext("fold-qdq"));
+  NPU_TRY(compiler::passes::RunPipeline(g, {}, ctx));
+  return g;
+}
+
+StatusOr<Samples> GetSamples(const ir::Graph& g, const std::vector<std::string>& files,
+                             uint32_t seed, int count) {
+  if (!files.empty()) return SamplesFromNpy(g, files);
+  if (count < 0) return InvalidArgument(fmt::format("sample count {} is negative", count));
+  return SeededSamples(g, seed, count);
+}
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+Status Run(const Options& o) {
+  // 1. The float graph and the input sets.
+  compiler::passes::PassContext ctx;
+  NPU_ASSIGN_OR_RETURN(const ir::Graph f, LoadFloatGraph(o, ctx));
+  NPU_ASSIGN_OR_RETURN(const quantize::Observer observer, quantize::ParseObserver(o.observer));
+  NPU_ASSIGN_OR_RETURN(Samples calib,
+                       GetSamples(f, o.calib, quantize::kCalibrationSeed, o.calib_count));
+  NPU_ASSIGN_OR_RETURN(Samples eval,
+                       GetSamples(f, o.eval, quantize::kEvaluationSeed, o.eval_count));
+  // 2. Quantise.
+  const auto start = std::chrono::steady_clock::now();
+  const quantize::QuantizeOptions qo{observer, o.percentile, o.bins};
+  const size_t calib_count = calib.size();
+  NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::Quantize(f, {std::move(calib)}, qo, &ctx));
+  fmt::print("quantised {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
+             o.observer, calib_count, Seconds(start));
+  for (const auto& [name, n] : ctx.stats) {
+    if (name.rfind("quantize.", 0) == 0 || name.rfind("fold-qdq.", 0) == 0) {
+      fmt::print("  {:<40} {}\n", name, n);
+    }
+  }
+  if (o.dump) fmt::print("\n{}\n", ir::PrintGraph(q));
+  // 3. Accuracy.
+  const auto eval_start = std::chrono::steady_clock::now();
+  NPU_ASSIGN_OR_RETURN(const compiler::accuracy::AccuracyReport report,
+                       compiler::accuracy::CompareAccuracy(f, q, eval));
+  fmt::print("\n{}", compiler::accuracy::FormatAccuracyText(report));
+  fmt::print("(measured in {:.2f} s)\n", Seconds(eval_start));
+  if (!o.json.empty()) {
+    std::ofstream out(o.json);
+    out << compiler::accuracy::FormatAccuracyJson(report);
+    if (!out) return NotFound(fmt::format("cannot write {}", o.json));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+}  // namespace npu::tools
+
+int main(int argc, char** argv) {
+  npu::tools::Options options;
+  if (const int code = npu::tools::Parse(argc, argv, options); code >= 0) return code;
+  const npu::Status status = npu::tools::Run(options);
+  if (!status.ok()) {
+    std::cerr << "npu_quant: " << status.message() << "\n";
+    return npu::tools::kExitError;
+  }
+  return 0;
+}
