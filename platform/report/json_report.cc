@@ -99,6 +99,9 @@ std::string ToJson(const RunReport& r) {
               {"reason", r.check.reason},
               {"bytes", r.check.bytes},
               {"mismatches", r.check.mismatches}}}};
+  if (!r.accuracy_json.empty()) {
+    j["accuracy"] = Json::parse(r.accuracy_json, nullptr, /*allow_exceptions=*/false);
+  }
   return j.dump(2) + "\n";
 }
 

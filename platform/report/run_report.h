@@ -67,6 +67,8 @@ struct RunReport {
   std::vector<QueueReport> queues;  // load, compute, vector, store
   std::vector<LayerReport> layers;
   CheckReport check;
+  // int8 against float for whole models (compiler/accuracy): its JSON object and text table.
+  std::string accuracy_json, accuracy_text;
 };
 
 // Everything the report needs from one compile and one run.

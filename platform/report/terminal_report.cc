@@ -115,6 +115,7 @@ std::string FormatTerminalReport(const RunReport& r) {
   out += fmt::format(
       "simulated in {:.2f} s ({:.1f} M cycles/s); compiled in {:.2f} s\n", r.simulate_seconds,
       r.simulate_seconds > 0 ? r.cycles / r.simulate_seconds / 1e6 : 0, r.compile_seconds);
+  if (!r.accuracy_text.empty()) out += "\n" + r.accuracy_text;
   return out;
 }
 

@@ -93,8 +93,17 @@ def main():
             f.write(struct.pack(f"<{n}f", *[((i * 7) % 50 - 25) * 0.1 for i in range(n)]))
         assert "PASS" in run(*MODEL, "--input", npy).stdout
 
+        # A whole model: bit-exact, with the accuracy report in the JSON.
+        model_json = os.path.join(tmp, "model.json")
+        run("small_cnn", "--quiet", "--json", model_json)
+        model = json.load(open(model_json))
+        jsonschema.validate(model, schema, cls=jsonschema.Draft202012Validator)
+        assert model["check"]["status"] == "pass" and len(model["layers"]) > 3, model["check"]
+        assert model["accuracy"]["outputs"][0]["cosine"] > 0.99, model["accuracy"]["outputs"]
+
         bad = os.path.join(tmp, "bad.json")
-        cases = [(["resnet9"], "no single-layer workload 'resnet9'"),
+        cases = [(["resnet9"], "no model 'resnet9'"),
+                 (["/nonexistent/model.onnx"], "cannot open"),
                  (["conv3x3", "--set", "mac.rows=0"], "mac.rows = 0"),
                  (["conv3x3", "--set", "mac.rowz=3"], "no field 'rowz'"),
                  (["conv3x3", "--config", "/nonexistent.textproto"], "cannot open config file"),

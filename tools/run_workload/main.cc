@@ -13,6 +13,7 @@
 #include <iostream>
 #include <systemc>
 
+#include "compiler/accuracy/accuracy.h"
 #include "hw/spec/config.h"
 #include "platform/report/chrome_trace.h"
 #include "platform/report/csv_report.h"
@@ -77,6 +78,19 @@ report::CheckReport Check(const PreparedWorkload& w, const platform::RunResult& 
   return check;
 }
 
+// int8 against float on the input the run used: per output and per layer (whole models only).
+// The platform's outputs equal the integer reference's, so the reference stands in for them.
+Status AddAccuracy(const PreparedWorkload& w, report::RunReport& r) {
+  if (!w.float_graph || w.expected.empty()) return Status::Ok();
+  NPU_ASSIGN_OR_RETURN(
+      compiler::accuracy::AccuracyReport a,
+      compiler::accuracy::CompareAccuracy(*w.float_graph, *w.quantized, {w.float_inputs}));
+  a.model = w.name;
+  r.accuracy_json = compiler::accuracy::FormatAccuracyJson(a);
+  r.accuracy_text = compiler::accuracy::FormatAccuracyText(a);
+  return Status::Ok();
+}
+
 // The files asked for, each complete or absent.
 Status WriteFiles(const Options& o, const report::RunReport& r, const PreparedWorkload& w,
                   const platform::RunResult& run, const spec::NpuConfig& config) {
@@ -119,6 +133,7 @@ int Run(const Options& options) {
       report::BuildRunReport({w->name, &*config, &w->program, &run->counters, &run->records,
                               options.timing_only, w->compile_seconds, run->wall_seconds});
   r.check = Check(*w, *run);
+  if (Status s = AddAccuracy(*w, r); !s.ok()) return Error(s);
   if (Status s = WriteFiles(options, r, *w, *run, *config); !s.ok()) return Error(s);
   std::cout << report::FormatTerminalReport(r);
   return r.check.status == "fail" ? kExitFail : 0;

@@ -8,14 +8,19 @@
 #include <cstring>
 
 #include "compiler/compile.h"
+#include "compiler/network/model_pipeline.h"
 #include "compiler/reference/reference_conv.h"
 #include "tools/common/npy.h"
+#include "workloads/models/models.h"
 #include "workloads/single_layer.h"
 
 namespace npu::tools {
 
 std::vector<std::pair<std::string, std::string>> BuiltinModels() {
   std::vector<std::pair<std::string, std::string>> models;
+  for (const workloads::ModelInfo& m : workloads::ListModels()) {
+    models.emplace_back(std::string(m.name), std::string(m.summary));
+  }
   for (const std::string& name : workloads::SingleLayerWorkloadNames()) {
     StatusOr<workloads::Workload> w = workloads::MakeSingleLayerWorkload(name);
     models.emplace_back(name, w.ok() ? w->description : "");
@@ -48,7 +53,70 @@ StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path,
   return q;
 }
 
+namespace {
+
+bool IsSingleLayer(const std::string& name) {
+  for (const std::string& n : workloads::SingleLayerWorkloadNames()) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+bool IsBuiltinModel(const std::string& name) {
+  for (const workloads::ModelInfo& m : workloads::ListModels()) {
+    if (m.name == name) return true;
+  }
+  return false;
+}
+
+// A float32 .npy as the float model's input (NCHW for images, as the model takes it).
+StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path) {
+  NPU_ASSIGN_OR_RETURN(const NpyArray a, ReadNpyFile(path));
+  if (a.dtype != "<f4") {
+    return InvalidArgument(fmt::format("{}: a model input must be float32, not {}", path, a.dtype));
+  }
+  std::vector<float> values(a.data.size() / 4);
+  std::memcpy(values.data(), a.data.data(), a.data.size());
+  return compiler::interp::HostTensor::FromValues<float>(
+      a.shape, values,
+      a.shape.size() == 4 ? compiler::ir::Layout::kNCHW : compiler::ir::Layout::kNone);
+}
+
+// A whole model: front end, quantisation, compilation, the input and the integer reference.
+StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuConfig& config) {
+  compiler::ModelPipelineOptions mo;
+  mo.compute_reference = !options.timing_only;
+  for (const std::string& path : options.inputs) {
+    NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
+    mo.inputs.push_back(std::move(t));
+  }
+  NPU_ASSIGN_OR_RETURN(compiler::PreparedModel m,
+                       compiler::PrepareModel(options.model, config, mo));
+  PreparedWorkload p;
+  p.name = m.name;
+  p.program = std::move(m.compiled.program);
+  p.inputs = std::move(m.inputs);
+  p.expected = std::move(m.expected);
+  p.compile_seconds = m.prepare_seconds + m.quantize_seconds + m.compile_seconds;
+  p.float_inputs =
+      mo.inputs.empty() ? workloads::MakeInputs(m.float_graph, mo.input_seed) : mo.inputs;
+  p.float_graph = std::move(m.float_graph);
+  p.quantized = std::move(m.quantized);
+  return p;
+}
+
+}  // namespace
+
 StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config) {
+  if (!IsSingleLayer(options.model)) {
+    if (IsBuiltinModel(options.model) || compiler::IsOnnxPath(options.model)) {
+      return PrepareModel(options, config);
+    }
+    std::string known;
+    for (const auto& [name, _] : BuiltinModels()) known += (known.empty() ? "" : ", ") + name;
+    return NotFound(fmt::format("no model '{}': give a built-in name ({}) or an .onnx file",
+                                options.model, known));
+  }
   NPU_ASSIGN_OR_RETURN(workloads::Workload w, workloads::MakeSingleLayerWorkload(options.model));
   PreparedWorkload p;
   p.name = w.name;

@@ -1,12 +1,16 @@
 // Turning a MODEL argument into what the platform runs: the compiled program, the quantised
-// inputs, and the integer reference's outputs to check against. Today MODEL is a built-in
-// single-layer workload; whole networks plug in here.
+// inputs, the integer reference's outputs to check against and, for whole models, what the
+// accuracy report needs. MODEL is a built-in model (workloads/models: resnet18, mobilenet_v2,
+// ...), a built-in single-layer workload (conv3x3, fc), or an .onnx file.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "compiler/interp/host_tensor.h"
+#include "compiler/ir/graph.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -19,7 +23,10 @@ struct PreparedWorkload {
   spec::Program program;
   std::vector<std::vector<int8_t>> inputs;    // one per program input, quantised
   std::vector<std::vector<int8_t>> expected;  // integer reference outputs; empty: not computed
-  double compile_seconds = 0;
+  double compile_seconds = 0;                 // front end, quantisation and compilation
+  // Whole models only: the float graph, the quantised graph and the float input the run used.
+  std::optional<compiler::ir::Graph> float_graph, quantized;
+  std::vector<compiler::interp::HostTensor> float_inputs;
 };
 
 // The names --list shows, each with a one-line description.
