@@ -7,6 +7,8 @@
 #include <deque>
 
 #include "compiler/cost/dram_bus.h"
+#include "compiler/cost/event_replay.h"
+#include "hw/spec/footprint.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
@@ -23,7 +25,7 @@ struct QueueState {
 
 class Replay {
  public:
-  explicit Replay(const spec::NpuConfig& config)
+  Replay(const spec::NpuConfig& config, const std::vector<uint64_t>* unused)
       : c_(config), bus_(config.dram().bytes_per_cycle()) {
     for (int q = 0; q < kQueues; ++q) {
       uint32_t channels = 1;
@@ -78,8 +80,15 @@ class Replay {
       start = std::max(start, tokens.front());
       tokens.pop_front();
     }
+    if (q == static_cast<int>(spec::Queue::kLoad) || q == static_cast<int>(spec::Queue::kStore)) {
+      start = std::max(start, Hazard(q, insn));
+    }
     // 3. Duration; 4. in-order retirement and tokens.
     const uint64_t end = start + Duration(insn, start);
+    if (q == static_cast<int>(spec::Queue::kLoad) || q == static_cast<int>(spec::Queue::kStore)) {
+      recent_[q].push_back({spec::Footprints(insn), end});
+      if (recent_[q].size() > kHazardWindow) recent_[q].pop_front();
+    }
     *channel = end;
     state.last_start = start;
     state.starts.push_back(start);
@@ -90,6 +99,18 @@ class Replay {
       if (insn.signal_mask >> p & 1) tokens_[q][p].push_back(state.last_retire);
     }
     return Status::Ok();
+  }
+
+  // The DMA engines hold back a descriptor whose footprint overlaps one still in flight on the
+  // same engine: the latest end among recent conflicting descriptors.
+  uint64_t Hazard(int q, const spec::Instruction& insn) const {
+    uint64_t after = 0;
+    if (recent_[q].empty()) return after;
+    const std::vector<spec::Footprint> mine = spec::Footprints(insn);
+    for (const auto& [footprints, end] : recent_[q]) {
+      if (end > after && spec::Conflicts(mine, footprints)) after = end;
+    }
+    return after;
   }
 
   uint64_t Duration(const spec::Instruction& insn, uint64_t start) {
@@ -119,6 +140,8 @@ class Replay {
   uint64_t cp_time_ = 0;
   uint64_t dma_data_cycles_ = 0;  // DRAM data-bus cycles of every LOAD and STORE
   DramBus bus_;
+  static constexpr size_t kHazardWindow = 16;
+  std::array<std::deque<std::pair<std::vector<spec::Footprint>, uint64_t>>, kQueues> recent_;
   CostEstimate cost_;
   std::vector<InstructionTiming> timeline_;
 };
@@ -131,8 +154,10 @@ uint64_t InstructionCycles(const spec::NpuConfig& c, const spec::Instruction& in
 
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline) {
-  Replay replay(config);
+                                   std::vector<InstructionTiming>* timeline,
+                                   const CostOptions& options) {
+  if (options.exact) return EventReplay(config, insns, timeline);
+  Replay replay(config, nullptr);
   NPU_TRY(replay.Run(insns));
   if (timeline != nullptr) *timeline = std::move(replay.timeline());
   return replay.cost();

@@ -30,25 +30,34 @@ struct InstructionTiming {
   uint64_t retire = 0;    // gave its tokens (DMA queues retire in order)
 };
 
-// The replay, in stream order:
+// Two replays of the stream with the timing formulas of hw/spec/timing_model.h:
+//
+// Exact (event_replay.h, the default): event by event in simulated time with the hardware's own
+// arbitration of the DRAM bus, the SRAM banks, the DMA channels and the queues. What reports
+// put beside the platform's measurement.
+//
+// Fast (CostOptions::exact = false), in stream order, for ranking thousands of tiling candidates:
 //   1. Fetch: the command processor reads fetch_batch instructions per DRAM transfer and
 //      dispatches them in order; an instruction dispatches once its queue has room (the one
 //      queue_depth places ahead of it has started).
-//   2. Start: max(dispatch, queue free, completion of each instruction whose token it takes).
-//      Compute and vector run one instruction at a time; the load/store queues start in order
-//      on the first free of load_channels/store_channels channels.
-//   3. Duration: CONV max(ConvComputeCycles, SRAM cycles of its operand reads); ACT
-//      max(ActComputeCycles, SRAM cycles of params and output); DMA DmaIdealCycles of its
-//      bursts (each instruction as if alone: bank conflicts are not modelled).
+//   2. Start: max(dispatch, queue free, completion of each instruction whose token it takes,
+//      and for a DMA the end of a recent descriptor of its engine that it overlaps). Compute and
+//      vector run one instruction at a time; the load/store queues start in order on the first
+//      free of load_channels/store_channels channels.
+//   3. Duration: IdealCycles (each instruction as if alone; bank conflicts are not modelled),
+//      a DMA stretched by a fluid model of the shared DRAM bus (dram_bus.h).
 //   4. Completion: DMA queues retire in order; tokens are given at completion.
 //   5. The DRAM data bus is shared by every channel: the total is at least the first fetch,
-//      one latency and the data cycles of all transfers together. (Serialising transfers on the
-//      bus in stream order instead over-predicts badly: DMAs start out of stream order.)
-// Fails (FailedPrecondition) if a wait finds no earlier signal: run CheckTokenProtocol first.
-// `timeline`, if given, receives one entry per instruction.
+//      one latency and the data cycles of all transfers together.
+// Fails (FailedPrecondition) if the tokens deadlock or a wait finds no earlier signal: run
+// CheckTokenProtocol first. `timeline`, if given, receives one entry per instruction.
+struct CostOptions {
+  bool exact = true;
+};
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline = nullptr);
+                                   std::vector<InstructionTiming>* timeline = nullptr,
+                                   const CostOptions& options = {});
 
 // Duration of one instruction running alone (step 3 without the shared DRAM bus).
 uint64_t InstructionCycles(const spec::NpuConfig& config, const spec::Instruction& insn);

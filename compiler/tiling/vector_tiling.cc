@@ -57,7 +57,7 @@ struct Replayed {
 
 Replayed Replay(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) {
   AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(c, insns);
+  const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});
   NPU_CHECK(cost.ok());
   Replayed r{cost->cycles, 0};
   for (const spec::Instruction& insn : insns) {

@@ -1,0 +1,73 @@
+// The command processor and the single-issue units of the event replay.
+#include "compiler/cost/replay_units.h"
+
+#include "hw/spec/semantics.h"
+
+namespace npu::compiler::replay {
+
+bool CommandProcessor::Step(Shared& s) {
+  bool moved = false;
+  for (;;) {
+    if (next_ == batch_end_) {
+      if (next_ == s.insns.size()) return moved;
+      if (fetch_done_ == kNever) {  // request the next batch
+        const uint64_t bytes =
+            std::min<uint64_t>(s.c.cmd().fetch_batch(), s.insns.size() - next_) * spec::kInsnBytes;
+        fetch_done_ = s.Dram(s.now, bytes);
+        s.cost.dram_read_bytes += bytes;
+        return true;
+      }
+      if (s.now < fetch_done_) return moved;
+      fetch_done_ = kNever;
+      batch_end_ = std::min<size_t>(next_ + s.c.cmd().fetch_batch(), s.insns.size());
+    }
+    const int q = static_cast<int>(s.insns[next_].queue());
+    if (s.fifo[q].size() >= s.c.cmd().queue_depth()) return moved;
+    s.timeline[next_].dispatch = s.now;
+    s.fifo[q].push_back(next_++);
+    moved = true;
+  }
+}
+
+bool Unit::Step(Shared& s) {
+  bool moved = false;
+  for (;;) {
+    if (busy_) {
+      if (s.now < end_) return moved;
+      s.timeline[insn_].end = end_;
+      s.Retire(insn_, q_);
+      busy_ = taken_ = false;
+      moved = true;
+    }
+    if (!taken_) {
+      if (s.fifo[q_].empty()) return moved;
+      insn_ = s.fifo[q_].front();
+      s.fifo[q_].pop_front();
+      taken_ = moved = true;
+    }
+    if (!s.HasTokens(insn_, q_)) return moved;
+    s.TakeTokens(insn_, q_);
+    Start(s);
+    moved = true;
+  }
+}
+
+// The unit's SRAM accesses back to back from now; IdealCycles plus what busy banks cost.
+void Unit::Start(Shared& s) {
+  const spec::Instruction& insn = s.insns[insn_];
+  uint64_t at = s.now, ideal = 0;
+  for (const SramAccess& a : UnitSramAccesses(insn)) {
+    at = s.banks.Book(a, at);
+    ideal += spec::SramIdealCycles(s.c, a.addr, a.run, a.count, a.stride);
+  }
+  const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;
+  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+    s.cost.macs += spec::ConvMacs(*conv);
+  }
+  s.timeline[insn_].start = s.now;
+  end_ = s.now + spec::IdealCycles(s.c, insn) + conflict;
+  s.cost.busy_cycles[q_] += end_ - s.now;
+  busy_ = true;
+}
+
+}  // namespace npu::compiler::replay

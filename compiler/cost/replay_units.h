@@ -1,0 +1,137 @@
+// Internal to the event replay (event_replay.h): the state every simulated unit shares, and the
+// units themselves (command processor, compute/vector units, DMA engines). Each unit is a state
+// machine: Step() does everything it can at the current instant and says whether it did
+// anything; Wake() is the next instant it waits for (kNever if it waits for another unit).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "compiler/cost/cost_model.h"
+#include "compiler/cost/sram_banks.h"
+#include "hw/spec/footprint.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler::replay {
+
+inline constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+inline constexpr int kQueues = spec::kNumQueues;
+
+// What every unit shares: the instant, tokens, queues, the DRAM bus, the SRAM banks, results.
+struct Shared {
+  Shared(const spec::NpuConfig& config, const std::vector<spec::Instruction>& instructions)
+      : c(config), insns(instructions), banks(config), timeline(instructions.size()),
+        done(instructions.size(), false) {}
+
+  // A DRAM request made at `at`: when its data has crossed the bus.
+  uint64_t Dram(uint64_t at, uint64_t bytes) {
+    bus_free = std::max(at + c.dram().latency_cycles(), bus_free) + spec::DramDataCycles(c, bytes);
+    return bus_free;
+  }
+  bool HasTokens(size_t i, int q) const {
+    for (int p = 0; p < kQueues; ++p) {
+      if ((insns[i].wait_mask >> p & 1) && tokens[p][q] == 0) return false;
+    }
+    return true;
+  }
+  void TakeTokens(size_t i, int q) {
+    for (int p = 0; p < kQueues; ++p) tokens[p][q] -= insns[i].wait_mask >> p & 1;
+  }
+  void Retire(size_t i, int q) {
+    for (int p = 0; p < kQueues; ++p) tokens[q][p] += insns[i].signal_mask >> p & 1;
+    timeline[i].retire = now;
+    done[i] = true;
+    cost.cycles = std::max(cost.cycles, now);
+    ++retired;
+  }
+
+  const spec::NpuConfig& c;
+  const std::vector<spec::Instruction>& insns;
+  SramBanks banks;
+  uint64_t now = 0, bus_free = 0;
+  std::array<std::array<int64_t, kQueues>, kQueues> tokens{};  // [src][dst]
+  std::array<std::deque<size_t>, kQueues> fifo;                // dispatched, not yet taken
+  std::vector<InstructionTiming> timeline;
+  std::vector<bool> done;  // retired
+  CostEstimate cost;
+  size_t retired = 0;
+};
+
+
+// Fetch and dispatch, in stream order.
+class CommandProcessor {
+ public:
+  bool Step(Shared& s);
+  uint64_t Wake() const { return fetch_done_; }
+
+ private:
+  size_t next_ = 0, batch_end_ = 0;
+  uint64_t fetch_done_ = kNever;
+};
+
+// The MAC array or the vector unit: one instruction at a time.
+class Unit {
+ public:
+  explicit Unit(int queue) : q_(queue) {}
+  bool Step(Shared& s);
+  uint64_t Wake() const { return busy_ ? end_ : kNever; }
+
+ private:
+  void Start(Shared& s);
+
+  int q_;
+  bool taken_ = false, busy_ = false;
+  size_t insn_ = 0;
+  uint64_t end_ = 0;
+};
+
+// A DMA engine: in-order dispatch (tokens, hazard with descriptors in flight, a free channel),
+// its channels' burst loops, in-order retirement.
+class DmaEngine {
+ public:
+  DmaEngine(const spec::NpuConfig& config, spec::Queue queue);
+  bool Step(Shared& s);
+  uint64_t Wake() const;
+
+ private:
+  struct InFlight {
+    uint64_t ready;
+    size_t burst;
+  };
+  struct Job {
+    size_t insn;
+    std::vector<spec::Footprint> footprint;
+    bool done = false;
+  };
+  struct Channel {
+    std::shared_ptr<Job> job;  // null: free
+    bool started = false;
+    std::vector<spec::Burst> bursts;
+    size_t next = 0;
+    std::deque<InFlight> in_flight;
+    uint64_t written = 0;  // LOAD: when the last SRAM write is done
+    uint64_t wake = kNever;
+  };
+
+  bool Dispatch(Shared& s);
+  bool StepChannel(Shared& s, Channel& ch);
+  void Issue(Shared& s, Channel& ch);
+  bool RetireInOrder(Shared& s);
+
+  int q_;
+  bool load_;
+  size_t outstanding_;
+  std::vector<Channel> channels_;
+  std::deque<std::shared_ptr<Job>> in_order_;  // dispatched, not retired
+  std::shared_ptr<Job> pending_;               // taken from the queue, not yet on a channel
+  bool has_tokens_ = false;
+};
+
+}  // namespace npu::compiler::replay
