@@ -37,6 +37,10 @@ struct OutputAccuracy {
   // Share of samples where the float model's top-1 class is the int8 model's top-1 / among its
   // top-5; only for [1, N] outputs with N >= 2 (top-5: N >= 5).
   std::optional<double> top1, top5;
+  // Samples whose float top-1 leads the runner-up by less than one int8 output step (`scale`):
+  // near ties int8 logits cannot resolve. top1_resolvable: top-1 agreement on the others.
+  int64_t near_ties = 0;
+  std::optional<double> top1_resolvable;
 };
 
 struct LayerAccuracy {

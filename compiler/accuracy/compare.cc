@@ -44,9 +44,12 @@ class Comparison {
     for (const ir::Tensor* t : q_.inputs()) AddLayer(*t, "input");
     for (const ir::Node* n : q_.nodes())
       AddLayer(*n->output(0), std::string(ir::OpName(n->kind())));
-    for (size_t i = 0; i < q_.outputs().size(); ++i) {
+    for (const ir::Tensor* t : q_.outputs()) {
+      if (t->quant().scale.size() != 1) {
+        return InvalidArgument(fmt::format("quantised output %{} has no scale", t->name()));
+      }
       outputs_.push_back({});
-      top1_.emplace_back(1);
+      top1_.emplace_back(1, t->quant().scale[0]);
       top5_.emplace_back(5);
     }
     return Status::Ok();
@@ -95,9 +98,16 @@ class Comparison {
     AccuracyReport r{q_.name(), samples_, {}, {}};
     for (size_t i = 0; i < outputs_.size(); ++i) {
       const ir::Tensor* t = q_.outputs()[i];
-      OutputAccuracy o{t->name(), MetricsOf(outputs_[i]), t->quant().scale[0], {}, {}};
+      OutputAccuracy o;
+      o.name = t->name();
+      o.metrics = MetricsOf(outputs_[i]);
+      o.scale = t->quant().scale[0];
       const int64_t classes = t->shape().size() == 2 ? t->shape()[1] : 0;
-      if (classes >= 2) o.top1 = top1_[i].Rate();
+      if (classes >= 2) {
+        o.top1 = top1_[i].Rate();
+        o.near_ties = top1_[i].near_ties();
+        o.top1_resolvable = top1_[i].ResolvableRate();
+      }
       if (classes >= 5) o.top5 = top5_[i].Rate();
       r.outputs.push_back(o);
     }

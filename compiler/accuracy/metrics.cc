@@ -48,9 +48,14 @@ std::vector<int64_t> TopK(std::span<const float> values, int64_t k) {
 }
 
 void TopKAgreement::Add(std::span<const float> reference, std::span<const float> test) {
-  const std::vector<int64_t> ref = TopK(reference, 1);
+  const std::vector<int64_t> ref = TopK(reference, 2);
   const std::vector<int64_t> got = TopK(test, k_);
-  if (!ref.empty() && std::find(got.begin(), got.end(), ref[0]) != got.end()) ++hits_;
+  const bool hit = !ref.empty() && std::find(got.begin(), got.end(), ref[0]) != got.end();
+  const bool tie =
+      ref.size() == 2 && double{reference[ref[0]]} - double{reference[ref[1]]} < tie_margin_;
+  hits_ += hit ? 1 : 0;
+  ties_ += tie ? 1 : 0;
+  tie_hits_ += hit && tie ? 1 : 0;
   ++samples_;
 }
 

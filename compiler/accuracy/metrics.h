@@ -32,17 +32,27 @@ double Cosine(double dot, double a2, double b2);
 // Indices of the k largest values, largest first; ties go to the lower index.
 std::vector<int64_t> TopK(std::span<const float> values, int64_t k);
 
-// Share of samples whose reference top-1 class is among the test's top-k classes.
+// Share of samples whose reference top-1 class is among the test's top-k classes. A sample whose
+// reference top-1 leads the runner-up by less than `tie_margin` (the test's resolution, e.g. one
+// int8 output step) is a near tie: no test of that resolution can be expected to resolve it, so
+// the rate is also kept over the other samples.
 class TopKAgreement {
  public:
-  explicit TopKAgreement(int64_t k) : k_(k) {}
+  explicit TopKAgreement(int64_t k, double tie_margin = 0.0) : k_(k), tie_margin_(tie_margin) {}
   void Add(std::span<const float> reference, std::span<const float> test);
   int64_t k() const { return k_; }
   int64_t samples() const { return samples_; }
   double Rate() const { return samples_ == 0 ? 0.0 : static_cast<double>(hits_) / samples_; }
+  int64_t near_ties() const { return ties_; }
+  double ResolvableRate() const {
+    const int64_t n = samples_ - ties_;
+    return n == 0 ? 1.0 : static_cast<double>(hits_ - tie_hits_) / n;
+  }
 
  private:
-  int64_t k_, hits_ = 0, samples_ = 0;
+  int64_t k_;
+  double tie_margin_;
+  int64_t hits_ = 0, samples_ = 0, ties_ = 0, tie_hits_ = 0;
 };
 
 }  // namespace npu::compiler::accuracy

@@ -45,6 +45,13 @@ std::string OutputsTable(const AccuracyReport& r) {
                      Snr(o.metrics.snr_db), o.metrics.max_abs_error, o.scale, Percent(o.top1),
                      Percent(o.top5));
   }
+  for (const OutputAccuracy& o : r.outputs) {
+    if (o.near_ties == 0) continue;
+    s += fmt::format(
+        "  {}: {} of {} inputs are float near ties (top-1 leads by < one int8 step);"
+        "\n  top-1 agreement on the other inputs: {}\n",
+        Fit(o.name, kNameWidth), o.near_ties, r.samples, Percent(o.top1_resolvable));
+  }
   return s;
 }
 
@@ -96,6 +103,8 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
     j.update(MetricsJson(o.metrics));
     j["top1_agreement"] = Optional(o.top1);
     j["top5_agreement"] = Optional(o.top5);
+    j["near_ties"] = o.near_ties;
+    j["top1_agreement_resolvable"] = Optional(o.top1_resolvable);
     outputs.push_back(j);
   }
   for (const LayerAccuracy& l : r.layers) {

@@ -42,6 +42,18 @@ Status ForEachValue(const ir::Graph& g, const CalibrationSet& calib, Visit visit
   return Status::Ok();
 }
 
+// Whether `name` is a graph output, or feeds one through the layout pass's transpose back.
+bool IsGraphOutput(const ir::Graph& g, const std::string& name) {
+  for (const ir::Tensor* t : g.outputs()) {
+    if (t->name() == name) return true;
+    const ir::Node* p = t->producer();
+    if (p != nullptr && p->kind() == ir::OpKind::kTranspose && p->input(0)->name() == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Status CheckOptions(const QuantizeOptions& o) {
   if (!(o.percentile > 50.0 && o.percentile <= 100.0)) {
     return InvalidArgument(fmt::format("percentile {} must be in (50, 100]", o.percentile));
@@ -119,8 +131,10 @@ StatusOr<TensorRanges> Calibrate(const ir::Graph& g, const CalibrationSet& calib
     auto it = hists.find(name);
     if (it != hists.end()) it->second.Add(v);
   }));
-  // 3. The observer's choice.
+  // 3. The observer's choice, except for graph outputs: a classifier's decision lives in the tail
+  //    of its logits, which clipping would flatten into ties; outputs keep their whole range.
   for (const auto& [name, h] : hists) {
+    if (IsGraphOutput(g, name)) continue;
     ranges[name] = options.observer == Observer::kPercentile
                        ? PercentileRange(h, options.percentile)
                        : MseRange(h);

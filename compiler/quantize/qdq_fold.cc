@@ -106,7 +106,7 @@ class QdqFolder {
     if (!(params_.at(e) == expect)) {
       return Unsupported(n, fmt::format("reads %{} with other parameters than it was quantised "
                                         "with (a requantisation the quantised IR cannot express)",
-                                        e->name()));
+                                        model_name_.count(e) ? model_name_.at(e) : e->name()));
     }
     return it->second;
   }
@@ -198,6 +198,7 @@ class QdqFolder {
     ir::Tensor* y = n->output(0);
     const std::string name = y->name();
     g_.RenameTensor(y, g_.UniqueName(name + ".int"));
+    model_name_[y] = name;
     ir::Attributes attrs = n->attrs();
     if (!conv) attrs.Set("transB", int64_t{0});
     ir::Node* f =
@@ -244,8 +245,9 @@ class QdqFolder {
 
   ir::Graph& g_;
   passes::PassContext& ctx_;
-  std::unordered_map<const ir::Tensor*, ir::Tensor*> float_of_;  // int edge -> float value
-  std::unordered_map<const ir::Tensor*, QdqParams> params_;      // int edge -> its parameters
+  std::unordered_map<const ir::Tensor*, ir::Tensor*> float_of_;    // int edge -> float value
+  std::unordered_map<const ir::Tensor*, QdqParams> params_;        // int edge -> its parameters
+  std::unordered_map<const ir::Tensor*, std::string> model_name_;  // renamed edge -> its name
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
 // npu_quant: quantise a model to int8 and report how much accuracy it keeps against float.
 //
-//   npu_quant resnet18                          min/max observer, 8 calibration inputs, 16 held out
+//   npu_quant resnet18                     percentile observer, 16 calibration inputs, 16 held out
 //   npu_quant mobilenet_v2 --observer=mse --calib-count=16 --eval-count=64
 //   npu_quant model.onnx --calib=images.npy --eval=test.npy --json=report.json
 //   npu_quant tests/onnx/data/qdq_cnn.op13.onnx  a QDQ model: its own scales are kept
@@ -35,9 +35,9 @@ namespace quantize = compiler::quantize;
 constexpr int kExitError = 2;
 
 struct Options {
-  std::string model, observer = "minmax", json;
+  std::string model, observer = "percentile", json;
   double percentile = 99.99;
-  int bins = 2048, calib_count = 8, eval_count = 16;
+  int bins = 2048, calib_count = 16, eval_count = 16;
   int64_t image_size = 0;
   std::vector<std::string> calib, eval;
   bool dump = false;
@@ -49,12 +49,12 @@ po::options_description Describe(Options& o) {
       "Quantises MODEL (a built-in name or an .onnx file, float or QDQ) to int8 and compares it\n"
       "with float on held-out inputs, per output and per layer.\n\nOptions");
   d.add_options()("help,h", "show this help")("observer", po::value(&o.observer),
-                                              "range choice: minmax (default), percentile, mse")(
+                                              "range choice: minmax, percentile (default), mse")(
       "percentile", po::value(&o.percentile), "percentile observer: share kept, default 99.99")(
       "bins", po::value(&o.bins), "histogram bins of percentile/mse, default 2048")(
       "calib", po::value(&o.calib)->composing(),
       "calibration .npy (float32, the input's shape or a stack [S,...]); repeatable")(
-      "calib-count", po::value(&o.calib_count), "built-in calibration inputs, default 8")(
+      "calib-count", po::value(&o.calib_count), "built-in calibration inputs, default 16")(
       "eval", po::value(&o.eval)->composing(), "held-out .npy inputs to measure on; repeatable")(
       "eval-count", po::value(&o.eval_count), "built-in held-out inputs, default 16")(
       "image-size", po::value(&o.image_size), "input size of built-in image models")(
