@@ -1,0 +1,70 @@
+// Network test helpers.
+#include "tests/network/network_test_util.h"
+
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "compiler/qinterp/qinterp.h"
+#include "compiler/schedule/token_check.h"
+#include "compiler/sim/functional_executor.h"
+#include "hw/spec/config.h"
+
+namespace npu::compiler::testing {
+
+spec::NpuConfig Config(const std::vector<std::string>& overrides) {
+  StatusOr<spec::NpuConfig> config = spec::ResolveConfig("", overrides);
+  EXPECT_TRUE(config.ok()) << config.status().message();
+  return config.ok() ? *config : spec::DefaultConfig();
+}
+
+std::vector<NamedConfig> SweepConfigs() {
+  return {{"default", Config({})},
+          {"tiny", Config({"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=512",
+                           "sram.size_bytes=4096", "sram.banks=2", "sram.bank_width_bytes=8"})},
+          {"os8", Config({"mac.rows=8", "mac.cols=8", "mac.dataflow=OUTPUT_STATIONARY",
+                          "sram.size_bytes=32768"})},
+          {"big", Config({"mac.rows=64", "mac.cols=64", "sram.size_bytes=4194304"})}};
+}
+
+std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::vector<int8_t>> inputs;
+  for (const ir::Tensor* t : graph.inputs()) {
+    std::vector<int8_t>& in = inputs.emplace_back(ir::NumElements(t->shape()));
+    for (int8_t& v : in) v = static_cast<int8_t>(rng() % 256 - 128);
+  }
+  return inputs;
+}
+
+CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& config,
+                             int random_orders, const CompileOptions& options) {
+  StatusOr<CompiledModel> compiled = CompileModel(config, graph, options);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok()) return {};
+  EXPECT_TRUE(CheckTokenProtocol(compiled->instructions).ok());
+  const std::vector<std::vector<int8_t>> inputs = RandomInputs(graph, 17);
+  StatusOr<std::vector<std::vector<int8_t>>> expected = qinterp::InterpretQuantized(graph, inputs);
+  EXPECT_TRUE(expected.ok()) << expected.status().message();
+  if (!expected.ok()) return {};
+  for (int order = 0; order <= random_orders; ++order) {
+    sim::FunctionalExecutor executor(config);
+    EXPECT_TRUE(executor.Load(compiled->program).ok());
+    EXPECT_TRUE(executor.WriteInputs(inputs).ok());
+    const Status run = executor.Run(static_cast<uint32_t>(order * 7919));
+    EXPECT_TRUE(run.ok()) << run.message();
+    const std::vector<std::vector<int8_t>> outputs = executor.ReadOutputs();
+    EXPECT_EQ(outputs.size(), expected->size());
+    for (size_t o = 0; o < outputs.size() && o < expected->size(); ++o) {
+      size_t mismatches = 0, first = 0;
+      for (size_t i = 0; i < outputs[o].size(); ++i) {
+        if (outputs[o][i] != (*expected)[o][i] && mismatches++ == 0) first = i;
+      }
+      EXPECT_EQ(mismatches, 0u) << "output " << o << " first mismatch at byte " << first
+                                << ", order seed " << order * 7919;
+    }
+  }
+  return *std::move(compiled);
+}
+
+}  // namespace npu::compiler::testing

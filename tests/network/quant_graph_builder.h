@@ -1,0 +1,65 @@
+// Builds quantised graphs (docs/quantized-ir.md) directly, with seeded int8 weights, int32
+// biases and requantisation parameters, for testing lowering on shapes no built-in model has.
+// Scales are chosen so that outputs spread over the int8 range (nothing saturates everywhere).
+//
+//   QuantGraphBuilder b("odd", 7);
+//   ir::Tensor* x = b.Input("x", 13, 11, 5);
+//   x = b.Conv(x, "c", {.out_c = 9, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}});
+//   ir::Graph g = b.Finish({x});
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+
+namespace npu::compiler::testing {
+
+struct ConvSpec {
+  int64_t out_c = 1, kh = 1, kw = 1;
+  int64_t stride_h = 1, stride_w = 1;
+  std::array<int64_t, 4> pads = {0, 0, 0, 0};  // top, left, bottom, right
+  int64_t dilation_h = 1, dilation_w = 1;
+  int64_t group = 1;
+  std::string activation = "none";  // "relu", "relu6"
+};
+
+struct PoolSpec {
+  int64_t kh = 2, kw = 2, stride_h = 2, stride_w = 2;
+  std::array<int64_t, 4> pads = {0, 0, 0, 0};
+  bool count_include_pad = false;
+};
+
+class QuantGraphBuilder {
+ public:
+  QuantGraphBuilder(std::string name, uint32_t seed) : g_(std::move(name)), rng_(seed) {}
+
+  ir::Tensor* Input(const std::string& name, int64_t h, int64_t w, int64_t c);
+  ir::Tensor* VectorInput(const std::string& name, int64_t k);  // [1, K]
+  ir::Tensor* Conv(ir::Tensor* x, const std::string& name, const ConvSpec& spec);
+  ir::Tensor* Gemm(ir::Tensor* x, const std::string& name, int64_t n, bool relu = false);
+  ir::Tensor* MaxPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
+  ir::Tensor* AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
+  ir::Tensor* GlobalAvgPool(ir::Tensor* x, const std::string& name);
+  ir::Tensor* Add(ir::Tensor* a, ir::Tensor* b, const std::string& name, bool relu = false);
+  ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);
+  ir::Tensor* Reshape(ir::Tensor* x, const std::string& name, ir::Shape shape);
+  // Any node (e.g. an op the NPU does not run), output shaped and quantised like its input.
+  ir::Tensor* Other(ir::OpKind kind, ir::Tensor* x, const std::string& name);
+
+  ir::Graph Finish(const std::vector<ir::Tensor*>& outputs);
+
+ private:
+  ir::Tensor* Out(ir::Node* n, ir::Shape shape, float scale, int32_t zp);
+  void SetClamp(ir::Attributes& a, const std::string& activation, float scale, int32_t zp);
+  int32_t Int(int32_t lo, int32_t hi);
+  double Unit();
+
+  ir::Graph g_;
+  std::mt19937 rng_;
+};
+
+}  // namespace npu::compiler::testing
