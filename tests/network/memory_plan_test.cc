@@ -1,0 +1,133 @@
+// Memory planning: the greedy interval planner on hand cases, and on every built-in model and
+// several configs, that no two buffers alive at the same time share a byte, in DRAM (the
+// activation arena) or in SRAM (on-chip activations and each layer's buffers), that everything
+// lies inside its memory, and that the arena stays near its liveness lower bound.
+#include <gtest/gtest.h>
+
+#include "compiler/memory/interval_planner.h"
+#include "compiler/network/model_pipeline.h"
+#include "tests/network/network_test_util.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+TEST(IntervalPlanner, BuffersAliveTogetherNeverShareBytesAndOthersReuse) {
+  // A chain a -> b -> c -> d: only neighbours are alive together, so two slots suffice.
+  const std::vector<PlanItem> chain = {{100, 0, 1}, {200, 1, 2}, {100, 2, 3}, {200, 3, 4}};
+  const ArenaPlan plan = PlanArena(chain, 1);
+  EXPECT_EQ(FindOverlap(chain, plan), std::make_pair(-1, -1));
+  EXPECT_EQ(LivenessLowerBound(chain), 300u);
+  EXPECT_EQ(plan.peak, 300u);
+  EXPECT_EQ(plan.offsets[1], plan.offsets[3]);  // the two 200-byte buffers reuse one place
+}
+
+TEST(IntervalPlanner, AlignmentAndEmptyItems) {
+  const std::vector<PlanItem> items = {{10, 0, 0}, {10, 0, 0}, {0, 0, 5}, {7, 3, 1}};
+  const ArenaPlan plan = PlanArena(items, 64);
+  EXPECT_EQ(plan.offsets[0] % 64, 0u);
+  EXPECT_EQ(plan.offsets[1] % 64, 0u);
+  EXPECT_NE(plan.offsets[0], plan.offsets[1]);
+  EXPECT_EQ(plan.peak, 74u);
+  EXPECT_EQ(LivenessLowerBound(items), 20u);  // the empty and zero-size items take nothing
+  EXPECT_EQ(LivenessLowerBound(items, 64), 128u);
+}
+
+TEST(IntervalPlanner, FindOverlapReportsAClash) {
+  const std::vector<PlanItem> items = {{100, 0, 2}, {100, 1, 3}};
+  const ArenaPlan bad{{0, 50}, 150};
+  EXPECT_EQ(FindOverlap(items, bad), std::make_pair(0, 1));
+}
+
+// Every SRAM item of a compiled model: on-chip buffers and layer scratch, with lifetimes.
+std::vector<PlanItem> SramItems(const CompiledModel& m, std::vector<uint64_t>& addresses) {
+  std::vector<PlanItem> items;
+  for (const BufferPlacement& b : m.memory.buffers) {
+    if (!b.on_chip) continue;
+    items.push_back({b.bytes, b.lifetime.first, b.lifetime.last});
+    addresses.push_back(b.address);
+  }
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const int first = m.memory.prefetch && i > 0 ? int(i) - 1 : int(i);
+    items.push_back({m.layers[i].scratch_bytes, first, int(i)});
+    addresses.push_back(m.layers[i].scratch_base);
+  }
+  return items;
+}
+
+void ExpectSoundPlan(const CompiledModel& m, const spec::NpuConfig& config) {
+  // DRAM: off-chip buffers disjoint while alive, inside the arena, the arena inside the image.
+  std::vector<PlanItem> dram;
+  ArenaPlan dram_plan;
+  for (const BufferPlacement& b : m.memory.buffers) {
+    dram.push_back(b.on_chip ? PlanItem{} : PlanItem{b.bytes, b.lifetime.first, b.lifetime.last});
+    dram_plan.offsets.push_back(b.address);
+    if (b.on_chip || b.bytes == 0) continue;
+    EXPECT_GE(b.address, m.memory.arena_offset) << b.name;
+    EXPECT_LE(b.address + b.bytes, m.memory.arena_offset + m.memory.arena_bytes) << b.name;
+  }
+  EXPECT_EQ(FindOverlap(dram, dram_plan), std::make_pair(-1, -1));
+  EXPECT_GE(m.memory.arena_bytes, m.memory.arena_lower_bound);
+  EXPECT_LE(m.memory.instruction_bytes, m.memory.constants_offset);
+  EXPECT_LE(m.memory.constants_offset + m.memory.constants_bytes, m.memory.arena_offset);
+  EXPECT_LE(m.memory.arena_offset + m.memory.arena_bytes, m.program.dram_bytes());
+  // SRAM: on-chip buffers and every layer's buffers disjoint while alive, inside the SRAM.
+  std::vector<uint64_t> addresses;
+  const std::vector<PlanItem> sram = SramItems(m, addresses);
+  EXPECT_EQ(FindOverlap(sram, {addresses, 0}), std::make_pair(-1, -1));
+  for (size_t i = 0; i < sram.size(); ++i) {
+    EXPECT_LE(addresses[i] + sram[i].bytes, config.sram().size_bytes());
+  }
+  for (const ModelLayer& l : m.layers) EXPECT_LE(l.sram_in_use, config.sram().size_bytes());
+}
+
+TEST(MemoryPlan, EveryModelOnEveryConfigIsSound) {
+  const std::pair<const char*, int64_t> models[] = {
+      {"small_cnn", 32}, {"mlp", 0}, {"resnet18", 64}, {"mobilenet_v2", 64}};
+  for (const auto& [model, size] : models) {
+    for (const NamedConfig& c : SweepConfigs()) {
+      SCOPED_TRACE(::testing::Message() << model << " on " << c.name);
+      ModelPipelineOptions options;
+      options.image_size = size;
+      options.calibration_samples = 1;
+      options.compute_reference = false;
+      StatusOr<PreparedModel> p = PrepareModel(model, c.config, options);
+      ASSERT_TRUE(p.ok()) << p.status().message();
+      ExpectSoundPlan(p->compiled, c.config);
+    }
+  }
+}
+
+TEST(MemoryPlan, ArenaIsWithinFivePercentOfTheLivenessBoundOnTheTargetModels) {
+  for (const char* model : {"resnet18", "mobilenet_v2"}) {
+    ModelPipelineOptions options;
+    options.calibration_samples = 1;
+    options.compute_reference = false;
+    StatusOr<PreparedModel> p = PrepareModel(model, Config({}), options);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    const MemoryPlan& mem = p->compiled.memory;
+    EXPECT_LE(double(mem.arena_bytes), 1.05 * double(mem.arena_lower_bound)) << model;
+  }
+}
+
+TEST(MemoryPlan, ActivationsStayOnChipWhenTheyFitAndNotWhenTold) {
+  ModelPipelineOptions options;
+  options.image_size = 64;
+  options.calibration_samples = 1;
+  options.compute_reference = false;
+  StatusOr<PreparedModel> on = PrepareModel("resnet18", Config({}), options);
+  options.compile.keep_activations_on_chip = false;
+  StatusOr<PreparedModel> off = PrepareModel("resnet18", Config({}), options);
+  ASSERT_TRUE(on.ok() && off.ok());
+  auto on_chip = [](const CompiledModel& m) {
+    int n = 0;
+    for (const BufferPlacement& b : m.memory.buffers) n += b.on_chip;
+    return n;
+  };
+  EXPECT_GT(on_chip(on->compiled), 20);
+  EXPECT_EQ(on_chip(off->compiled), 0);
+  EXPECT_LT(on->compiled.cost.dram_bytes(), off->compiled.cost.dram_bytes());
+  ExpectSoundPlan(off->compiled, Config({}));
+}
+
+}  // namespace
+}  // namespace npu::compiler::testing

@@ -1,0 +1,98 @@
+// Whole networks end to end on the virtual platform: a built-in model through the front end,
+// quantisation and CompileModel, run by the firmware on the SystemC model, every output byte
+// compared with the integer reference; and every layer's predicted cycles (the completion
+// partition of docs/report.md) within 5% of the measured ones. Every built-in model on four
+// configs: default (224x224 images, the targets' config); a small 8x8 array with a small SRAM;
+// a large 64x64 output-stationary array with a large SRAM; a 16x16 output-stationary array with
+// 256 KiB. One case per process (SystemC elaborates once).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/network/model_pipeline.h"
+#include "hw/spec/binary.h"
+#include "hw/spec/config.h"
+#include "platform/report/run_report.h"
+#include "platform/run.h"
+
+namespace npu {
+namespace {
+
+struct Case {
+  std::string name;
+  std::string model;
+  int64_t image_size;  // 0: the model's default
+  std::vector<std::string> overrides;
+};
+
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+// A layer's prediction is good if within 5%, or within 64 cycles for layers too short for
+// percentages to mean much.
+bool Close(uint64_t predicted, uint64_t measured) {
+  const double diff = std::abs(double(predicted) - double(measured));
+  return diff <= 0.05 * double(measured) || diff <= 64;
+}
+
+class NetworkOnPlatform : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
+  const Case& c = GetParam();
+  StatusOr<spec::NpuConfig> config = spec::ResolveConfig("", c.overrides);
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  compiler::ModelPipelineOptions options;
+  options.image_size = c.image_size;
+  StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const spec::Program& program = p->compiled.program;
+  StatusOr<platform::RunResult> run =
+      platform::RunBinary(*config, spec::SealProgram(program), p->inputs, {});
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->outputs.size(), p->expected.size());
+  for (size_t o = 0; o < p->expected.size(); ++o) {
+    ASSERT_EQ(run->outputs[o].size(), p->expected[o].size());
+    for (size_t i = 0; i < p->expected[o].size(); ++i) {
+      ASSERT_EQ(run->outputs[o][i], p->expected[o][i]) << "output " << o << " byte " << i;
+    }
+  }
+  const report::RunReport r = report::BuildRunReport(
+      {c.model, &*config, &program, &run->counters, &run->records});
+  EXPECT_EQ(r.macs, p->compiled.cost.macs);
+  for (const report::LayerReport& l : r.layers) {
+    EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
+        << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
+  }
+  EXPECT_TRUE(Close(r.predicted_cycles, r.cycles));
+}
+
+const std::vector<std::string> kSmall = {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072"};
+const std::vector<std::string> kLarge = {"mac.rows=64", "mac.cols=64",
+                                         "mac.dataflow=OUTPUT_STATIONARY",
+                                         "sram.size_bytes=4194304"};
+const std::vector<std::string> kOs16 = {"mac.rows=16", "mac.cols=16",
+                                        "mac.dataflow=OUTPUT_STATIONARY",
+                                        "sram.size_bytes=262144"};
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, NetworkOnPlatform,
+    ::testing::Values(Case{"resnet18_default", "resnet18", 0, {}},
+                      Case{"mobilenet_v2_default", "mobilenet_v2", 0, {}},
+                      Case{"small_cnn_default", "small_cnn", 0, {}},
+                      Case{"mlp_default", "mlp", 0, {}},
+                      Case{"resnet18_small", "resnet18", 64, kSmall},
+                      Case{"mobilenet_v2_small", "mobilenet_v2", 64, kSmall},
+                      Case{"small_cnn_small", "small_cnn", 0, kSmall},
+                      Case{"mlp_small", "mlp", 0, kSmall},
+                      Case{"resnet18_large_os", "resnet18", 128, kLarge},
+                      Case{"mobilenet_v2_large_os", "mobilenet_v2", 128, kLarge},
+                      Case{"small_cnn_large_os", "small_cnn", 0, kLarge},
+                      Case{"mlp_large_os", "mlp", 0, kLarge},
+                      Case{"resnet18_os16", "resnet18", 96, kOs16},
+                      Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16},
+                      Case{"small_cnn_os16", "small_cnn", 48, kOs16},
+                      Case{"mlp_os16", "mlp", 0, kOs16}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace npu
