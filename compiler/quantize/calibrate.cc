@@ -58,9 +58,9 @@ Status CheckOptions(const QuantizeOptions& o) {
   if (!(o.percentile > 50.0 && o.percentile <= 100.0)) {
     return InvalidArgument(fmt::format("percentile {} must be in (50, 100]", o.percentile));
   }
-  if (o.histogram_bins < 16 || o.histogram_bins > 65536) {
+  if (o.histogram_bins < 16 || o.histogram_bins > 8192) {
     return InvalidArgument(
-        fmt::format("histogram_bins {} must be in [16, 65536]", o.histogram_bins));
+        fmt::format("histogram_bins {} must be in [16, 8192]", o.histogram_bins));
   }
   return Status::Ok();
 }

@@ -155,11 +155,14 @@ Status GraphQuantizer::EmitNode(const ir::Node& n) {
     case OpKind::kIdentity:
       return EmitView(n);
     case OpKind::kConv:
+      return FailedPrecondition(
+          fmt::format("node '{}' is a conv: quantise the graph after the front-end pipeline (fused "
+                      "convolutions, batch norms folded, NHWC)",
+                      n.name()));
     case OpKind::kBatchNormalization:
-      return FailedPrecondition(fmt::format(
-          "node '{}' is a {}: quantise the graph after the front-end pipeline (fused convolutions, "
-          "batch norms folded)",
-          n.name(), ir::OpName(n.kind())));
+      return Unsupported(n,
+                         "a batch normalization the pipeline could not fold into a "
+                         "convolution before it (e.g. one after an add) has no quantised form");
     case OpKind::kRelu:
     case OpKind::kClip:
       return Unsupported(n,
