@@ -2,6 +2,7 @@
 #include "compiler/tiling/sram_plan.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -53,23 +54,31 @@ SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_byte
   return plan;
 }
 
-StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
-                           const ConvTiling& tiling, uint64_t budget_bytes) {
+std::optional<SramPlan> TryFitSram(const spec::NpuConfig& config, const TileGrid& grid,
+                                   const ConvTiling& tiling, uint64_t budget_bytes) {
   const uint64_t sram = budget_bytes ? budget_bytes : config.sram().size_bytes();
   const uint64_t acc = config.mac().acc_buffer_bytes() / 4;
   const uint32_t stripe = config.sram().banks() * config.sram().bank_width_bytes();
   for (uint32_t align : {stripe, config.sram().bank_width_bytes(), 1u}) {
     const SramPlan plan = PlanSram(grid, tiling, align);
-    if (plan.acc_entries > acc) {
-      return ResourceExhausted(
-          fmt::format("{} needs {} accumulator entries; the accumulator buffer holds {}",
-                      ToString(tiling), plan.acc_entries, acc));
-    }
+    if (plan.acc_entries > acc) return std::nullopt;
     if (plan.sram_bytes <= sram) return plan;
   }
+  return std::nullopt;
+}
+
+StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
+                           const ConvTiling& tiling, uint64_t budget_bytes) {
+  if (std::optional<SramPlan> plan = TryFitSram(config, grid, tiling, budget_bytes)) return *plan;
+  const uint64_t acc = config.mac().acc_buffer_bytes() / 4;
+  const SramPlan tight = PlanSram(grid, tiling, 1);
+  if (tight.acc_entries > acc) {
+    return ResourceExhausted(
+        fmt::format("{} needs {} accumulator entries; the accumulator buffer holds {}",
+                    ToString(tiling), tight.acc_entries, acc));
+  }
   return ResourceExhausted(fmt::format("{} needs {} bytes of SRAM; {}", ToString(tiling),
-                                       PlanSram(grid, tiling, 1).sram_bytes,
-                                       SramAvailableText(config, budget_bytes)));
+                                       tight.sram_bytes, SramAvailableText(config, budget_bytes)));
 }
 
 std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_bytes) {

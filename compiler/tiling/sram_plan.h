@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "compiler/layer/conv_layer.h"
@@ -48,6 +49,10 @@ StatusOr<SramPlan> FitSram(const spec::NpuConfig& config, const TileGrid& grid,
 
 // "the config has N" or "the layer may use B of the config's N", for errors.
 std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_bytes);
+
+// The same without the error message, for searches that try thousands of tilings.
+std::optional<SramPlan> TryFitSram(const spec::NpuConfig& config, const TileGrid& grid,
+                                   const ConvTiling& tiling, uint64_t budget_bytes);
 
 // Moves every SRAM buffer of `plan` by `sram_base` (a stripe multiple keeps the alignment).
 void Rebase(SramPlan& plan, uint64_t sram_base);

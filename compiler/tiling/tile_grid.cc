@@ -84,25 +84,39 @@ std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
   return offsets;
 }
 
-uint32_t TileGrid::MaxInputRows() const {
-  uint32_t rows = 0;
-  for (uint32_t i = 0; i < oh_.count(); ++i) {
-    rows = std::max(rows, WindowFor(oh_.At(i), layer_.in_h, layer_.stride_h, layer_.dilation_h,
-                                    layer_.kernel_h, layer_.pad_top)
-                              .size);
+namespace {
+
+// The largest input window of an axis's tiles. Full tiles whose windows start inside the tensor
+// all span the same rows until the end clips them, so it is enough to look at the tiles whose
+// windows start in the padding, the first one after them, and the last two.
+uint32_t MaxWindow(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t dilation,
+                   uint32_t kernel, uint32_t pad_before) {
+  const uint32_t count = axis.count();
+  auto size = [&](uint32_t i) {
+    return WindowFor(axis.At(i), in_extent, stride, dilation, kernel, pad_before).size;
+  };
+  uint32_t best = 0, i = 0;
+  for (; i < count; ++i) {
+    best = std::max(best, size(i));
+    if (uint64_t{axis.At(i).begin} * stride >= pad_before) break;  // starts inside the tensor
   }
-  return rows;
+  for (uint32_t j = std::max(i + 1, count < 2 ? 0 : count - 2); j < count; ++j) {
+    best = std::max(best, size(j));
+  }
+  return best;
+}
+
+}  // namespace
+
+uint32_t TileGrid::MaxInputRows() const {
+  const ConvLayer& l = layer_;
+  return MaxWindow(oh_, l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top);
 }
 
 uint32_t TileGrid::MaxInputCols() const {
   if (input_on_chip_) return layer_.in_w;
-  uint32_t cols = 0;
-  for (uint32_t i = 0; i < ow_.count(); ++i) {
-    cols = std::max(cols, WindowFor(ow_.At(i), layer_.in_w, layer_.stride_w, layer_.dilation_w,
-                                    layer_.kernel_w, layer_.pad_left)
-                              .size);
-  }
-  return cols;
+  const ConvLayer& l = layer_;
+  return MaxWindow(ow_, l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left);
 }
 
 uint64_t TileGrid::MaxInputTileBytes() const {

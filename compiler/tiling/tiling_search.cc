@@ -99,6 +99,22 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
   return PlanSram(g, t, 1).sram_bytes;
 }
 
+// CheckTilingFields without the message (on-chip and field-width rules).
+bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
+  if (t.tile_oh == 0 || t.tile_oh > l.OutH() || t.tile_ow == 0 || t.tile_ow > l.OutW() ||
+      t.tile_oc == 0 || t.tile_oc > l.out_c || t.tile_ic == 0 || t.tile_ic > l.WeightChannels() ||
+      uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
+    return false;
+  }
+  if (t.input_on_chip && (t.tile_ow != l.OutW() || t.tile_ic != l.WeightChannels() ||
+                          (l.depthwise && t.tile_oc != l.out_c))) {
+    return false;
+  }
+  if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) return false;
+  const TileGrid g(l, t);
+  return g.MaxInputRows() <= kMaxExtent && g.MaxInputCols() <= kMaxExtent;
+}
+
 struct Ranked {
   TilingChoice choice;
   TilingEstimate estimate;
@@ -111,8 +127,10 @@ std::vector<Ranked> FittingCandidates(const spec::NpuConfig& config, const ConvL
                                       size_t* too_many_instructions) {
   std::vector<Ranked> fitting;
   for (const ConvTiling& t : CandidateTilings(config, layer, ctx, exhaustive)) {
-    StatusOr<TilingChoice> choice = FitTiling(config, layer, t, ctx.sram_budget);
-    if (!choice.ok()) continue;
+    if (!TilingFieldsFit(layer, t)) continue;
+    const std::optional<SramPlan> plan = TryFitSram(config, TileGrid(layer, t), t, ctx.sram_budget);
+    if (!plan) continue;
+    const std::optional<TilingChoice> choice = TilingChoice{t, *plan};
     const TilingEstimate estimate = EstimateTiling(config, layer, t);
     if (!CheckDramFits(config, layer, estimate.instructions).ok()) {
       ++*too_many_instructions;
