@@ -11,16 +11,19 @@ namespace npu::compiler {
 std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
   std::vector<uint8_t> packed(l.weights.size());
   const std::vector<uint64_t> offsets = g.WeightTileOffsets();
-  const uint64_t window = uint64_t{l.kernel_h} * l.kernel_w;
+  const uint64_t channels = l.WeightChannels();
   for (uint32_t o = 0; o < g.oc().count(); ++o) {
-    for (uint32_t i = 0; i < g.ic().count(); ++i) {
-      const Span1D oc = g.oc().At(o), ic = g.ic().At(i);
-      uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.ic().count() + i];
+    for (uint32_t r = 0; r < g.reductions(); ++r) {
+      const Span1D oc = g.oc().At(o), ic = g.InputChannels(r);
+      const KernelBlock& b = g.Block(r);
+      uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.reductions() + r];
       for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
-        for (uint64_t k = 0; k < window; ++k) {  // (kh, kw) flattened
-          const int8_t* src =
-              l.weights.data() + (n * window + k) * l.WeightChannels() + ic.begin;
-          for (uint32_t c = 0; c < ic.size; ++c) *dst++ = static_cast<uint8_t>(src[c]);
+        for (uint32_t kh = b.h0; kh < b.h0 + b.h; ++kh) {
+          for (uint32_t kw = b.w0; kw < b.w0 + b.w; ++kw) {
+            const uint64_t tap = (uint64_t{n} * l.kernel_h + kh) * l.kernel_w + kw;
+            const int8_t* src = l.weights.data() + tap * channels + ic.begin;
+            for (uint32_t c = 0; c < ic.size; ++c) *dst++ = static_cast<uint8_t>(src[c]);
+          }
         }
       }
     }

@@ -11,8 +11,8 @@
 
 namespace npu::compiler {
 
-// Weight tiles at TileGrid::WeightTileOffsets(), each [oc][kh][kw][ic] of its tile, so that one
-// tile is one contiguous LOAD and is exactly CONV's weight operand.
+// Weight tiles at TileGrid::WeightTileOffsets(), each [oc][kh][kw][ic] of its tile and kernel
+// block, so that one tile is one contiguous LOAD and is exactly CONV's weight operand.
 std::vector<uint8_t> PackWeights(const ConvLayer& layer, const TileGrid& grid);
 
 // bias[n] - input_zero_point * sum(weights[n]): the hardware multiplies raw inputs (padding reads

@@ -20,7 +20,8 @@ uint32_t OutExtent(uint32_t in, uint32_t pad_before, uint32_t pad_after, uint32_
   return static_cast<uint32_t>((padded - extent) / stride + 1);
 }
 
-// Shapes: every dimension positive, and what the ISA can encode (4-bit kernel/stride/dilation).
+// Shapes: every dimension positive. Kernels, strides and dilations beyond CONV's 4-bit fields
+// are decomposed by the tiler (tile_grid.h), up to what its 12-bit extents allow.
 Status CheckShape(const ConvLayer& l) {
   const std::pair<const char*, uint32_t> dims[] = {{"in_h", l.in_h},
                                                    {"in_w", l.in_w},
@@ -36,8 +37,9 @@ Status CheckShape(const ConvLayer& l) {
     if (value == 0) return InvalidArgument(fmt::format("{} = 0: must be at least 1", field));
   }
   for (const auto& [field, value] : std::span(dims).subspan(4)) {
-    if (value > 15) {
-      return Unimplemented(fmt::format("{} = {}: the ISA encodes at most 15", field, value));
+    if (value > kMaxWindowField) {
+      return Unimplemented(fmt::format("{} = {}: at most {} is supported", field, value,
+                                       kMaxWindowField));
     }
   }
   if (l.depthwise && l.in_c != l.out_c) {
@@ -55,8 +57,9 @@ Status CheckShape(const ConvLayer& l) {
   return Status::Ok();
 }
 
-// Padding: the padded input must hold one kernel window, and (so that every output window
-// touches real input, which the tile loader relies on) each pad is below the kernel extent.
+// Padding: the padded input must hold one kernel window. Windows that see only padding are
+// fine (they give the bias alone); CONV's 8-bit pad field bounds what one tile may need, which
+// the tiler checks.
 Status CheckPadding(const ConvLayer& l) {
   if (l.OutH() == 0 || l.OutW() == 0) {
     return InvalidArgument(
@@ -64,17 +67,14 @@ Status CheckPadding(const ConvLayer& l) {
                     l.KernelExtentH(), l.KernelExtentW(), l.in_h + l.pad_top + l.pad_bottom,
                     l.in_w + l.pad_left + l.pad_right));
   }
-  const std::tuple<const char*, uint32_t, uint32_t> pads[] = {
-      {"pad_top", l.pad_top, l.KernelExtentH()},
-      {"pad_bottom", l.pad_bottom, l.KernelExtentH()},
-      {"pad_left", l.pad_left, l.KernelExtentW()},
-      {"pad_right", l.pad_right, l.KernelExtentW()}};
-  for (const auto& [field, pad, extent] : pads) {
-    if (pad >= extent) {
-      return Unimplemented(fmt::format(
-          "{} = {}: padding must be smaller than the dilated kernel extent {} (outputs that see "
-          "only padding are not supported)",
-          field, pad, extent));
+  const std::pair<const char*, uint32_t> pads[] = {{"pad_top", l.pad_top},
+                                                   {"pad_bottom", l.pad_bottom},
+                                                   {"pad_left", l.pad_left},
+                                                   {"pad_right", l.pad_right}};
+  for (const auto& [field, pad] : pads) {
+    if (pad > kMaxWindowField) {
+      return Unimplemented(fmt::format("{} = {}: at most {} is supported", field, pad,
+                                       kMaxWindowField));
     }
   }
   return Status::Ok();

@@ -59,6 +59,10 @@ struct ConvLayer {
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };
 
+// The largest kernel, stride, dilation and padding handled (CONV's 12-bit extents bound what a
+// window can span; larger values are decomposed below this: tiling/tile_grid.h).
+inline constexpr uint32_t kMaxWindowField = 4095;
+
 // The largest reduction (kernel_h * kernel_w * in_c) whose int32 accumulator cannot overflow:
 // |x - zp| <= 255 and |w| <= 128, so 65535 terms stay below 2^31.
 inline constexpr uint64_t kMaxReduction = 65535;

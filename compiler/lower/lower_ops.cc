@@ -2,6 +2,9 @@
 #include "compiler/lower/lower_ops.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "compiler/tiling/tile_grid.h"
 
 namespace npu::compiler::lowering {
 namespace {
@@ -81,6 +84,29 @@ std::vector<ConvPart> SplitGroups(const ConvLayer& whole, uint32_t groups) {
   return parts;
 }
 
+// What the tiler will decompose for CONV's 4-bit kernel, stride and dilation fields (and
+// windows of padding alone), said in the layer's note.
+std::string FieldNote(const ConvLayer& c) {
+  std::vector<std::string> notes;
+  const size_t blocks = KernelBlocks(c).size();
+  if (blocks > 1) {
+    notes.push_back(fmt::format("kernel {}x{} (dilation {}x{}) as {} kernel blocks accumulating "
+                                "into one tile (CONV encodes at most {} taps and dilation {})",
+                                c.kernel_h, c.kernel_w, c.dilation_h, c.dilation_w, blocks,
+                                kMaxConvField, kMaxConvField));
+  }
+  if (c.stride_h > kMaxConvField || c.stride_w > kMaxConvField) {
+    notes.push_back(fmt::format("stride {}x{} (CONV encodes at most {}): one output row/column "
+                                "per tile",
+                                c.stride_h, c.stride_w, kMaxConvField));
+  }
+  if (c.pad_top >= c.KernelExtentH() || c.pad_bottom >= c.KernelExtentH() ||
+      c.pad_left >= c.KernelExtentW() || c.pad_right >= c.KernelExtentW()) {
+    notes.push_back("windows of padding alone read a row of pad values (their output is the bias)");
+  }
+  return fmt::format("{}", fmt::join(notes, "; "));
+}
+
 Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue& y) {
   if (c.OutH() != y.h || c.OutW() != y.w || c.out_c != y.c) {
     return Bad(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h,
@@ -122,6 +148,7 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   const bool depthwise = groups > 1 && groups == x.c && groups == y.c;
   c.depthwise = depthwise;
   layer.op = depthwise ? "depthwise_conv2d" : groups > 1 ? "grouped_conv2d" : "conv2d";
+  layer.note = FieldNote(c);
   if (groups == 1 || depthwise) {
     NPU_TRY(CheckLayer(c));
     layer.work = std::vector<ConvPart>{{std::move(c)}};
@@ -129,8 +156,9 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   }
   std::vector<ConvPart> parts = SplitGroups(c, uint32_t(groups));
   NPU_TRY(CheckLayer(parts.front().conv));
-  layer.note = fmt::format("grouped convolution ({} groups) as {} convolutions over channel slices",
-                           groups, groups);
+  layer.note = fmt::format("grouped convolution ({} groups) as {} convolutions over channel "
+                           "slices{}{}",
+                           groups, groups, layer.note.empty() ? "" : "; ", layer.note);
   layer.work = std::move(parts);
   return Status::Ok();
 }

@@ -45,7 +45,7 @@ class Emitter {
       if (s.input.load) LoadInput(in, in_addr);
     }
     if (s.weights.load) {
-      const uint64_t index = uint64_t{s.oc} * grid_.ic().count() + s.ic;
+      const uint64_t index = uint64_t{s.oc} * grid_.reductions() + s.ic;
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.weights + weight_offsets_[index], plan_.weights.Addr(s.weights.slot),
                          grid_.WeightTileBytes(s.oc, s.ic)));
@@ -78,14 +78,17 @@ class Emitter {
     c.pad_top = in.rows.pad_before;
     c.pad_left = in.cols.pad_before;
     c.pad_value = l.input_zero_point;
-    c.kernel_h = l.kernel_h;
-    c.kernel_w = l.kernel_w;
-    c.stride_h = l.stride_h;
-    c.stride_w = l.stride_w;
-    c.dilation_h = l.dilation_h;
-    c.dilation_w = l.dilation_w;
+    // A kernel block's taps; a field CONV cannot encode does not matter for this CONV (one-tap
+    // blocks for a large dilation, one output row or column for a large stride: tile_grid.h).
+    const KernelBlock& b = grid_.Block(s.ic);
+    c.kernel_h = b.h;
+    c.kernel_w = b.w;
     c.out_h = grid_.Rows(s.sp).size;
     c.out_w = grid_.Cols(s.sp).size;
+    c.stride_h = c.out_h > 1 ? l.stride_h : 1;
+    c.stride_w = c.out_w > 1 ? l.stride_w : 1;
+    c.dilation_h = b.h > 1 ? l.dilation_h : 1;
+    c.dilation_w = b.w > 1 ? l.dilation_w : 1;
     c.out_c = grid_.oc().At(s.oc).size;
     c.wt_addr = static_cast<uint32_t>(plan_.weights.Addr(s.weights.slot));
     c.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));

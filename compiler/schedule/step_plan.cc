@@ -39,7 +39,7 @@ struct StepWalker {
   uint64_t group = 0;
 
   void Group(uint32_t sp, uint32_t oc, const std::function<void(const ConvStep&)>& visit) {
-    const uint32_t ic_count = grid.ic().count();
+    const uint32_t steps = grid.reductions();  // (ic tile, kernel block) pairs
     ConvStep step;
     step.sp = sp;
     step.oc = oc;
@@ -47,12 +47,12 @@ struct StepWalker {
     step.acc_slot = static_cast<uint32_t>((group + plan.acc_phase) % plan.acc.slots);
     step.out_slot = plan.outputs.slots ? static_cast<uint32_t>(group % plan.outputs.slots) : 0;
     step.params = params.Acquire(oc);
-    for (uint32_t ic = 0; ic < ic_count; ++ic) {
-      step.ic = ic;
-      step.first_ic = ic == 0;
-      step.last_ic = ic + 1 == ic_count;
-      if (!input_on_chip) step.input = inputs.Acquire(grid.InputKey(sp, oc, ic));
-      step.weights = weights.Acquire(uint64_t{oc} * ic_count + ic);
+    for (uint32_t r = 0; r < steps; ++r) {
+      step.ic = r;
+      step.first_ic = r == 0;
+      step.last_ic = r + 1 == steps;
+      if (!input_on_chip) step.input = inputs.Acquire(grid.InputKey(sp, oc, r));
+      step.weights = weights.Acquire(uint64_t{oc} * steps + r);
       visit(step);
       step.params.load = false;
     }

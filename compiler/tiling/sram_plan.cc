@@ -27,10 +27,12 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 }  // namespace
 
 uint64_t DistinctInputTiles(const TileGrid& g) {
-  return uint64_t{g.spatial_count()} * (g.layer().depthwise ? g.oc().count() : g.ic().count());
+  const uint64_t blocks = g.reductions() / g.ic().count();
+  return uint64_t{g.spatial_count()} * (g.layer().depthwise ? g.oc().count() * blocks
+                                                            : g.reductions());
 }
 uint64_t DistinctWeightTiles(const TileGrid& g) {
-  return uint64_t{g.oc().count()} * g.ic().count();
+  return uint64_t{g.oc().count()} * g.reductions();
 }
 uint64_t OutputGroups(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.oc().count(); }
 

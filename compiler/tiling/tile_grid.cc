@@ -29,17 +29,81 @@ Span1D Axis::At(uint32_t i) const {
 }
 
 InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t dilation,
-                      uint32_t kernel, uint32_t pad_before) {
+                      uint32_t kernel, int64_t offset) {
   // 1. The unclipped span of the windows, in tensor coordinates (may start before 0).
-  const int64_t first = int64_t{out.begin} * stride - pad_before;
-  const int64_t last =
-      int64_t{out.begin + out.size - 1} * stride + int64_t{kernel - 1} * dilation - pad_before;
+  const int64_t span = int64_t{out.size - 1} * stride + int64_t{kernel - 1} * dilation + 1;
+  const int64_t first = int64_t{out.begin} * stride - offset;
+  const int64_t last = first + span - 1;
   // 2. Clip to the tensor; what is cut at the front becomes CONV padding, what is cut at the
   //    back lies beyond the region and reads pad_value by itself.
   const int64_t begin = std::max<int64_t>(first, 0);
   const int64_t end = std::min<int64_t>(last + 1, in_extent);
-  return {static_cast<uint32_t>(begin), static_cast<uint32_t>(std::max<int64_t>(end - begin, 0)),
-          static_cast<uint32_t>(begin - first)};
+  if (end > begin) {
+    return {static_cast<uint32_t>(begin), static_cast<uint32_t>(end - begin),
+            static_cast<uint32_t>(begin - first)};
+  }
+  // 3. Only padding: the nearest real row, with every tap before it.
+  return {first < 0 ? 0 : in_extent - 1, 1, static_cast<uint32_t>(span)};
+}
+
+namespace {
+
+// The blocks of one kernel axis: the whole kernel if CONV encodes it, one-tap blocks if the
+// dilation is too large, else runs of at most 15 taps.
+std::vector<Span1D> AxisBlocks(uint32_t kernel, uint32_t dilation) {
+  if (kernel <= kMaxConvField && dilation <= kMaxConvField) return {{0, kernel}};
+  const uint32_t step = dilation > kMaxConvField ? 1 : kMaxConvField;
+  std::vector<Span1D> blocks;
+  for (uint32_t k = 0; k < kernel; k += step) blocks.push_back({k, std::min(step, kernel - k)});
+  return blocks;
+}
+
+// The largest input window of an axis's tiles. Full tiles whose windows start inside the tensor
+// all span the same rows until the end clips them, so it is enough to look at the tiles whose
+// windows start in the padding, the first one after them, and the last two.
+uint32_t MaxWindow(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t dilation,
+                   uint32_t kernel, int64_t offset) {
+  const uint32_t count = axis.count();
+  auto size = [&](uint32_t i) {
+    return WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).size;
+  };
+  uint32_t best = 0, i = 0;
+  for (; i < count; ++i) {
+    best = std::max(best, size(i));
+    if (int64_t{axis.At(i).begin} * stride >= offset) break;  // starts inside the tensor
+  }
+  for (uint32_t j = std::max(i + 1, count < 2 ? 0 : count - 2); j < count; ++j) {
+    best = std::max(best, size(j));
+  }
+  return best;
+}
+
+// The largest pad_before of an axis's tiles: those starting in the padding and those lying
+// entirely past the tensor.
+uint32_t MaxPad(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t dilation,
+                uint32_t kernel, int64_t offset) {
+  uint32_t best = 0;
+  for (uint32_t i = 0; i < axis.count(); ++i) {
+    if (int64_t{axis.At(i).begin} * stride >= offset) break;
+    best = std::max(best, WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
+  }
+  for (uint32_t i = axis.count(); i-- > 0;) {
+    if (int64_t{axis.At(i).begin} * stride - offset < in_extent) break;
+    best = std::max(best, WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<KernelBlock> KernelBlocks(const ConvLayer& l) {
+  std::vector<KernelBlock> blocks;
+  for (const Span1D& h : AxisBlocks(l.kernel_h, l.dilation_h)) {
+    for (const Span1D& w : AxisBlocks(l.kernel_w, l.dilation_w)) {
+      blocks.push_back({h.begin, h.size, w.begin, w.size});
+    }
+  }
+  return blocks;
 }
 
 TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
@@ -48,75 +112,87 @@ TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
       ow_{layer.OutW(), t.tile_ow},
       oc_{layer.out_c, t.tile_oc},
       ic_{layer.WeightChannels(), t.tile_ic},
+      blocks_(KernelBlocks(layer)),
       input_on_chip_(t.input_on_chip) {}
 
-InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const {
+InputWindow TileGrid::RowWindow(Span1D rows, const KernelBlock& b) const {
   const ConvLayer& l = layer_;
-  InputRegion region{
-      WindowFor(Rows(sp), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top),
-      WindowFor(Cols(sp), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left),
-      l.depthwise ? oc_.At(oc_tile) : ic_.At(ic_tile)};
+  return WindowFor(rows, l.in_h, l.stride_h, l.dilation_h, b.h,
+                   int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h);
+}
+
+InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
+  const ConvLayer& l = layer_;
+  return WindowFor(cols, l.in_w, l.stride_w, l.dilation_w, b.w,
+                   int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w);
+}
+
+InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
+  const KernelBlock& b = Block(r);
+  InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b),
+                     layer_.depthwise ? oc_.At(oc_tile) : InputChannels(r)};
   // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
   // need of them (the columns they skip are simply not read).
-  if (input_on_chip_) region.cols.size = l.in_w;
+  if (input_on_chip_) region.cols.size = layer_.in_w;
   return region;
 }
 
-uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const {
-  return layer_.depthwise ? uint64_t{sp} * oc_.count() + oc_tile
-                          : uint64_t{sp} * ic_.count() + ic_tile;
+uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
+  const uint64_t blocks = blocks_.size();
+  return layer_.depthwise ? (uint64_t{sp} * oc_.count() + oc_tile) * blocks + r % blocks
+                          : uint64_t{sp} * reductions() + r;
 }
 
-uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const {
-  return uint64_t{oc_.At(oc_tile).size} * layer_.kernel_h * layer_.kernel_w * ic_.At(ic_tile).size;
+uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t r) const {
+  const KernelBlock& b = Block(r);
+  return uint64_t{oc_.At(oc_tile).size} * b.h * b.w * InputChannels(r).size;
 }
 
 std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
   std::vector<uint64_t> offsets;
-  offsets.reserve(uint64_t{oc_.count()} * ic_.count());
+  offsets.reserve(uint64_t{oc_.count()} * reductions());
   uint64_t offset = 0;
   for (uint32_t o = 0; o < oc_.count(); ++o) {
-    for (uint32_t i = 0; i < ic_.count(); ++i) {
+    for (uint32_t r = 0; r < reductions(); ++r) {
       offsets.push_back(offset);
-      offset += WeightTileBytes(o, i);
+      offset += WeightTileBytes(o, r);
     }
   }
   return offsets;
 }
 
-namespace {
-
-// The largest input window of an axis's tiles. Full tiles whose windows start inside the tensor
-// all span the same rows until the end clips them, so it is enough to look at the tiles whose
-// windows start in the padding, the first one after them, and the last two.
-uint32_t MaxWindow(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t dilation,
-                   uint32_t kernel, uint32_t pad_before) {
-  const uint32_t count = axis.count();
-  auto size = [&](uint32_t i) {
-    return WindowFor(axis.At(i), in_extent, stride, dilation, kernel, pad_before).size;
-  };
-  uint32_t best = 0, i = 0;
-  for (; i < count; ++i) {
-    best = std::max(best, size(i));
-    if (uint64_t{axis.At(i).begin} * stride >= pad_before) break;  // starts inside the tensor
-  }
-  for (uint32_t j = std::max(i + 1, count < 2 ? 0 : count - 2); j < count; ++j) {
-    best = std::max(best, size(j));
-  }
-  return best;
-}
-
-}  // namespace
-
 uint32_t TileGrid::MaxInputRows() const {
   const ConvLayer& l = layer_;
-  return MaxWindow(oh_, l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top);
+  uint32_t rows = 0;
+  for (const KernelBlock& b : blocks_) {
+    rows = std::max(rows, MaxWindow(oh_, l.in_h, l.stride_h, l.dilation_h, b.h,
+                                    int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h));
+  }
+  return rows;
 }
 
 uint32_t TileGrid::MaxInputCols() const {
-  if (input_on_chip_) return layer_.in_w;
   const ConvLayer& l = layer_;
-  return MaxWindow(ow_, l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left);
+  if (input_on_chip_) return l.in_w;
+  uint32_t cols = 0;
+  for (const KernelBlock& b : blocks_) {
+    cols = std::max(cols, MaxWindow(ow_, l.in_w, l.stride_w, l.dilation_w, b.w,
+                                    int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w));
+  }
+  return cols;
+}
+
+uint32_t TileGrid::MaxPadBefore() const {
+  const ConvLayer& l = layer_;
+  uint32_t pad = 0;
+  for (const KernelBlock& b : blocks_) {
+    pad = std::max({pad,
+                    MaxPad(oh_, l.in_h, l.stride_h, l.dilation_h, b.h,
+                           int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h),
+                    MaxPad(ow_, l.in_w, l.stride_w, l.dilation_w, b.w,
+                           int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w)});
+  }
+  return pad;
 }
 
 uint64_t TileGrid::MaxInputTileBytes() const {
@@ -124,7 +200,11 @@ uint64_t TileGrid::MaxInputTileBytes() const {
          (layer_.depthwise ? oc_.At(0).size : ic_.At(0).size);
 }
 
-uint64_t TileGrid::MaxWeightTileBytes() const { return WeightTileBytes(0, 0); }
+uint64_t TileGrid::MaxWeightTileBytes() const {
+  uint64_t bytes = 0;
+  for (uint32_t r = 0; r < blocks_.size(); ++r) bytes = std::max(bytes, WeightTileBytes(0, r));
+  return bytes;
+}
 
 uint64_t TileGrid::MaxOutputTileBytes() const {
   return uint64_t{oh_.At(0).size} * ow_.At(0).size * oc_.At(0).size;

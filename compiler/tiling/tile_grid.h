@@ -1,6 +1,14 @@
 // The geometry of a tiling: which output rows, columns and channels each tile covers, which
 // input region (halo included, clipped to the tensor) it reads, and the size of every operand
 // tile. Edge tiles are simply smaller; nothing here assumes sizes divide evenly.
+//
+// What CONV cannot encode is decomposed here (docs/network-compiler.md):
+//   - a kernel taller or wider than 15 (CONV's 4-bit field) is cut into kernel blocks of at most
+//     15 taps; a dilation above 15 into blocks of one tap (whose dilation then does not matter);
+//     each block is one more CONV accumulating into the same tile, reading the input rows that
+//     block's taps see, so the reduction runs over (input-channel tile, kernel block) pairs;
+//   - a stride above 15 takes one output row (column) per tile, where the stride does not matter;
+//   - a window entirely in the padding reads a one-row region with every tap before it.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +18,9 @@
 #include "compiler/tiling/conv_tiling.h"
 
 namespace npu::compiler {
+
+inline constexpr uint32_t kMaxConvField = 15;  // CONV kernel, stride, dilation: 4 bits
+inline constexpr uint32_t kMaxConvPad = 255;   // CONV pad_top/pad_left: 8 bits
 
 struct Span1D {
   uint32_t begin = 0;
@@ -25,15 +36,24 @@ struct Axis {
 };
 
 // The input rows (or columns) a run of outputs reads: [begin, begin + size) of the tensor, and
-// how many padding positions lie before `begin` in the first window (CONV's pad_top/pad_left).
+// the padding positions before `begin` in the first window (CONV's pad_top/pad_left). A run whose
+// windows all lie in the padding gets one real row and a pad_before that puts every tap before
+// it, so CONV reads only pad_value.
 struct InputWindow {
   uint32_t begin = 0;
   uint32_t size = 0;
   uint32_t pad_before = 0;
 };
-// Requires the layer rule pad < kernel extent (CheckLayer), so the clipped window is never empty.
+// `offset` = padding before the tensor minus the first tap's position (its kernel block's first
+// tap times the dilation), so it may be negative.
 InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t dilation,
-                      uint32_t kernel, uint32_t pad_before);
+                      uint32_t kernel, int64_t offset);
+
+// Taps [h0, h0 + h) x [w0, w0 + w) of the kernel: one CONV's share of the window.
+struct KernelBlock {
+  uint32_t h0 = 0, h = 1, w0 = 0, w = 1;
+};
+std::vector<KernelBlock> KernelBlocks(const ConvLayer& layer);
 
 // An input tile: rows x cols x channels, HWC-dense in SRAM.
 struct InputRegion {
@@ -42,7 +62,8 @@ struct InputRegion {
   uint64_t bytes() const { return uint64_t{rows.size} * cols.size * channels.size; }
 };
 
-// Keeps a reference to the layer, which must outlive the grid.
+// Keeps a reference to the layer, which must outlive the grid. Reduction steps r run over
+// (input-channel tile r / blocks, kernel block r % blocks).
 class TileGrid {
  public:
   TileGrid(const ConvLayer& layer, const ConvTiling& tiling);
@@ -54,29 +75,40 @@ class TileGrid {
   uint32_t spatial_count() const { return oh_.count() * ow_.count(); }
   Span1D Rows(uint32_t sp) const { return oh_.At(sp / ow_.count()); }
   Span1D Cols(uint32_t sp) const { return ow_.At(sp % ow_.count()); }
-
-  // The input tile of step (sp, oc_tile, ic_tile): channels from the ic tile, or from the oc tile
-  // for a depthwise layer (whose input channels are its output channels).
-  InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const;
-  // Identifies distinct input tiles (what a slot holds).
-  uint64_t InputKey(uint32_t sp, uint32_t oc_tile, uint32_t ic_tile) const;
   const ConvLayer& layer() const { return layer_; }
-  uint64_t WeightTileBytes(uint32_t oc_tile, uint32_t ic_tile) const;
-  // Offsets of each weight tile in the packed weight blob: oc tiles outer, ic tiles inner, each
-  // tile [oc][kh][kw][ic] so that one tile is one contiguous load. Index oc_tile*ic.count()+ic.
+
+  uint32_t reductions() const { return ic_.count() * static_cast<uint32_t>(blocks_.size()); }
+  const KernelBlock& Block(uint32_t r) const { return blocks_[r % blocks_.size()]; }
+  Span1D InputChannels(uint32_t r) const { return ic_.At(r / uint32_t(blocks_.size())); }
+
+  // The input tile of step (sp, oc_tile, r): channels from the ic tile, or from the oc tile for
+  // a depthwise layer (whose input channels are its output channels).
+  InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
+  // Identifies distinct input tiles (what a slot holds).
+  uint64_t InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
+  uint64_t WeightTileBytes(uint32_t oc_tile, uint32_t r) const;
+  // Offsets of each weight tile in the packed weight blob: oc tiles outer, reduction steps
+  // inner, each tile [oc][block kh][block kw][ic] so that one tile is one contiguous load.
+  // Index oc_tile * reductions() + r.
   std::vector<uint64_t> WeightTileOffsets() const;
 
   // The largest tile of each operand (slot sizes).
   uint64_t MaxInputTileBytes() const;
   uint64_t MaxWeightTileBytes() const;
   uint64_t MaxOutputTileBytes() const;  // int8 output, also the accumulator tile in entries
-  // The largest input window per axis, e.g. to check CONV's 12-bit in_h/in_w.
+  // The largest input window per axis, e.g. to check CONV's 12-bit in_h/in_w, and the largest
+  // padding a CONV of this grid needs (its field has 8 bits).
   uint32_t MaxInputRows() const;
   uint32_t MaxInputCols() const;
+  uint32_t MaxPadBefore() const;
 
  private:
+  InputWindow RowWindow(Span1D rows, const KernelBlock& b) const;
+  InputWindow ColWindow(Span1D cols, const KernelBlock& b) const;
+
   const ConvLayer& layer_;
   Axis oh_, ow_, oc_, ic_;  // ic_ spans WeightChannels(): a single channel if depthwise
+  std::vector<KernelBlock> blocks_;
   bool input_on_chip_ = false;
 };
 

@@ -24,24 +24,27 @@ std::vector<SizeClass> Classes(const Axis& axis) {
   return classes;
 }
 
-// Sum of CONV durations over every (spatial, oc, ic) tile.
+// Sum of CONV durations over every (spatial, oc, ic, kernel block) step.
 uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileGrid& g) {
   const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
   const uint64_t in_rows = g.MaxInputRows(), in_cols = g.MaxInputCols();
+  const uint32_t blocks = g.reductions() / g.ic().count();
   uint64_t total = 0;
   for (SizeClass h : Classes(g.oh())) {
     for (SizeClass w : Classes(g.ow())) {
       for (SizeClass n : Classes(g.oc())) {
         for (SizeClass k : Classes(g.ic())) {
-          spec::ConvArgs conv;
-          conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size;
-          conv.in_c = l.depthwise ? n.size : k.size;
-          conv.kernel_h = l.kernel_h, conv.kernel_w = l.kernel_w;
-          conv.depthwise = l.depthwise;
-          const uint64_t sram =
-              spec::CeilDiv(in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
-          total += uint64_t{h.count} * w.count * n.count * k.count *
-                   std::max(spec::ConvComputeCycles(c, conv), sram);
+          for (uint32_t b = 0; b < blocks; ++b) {
+            spec::ConvArgs conv;
+            conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size;
+            conv.in_c = l.depthwise ? n.size : k.size;
+            conv.kernel_h = g.Block(b).h, conv.kernel_w = g.Block(b).w;
+            conv.depthwise = l.depthwise;
+            const uint64_t sram = spec::CeilDiv(
+                in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
+            total += uint64_t{h.count} * w.count * n.count * k.count *
+                     std::max(spec::ConvComputeCycles(c, conv), sram);
+          }
         }
       }
     }
@@ -49,16 +52,18 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
   return total;
 }
 
-// Bytes one pass over all input tiles reads: the row windows times the column windows.
+// Bytes one pass over all input tiles reads: per kernel block, the row windows times the column
+// windows.
 uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
-  uint64_t rows = 0, cols = 0;
-  for (uint32_t i = 0; i < g.oh().count(); ++i) {
-    rows += WindowFor(g.oh().At(i), l.in_h, l.stride_h, l.dilation_h, l.kernel_h, l.pad_top).size;
+  uint64_t bytes = 0;
+  const uint32_t blocks = g.reductions() / g.ic().count();
+  for (uint32_t b = 0; b < blocks; ++b) {
+    uint64_t rows = 0, cols = 0;
+    for (uint32_t i = 0; i < g.oh().count(); ++i) rows += g.Input(i * g.ow().count(), 0, b).rows.size;
+    for (uint32_t i = 0; i < g.ow().count(); ++i) cols += g.Input(i, 0, b).cols.size;
+    bytes += rows * cols * l.in_c;
   }
-  for (uint32_t i = 0; i < g.ow().count(); ++i) {
-    cols += WindowFor(g.ow().At(i), l.in_w, l.stride_w, l.dilation_w, l.kernel_w, l.pad_left).size;
-  }
-  return rows * cols * l.in_c;
+  return bytes;
 }
 
 // Bytes per cycle one channel sustains moving runs of `run_bytes`: a burst carries at most
@@ -103,7 +108,7 @@ uint64_t BlockRunBytes(uint64_t rows, uint64_t cols, uint64_t channels, uint64_t
 }  // namespace
 
 LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
-  const uint64_t s = g.spatial_count(), o = g.oc().count(), i = g.ic().count();
+  const uint64_t s = g.spatial_count(), o = g.oc().count(), i = g.reductions();
   LoadCounts n;
   if (t.order == LoopOrder::kSpatialOuter) {
     n.input_passes = (i <= 2 || t.inputs_resident) ? 1 : o;
@@ -115,7 +120,7 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
   }
   if (g.layer().depthwise) {  // every (spatial, oc) input tile is distinct: each loaded once
     n.input_passes = 1;
-    n.inputs = s * o;
+    n.inputs = s * o * i;  // i: kernel blocks (one ic tile)
   } else {
     n.inputs = s * i * n.input_passes;
   }
@@ -129,7 +134,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const TileGrid g(l, t);
   const LoadCounts loads = CountLoads(g, t);
   const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
-  const uint64_t steps = groups * g.ic().count();
+  const uint64_t steps = groups * g.reductions();
   const uint64_t input_bytes = t.input_on_chip ? 0 : InputPassBytes(l, g) * loads.input_passes;
   const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
   const uint64_t weight_bytes = l.weights.size() * loads.weight_passes;

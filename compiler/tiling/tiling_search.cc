@@ -111,8 +111,16 @@ bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
     return false;
   }
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) return false;
+  if ((l.stride_h > kMaxConvField && t.tile_oh != 1) ||
+      (l.stride_w > kMaxConvField && t.tile_ow != 1)) {
+    return false;
+  }
+  if (t.input_on_chip && (l.kernel_w > kMaxConvField || l.dilation_w > kMaxConvField)) {
+    return false;  // column blocks would start reading mid-row
+  }
   const TileGrid g(l, t);
-  return g.MaxInputRows() <= kMaxExtent && g.MaxInputCols() <= kMaxExtent;
+  return g.MaxInputRows() <= kMaxExtent && g.MaxInputCols() <= kMaxExtent &&
+         g.MaxPadBefore() <= kMaxConvPad;
 }
 
 struct Ranked {
@@ -213,10 +221,26 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
     return InvalidArgument(
         "an on-chip output is written in place: tiles must be whole rows or a single row");
   }
+  if (l.stride_h > kMaxConvField && t.tile_oh != 1) {
+    return InvalidArgument(fmt::format("stride_h = {} > {}: tiles must be one row", l.stride_h,
+                                       kMaxConvField));
+  }
+  if (l.stride_w > kMaxConvField && t.tile_ow != 1) {
+    return InvalidArgument(fmt::format("stride_w = {} > {}: tiles must be one column",
+                                       l.stride_w, kMaxConvField));
+  }
+  if (t.input_on_chip && (l.kernel_w > kMaxConvField || l.dilation_w > kMaxConvField)) {
+    return InvalidArgument("a kernel cut into column blocks cannot read an on-chip input");
+  }
   const TileGrid g(l, t);
   if (g.MaxInputRows() > kMaxExtent || g.MaxInputCols() > kMaxExtent) {
     return ResourceExhausted(fmt::format("input tile {}x{}: CONV encodes at most {} rows/cols",
                                          g.MaxInputRows(), g.MaxInputCols(), kMaxExtent));
+  }
+  if (g.MaxPadBefore() > kMaxConvPad) {
+    return ResourceExhausted(fmt::format("a tile needs {} padding rows/cols before its input; "
+                                         "CONV encodes at most {}",
+                                         g.MaxPadBefore(), kMaxConvPad));
   }
   return Status::Ok();
 }

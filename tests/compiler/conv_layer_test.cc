@@ -47,10 +47,14 @@ TEST(ConvLayer, RejectsZeroDimensions) {
   ExpectError(l, ErrorKind::kInvalidArgument, "stride_w = 0");
 }
 
-TEST(ConvLayer, RejectsWhatTheIsaCannotEncode) {
+TEST(ConvLayer, RejectsWhatCannotBeDecomposed) {
   ConvLayer l = Valid();
-  l.kernel_h = 16;
-  ExpectError(l, ErrorKind::kUnimplemented, "kernel_h = 16");
+  l.kernel_h = 16;  // larger than CONV's field: the tiler cuts it into kernel blocks
+  l.in_h = 20;
+  l.weights.assign(3 * 16 * 3 * 2, 0);
+  EXPECT_TRUE(CheckLayer(l).ok());
+  l.stride_w = 5000;
+  ExpectError(l, ErrorKind::kUnimplemented, "stride_w = 5000");
   l = Valid();
   l.in_c = 20000;
   l.weights.assign(3 * 9 * 20000, 0);
@@ -63,10 +67,12 @@ TEST(ConvLayer, RejectsKernelLargerThanPaddedInput) {
   ExpectError(l, ErrorKind::kInvalidArgument, "larger than the padded input");
 }
 
-TEST(ConvLayer, RejectsPaddingThatOutputsOnlyPadding) {
+TEST(ConvLayer, AcceptsPaddingThatOutputsOnlyPaddingWithinLimits) {
   ConvLayer l = Valid();
-  l.pad_bottom = 3;
-  ExpectError(l, ErrorKind::kUnimplemented, "pad_bottom = 3");
+  l.pad_bottom = 3;  // the last output row sees only padding: its value is the bias alone
+  EXPECT_TRUE(CheckLayer(l).ok());
+  l.pad_bottom = 5000;
+  ExpectError(l, ErrorKind::kUnimplemented, "pad_bottom = 5000");
 }
 
 TEST(ConvLayer, RejectsMissizedTensors) {

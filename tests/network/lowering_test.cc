@@ -43,6 +43,38 @@ TEST(Lowering, ConvolutionsOfAnyKernelStridePaddingAndDilation) {
   }
 }
 
+TEST(Lowering, ConvolutionsBeyondTheIsaFieldsAreDecomposed) {
+  // Kernels above 15 taps (kernel blocks), dilations above 15 (one-tap blocks), strides above 15
+  // (one output row/column per tile), padding wider than the kernel (windows of padding alone).
+  const std::vector<ConvSpec> specs = {
+      {.out_c = 5, .kh = 17, .kw = 3, .pads = {8, 1, 8, 1}},
+      {.out_c = 4, .kh = 3, .kw = 18, .stride_h = 1, .stride_w = 2, .pads = {1, 0, 1, 0}},
+      {.out_c = 3, .kh = 3, .kw = 3, .pads = {16, 16, 16, 16}, .dilation_h = 16,
+       .dilation_w = 16},
+      {.out_c = 6, .kh = 2, .kw = 3, .stride_h = 17, .stride_w = 16, .pads = {0, 1, 0, 1}},
+      {.out_c = 7, .kh = 1, .kw = 1, .pads = {2, 3, 1, 2}},
+      {.out_c = 2, .kh = 3, .kw = 3, .pads = {5, 4, 6, 5}, .activation = "relu"}};
+  for (const ConvSpec& spec : specs) {
+    SCOPED_TRACE(::testing::Message() << spec.kh << "x" << spec.kw << " stride " << spec.stride_h
+                                      << " dilation " << spec.dilation_h);
+    ExpectOnEveryConfig(40, 37, 3, [&](QuantGraphBuilder& b, ir::Tensor* x) {
+      return b.Conv(x, "conv", spec);
+    });
+  }
+  ExpectOnEveryConfig(24, 20, 5, [](QuantGraphBuilder& b, ir::Tensor* x) {
+    return b.Conv(x, "dw", {.out_c = 5, .kh = 19, .kw = 2, .pads = {9, 0, 9, 1}, .group = 5});
+  });
+  // The decompositions are named in the layer's tiling text.
+  QuantGraphBuilder b("noted", 2);
+  ir::Tensor* x = b.Input("x", 40, 40, 2);
+  x = b.Conv(x, "big", {.out_c = 2, .kh = 17, .kw = 1, .stride_h = 16, .pads = {0, 3, 0, 3}});
+  const CompiledModel m = ExpectBitExact(b.Finish({x}), Config({}));
+  const std::string tiling = m.program.layers(0).tiling();
+  EXPECT_NE(tiling.find("as 2 kernel blocks"), std::string::npos) << tiling;
+  EXPECT_NE(tiling.find("one output row/column per tile"), std::string::npos) << tiling;
+  EXPECT_NE(tiling.find("windows of padding alone"), std::string::npos) << tiling;
+}
+
 TEST(Lowering, DepthwiseConvolutions) {
   for (int64_t stride : {1, 2}) {
     ExpectOnEveryConfig(13, 11, 13, [&](QuantGraphBuilder& b, ir::Tensor* x) {
