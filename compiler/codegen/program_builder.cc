@@ -47,7 +47,8 @@ ConvOperands PlaceData(const ConvLayer& layer) {
   ConvOperands d;
   d.weights = 0;
   d.params = AlignUp(d.weights + layer.weights.size());
-  d.input = DramTensor(AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes), layer.in_c);
+  d.input =
+      DramTensor(AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes), layer.in_c);
   d.output = DramTensor(AlignUp(d.input.addr + layer.InputBytes()), layer.out_c);
   return d;
 }

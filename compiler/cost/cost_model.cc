@@ -119,10 +119,16 @@ class Replay {
   uint64_t Alone(const spec::Instruction& insn) {
     const auto* d = std::get_if<spec::DmaArgs>(&insn.args);
     if (d == nullptr) return InstructionCycles(c_, insn);
-    const std::array<uint32_t, 10> key = {
-        uint32_t(insn.opcode),   d->run_bytes,    d->n1,           d->n2,
-        d->dram_stride1,         d->dram_stride2, d->sram_stride1, d->sram_stride2,
-        d->dram_offset % c_.dma().burst_bytes(), d->sram_addr % c_.sram().bank_width_bytes()};
+    const std::array<uint32_t, 10> key = {uint32_t(insn.opcode),
+                                          d->run_bytes,
+                                          d->n1,
+                                          d->n2,
+                                          d->dram_stride1,
+                                          d->dram_stride2,
+                                          d->sram_stride1,
+                                          d->sram_stride2,
+                                          d->dram_offset % c_.dma().burst_bytes(),
+                                          d->sram_addr % c_.sram().bank_width_bytes()};
     auto [it, inserted] = dma_cycles_.try_emplace(key, 0);
     if (inserted) it->second = InstructionCycles(c_, insn);
     return it->second;

@@ -26,9 +26,10 @@ Status Deadlock(const replay::Shared& s) {
     blocked += fmt::format("; instruction #{} ({}) waits for a token from{}", i,
                            spec::OpcodeName(s.insns[i].opcode), from.empty() ? " nothing" : from);
   }
-  return FailedPrecondition(fmt::format("the token protocol deadlocks ({} of {} instructions "
-                                        "retired){}",
-                                        s.retired, s.insns.size(), blocked));
+  return FailedPrecondition(
+      fmt::format("the token protocol deadlocks ({} of {} instructions "
+                  "retired){}",
+                  s.retired, s.insns.size(), blocked));
 }
 
 }  // namespace

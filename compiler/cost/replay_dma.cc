@@ -1,6 +1,5 @@
 // The DMA engines of the event replay, as hw/dma runs them.
 #include "compiler/cost/replay_units.h"
-
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler::replay {
@@ -55,8 +54,8 @@ bool DmaEngine::Dispatch(Shared& s) {
     for (const auto& job : in_order_) {
       if (!job->done && spec::Conflicts(pending_->footprint, job->footprint)) return moved;
     }
-    auto free = std::find_if(channels_.begin(), channels_.end(),
-                             [](const Channel& ch) { return !ch.job; });
+    auto free =
+        std::find_if(channels_.begin(), channels_.end(), [](const Channel& ch) { return !ch.job; });
     if (free == channels_.end()) return moved;
     *free = Channel{};
     free->job = pending_;

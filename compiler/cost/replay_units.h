@@ -27,7 +27,10 @@ inline constexpr int kQueues = spec::kNumQueues;
 // What every unit shares: the instant, tokens, queues, the DRAM bus, the SRAM banks, results.
 struct Shared {
   Shared(const spec::NpuConfig& config, const std::vector<spec::Instruction>& instructions)
-      : c(config), insns(instructions), banks(config), timeline(instructions.size()),
+      : c(config),
+        insns(instructions),
+        banks(config),
+        timeline(instructions.size()),
         done(instructions.size(), false) {}
 
   // A DRAM request made at `at`: when its data has crossed the bus.
@@ -63,7 +66,6 @@ struct Shared {
   CostEstimate cost;
   size_t retired = 0;
 };
-
 
 // Fetch and dispatch, in stream order.
 class CommandProcessor {

@@ -16,7 +16,9 @@ SramAccess Pixels(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t st
 }  // namespace
 
 SramBanks::SramBanks(const spec::NpuConfig& c)
-    : banks_(c.sram().banks()), width_(c.sram().bank_width_bytes()), free_(banks_, 0),
+    : banks_(c.sram().banks()),
+      width_(c.sram().bank_width_bytes()),
+      free_(banks_, 0),
       words_(banks_, 0) {}
 
 uint64_t SramBanks::Book(const SramAccess& a, uint64_t at) {

@@ -1,9 +1,9 @@
 // CheckAddLayer.
 #include "compiler/layer/add_layer.h"
 
-#include <tuple>
-
 #include <fmt/format.h>
+
+#include <tuple>
 
 #include "hw/spec/arith.h"
 

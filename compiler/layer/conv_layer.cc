@@ -1,12 +1,12 @@
 // CheckLayer: one rule per field, in the order a reader of the struct meets them.
 #include "compiler/layer/conv_layer.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <span>
 #include <tuple>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "hw/spec/arith.h"
 
@@ -38,13 +38,12 @@ Status CheckShape(const ConvLayer& l) {
   }
   for (const auto& [field, value] : std::span(dims).subspan(4)) {
     if (value > kMaxWindowField) {
-      return Unimplemented(fmt::format("{} = {}: at most {} is supported", field, value,
-                                       kMaxWindowField));
+      return Unimplemented(
+          fmt::format("{} = {}: at most {} is supported", field, value, kMaxWindowField));
     }
   }
   if (l.depthwise && l.in_c != l.out_c) {
-    return InvalidArgument(
-        fmt::format("depthwise with in_c = {} != out_c = {}", l.in_c, l.out_c));
+    return InvalidArgument(fmt::format("depthwise with in_c = {} != out_c = {}", l.in_c, l.out_c));
   }
   if (l.out_c > 65535) {
     return Unimplemented(fmt::format("out_c = {}: the ISA encodes at most 65535", l.out_c));
@@ -73,8 +72,8 @@ Status CheckPadding(const ConvLayer& l) {
                                                    {"pad_right", l.pad_right}};
   for (const auto& [field, pad] : pads) {
     if (pad > kMaxWindowField) {
-      return Unimplemented(fmt::format("{} = {}: at most {} is supported", field, pad,
-                                       kMaxWindowField));
+      return Unimplemented(
+          fmt::format("{} = {}: at most {} is supported", field, pad, kMaxWindowField));
     }
   }
   return Status::Ok();

@@ -45,9 +45,7 @@ struct ConvLayer {
   uint32_t KernelExtentH() const { return (kernel_h - 1) * dilation_h + 1; }
   uint32_t KernelExtentW() const { return (kernel_w - 1) * dilation_w + 1; }
   // Taps summed per output value: kernel_h * kernel_w * in_c (kernel_h * kernel_w if depthwise).
-  uint64_t ReductionSize() const {
-    return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c);
-  }
+  uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c); }
   // Input channels one weight row covers: in_c, or 1 if depthwise.
   uint32_t WeightChannels() const { return depthwise ? 1 : in_c; }
   uint64_t Macs() const { return uint64_t{OutH()} * OutW() * out_c * ReductionSize(); }

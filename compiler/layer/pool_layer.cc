@@ -1,9 +1,9 @@
 // CheckPoolLayer: shapes first, then what one POOL instruction can encode, then quantisation.
 #include "compiler/layer/pool_layer.h"
 
-#include <utility>
-
 #include <fmt/format.h>
+
+#include <utility>
 
 #include "hw/spec/arith.h"
 

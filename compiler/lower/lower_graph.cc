@@ -6,10 +6,10 @@
 //   4. Mark the buffers the host reads.
 #include "compiler/lower/lower_graph.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "compiler/lower/lower_ops.h"
 
@@ -90,8 +90,14 @@ class Lowering {
   // A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
   StatusOr<int> NewValue(const ir::Tensor& t, int buffer) {
     NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
-    ActivationValue v{t.name(), {}, hwc[0], hwc[1], hwc[2], t.quant().scale[0],
-                      t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0], buffer};
+    ActivationValue v{t.name(),
+                      {},
+                      hwc[0],
+                      hwc[1],
+                      hwc[2],
+                      t.quant().scale[0],
+                      t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
+                      buffer};
     for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
     if (buffer < 0) {
       v.buffer = static_cast<int>(net_.buffers.size());
@@ -116,9 +122,10 @@ class Lowering {
 
   Status Node(const ir::Node& n) {
     if (n.num_outputs() != 1 || n.input(0) == nullptr) {
-      return InvalidArgument(fmt::format("node '{}' ({}): expected one activation input and one "
-                                         "output",
-                                         n.name(), ir::OpName(n.kind())));
+      return InvalidArgument(
+          fmt::format("node '{}' ({}): expected one activation input and one "
+                      "output",
+                      n.name(), ir::OpName(n.kind())));
     }
     NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
     if (IsView(n.kind())) {

@@ -73,7 +73,8 @@ std::vector<ConvPart> SplitGroups(const ConvLayer& whole, uint32_t groups) {
     p.conv.in_c = in_g;
     p.conv.out_c = out_g;
     auto slice = [&](const auto& v, uint64_t per) {
-      return std::decay_t<decltype(v)>(v.begin() + g * out_g * per, v.begin() + (g + 1) * out_g * per);
+      return std::decay_t<decltype(v)>(v.begin() + g * out_g * per,
+                                       v.begin() + (g + 1) * out_g * per);
     };
     p.conv.weights = slice(whole.weights, per_channel);
     p.conv.bias = slice(whole.bias, 1);
@@ -90,15 +91,16 @@ std::string FieldNote(const ConvLayer& c) {
   std::vector<std::string> notes;
   const size_t blocks = KernelBlocks(c).size();
   if (blocks > 1) {
-    notes.push_back(fmt::format("kernel {}x{} (dilation {}x{}) as {} kernel blocks accumulating "
-                                "into one tile (CONV encodes at most {} taps and dilation {})",
-                                c.kernel_h, c.kernel_w, c.dilation_h, c.dilation_w, blocks,
-                                kMaxConvField, kMaxConvField));
+    notes.push_back(fmt::format(
+        "kernel {}x{} (dilation {}x{}) as {} kernel blocks accumulating "
+        "into one tile (CONV encodes at most {} taps and dilation {})",
+        c.kernel_h, c.kernel_w, c.dilation_h, c.dilation_w, blocks, kMaxConvField, kMaxConvField));
   }
   if (c.stride_h > kMaxConvField || c.stride_w > kMaxConvField) {
-    notes.push_back(fmt::format("stride {}x{} (CONV encodes at most {}): one output row/column "
-                                "per tile",
-                                c.stride_h, c.stride_w, kMaxConvField));
+    notes.push_back(
+        fmt::format("stride {}x{} (CONV encodes at most {}): one output row/column "
+                    "per tile",
+                    c.stride_h, c.stride_w, kMaxConvField));
   }
   if (c.pad_top >= c.KernelExtentH() || c.pad_bottom >= c.KernelExtentH() ||
       c.pad_left >= c.KernelExtentW() || c.pad_right >= c.KernelExtentW()) {
@@ -109,8 +111,8 @@ std::string FieldNote(const ConvLayer& c) {
 
 Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue& y) {
   if (c.OutH() != y.h || c.OutW() != y.w || c.out_c != y.c) {
-    return Bad(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h,
-                              y.w, y.c, c.OutH(), c.OutW(), c.out_c));
+    return Bad(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h, y.w,
+                              y.c, c.OutH(), c.OutW(), c.out_c));
   }
   return Status::Ok();
 }
@@ -156,9 +158,10 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   }
   std::vector<ConvPart> parts = SplitGroups(c, uint32_t(groups));
   NPU_TRY(CheckLayer(parts.front().conv));
-  layer.note = fmt::format("grouped convolution ({} groups) as {} convolutions over channel "
-                           "slices{}{}",
-                           groups, groups, layer.note.empty() ? "" : "; ", layer.note);
+  layer.note = fmt::format(
+      "grouped convolution ({} groups) as {} convolutions over channel "
+      "slices{}{}",
+      groups, groups, layer.note.empty() ? "" : "; ", layer.note);
   layer.work = std::move(parts);
   return Status::Ok();
 }

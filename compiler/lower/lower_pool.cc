@@ -67,9 +67,10 @@ Status GlobalWindow(const ir::Node& n, PoolLayer& p, std::string& note) {
           "differ from the integer reference",
           n.name(), p.in_h, p.in_w, pixels, kMaxPoolKernel, kMaxPoolKernel));
     }
-    note = fmt::format("global average pool over {}x{} viewed as a {}x{} plane (POOL's window is "
-                       "at most {}x{})",
-                       p.in_h, p.in_w, rows, pixels / rows, kMaxPoolKernel, kMaxPoolKernel);
+    note = fmt::format(
+        "global average pool over {}x{} viewed as a {}x{} plane (POOL's window is "
+        "at most {}x{})",
+        p.in_h, p.in_w, rows, pixels / rows, kMaxPoolKernel, kMaxPoolKernel);
     p.in_h = rows;
     p.in_w = uint32_t(pixels / rows);
   }

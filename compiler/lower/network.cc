@@ -1,10 +1,10 @@
 // Network queries: per-layer figures, buffer lifetimes, in-place adds.
 #include "compiler/lower/network.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <climits>
-
-#include <fmt/format.h>
 
 #include "hw/spec/isa.h"
 

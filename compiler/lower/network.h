@@ -20,12 +20,12 @@
 namespace npu::compiler {
 
 struct ActivationValue {
-  std::string name;               // the IR tensor's name
-  std::vector<uint32_t> shape;    // as in the IR (for the program's input/output descriptions)
-  uint32_t h = 1, w = 1, c = 1;   // NHWC, batch 1 (a [1,K] vector is 1x1xK)
+  std::string name;              // the IR tensor's name
+  std::vector<uint32_t> shape;   // as in the IR (for the program's input/output descriptions)
+  uint32_t h = 1, w = 1, c = 1;  // NHWC, batch 1 (a [1,K] vector is 1x1xK)
   float scale = 1.0f;
   int32_t zero_point = 0;
-  int buffer = -1;                // index into Network::buffers
+  int buffer = -1;  // index into Network::buffers
   uint64_t bytes() const { return uint64_t{h} * w * c; }
 };
 
@@ -63,7 +63,7 @@ struct Network {
   std::string name;
   std::vector<ActivationValue> values;
   std::vector<NetBuffer> buffers;
-  std::vector<NetLayer> layers;  // in execution order
+  std::vector<NetLayer> layers;      // in execution order
   std::vector<int> inputs, outputs;  // value ids, in graph order
 
   const ActivationValue& value(int id) const { return values.at(id); }

@@ -98,10 +98,9 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   m.memory.adds_in_place = MakeAddsInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.
-  NPU_ASSIGN_OR_RETURN(
-      const OnChipPlan chip,
-      PlanOnChip(config, m.network, life,
-                 {options.keep_activations_on_chip, options.prefetch_across_layers}));
+  NPU_ASSIGN_OR_RETURN(const OnChipPlan chip, PlanOnChip(config, m.network, life,
+                                                         {options.keep_activations_on_chip,
+                                                          options.prefetch_across_layers}));
   std::vector<LayerConstants> constants;
   for (size_t i = 0; i < m.network.layers.size(); ++i) {
     NPU_ASSIGN_OR_RETURN(LayerConstants c,

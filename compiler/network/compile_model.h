@@ -39,22 +39,22 @@ namespace npu::compiler {
 struct ModelLayer {
   std::string name, op, shape, tiling, note;
   uint32_t first_instruction = 0, instruction_count = 0;
-  LayerResidency on_chip;        // which operands are read/written in place in SRAM
+  LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;
   uint64_t scratch_bytes = 0, scratch_base = 0;
-  uint64_t sram_in_use = 0;      // SRAM allocated while the layer runs (on-chip tensors, scratch)
+  uint64_t sram_in_use = 0;       // SRAM allocated while the layer runs (on-chip tensors, scratch)
   uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay
   uint64_t predicted_dram_read_bytes = 0, predicted_dram_write_bytes = 0;  // its LOADs/STOREs
-  uint64_t roofline_cycles = 0;   // max(MACs / array, minimum DRAM bytes / bandwidth)
+  uint64_t roofline_cycles = 0;  // max(MACs / array, minimum DRAM bytes / bandwidth)
 };
 
 // One buffer of the memory plan.
 struct BufferPlacement {
-  std::string name;        // the first value stored in it
+  std::string name;  // the first value stored in it
   uint64_t bytes = 0;
-  Lifetime lifetime;       // in layers; -1 / layers.size() for host-written / host-read
+  Lifetime lifetime;  // in layers; -1 / layers.size() for host-written / host-read
   bool on_chip = false;
-  uint64_t address = 0;    // SRAM address, or DRAM offset from DRAM_BASE
+  uint64_t address = 0;  // SRAM address, or DRAM offset from DRAM_BASE
 };
 
 struct MemoryPlan {
@@ -62,9 +62,9 @@ struct MemoryPlan {
   uint64_t instruction_bytes = 0;
   uint64_t constants_offset = 0, constants_bytes = 0;
   uint64_t arena_offset = 0;
-  uint64_t arena_bytes = 0;             // peak of the activation arena
-  uint64_t arena_lower_bound = 0;       // most bytes of off-chip buffers alive at once
-  uint64_t sram_peak = 0;               // highest SRAM byte used + 1
+  uint64_t arena_bytes = 0;        // peak of the activation arena
+  uint64_t arena_lower_bound = 0;  // most bytes of off-chip buffers alive at once
+  uint64_t sram_peak = 0;          // highest SRAM byte used + 1
   bool prefetch = false;
   int adds_in_place = 0, evicted = 0;
 };
@@ -75,9 +75,9 @@ struct CompiledModel {
   Network network;
   std::vector<ModelLayer> layers;
   MemoryPlan memory;
-  CostEstimate cost;                 // the whole stream
-  uint64_t min_dram_bytes = 0;       // constants once, the inputs once, the outputs once
-  uint64_t roofline_cycles = 0;      // sum of the layers'
+  CostEstimate cost;             // the whole stream
+  uint64_t min_dram_bytes = 0;   // constants once, the inputs once, the outputs once
+  uint64_t roofline_cycles = 0;  // sum of the layers'
 };
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,

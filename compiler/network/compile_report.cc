@@ -21,12 +21,12 @@ std::string CompileReport(const CompiledModel& m) {
       "model '{}': {} layers, {} instructions, predicted {} cycles (roofline {}, {:.2f}x)\n\n",
       m.network.name, m.layers.size(), m.instructions.size(), m.cost.cycles, m.roofline_cycles,
       m.roofline_cycles ? double(m.cost.cycles) / m.roofline_cycles : 0.0);
-  r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", "layer", "op",
-                   "shape", "io", "predicted", "roofline", "SRAM", "tiling");
+  r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", "layer", "op", "shape",
+                   "io", "predicted", "roofline", "SRAM", "tiling");
   for (const ModelLayer& l : m.layers) {
     const size_t inputs = l.op == "add" ? 2 : 1;
-    r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", l.name, l.op,
-                     l.shape, OnChipText(l, inputs), l.predicted_cycles, l.roofline_cycles,
+    r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", l.name, l.op, l.shape,
+                     OnChipText(l, inputs), l.predicted_cycles, l.roofline_cycles,
                      Kib(l.sram_in_use), l.tiling);
     if (!l.note.empty()) r += fmt::format("{:<28} decomposed: {}\n", "", l.note);
   }

@@ -23,8 +23,8 @@ ModelDramPlan PlanModelDram(const Network& net, const std::vector<Lifetime>& lif
   plan.arena = cursor;
   std::vector<PlanItem> items;
   for (size_t b = 0; b < net.buffers.size(); ++b) {
-    items.push_back(on_chip[b] ? PlanItem{} : PlanItem{net.buffers[b].bytes, life[b].first,
-                                                       life[b].last});
+    items.push_back(on_chip[b] ? PlanItem{}
+                               : PlanItem{net.buffers[b].bytes, life[b].first, life[b].last});
   }
   const ArenaPlan arena = PlanArena(items, kDramAlignBytes);
   for (uint64_t offset : arena.offsets) plan.buffers.push_back(plan.arena + offset);

@@ -19,10 +19,10 @@ inline constexpr uint64_t kDramAlignBytes = 64;
 struct ModelDramPlan {
   std::vector<uint64_t> constants;  // per layer
   uint64_t constants_bytes = 0;
-  uint64_t arena = 0;               // where the arena starts
-  std::vector<uint64_t> buffers;    // per buffer (off-chip ones)
-  uint64_t arena_bytes = 0;         // its peak
-  uint64_t arena_lower_bound = 0;   // most off-chip bytes alive at any layer
+  uint64_t arena = 0;              // where the arena starts
+  std::vector<uint64_t> buffers;   // per buffer (off-chip ones)
+  uint64_t arena_bytes = 0;        // its peak
+  uint64_t arena_lower_bound = 0;  // most off-chip bytes alive at any layer
   uint64_t end = 0;
 };
 

@@ -11,7 +11,8 @@ namespace {
 
 constexpr uint64_t kConstantAlign = 64;
 
-void Append(std::vector<uint8_t>& to, const std::vector<uint8_t>& bytes, std::vector<uint64_t>& at) {
+void Append(std::vector<uint8_t>& to, const std::vector<uint8_t>& bytes,
+            std::vector<uint64_t>& at) {
   to.resize((to.size() + kConstantAlign - 1) / kConstantAlign * kConstantAlign);
   at.push_back(to.size());
   to.insert(to.end(), bytes.begin(), bytes.end());
@@ -58,8 +59,8 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
 }
 
 std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSchedule& schedule,
-                                         const LayerConstants& constants,
-                                         const LayerPlaces& places, uint32_t* acc_phase) {
+                                         const LayerConstants& constants, const LayerPlaces& places,
+                                         uint32_t* acc_phase) {
   if (const auto* parts = layer.conv_parts()) {
     return EmitConvParts(*parts, std::get<TilingChoice>(schedule.choice), constants, places,
                          acc_phase);

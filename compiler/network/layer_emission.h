@@ -31,7 +31,7 @@ struct LayerPlaces {
 
 // `acc_phase` carries the accumulator slot rotation from layer to layer.
 std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSchedule& schedule,
-                                         const LayerConstants& constants,
-                                         const LayerPlaces& places, uint32_t* acc_phase);
+                                         const LayerConstants& constants, const LayerPlaces& places,
+                                         uint32_t* acc_phase);
 
 }  // namespace npu::compiler

@@ -44,8 +44,8 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
     s.scratch_bytes = choice.plan.sram_bytes;
     s.choice = std::move(choice);
   } else if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {
-    NPU_ASSIGN_OR_RETURN(auto choice, ChoosePoolTiling(config, *pool,
-                                                       ConvContext(residency, sram_budget)));
+    NPU_ASSIGN_OR_RETURN(auto choice,
+                         ChoosePoolTiling(config, *pool, ConvContext(residency, sram_budget)));
     s.scratch_bytes = choice.plan.sram_bytes;
     s.choice = std::move(choice);
   } else {

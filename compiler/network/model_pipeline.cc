@@ -1,9 +1,9 @@
 // The model pipeline (steps in model_pipeline.h).
 #include "compiler/network/model_pipeline.h"
 
-#include <chrono>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/host_io.h"
@@ -30,8 +30,8 @@ StatusOr<ir::Graph> LoadFloatGraph(std::string_view model, const ModelPipelineOp
 #ifdef NPU_HAVE_ONNX
   return ImportOnnxFile(std::string(model));
 #else
-  return Unimplemented(fmt::format("{}: ONNX import (compiler/onnx) is not part of this build",
-                                   model));
+  return Unimplemented(
+      fmt::format("{}: ONNX import (compiler/onnx) is not part of this build", model));
 #endif
 }
 
@@ -41,8 +41,8 @@ StatusOr<std::vector<std::vector<int8_t>>> QuantisedInputs(const ir::Graph& f, c
   const std::vector<interp::HostTensor> values =
       o.inputs.empty() ? workloads::MakeInputs(f, o.input_seed) : o.inputs;
   if (values.size() != q.inputs().size()) {
-    return InvalidArgument(fmt::format("{} inputs given; the model takes {}", values.size(),
-                                       q.inputs().size()));
+    return InvalidArgument(
+        fmt::format("{} inputs given; the model takes {}", values.size(), q.inputs().size()));
   }
   std::vector<std::vector<int8_t>> inputs;
   for (size_t i = 0; i < values.size(); ++i) {

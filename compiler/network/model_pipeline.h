@@ -28,8 +28,8 @@
 namespace npu::compiler {
 
 struct ModelPipelineOptions {
-  int64_t image_size = 0;         // built-in CNNs: 0 is the model's default (224)
-  int calibration_samples = 4;    // seeded inputs from quantize::kCalibrationSeed
+  int64_t image_size = 0;       // built-in CNNs: 0 is the model's default (224)
+  int calibration_samples = 4;  // seeded inputs from quantize::kCalibrationSeed
   quantize::QuantizeOptions quantize;
   uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
   // Float inputs to run instead of the seeded one (one per graph input, the float model's

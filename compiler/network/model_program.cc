@@ -1,9 +1,9 @@
 // Per-layer predictions and the program description.
 #include "compiler/network/model_program.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "compiler/codegen/program_builder.h"
 #include "hw/spec/config.h"
@@ -25,8 +25,8 @@ spec::TensorDesc Describe(const ActivationValue& v, uint64_t offset) {
   return t;
 }
 
-void AddRegion(spec::Program& p, const std::string& name, const std::string& kind,
-               uint64_t offset, uint64_t bytes) {
+void AddRegion(spec::Program& p, const std::string& name, const std::string& kind, uint64_t offset,
+               uint64_t bytes) {
   spec::DramRegion* r = p.add_dram_layout();
   r->set_name(name);
   r->set_kind(kind);
@@ -82,7 +82,8 @@ void PredictLayers(const spec::NpuConfig& c, const std::vector<InstructionTiming
     m.roofline_cycles += l.roofline_cycles;
     m.min_dram_bytes += l.constant_bytes;
   }
-  if (!m.layers.empty()) m.layers.back().predicted_cycles += m.cost.cycles - std::min(m.cost.cycles, previous);
+  if (!m.layers.empty())
+    m.layers.back().predicted_cycles += m.cost.cycles - std::min(m.cost.cycles, previous);
 }
 
 StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const CompiledModel& m,

@@ -22,8 +22,7 @@ void PredictLayers(const spec::NpuConfig& config, const std::vector<InstructionT
 
 // Encodes the (relocated) instructions and describes everything; the constants and the arena are
 // at `data_base` + their plan offsets.
-StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config,
-                                          const CompiledModel& model,
+StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const CompiledModel& model,
                                           const std::vector<LayerConstants>& constants,
                                           const ModelDramPlan& dram, uint64_t data_base);
 

@@ -1,11 +1,11 @@
 // The on-chip plan: residency, tiling, SRAM placement (steps in on_chip_plan.h).
 #include "compiler/network/on_chip_plan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "compiler/memory/interval_planner.h"
 #include "compiler/network/residency.h"
@@ -32,8 +32,8 @@ class Planner {
         if (failed >= 0) break;
         const std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
         const ArenaPlan placed = PlanArena(items, stripe_);
-        if (placed.peak <= sram_) return Finish(on_chip, std::move(schedules), items, placed,
-                                                prefetch, plan.evicted);
+        if (placed.peak <= sram_)
+          return Finish(on_chip, std::move(schedules), items, placed, prefetch, plan.evicted);
         if (!prefetch) victim = Victim(on_chip, items, placed);
       }
       NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
@@ -76,8 +76,8 @@ class Planner {
 
   // The error of a layer that does not fit even with all of the SRAM.
   Status Retile(const std::vector<bool>& on_chip, int layer) const {
-    return ScheduleLayer(c_, net_, net_.layers[layer], ResidencyOf(net_, net_.layers[layer], on_chip),
-                         sram_)
+    return ScheduleLayer(c_, net_, net_.layers[layer],
+                         ResidencyOf(net_, net_.layers[layer], on_chip), sram_)
         .status();
   }
 
@@ -86,8 +86,8 @@ class Planner {
                               const std::vector<LayerSchedule>& schedules, bool prefetch) const {
     std::vector<PlanItem> items;
     for (size_t b = 0; b < on_chip.size(); ++b) {
-      items.push_back(on_chip[b] ? PlanItem{AlignUp(net_.buffers[b].bytes, stripe_),
-                                            life_[b].first, life_[b].last}
+      items.push_back(on_chip[b] ? PlanItem{AlignUp(net_.buffers[b].bytes, stripe_), life_[b].first,
+                                            life_[b].last}
                                  : PlanItem{});
     }
     for (size_t i = 0; i < schedules.size(); ++i) {

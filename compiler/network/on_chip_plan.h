@@ -30,8 +30,8 @@ struct OnChipOptions {
 };
 
 struct OnChipPlan {
-  std::vector<bool> on_chip;          // per buffer
-  std::vector<uint64_t> sram_addr;    // per buffer, if on chip
+  std::vector<bool> on_chip;             // per buffer
+  std::vector<uint64_t> sram_addr;       // per buffer, if on chip
   std::vector<LayerSchedule> schedules;  // per layer
   std::vector<uint64_t> scratch_base;    // per layer: SRAM address of its buffers
   std::vector<uint64_t> sram_in_use;     // per layer: bytes allocated while it runs

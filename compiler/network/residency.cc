@@ -72,8 +72,7 @@ uint64_t StripeBytes(const spec::NpuConfig& c) {
 uint64_t AlignUp(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
 
 StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Network& net,
-                                            const std::vector<Lifetime>& life,
-                                            bool allow_on_chip) {
+                                            const std::vector<Lifetime>& life, bool allow_on_chip) {
   const size_t layers = net.layers.size(), buffers = net.buffers.size();
   const uint64_t sram = c.sram().size_bytes(), stripe = StripeBytes(c);
   // 1. Candidates by what the buffers are, then by what their layers tolerate.

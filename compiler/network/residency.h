@@ -11,8 +11,8 @@
 namespace npu::compiler {
 
 struct ResidencyDecision {
-  std::vector<bool> on_chip;       // per buffer
-  std::vector<uint64_t> reserve;   // per layer: scratch its near-best tiling needs
+  std::vector<bool> on_chip;      // per buffer
+  std::vector<uint64_t> reserve;  // per layer: scratch its near-best tiling needs
 };
 
 // 1. Eligible buffers: intermediate (not graph inputs or outputs), used in place by every layer

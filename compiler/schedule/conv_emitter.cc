@@ -110,16 +110,16 @@ class Emitter {
     a.param_addr = static_cast<uint32_t>(plan_.params.Addr(s.params.slot));
     // On chip: straight into the tensor, one pixel every `channels` bytes (whole rows, or one
     // row, so consecutive pixels of the tile are consecutive pixels of the tensor).
-    a.out_addr = static_cast<uint32_t>(tiling_.output_on_chip ? first
-                                                              : plan_.outputs.Addr(s.out_slot));
+    a.out_addr =
+        static_cast<uint32_t>(tiling_.output_on_chip ? first : plan_.outputs.Addr(s.out_slot));
     a.out_pixel_stride = tiling_.output_on_chip ? t.channels : oc.size;
     a.out_zero_point = l.output_zero_point;
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
     out_.push_back({spec::Opcode::kAct, 0, 0, a});
     if (tiling_.output_on_chip) return;
-    Dma(spec::Opcode::kStore, HwcBlockCopy(first, a.out_addr, rows.size, cols.size, oc.size,
-                                           out_w, t.channels));
+    Dma(spec::Opcode::kStore,
+        HwcBlockCopy(first, a.out_addr, rows.size, cols.size, oc.size, out_w, t.channels));
   }
 
   void Dma(spec::Opcode opcode, const StridedCopy& copy) {

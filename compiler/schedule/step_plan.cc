@@ -64,7 +64,9 @@ struct StepWalker {
 
 void ForEachStep(const TileGrid& grid, const ConvTiling& tiling, const SramPlan& plan,
                  const std::function<void(const ConvStep&)>& visit) {
-  StepWalker walker{grid, plan, tiling.input_on_chip,
+  StepWalker walker{grid,
+                    plan,
+                    tiling.input_on_chip,
                     SlotCache(std::max(1u, plan.inputs.slots), tiling.inputs_resident),
                     SlotCache(plan.weights.slots, tiling.weights_resident),
                     SlotCache(plan.params.slots, tiling.params_resident)};

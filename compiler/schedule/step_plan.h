@@ -38,7 +38,7 @@ class SlotCache {
 struct ConvStep {
   uint32_t sp = 0, oc = 0;  // tile indices
   uint32_t ic = 0;          // reduction step: input-channel tile x kernel block (TileGrid)
-  uint64_t group = 0;               // index of the (sp, oc) output tile in execution order
+  uint64_t group = 0;       // index of the (sp, oc) output tile in execution order
   bool first_ic = false, last_ic = false;
   SlotUse input, weights;
   SlotUse params;  // acquired on the first ic step (load there), read by ACT on the last

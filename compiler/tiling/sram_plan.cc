@@ -1,10 +1,10 @@
 // SRAM and accumulator buffer layout.
 #include "compiler/tiling/sram_plan.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "hw/spec/isa.h"
 
@@ -28,8 +28,8 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 
 uint64_t DistinctInputTiles(const TileGrid& g) {
   const uint64_t blocks = g.reductions() / g.ic().count();
-  return uint64_t{g.spatial_count()} * (g.layer().depthwise ? g.oc().count() * blocks
-                                                            : g.reductions());
+  return uint64_t{g.spatial_count()} *
+         (g.layer().depthwise ? g.oc().count() * blocks : g.reductions());
 }
 uint64_t DistinctWeightTiles(const TileGrid& g) {
   return uint64_t{g.oc().count()} * g.reductions();

@@ -1,9 +1,9 @@
 // Tile geometry.
 #include "compiler/tiling/tile_grid.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace npu::compiler {
 
@@ -85,11 +85,13 @@ uint32_t MaxPad(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t 
   uint32_t best = 0;
   for (uint32_t i = 0; i < axis.count(); ++i) {
     if (int64_t{axis.At(i).begin} * stride >= offset) break;
-    best = std::max(best, WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
+    best = std::max(best,
+                    WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
   }
   for (uint32_t i = axis.count(); i-- > 0;) {
     if (int64_t{axis.At(i).begin} * stride - offset < in_extent) break;
-    best = std::max(best, WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
+    best = std::max(best,
+                    WindowFor(axis.At(i), in_extent, stride, dilation, kernel, offset).pad_before);
   }
   return best;
 }

@@ -40,8 +40,8 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
             conv.in_c = l.depthwise ? n.size : k.size;
             conv.kernel_h = g.Block(b).h, conv.kernel_w = g.Block(b).w;
             conv.depthwise = l.depthwise;
-            const uint64_t sram = spec::CeilDiv(
-                in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
+            const uint64_t sram =
+                spec::CeilDiv(in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
             total += uint64_t{h.count} * w.count * n.count * k.count *
                      std::max(spec::ConvComputeCycles(c, conv), sram);
           }
@@ -59,7 +59,8 @@ uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
   const uint32_t blocks = g.reductions() / g.ic().count();
   for (uint32_t b = 0; b < blocks; ++b) {
     uint64_t rows = 0, cols = 0;
-    for (uint32_t i = 0; i < g.oh().count(); ++i) rows += g.Input(i * g.ow().count(), 0, b).rows.size;
+    for (uint32_t i = 0; i < g.oh().count(); ++i)
+      rows += g.Input(i * g.ow().count(), 0, b).rows.size;
     for (uint32_t i = 0; i < g.ow().count(); ++i) cols += g.Input(i, 0, b).cols.size;
     bytes += rows * cols * l.in_c;
   }
@@ -149,14 +150,14 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
       spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} * spec::kInsnBytes);
   const uint64_t act =
       groups * c.act().pipeline_cycles() + spec::CeilDiv(l.OutputBytes(), c.act().lanes());
-  const uint64_t load_queue = DmaQueueCycles(
-      c,
-      {{loads.inputs, input_bytes,
-        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(), l.depthwise ? t.tile_oc : t.tile_ic,
-                      l.in_w, l.in_c)},
-       {loads.weights, weight_bytes, g.MaxWeightTileBytes()},
-       {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
-      c.dma().load_channels());
+  const uint64_t load_queue =
+      DmaQueueCycles(c,
+                     {{loads.inputs, input_bytes,
+                       BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
+                                     l.depthwise ? t.tile_oc : t.tile_ic, l.in_w, l.in_c)},
+                      {loads.weights, weight_bytes, g.MaxWeightTileBytes()},
+                      {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
+                     c.dma().load_channels());
   const uint64_t store_queue = DmaQueueCycles(
       c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
       c.dma().store_channels());

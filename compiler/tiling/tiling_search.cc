@@ -1,11 +1,11 @@
 // The tiling search.
 #include "compiler/tiling/tiling_search.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/codegen/program_builder.h"
 #include "compiler/cost/cost_model.h"
@@ -150,8 +150,8 @@ std::vector<Ranked> FittingCandidates(const spec::NpuConfig& config, const ConvL
 }
 
 // Fitting candidates sorted by estimate, or the error saying why there are none.
-StatusOr<std::vector<Ranked>> RankCandidates(const spec::NpuConfig& config,
-                                             const ConvLayer& layer, const TilingContext& ctx) {
+StatusOr<std::vector<Ranked>> RankCandidates(const spec::NpuConfig& config, const ConvLayer& layer,
+                                             const TilingContext& ctx) {
   size_t too_many_instructions = 0;
   std::vector<Ranked> fitting =
       FittingCandidates(config, layer, ctx, false, &too_many_instructions);
@@ -222,12 +222,12 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
         "an on-chip output is written in place: tiles must be whole rows or a single row");
   }
   if (l.stride_h > kMaxConvField && t.tile_oh != 1) {
-    return InvalidArgument(fmt::format("stride_h = {} > {}: tiles must be one row", l.stride_h,
-                                       kMaxConvField));
+    return InvalidArgument(
+        fmt::format("stride_h = {} > {}: tiles must be one row", l.stride_h, kMaxConvField));
   }
   if (l.stride_w > kMaxConvField && t.tile_ow != 1) {
-    return InvalidArgument(fmt::format("stride_w = {} > {}: tiles must be one column",
-                                       l.stride_w, kMaxConvField));
+    return InvalidArgument(
+        fmt::format("stride_w = {} > {}: tiles must be one column", l.stride_w, kMaxConvField));
   }
   if (t.input_on_chip && (l.kernel_w > kMaxConvField || l.dilation_w > kMaxConvField)) {
     return InvalidArgument("a kernel cut into column blocks cannot read an on-chip input");
@@ -238,9 +238,10 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
                                          g.MaxInputRows(), g.MaxInputCols(), kMaxExtent));
   }
   if (g.MaxPadBefore() > kMaxConvPad) {
-    return ResourceExhausted(fmt::format("a tile needs {} padding rows/cols before its input; "
-                                         "CONV encodes at most {}",
-                                         g.MaxPadBefore(), kMaxConvPad));
+    return ResourceExhausted(
+        fmt::format("a tile needs {} padding rows/cols before its input; "
+                    "CONV encodes at most {}",
+                    g.MaxPadBefore(), kMaxConvPad));
   }
   return Status::Ok();
 }
@@ -287,8 +288,7 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
 
 StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvLayer& layer,
                                       const TilingContext& context) {
-  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked,
-                       RankCandidates(config, layer, context));
+  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked, RankCandidates(config, layer, context));
   TilingOutlook outlook{ranked[0].estimate.cycles, ranked[0].choice.plan.sram_bytes};
   for (const Ranked& r : ranked) {
     if (r.estimate.cycles > outlook.cycles * kNearBestEstimate) break;
@@ -301,8 +301,7 @@ StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLay
                                     const TilingContext& context) {
   // 1. Fitting candidates ranked by the estimate; 2. the best few replayed with the cost model;
   // 3. among those within kNearBestReplay of the fastest, the one using the least SRAM.
-  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked,
-                       RankCandidates(config, layer, context));
+  NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked, RankCandidates(config, layer, context));
   const size_t keep = std::min(kReplayedCandidates, ranked.size());
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> costs;
   for (size_t i = 0; i < keep; ++i) costs.push_back(Replay(config, layer, ranked[i].choice));

@@ -1,11 +1,11 @@
 // Vector-layer tilings: geometry, SRAM slots, and the replayed search.
 #include "compiler/tiling/vector_tiling.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/cost/cost_model.h"
 #include "compiler/schedule/dependencies.h"
@@ -76,9 +76,8 @@ size_t PickVector(const std::vector<Replayed>& costs) {
   size_t best = costs.size();
   for (size_t i = 0; i < costs.size(); ++i) {
     if (costs[i].cycles > fastest * kNearBestVector) continue;
-    if (best == costs.size() ||
-        std::tie(costs[i].longest, costs[i].cycles) <
-            std::tie(costs[best].longest, costs[best].cycles)) {
+    if (best == costs.size() || std::tie(costs[i].longest, costs[i].cycles) <
+                                    std::tie(costs[best].longest, costs[best].cycles)) {
       best = i;
     }
   }
@@ -123,8 +122,8 @@ VectorPlan PlanPoolSram(const PoolLayer& l, const PoolTiling& t, uint32_t align)
   const uint32_t tiles = bands.count() * Axis{l.channels, t.tile_c}.count();
   const uint32_t slots = std::min(2u, tiles);
   plan.a = Place(&cursor, uint64_t{rows} * l.in_w * t.tile_c, t.input_on_chip ? 0 : slots, align);
-  plan.out = Place(&cursor, uint64_t{t.tile_oh} * l.out_w * t.tile_c,
-                   t.output_on_chip ? 0 : slots, align);
+  plan.out =
+      Place(&cursor, uint64_t{t.tile_oh} * l.out_w * t.tile_c, t.output_on_chip ? 0 : slots, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -160,9 +159,9 @@ StatusOr<VectorChoice<PoolTiling>> ChoosePoolTiling(const spec::NpuConfig& c, co
       const auto plan = FitPlan(c, budget, [&](uint32_t a) { return PlanPoolSram(l, t, a); });
       if (!plan) continue;
       uint64_t dram = 0, sram = plan->sram_bytes;
-      const PoolOperands ops{ReplayPlace(t.input_on_chip, &dram, &sram, l.InputBytes(), l.channels),
-                             ReplayPlace(t.output_on_chip, &dram, &sram, l.OutputBytes(),
-                                         l.channels)};
+      const PoolOperands ops{
+          ReplayPlace(t.input_on_chip, &dram, &sram, l.InputBytes(), l.channels),
+          ReplayPlace(t.output_on_chip, &dram, &sram, l.OutputBytes(), l.channels)};
       fitting.push_back({t, *plan});
       costs.push_back(Replay(c, EmitPool(l, t, *plan, ops)));
     }
@@ -208,10 +207,10 @@ StatusOr<VectorChoice<AddTiling>> ChooseAddTiling(const spec::NpuConfig& c, cons
     return ResourceExhausted(fmt::format(
         "layer '{}': no tiling fits: one element per operand, double-buffered, needs {} bytes of "
         "SRAM; {}",
-        l.DisplayName(), PlanAddSram(l, AddTiling{1, on_chip.a_on_chip, on_chip.b_on_chip,
-                                                  on_chip.output_on_chip},
-                                     1)
-                             .sram_bytes,
+        l.DisplayName(),
+        PlanAddSram(l, AddTiling{1, on_chip.a_on_chip, on_chip.b_on_chip, on_chip.output_on_chip},
+                    1)
+            .sram_bytes,
         SramAvailableText(c, sram_budget)));
   }
   return fitting[PickVector(costs)];

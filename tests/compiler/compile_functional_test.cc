@@ -2,16 +2,16 @@
 // for bit: many shapes, both dataflows, small and large arrays, and an SRAM so small that every
 // operand is tiled. Each case also runs in random token-legal orders, which catches a missing
 // dependency, and passes the token protocol checker.
+#include <gtest/gtest.h>
+
 #include <random>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "compiler/compile.h"
 #include "compiler/reference/reference_conv.h"
 #include "compiler/schedule/token_check.h"
-#include "hw/spec/config.h"
 #include "compiler/sim/functional_executor.h"
+#include "hw/spec/config.h"
 #include "workloads/single_layer.h"
 #include "workloads/synthetic_conv.h"
 

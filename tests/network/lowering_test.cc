@@ -31,15 +31,19 @@ TEST(Lowering, ConvolutionsOfAnyKernelStridePaddingAndDilation) {
       {.out_c = 7, .kh = 5, .kw = 5, .stride_h = 2, .stride_w = 2, .pads = {2, 2, 2, 2}},
       {.out_c = 33, .kh = 7, .kw = 7, .stride_h = 2, .stride_w = 2, .pads = {3, 3, 3, 3}},
       {.out_c = 5, .kh = 2, .kw = 2, .stride_h = 3, .stride_w = 3},
-      {.out_c = 6, .kh = 3, .kw = 3, .pads = {2, 2, 2, 2}, .dilation_h = 2, .dilation_w = 2,
+      {.out_c = 6,
+       .kh = 3,
+       .kw = 3,
+       .pads = {2, 2, 2, 2},
+       .dilation_h = 2,
+       .dilation_w = 2,
        .activation = "relu6"},
       {.out_c = 4, .kh = 1, .kw = 3, .pads = {0, 1, 0, 2}},
       {.out_c = 3, .kh = 3, .kw = 1, .stride_h = 2, .stride_w = 1, .pads = {1, 0, 0, 0}}};
   for (const ConvSpec& spec : specs) {
     SCOPED_TRACE(::testing::Message() << spec.kh << "x" << spec.kw << "/" << spec.stride_h);
-    ExpectOnEveryConfig(13, 11, 5, [&](QuantGraphBuilder& b, ir::Tensor* x) {
-      return b.Conv(x, "conv", spec);
-    });
+    ExpectOnEveryConfig(
+        13, 11, 5, [&](QuantGraphBuilder& b, ir::Tensor* x) { return b.Conv(x, "conv", spec); });
   }
 }
 
@@ -49,17 +53,15 @@ TEST(Lowering, ConvolutionsBeyondTheIsaFieldsAreDecomposed) {
   const std::vector<ConvSpec> specs = {
       {.out_c = 5, .kh = 17, .kw = 3, .pads = {8, 1, 8, 1}},
       {.out_c = 4, .kh = 3, .kw = 18, .stride_h = 1, .stride_w = 2, .pads = {1, 0, 1, 0}},
-      {.out_c = 3, .kh = 3, .kw = 3, .pads = {16, 16, 16, 16}, .dilation_h = 16,
-       .dilation_w = 16},
+      {.out_c = 3, .kh = 3, .kw = 3, .pads = {16, 16, 16, 16}, .dilation_h = 16, .dilation_w = 16},
       {.out_c = 6, .kh = 2, .kw = 3, .stride_h = 17, .stride_w = 16, .pads = {0, 1, 0, 1}},
       {.out_c = 7, .kh = 1, .kw = 1, .pads = {2, 3, 1, 2}},
       {.out_c = 2, .kh = 3, .kw = 3, .pads = {5, 4, 6, 5}, .activation = "relu"}};
   for (const ConvSpec& spec : specs) {
     SCOPED_TRACE(::testing::Message() << spec.kh << "x" << spec.kw << " stride " << spec.stride_h
                                       << " dilation " << spec.dilation_h);
-    ExpectOnEveryConfig(40, 37, 3, [&](QuantGraphBuilder& b, ir::Tensor* x) {
-      return b.Conv(x, "conv", spec);
-    });
+    ExpectOnEveryConfig(
+        40, 37, 3, [&](QuantGraphBuilder& b, ir::Tensor* x) { return b.Conv(x, "conv", spec); });
   }
   ExpectOnEveryConfig(24, 20, 5, [](QuantGraphBuilder& b, ir::Tensor* x) {
     return b.Conv(x, "dw", {.out_c = 5, .kh = 19, .kw = 2, .pads = {9, 0, 9, 1}, .group = 5});
@@ -78,14 +80,26 @@ TEST(Lowering, ConvolutionsBeyondTheIsaFieldsAreDecomposed) {
 TEST(Lowering, DepthwiseConvolutions) {
   for (int64_t stride : {1, 2}) {
     ExpectOnEveryConfig(13, 11, 13, [&](QuantGraphBuilder& b, ir::Tensor* x) {
-      return b.Conv(x, "dw", {.out_c = 13, .kh = 3, .kw = 3, .stride_h = stride,
-                              .stride_w = stride, .pads = {1, 1, 1, 1}, .group = 13,
-                              .activation = "relu6"});
+      return b.Conv(x, "dw",
+                    {.out_c = 13,
+                     .kh = 3,
+                     .kw = 3,
+                     .stride_h = stride,
+                     .stride_w = stride,
+                     .pads = {1, 1, 1, 1},
+                     .group = 13,
+                     .activation = "relu6"});
     });
   }
   ExpectOnEveryConfig(12, 9, 6, [](QuantGraphBuilder& b, ir::Tensor* x) {
-    return b.Conv(x, "dw", {.out_c = 6, .kh = 5, .kw = 5, .pads = {4, 4, 4, 4},
-                            .dilation_h = 2, .dilation_w = 2, .group = 6});
+    return b.Conv(x, "dw",
+                  {.out_c = 6,
+                   .kh = 5,
+                   .kw = 5,
+                   .pads = {4, 4, 4, 4},
+                   .dilation_h = 2,
+                   .dilation_w = 2,
+                   .group = 6});
   });
 }
 
@@ -123,23 +137,20 @@ TEST(Lowering, MaxAndAveragePools) {
       {.kh = 2, .kw = 2, .stride_h = 2, .stride_w = 2},
       {.kh = 3, .kw = 2, .stride_h = 1, .stride_w = 2, .pads = {1, 0, 1, 1}}};
   for (const PoolSpec& spec : specs) {
-    ExpectOnEveryConfig(13, 11, 6, [&](QuantGraphBuilder& b, ir::Tensor* x) {
-      return b.MaxPool(x, "max", spec);
-    });
+    ExpectOnEveryConfig(
+        13, 11, 6, [&](QuantGraphBuilder& b, ir::Tensor* x) { return b.MaxPool(x, "max", spec); });
     for (bool include_pad : {false, true}) {
       PoolSpec avg = spec;
       avg.count_include_pad = include_pad;
-      ExpectOnEveryConfig(13, 11, 6, [&](QuantGraphBuilder& b, ir::Tensor* x) {
-        return b.AvgPool(x, "avg", avg);
-      });
+      ExpectOnEveryConfig(
+          13, 11, 6, [&](QuantGraphBuilder& b, ir::Tensor* x) { return b.AvgPool(x, "avg", avg); });
     }
   }
 }
 
 TEST(Lowering, GlobalAveragePools) {
-  ExpectOnEveryConfig(7, 7, 40, [](QuantGraphBuilder& b, ir::Tensor* x) {
-    return b.GlobalAvgPool(x, "gap");
-  });
+  ExpectOnEveryConfig(
+      7, 7, 40, [](QuantGraphBuilder& b, ir::Tensor* x) { return b.GlobalAvgPool(x, "gap"); });
   // 260 rows do not fit POOL's 8-bit kernel field: the 780-pixel plane is viewed as 195x4.
   QuantGraphBuilder b("tall", 9);
   ir::Tensor* x = b.Input("x", 260, 3, 4);
@@ -155,9 +166,8 @@ TEST(Lowering, AddsInPlaceWithReluAndDifferentScales) {
     ir::Tensor* z = b.Conv(y, "c2", {.out_c = 10, .kh = 1, .kw = 1});
     return b.Add(b.Add(z, y, "add1", /*relu=*/true), x, "add2");
   });
-  ExpectOnEveryConfig(5, 5, 3, [](QuantGraphBuilder& b, ir::Tensor* x) {
-    return b.Add(x, x, "double");
-  });
+  ExpectOnEveryConfig(5, 5, 3,
+                      [](QuantGraphBuilder& b, ir::Tensor* x) { return b.Add(x, x, "double"); });
 }
 
 TEST(Lowering, ViewsAreFreeAndKeepTheBytes) {

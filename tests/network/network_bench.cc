@@ -31,8 +31,9 @@ std::string Io(const compiler::ModelLayer& l) {
 }
 
 void PrintLayers(const PreparedModel& p, const report::RunReport& r) {
-  std::printf("| layer | op | shape | io | measured | predicted | error | roofline | DRAM KiB | "
-              "SRAM KiB | tiling |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+  std::printf(
+      "| layer | op | shape | io | measured | predicted | error | roofline | DRAM KiB | "
+      "SRAM KiB | tiling |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
   for (size_t i = 0; i < r.layers.size(); ++i) {
     const report::LayerReport& l = r.layers[i];
     const compiler::ModelLayer& m = p.compiled.layers[i];
@@ -88,20 +89,23 @@ int Run(const std::string& model, ModelPipelineOptions o, const std::vector<std:
 }
 
 int Sweep(const std::string& model, ModelPipelineOptions o) {
-  std::printf("| array | dataflow | SRAM KiB | predicted cycles | / roofline | DRAM / min | "
-              "arena / bound | on-chip buffers | compile s |\n"
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| array | dataflow | SRAM KiB | predicted cycles | / roofline | DRAM / min | "
+      "arena / bound | on-chip buffers | compile s |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   o.compute_reference = false;
   for (const char* array : {"8", "16", "32", "64", "128"}) {
     for (const char* df : {"WEIGHT_STATIONARY", "OUTPUT_STATIONARY"}) {
       for (uint64_t kib : {64, 256, 1024, 4096, 16384}) {
         StatusOr<spec::NpuConfig> c = spec::ResolveConfig(
-            "", {std::string("mac.rows=") + array, std::string("mac.cols=") + array,
-                 std::string("mac.dataflow=") + df, "sram.size_bytes=" + std::to_string(kib << 10)});
+            "",
+            {std::string("mac.rows=") + array, std::string("mac.cols=") + array,
+             std::string("mac.dataflow=") + df, "sram.size_bytes=" + std::to_string(kib << 10)});
         if (!c.ok()) continue;
         StatusOr<PreparedModel> p = compiler::PrepareModel(model, *c, o);
         if (!p.ok()) {
-          std::printf("| %s | %s | %lu | error: %s |\n", array, df, kib, p.status().message().c_str());
+          std::printf("| %s | %s | %lu | error: %s |\n", array, df, kib,
+                      p.status().message().c_str());
           continue;
         }
         const compiler::CompiledModel& m = p->compiled;

@@ -56,8 +56,8 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       ASSERT_EQ(run->outputs[o][i], p->expected[o][i]) << "output " << o << " byte " << i;
     }
   }
-  const report::RunReport r = report::BuildRunReport(
-      {c.model, &*config, &program, &run->counters, &run->records});
+  const report::RunReport r =
+      report::BuildRunReport({c.model, &*config, &program, &run->counters, &run->records});
   EXPECT_EQ(r.macs, p->compiled.cost.macs);
   for (const report::LayerReport& l : r.layers) {
     EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
@@ -67,31 +67,26 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
 }
 
 const std::vector<std::string> kSmall = {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072"};
-const std::vector<std::string> kLarge = {"mac.rows=64", "mac.cols=64",
-                                         "mac.dataflow=OUTPUT_STATIONARY",
-                                         "sram.size_bytes=4194304"};
+const std::vector<std::string> kLarge = {
+    "mac.rows=64", "mac.cols=64", "mac.dataflow=OUTPUT_STATIONARY", "sram.size_bytes=4194304"};
 const std::vector<std::string> kOs16 = {"mac.rows=16", "mac.cols=16",
-                                        "mac.dataflow=OUTPUT_STATIONARY",
-                                        "sram.size_bytes=262144"};
+                                        "mac.dataflow=OUTPUT_STATIONARY", "sram.size_bytes=262144"};
 
 INSTANTIATE_TEST_SUITE_P(
     Models, NetworkOnPlatform,
-    ::testing::Values(Case{"resnet18_default", "resnet18", 0, {}},
-                      Case{"mobilenet_v2_default", "mobilenet_v2", 0, {}},
-                      Case{"small_cnn_default", "small_cnn", 0, {}},
-                      Case{"mlp_default", "mlp", 0, {}},
-                      Case{"resnet18_small", "resnet18", 64, kSmall},
-                      Case{"mobilenet_v2_small", "mobilenet_v2", 64, kSmall},
-                      Case{"small_cnn_small", "small_cnn", 0, kSmall},
-                      Case{"mlp_small", "mlp", 0, kSmall},
-                      Case{"resnet18_large_os", "resnet18", 128, kLarge},
-                      Case{"mobilenet_v2_large_os", "mobilenet_v2", 128, kLarge},
-                      Case{"small_cnn_large_os", "small_cnn", 0, kLarge},
-                      Case{"mlp_large_os", "mlp", 0, kLarge},
-                      Case{"resnet18_os16", "resnet18", 96, kOs16},
-                      Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16},
-                      Case{"small_cnn_os16", "small_cnn", 48, kOs16},
-                      Case{"mlp_os16", "mlp", 0, kOs16}),
+    ::testing::Values(
+        Case{"resnet18_default", "resnet18", 0, {}},
+        Case{"mobilenet_v2_default", "mobilenet_v2", 0, {}},
+        Case{"small_cnn_default", "small_cnn", 0, {}}, Case{"mlp_default", "mlp", 0, {}},
+        Case{"resnet18_small", "resnet18", 64, kSmall},
+        Case{"mobilenet_v2_small", "mobilenet_v2", 64, kSmall},
+        Case{"small_cnn_small", "small_cnn", 0, kSmall}, Case{"mlp_small", "mlp", 0, kSmall},
+        Case{"resnet18_large_os", "resnet18", 128, kLarge},
+        Case{"mobilenet_v2_large_os", "mobilenet_v2", 128, kLarge},
+        Case{"small_cnn_large_os", "small_cnn", 0, kLarge}, Case{"mlp_large_os", "mlp", 0, kLarge},
+        Case{"resnet18_os16", "resnet18", 96, kOs16},
+        Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16},
+        Case{"small_cnn_os16", "small_cnn", 48, kOs16}, Case{"mlp_os16", "mlp", 0, kOs16}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

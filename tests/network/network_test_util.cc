@@ -1,9 +1,9 @@
 // Network test helpers.
 #include "tests/network/network_test_util.h"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/schedule/token_check.h"

@@ -142,8 +142,7 @@ ir::Shape PoolShape(const ir::Tensor* x, const PoolSpec& s) {
 
 }  // namespace
 
-ir::Tensor* QuantGraphBuilder::MaxPool(ir::Tensor* x, const std::string& name,
-                                       const PoolSpec& s) {
+ir::Tensor* QuantGraphBuilder::MaxPool(ir::Tensor* x, const std::string& name, const PoolSpec& s) {
   ir::Attributes a = Window(s);
   SetClamp(a, "none", Scale(x), Zp(x));
   a.Erase("activation");
@@ -151,8 +150,7 @@ ir::Tensor* QuantGraphBuilder::MaxPool(ir::Tensor* x, const std::string& name,
   return Out(n, PoolShape(x, s), Scale(x), Zp(x));
 }
 
-ir::Tensor* QuantGraphBuilder::AvgPool(ir::Tensor* x, const std::string& name,
-                                       const PoolSpec& s) {
+ir::Tensor* QuantGraphBuilder::AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& s) {
   ir::Attributes a = Window(s);
   a.Set("count_include_pad", int64_t{s.count_include_pad});
   const float s_y = Scale(x) * static_cast<float>(0.6 + 0.3 * Unit());
