@@ -193,7 +193,7 @@ StatusOr<VectorChoice<AddTiling>> ChooseAddTiling(const spec::NpuConfig& c, cons
   for (uint64_t chunk : chunks) {
     AddTiling t = on_chip;
     t.chunk = chunk;
-    if (chunk > kMaxAddCount || (l.h > 1 && chunk < row && row <= kMaxAddCount)) continue;
+    if (chunk > kMaxAddCount) continue;
     const auto plan = FitPlan(c, budget, [&](uint32_t a) { return PlanAddSram(l, t, a); });
     if (!plan) continue;
     uint64_t dram = 0, sram = plan->sram_bytes;
