@@ -100,6 +100,10 @@ def main():
         jsonschema.validate(model, schema, cls=jsonschema.Draft202012Validator)
         assert model["check"]["status"] == "pass" and len(model["layers"]) > 3, model["check"]
         assert model["accuracy"]["outputs"][0]["cosine"] > 0.99, model["accuracy"]["outputs"]
+        run("small_cnn", "--quiet", "--timing-only", "--json", model_json)
+        fast_model = json.load(open(model_json))
+        assert fast_model["totals"]["cycles"] == model["totals"]["cycles"], "timing-only differs"
+        assert "accuracy" not in fast_model
 
         bad = os.path.join(tmp, "bad.json")
         cases = [(["resnet9"], "no model 'resnet9'"),
