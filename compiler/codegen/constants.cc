@@ -15,7 +15,7 @@ std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
   for (uint32_t o = 0; o < g.oc().count(); ++o) {
     for (uint32_t r = 0; r < g.reductions(); ++r) {
       const Span1D oc = g.oc().At(o), ic = g.InputChannels(r);
-      const KernelBlock& b = g.Block(r);
+      const KernelBlock b = g.Block(r);
       uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.reductions() + r];
       for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
         for (uint32_t kh = b.h0; kh < b.h0 + b.h; ++kh) {

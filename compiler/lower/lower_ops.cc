@@ -89,7 +89,7 @@ std::vector<ConvPart> SplitGroups(const ConvLayer& whole, uint32_t groups) {
 // windows of padding alone), said in the layer's note.
 std::string FieldNote(const ConvLayer& c) {
   std::vector<std::string> notes;
-  const size_t blocks = KernelBlocks(c).size();
+  const uint32_t blocks = KernelBlocking(c).count();
   if (blocks > 1) {
     notes.push_back(fmt::format(
         "kernel {}x{} (dilation {}x{}) as {} kernel blocks accumulating "

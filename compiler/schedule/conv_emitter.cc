@@ -80,7 +80,7 @@ class Emitter {
     c.pad_value = l.input_zero_point;
     // A kernel block's taps; a field CONV cannot encode does not matter for this CONV (one-tap
     // blocks for a large dilation, one output row or column for a large stride: tile_grid.h).
-    const KernelBlock& b = grid_.Block(s.ic);
+    const KernelBlock b = grid_.Block(s.ic);
     c.kernel_h = b.h;
     c.kernel_w = b.w;
     c.out_h = grid_.Rows(s.sp).size;

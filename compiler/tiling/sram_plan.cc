@@ -27,7 +27,7 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 }  // namespace
 
 uint64_t DistinctInputTiles(const TileGrid& g) {
-  const uint64_t blocks = g.reductions() / g.ic().count();
+  const uint64_t blocks = g.blocks();
   return uint64_t{g.spatial_count()} *
          (g.layer().depthwise ? g.oc().count() * blocks : g.reductions());
 }
@@ -36,24 +36,47 @@ uint64_t DistinctWeightTiles(const TileGrid& g) {
 }
 uint64_t OutputGroups(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.oc().count(); }
 
-SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_bytes) {
+namespace {
+
+// Slot sizes and counts of a tiling, computed once for the alignments FitSram tries.
+struct Buffers {
+  uint64_t weight_bytes, input_bytes, param_bytes, output_bytes;
+  uint32_t weight_slots, input_slots, param_slots, output_slots, acc_slots;
+};
+
+Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
+  const uint32_t outputs = SlotCount(false, OutputGroups(g));
+  return {g.MaxWeightTileBytes(),
+          g.MaxInputTileBytes(),
+          uint64_t{g.oc().At(0).size} * spec::kActParamBytes,
+          g.MaxOutputTileBytes(),
+          SlotCount(t.weights_resident, DistinctWeightTiles(g)),
+          // An on-chip input or output is read or written in place: no slots.
+          t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
+          SlotCount(t.params_resident, g.oc().count()),
+          t.output_on_chip ? 0 : outputs,
+          outputs};
+}
+
+SramPlan Lay(const Buffers& b, uint32_t align_bytes) {
   SramPlan plan;
   uint64_t cursor = 0;
-  plan.weights = Place(&cursor, grid.MaxWeightTileBytes(),
-                       SlotCount(t.weights_resident, DistinctWeightTiles(grid)), align_bytes);
-  // An on-chip input or output is read or written in place: no slots.
-  plan.inputs = Place(&cursor, grid.MaxInputTileBytes(),
-                      t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(grid)),
-                      align_bytes);
-  plan.params = Place(&cursor, uint64_t{grid.oc().At(0).size} * spec::kActParamBytes,
-                      SlotCount(t.params_resident, grid.oc().count()), align_bytes);
-  plan.outputs = Place(&cursor, grid.MaxOutputTileBytes(),
-                       t.output_on_chip ? 0 : SlotCount(false, OutputGroups(grid)), align_bytes);
+  plan.weights = Place(&cursor, b.weight_bytes, b.weight_slots, align_bytes);
+  plan.inputs = Place(&cursor, b.input_bytes, b.input_slots, align_bytes);
+  plan.params = Place(&cursor, b.param_bytes, b.param_slots, align_bytes);
+  plan.outputs = Place(&cursor, b.output_bytes, b.output_slots, align_bytes);
   plan.sram_bytes = cursor;
   uint64_t acc_cursor = 0;
-  plan.acc = Place(&acc_cursor, grid.MaxOutputTileBytes(), SlotCount(false, OutputGroups(grid)), 1);
+  // Two accumulator tiles (fewer if there are fewer output tiles), whatever the output's place.
+  plan.acc = Place(&acc_cursor, b.output_bytes, b.acc_slots, 1);
   plan.acc_entries = acc_cursor;
   return plan;
+}
+
+}  // namespace
+
+SramPlan PlanSram(const TileGrid& grid, const ConvTiling& t, uint32_t align_bytes) {
+  return Lay(BuffersOf(grid, t), align_bytes);
 }
 
 std::optional<SramPlan> TryFitSram(const spec::NpuConfig& config, const TileGrid& grid,
@@ -61,8 +84,9 @@ std::optional<SramPlan> TryFitSram(const spec::NpuConfig& config, const TileGrid
   const uint64_t sram = budget_bytes ? budget_bytes : config.sram().size_bytes();
   const uint64_t acc = config.mac().acc_buffer_bytes() / 4;
   const uint32_t stripe = config.sram().banks() * config.sram().bank_width_bytes();
+  const Buffers buffers = BuffersOf(grid, tiling);
   for (uint32_t align : {stripe, config.sram().bank_width_bytes(), 1u}) {
-    const SramPlan plan = PlanSram(grid, tiling, align);
+    const SramPlan plan = Lay(buffers, align);
     if (plan.acc_entries > acc) return std::nullopt;
     if (plan.sram_bytes <= sram) return plan;
   }

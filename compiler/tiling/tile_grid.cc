@@ -48,14 +48,11 @@ InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t 
 
 namespace {
 
-// The blocks of one kernel axis: the whole kernel if CONV encodes it, one-tap blocks if the
-// dilation is too large, else runs of at most 15 taps.
-std::vector<Span1D> AxisBlocks(uint32_t kernel, uint32_t dilation) {
-  if (kernel <= kMaxConvField && dilation <= kMaxConvField) return {{0, kernel}};
-  const uint32_t step = dilation > kMaxConvField ? 1 : kMaxConvField;
-  std::vector<Span1D> blocks;
-  for (uint32_t k = 0; k < kernel; k += step) blocks.push_back({k, std::min(step, kernel - k)});
-  return blocks;
+// Taps per block on one kernel axis: the whole kernel if CONV encodes it, one tap if the
+// dilation is too large, else runs of 15.
+uint32_t BlockStep(uint32_t kernel, uint32_t dilation) {
+  if (kernel <= kMaxConvField && dilation <= kMaxConvField) return kernel;
+  return dilation > kMaxConvField ? 1 : kMaxConvField;
 }
 
 // The largest input window of an axis's tiles. Full tiles whose windows start inside the tensor
@@ -98,14 +95,17 @@ uint32_t MaxPad(const Axis& axis, uint32_t in_extent, uint32_t stride, uint32_t 
 
 }  // namespace
 
-std::vector<KernelBlock> KernelBlocks(const ConvLayer& l) {
-  std::vector<KernelBlock> blocks;
-  for (const Span1D& h : AxisBlocks(l.kernel_h, l.dilation_h)) {
-    for (const Span1D& w : AxisBlocks(l.kernel_w, l.dilation_w)) {
-      blocks.push_back({h.begin, h.size, w.begin, w.size});
-    }
-  }
-  return blocks;
+KernelBlocking::KernelBlocking(const ConvLayer& l)
+    : kernel_h_(l.kernel_h),
+      kernel_w_(l.kernel_w),
+      step_h_(BlockStep(l.kernel_h, l.dilation_h)),
+      step_w_(BlockStep(l.kernel_w, l.dilation_w)),
+      rows_((l.kernel_h + step_h_ - 1) / step_h_),
+      cols_((l.kernel_w + step_w_ - 1) / step_w_) {}
+
+KernelBlock KernelBlocking::At(uint32_t i) const {
+  const uint32_t h0 = i / cols_ * step_h_, w0 = i % cols_ * step_w_;
+  return {h0, std::min(step_h_, kernel_h_ - h0), w0, std::min(step_w_, kernel_w_ - w0)};
 }
 
 TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
@@ -114,7 +114,7 @@ TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
       ow_{layer.OutW(), t.tile_ow},
       oc_{layer.out_c, t.tile_oc},
       ic_{layer.WeightChannels(), t.tile_ic},
-      blocks_(KernelBlocks(layer)),
+      blocks_(layer),
       input_on_chip_(t.input_on_chip) {}
 
 InputWindow TileGrid::RowWindow(Span1D rows, const KernelBlock& b) const {
@@ -130,7 +130,7 @@ InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
 }
 
 InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
-  const KernelBlock& b = Block(r);
+  const KernelBlock b = Block(r);
   InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b),
                      layer_.depthwise ? oc_.At(oc_tile) : InputChannels(r)};
   // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
@@ -140,13 +140,13 @@ InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
 }
 
 uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
-  const uint64_t blocks = blocks_.size();
+  const uint64_t blocks = blocks_.count();
   return layer_.depthwise ? (uint64_t{sp} * oc_.count() + oc_tile) * blocks + r % blocks
                           : uint64_t{sp} * reductions() + r;
 }
 
 uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t r) const {
-  const KernelBlock& b = Block(r);
+  const KernelBlock b = Block(r);
   return uint64_t{oc_.At(oc_tile).size} * b.h * b.w * InputChannels(r).size;
 }
 
@@ -166,7 +166,8 @@ std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
 uint32_t TileGrid::MaxInputRows() const {
   const ConvLayer& l = layer_;
   uint32_t rows = 0;
-  for (const KernelBlock& b : blocks_) {
+  for (uint32_t i = 0; i < blocks_.count(); ++i) {
+    const KernelBlock b = blocks_.At(i);
     rows = std::max(rows, MaxWindow(oh_, l.in_h, l.stride_h, l.dilation_h, b.h,
                                     int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h));
   }
@@ -177,7 +178,8 @@ uint32_t TileGrid::MaxInputCols() const {
   const ConvLayer& l = layer_;
   if (input_on_chip_) return l.in_w;
   uint32_t cols = 0;
-  for (const KernelBlock& b : blocks_) {
+  for (uint32_t i = 0; i < blocks_.count(); ++i) {
+    const KernelBlock b = blocks_.At(i);
     cols = std::max(cols, MaxWindow(ow_, l.in_w, l.stride_w, l.dilation_w, b.w,
                                     int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w));
   }
@@ -187,7 +189,8 @@ uint32_t TileGrid::MaxInputCols() const {
 uint32_t TileGrid::MaxPadBefore() const {
   const ConvLayer& l = layer_;
   uint32_t pad = 0;
-  for (const KernelBlock& b : blocks_) {
+  for (uint32_t i = 0; i < blocks_.count(); ++i) {
+    const KernelBlock b = blocks_.At(i);
     pad = std::max({pad,
                     MaxPad(oh_, l.in_h, l.stride_h, l.dilation_h, b.h,
                            int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h),
@@ -204,7 +207,7 @@ uint64_t TileGrid::MaxInputTileBytes() const {
 
 uint64_t TileGrid::MaxWeightTileBytes() const {
   uint64_t bytes = 0;
-  for (uint32_t r = 0; r < blocks_.size(); ++r) bytes = std::max(bytes, WeightTileBytes(0, r));
+  for (uint32_t r = 0; r < blocks_.count(); ++r) bytes = std::max(bytes, WeightTileBytes(0, r));
   return bytes;
 }
 

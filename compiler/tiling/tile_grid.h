@@ -53,7 +53,18 @@ InputWindow WindowFor(Span1D out, uint32_t in_extent, uint32_t stride, uint32_t 
 struct KernelBlock {
   uint32_t h0 = 0, h = 1, w0 = 0, w = 1;
 };
-std::vector<KernelBlock> KernelBlocks(const ConvLayer& layer);
+
+// How a layer's kernel is cut: blocks of `step` taps per axis (the whole kernel if CONV encodes
+// it, one tap if the dilation is too large, else 15), row blocks outer.
+class KernelBlocking {
+ public:
+  explicit KernelBlocking(const ConvLayer& layer);
+  uint32_t count() const { return rows_ * cols_; }
+  KernelBlock At(uint32_t i) const;
+
+ private:
+  uint32_t kernel_h_, kernel_w_, step_h_, step_w_, rows_, cols_;
+};
 
 // An input tile: rows x cols x channels, HWC-dense in SRAM.
 struct InputRegion {
@@ -77,9 +88,10 @@ class TileGrid {
   Span1D Cols(uint32_t sp) const { return ow_.At(sp % ow_.count()); }
   const ConvLayer& layer() const { return layer_; }
 
-  uint32_t reductions() const { return ic_.count() * static_cast<uint32_t>(blocks_.size()); }
-  const KernelBlock& Block(uint32_t r) const { return blocks_[r % blocks_.size()]; }
-  Span1D InputChannels(uint32_t r) const { return ic_.At(r / uint32_t(blocks_.size())); }
+  uint32_t reductions() const { return ic_.count() * blocks_.count(); }
+  uint32_t blocks() const { return blocks_.count(); }
+  KernelBlock Block(uint32_t r) const { return blocks_.At(r % blocks_.count()); }
+  Span1D InputChannels(uint32_t r) const { return ic_.At(r / blocks_.count()); }
 
   // The input tile of step (sp, oc_tile, r): channels from the ic tile, or from the oc tile for
   // a depthwise layer (whose input channels are its output channels).
@@ -108,7 +120,7 @@ class TileGrid {
 
   const ConvLayer& layer_;
   Axis oh_, ow_, oc_, ic_;  // ic_ spans WeightChannels(): a single channel if depthwise
-  std::vector<KernelBlock> blocks_;
+  KernelBlocking blocks_;
   bool input_on_chip_ = false;
 };
 

@@ -28,7 +28,7 @@ std::vector<SizeClass> Classes(const Axis& axis) {
 uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileGrid& g) {
   const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
   const uint64_t in_rows = g.MaxInputRows(), in_cols = g.MaxInputCols();
-  const uint32_t blocks = g.reductions() / g.ic().count();
+  const uint32_t blocks = g.blocks();
   uint64_t total = 0;
   for (SizeClass h : Classes(g.oh())) {
     for (SizeClass w : Classes(g.ow())) {
@@ -56,7 +56,7 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
 // windows.
 uint64_t InputPassBytes(const ConvLayer& l, const TileGrid& g) {
   uint64_t bytes = 0;
-  const uint32_t blocks = g.reductions() / g.ic().count();
+  const uint32_t blocks = g.blocks();
   for (uint32_t b = 0; b < blocks; ++b) {
     uint64_t rows = 0, cols = 0;
     for (uint32_t i = 0; i < g.oh().count(); ++i)

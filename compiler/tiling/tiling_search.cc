@@ -171,10 +171,15 @@ StatusOr<std::vector<Ranked>> RankCandidates(const spec::NpuConfig& config, cons
         layer.DisplayName(), ctx.input_on_chip ? ", reading the on-chip input in place" : "",
         MinimalTileBytes(config, layer, ctx), SramAvailableText(config, ctx.sram_budget)));
   }
-  std::sort(fitting.begin(), fitting.end(), [](const Ranked& a, const Ranked& b) {
-    return std::tie(a.estimate.cycles, a.estimate.dram_bytes, a.choice.plan.sram_bytes) <
-           std::tie(b.estimate.cycles, b.estimate.dram_bytes, b.choice.plan.sram_bytes);
-  });
+  // The best kReplayedCandidates first, in order; the rest unordered (only scanned).
+  const size_t keep = std::min(kReplayedCandidates, fitting.size());
+  std::partial_sort(fitting.begin(), fitting.begin() + keep, fitting.end(),
+                    [](const Ranked& a, const Ranked& b) {
+                      return std::tie(a.estimate.cycles, a.estimate.dram_bytes,
+                                      a.choice.plan.sram_bytes) <
+                             std::tie(b.estimate.cycles, b.estimate.dram_bytes,
+                                      b.choice.plan.sram_bytes);
+                    });
   return fitting;
 }
 
@@ -291,7 +296,7 @@ StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvL
   NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked, RankCandidates(config, layer, context));
   TilingOutlook outlook{ranked[0].estimate.cycles, ranked[0].choice.plan.sram_bytes};
   for (const Ranked& r : ranked) {
-    if (r.estimate.cycles > outlook.cycles * kNearBestEstimate) break;
+    if (r.estimate.cycles > outlook.cycles * kNearBestEstimate) continue;
     outlook.sram_bytes = std::min(outlook.sram_bytes, r.choice.plan.sram_bytes);
   }
   return outlook;

@@ -140,18 +140,12 @@ VectorPlan PlanAddSram(const AddLayer& l, const AddTiling& t, uint32_t align) {
   return plan;
 }
 
-StatusOr<VectorChoice<PoolTiling>> ChoosePoolTiling(const spec::NpuConfig& c, const PoolLayer& l,
-                                                    const TilingContext& ctx) {
-  NPU_TRY(CheckPoolLayer(l));
-  if (l.in_w > kMaxExtent || l.out_w > kMaxExtent) {
-    return Unimplemented(fmt::format("layer '{}': width {}: POOL encodes at most {} columns",
-                                     l.DisplayName(), std::max(l.in_w, l.out_w), kMaxExtent));
-  }
-  const uint64_t budget = ctx.sram_budget ? ctx.sram_budget : c.sram().size_bytes();
-  std::vector<VectorChoice<PoolTiling>> fitting;
-  std::vector<Replayed> costs;
-  const std::vector<uint64_t> channel_sizes =
-      ctx.input_on_chip ? std::vector<uint64_t>{l.channels} : Splits(l.channels);
+namespace {
+
+// Replays POOL tilings of every band height and the given channel tiles; keeps those that fit.
+void TryPoolTiles(const spec::NpuConfig& c, const PoolLayer& l, const TilingContext& ctx,
+                  uint64_t budget, const std::vector<uint64_t>& channel_sizes,
+                  std::vector<VectorChoice<PoolTiling>>& fitting, std::vector<Replayed>& costs) {
   for (uint64_t rows : Splits(std::min(l.out_h, kMaxExtent))) {
     for (uint64_t ch : channel_sizes) {
       const PoolTiling t{uint32_t(rows), uint32_t(ch), ctx.input_on_chip, ctx.output_on_chip};
@@ -166,6 +160,25 @@ StatusOr<VectorChoice<PoolTiling>> ChoosePoolTiling(const spec::NpuConfig& c, co
       costs.push_back(Replay(c, EmitPool(l, t, *plan, ops)));
     }
   }
+}
+
+}  // namespace
+
+StatusOr<VectorChoice<PoolTiling>> ChoosePoolTiling(const spec::NpuConfig& c, const PoolLayer& l,
+                                                    const TilingContext& ctx) {
+  NPU_TRY(CheckPoolLayer(l));
+  if (l.in_w > kMaxExtent || l.out_w > kMaxExtent) {
+    return Unimplemented(fmt::format("layer '{}': width {}: POOL encodes at most {} columns",
+                                     l.DisplayName(), std::max(l.in_w, l.out_w), kMaxExtent));
+  }
+  const uint64_t budget = ctx.sram_budget ? ctx.sram_budget : c.sram().size_bytes();
+  std::vector<VectorChoice<PoolTiling>> fitting;
+  std::vector<Replayed> costs;
+  // 1. Every channel at once; 2. only if that fits no band (and the input is in DRAM), fewer.
+  TryPoolTiles(c, l, ctx, budget, {l.channels}, fitting, costs);
+  if (fitting.empty() && !ctx.input_on_chip) {
+    TryPoolTiles(c, l, ctx, budget, Splits(l.channels), fitting, costs);
+  }
   if (fitting.empty()) {
     const PoolTiling minimal{1, ctx.input_on_chip ? l.channels : 1, ctx.input_on_chip,
                              ctx.output_on_chip};
@@ -178,18 +191,12 @@ StatusOr<VectorChoice<PoolTiling>> ChoosePoolTiling(const spec::NpuConfig& c, co
   return fitting[PickVector(costs)];
 }
 
-StatusOr<VectorChoice<AddTiling>> ChooseAddTiling(const spec::NpuConfig& c, const AddLayer& l,
-                                                  AddTiling on_chip, uint64_t sram_budget) {
-  NPU_TRY(CheckAddLayer(l));
-  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
-  const uint64_t row = uint64_t{l.w} * l.c;
-  std::vector<uint64_t> chunks;
-  if (l.h > 1 && row <= kMaxAddCount) {
-    for (uint64_t rows : Splits(l.h)) chunks.push_back(rows * row);
-  }
-  for (uint64_t n : Splits(row)) chunks.push_back(n);  // within one row: rows too long or few
-  std::vector<VectorChoice<AddTiling>> fitting;
-  std::vector<Replayed> costs;
+namespace {
+
+// Replays ADD tilings chunking `chunks` elements at a time and keeps those that fit.
+void TryAddChunks(const spec::NpuConfig& c, const AddLayer& l, const AddTiling& on_chip,
+                  uint64_t budget, const std::vector<uint64_t>& chunks,
+                  std::vector<VectorChoice<AddTiling>>& fitting, std::vector<Replayed>& costs) {
   for (uint64_t chunk : chunks) {
     AddTiling t = on_chip;
     t.chunk = chunk;
@@ -203,6 +210,25 @@ StatusOr<VectorChoice<AddTiling>> ChooseAddTiling(const spec::NpuConfig& c, cons
     fitting.push_back({t, *plan});
     costs.push_back(Replay(c, EmitAdd(l, t, *plan, ops)));
   }
+}
+
+}  // namespace
+
+StatusOr<VectorChoice<AddTiling>> ChooseAddTiling(const spec::NpuConfig& c, const AddLayer& l,
+                                                  AddTiling on_chip, uint64_t sram_budget) {
+  NPU_TRY(CheckAddLayer(l));
+  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
+  const uint64_t row = uint64_t{l.w} * l.c;
+  // 1. Whole rows (the next layer can start on the first ones); 2. only if no number of whole
+  //    rows fits (or a row is longer than ADD counts), parts of a row.
+  std::vector<uint64_t> rows;
+  if (l.h > 1 && row <= kMaxAddCount) {
+    for (uint64_t n : Splits(l.h)) rows.push_back(n * row);
+  }
+  std::vector<VectorChoice<AddTiling>> fitting;
+  std::vector<Replayed> costs;
+  TryAddChunks(c, l, on_chip, budget, rows, fitting, costs);
+  if (fitting.empty()) TryAddChunks(c, l, on_chip, budget, Splits(row), fitting, costs);
   if (fitting.empty()) {
     return ResourceExhausted(fmt::format(
         "layer '{}': no tiling fits: one element per operand, double-buffered, needs {} bytes of "
