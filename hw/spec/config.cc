@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "hw/spec/binary.h"
+#include "hw/spec/builtin_configs.h"
 
 namespace npu::spec {
 namespace {
@@ -201,7 +202,9 @@ Status ApplyOverride(NpuConfig& config, std::string_view assignment) {
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides) {
   NpuConfig config = DefaultConfig();
-  if (!file.empty()) {
+  if (const NpuConfig* builtin = FindBuiltinConfig(file)) {
+    config = *builtin;
+  } else if (!file.empty()) {
     NPU_ASSIGN_OR_RETURN(config, LoadConfigFile(file));
   }
   for (const std::string& assignment : overrides) NPU_TRY(ApplyOverride(config, assignment));

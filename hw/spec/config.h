@@ -31,7 +31,8 @@ Status Validate(const NpuConfig& config);
 // kernel (see Validate()). Larger kernels need more; the compiler names the layer and the bytes.
 uint64_t MinimalSramBytes(const NpuConfig& config);
 
-// Default, then optional file, then overrides, then validation: what every tool does.
+// Default (or the built-in config named `file`, see builtin_configs.h), then the optional file,
+// then overrides, then validation: what every tool does.
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides);
 

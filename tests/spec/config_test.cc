@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "hw/spec/builtin_configs.h"
+
 namespace npu::spec {
 namespace {
 
@@ -91,6 +93,19 @@ TEST(Config, BadFilesGiveClearErrors) {
   EXPECT_NE(ResolveConfig(json, {}).status().message().find("bad.json"), std::string::npos);
   const std::string invalid = WriteTemp("zero.textproto", "mac { rows: 0 }");
   EXPECT_NE(ResolveConfig(invalid, {}).status().message().find("mac.rows = 0"), std::string::npos);
+}
+
+TEST(Config, BuiltinConfigsAreValidAndSelectableByName) {
+  for (const NamedConfig& c : BuiltinConfigs()) {
+    EXPECT_TRUE(Validate(c.config).ok()) << c.name;
+    StatusOr<NpuConfig> picked = ResolveConfig(c.name, {"dram.latency_cycles=50"});
+    ASSERT_TRUE(picked.ok()) << picked.status().message();
+    EXPECT_EQ(picked->name(), c.name);
+    EXPECT_EQ(picked->mac().rows(), c.config.mac().rows());
+    EXPECT_EQ(picked->dram().latency_cycles(), 50u);
+  }
+  EXPECT_EQ(BuiltinConfigs().front().name, "default");
+  EXPECT_EQ(ResolveConfig("nonexistent", {}).status().kind(), ErrorKind::kNotFound);
 }
 
 TEST(Config, FingerprintCoversHardwareNotName) {

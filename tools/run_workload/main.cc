@@ -14,6 +14,7 @@
 #include <systemc>
 
 #include "compiler/accuracy/accuracy.h"
+#include "hw/spec/builtin_configs.h"
 #include "hw/spec/config.h"
 #include "platform/report/chrome_trace.h"
 #include "platform/report/csv_report.h"
@@ -42,7 +43,11 @@ void PrintList() {
   for (const auto& [name, description] : BuiltinModels()) {
     std::cout << fmt::format("  {:<12} {}\n", name, description);
   }
-  std::cout << "\ndefault architecture (--config and --set change it):\n"
+  std::cout << "\nbuilt-in architecture configs (--config NAME; or a file):\n";
+  for (const spec::NamedConfig& c : spec::BuiltinConfigs()) {
+    std::cout << fmt::format("  {:<12} {}\n", c.name, c.summary);
+  }
+  std::cout << "\nthe default config (--set changes any field):\n"
             << spec::ToText(spec::DefaultConfig());
 }
 

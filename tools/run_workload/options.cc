@@ -30,8 +30,8 @@ po::options_description Visible() {
       ("help,h", "show this help")
       ("list", "list the built-in models and print the default architecture config")
       ("config", po::value<std::string>(),
-       "architecture config file (.textproto or .json), merged onto the default; see "
-       "docs/config.md")
+       "architecture: a built-in config name (--list) or a file (.textproto or .json) merged "
+       "onto the default; see docs/config.md")
       ("set", po::value<std::vector<std::string>>()->composing(),
        "override one config field, e.g. --set mac.rows=64 (repeatable)")
       ("input", po::value<std::vector<std::string>>()->composing(),
