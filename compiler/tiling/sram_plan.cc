@@ -46,16 +46,12 @@ struct Buffers {
 
 Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
   const uint32_t outputs = SlotCount(false, OutputGroups(g));
-  return {g.MaxWeightTileBytes(),
-          g.MaxInputTileBytes(),
-          uint64_t{g.oc().At(0).size} * spec::kActParamBytes,
-          g.MaxOutputTileBytes(),
+  return {g.MaxWeightTileBytes(), g.MaxInputTileBytes(),
+          uint64_t{g.oc().At(0).size} * spec::kActParamBytes, g.MaxOutputTileBytes(),
           SlotCount(t.weights_resident, DistinctWeightTiles(g)),
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
-          SlotCount(t.params_resident, g.oc().count()),
-          t.output_on_chip ? 0 : outputs,
-          outputs};
+          SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs};
 }
 
 SramPlan Lay(const Buffers& b, uint32_t align_bytes) {

@@ -173,13 +173,11 @@ StatusOr<std::vector<Ranked>> RankCandidates(const spec::NpuConfig& config, cons
   }
   // The best kReplayedCandidates first, in order; the rest unordered (only scanned).
   const size_t keep = std::min(kReplayedCandidates, fitting.size());
-  std::partial_sort(fitting.begin(), fitting.begin() + keep, fitting.end(),
-                    [](const Ranked& a, const Ranked& b) {
-                      return std::tie(a.estimate.cycles, a.estimate.dram_bytes,
-                                      a.choice.plan.sram_bytes) <
-                             std::tie(b.estimate.cycles, b.estimate.dram_bytes,
-                                      b.choice.plan.sram_bytes);
-                    });
+  std::partial_sort(
+      fitting.begin(), fitting.begin() + keep, fitting.end(), [](const Ranked& a, const Ranked& b) {
+        return std::tie(a.estimate.cycles, a.estimate.dram_bytes, a.choice.plan.sram_bytes) <
+               std::tie(b.estimate.cycles, b.estimate.dram_bytes, b.choice.plan.sram_bytes);
+      });
   return fitting;
 }
 

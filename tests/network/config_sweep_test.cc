@@ -34,11 +34,11 @@ TEST(ConfigSweep, EveryArrayAndSramSizeCompilesOrNamesTheLayerThatCannotFit) {
     const ir::Graph g = Quantized(model);
     for (const char* array : {"4", "8", "16", "32", "64", "128"}) {
       for (const char* dataflow : {"WEIGHT_STATIONARY", "OUTPUT_STATIONARY"}) {
-        spec::NpuConfig c = Config({std::string("mac.rows=") + array,
-                                    std::string("mac.cols=") + array,
-                                    std::string("mac.dataflow=") + dataflow});
-        for (uint64_t sram : {uint64_t{16} << 10, uint64_t{64} << 10,
-                              uint64_t{1} << 20, uint64_t{16} << 20}) {
+        spec::NpuConfig c =
+            Config({std::string("mac.rows=") + array, std::string("mac.cols=") + array,
+                    std::string("mac.dataflow=") + dataflow});
+        for (uint64_t sram :
+             {uint64_t{16} << 10, uint64_t{64} << 10, uint64_t{1} << 20, uint64_t{16} << 20}) {
           SCOPED_TRACE(::testing::Message() << model << " " << array << "x" << array << " "
                                             << dataflow << " SRAM " << sram);
           c.mutable_sram()->set_size_bytes(sram);
@@ -74,9 +74,9 @@ TEST(ConfigSweep, CompilesOnEveryRealisticConfig) {
     for (const char* array : {"8", "32", "128"}) {
       for (const char* sram : {"65536", "262144", "1048576"}) {
         SCOPED_TRACE(::testing::Message() << model << " " << array << " " << sram);
-        const spec::NpuConfig c = Config({std::string("mac.rows=") + array,
-                                          std::string("mac.cols=") + array,
-                                          std::string("sram.size_bytes=") + sram});
+        const spec::NpuConfig c =
+            Config({std::string("mac.rows=") + array, std::string("mac.cols=") + array,
+                    std::string("sram.size_bytes=") + sram});
         StatusOr<CompiledModel> m = CompileModel(c, g);
         EXPECT_TRUE(m.ok()) << m.status().message();
       }
