@@ -191,6 +191,39 @@ TEST(Lowering, UnsupportedOpsAreListedInOneError) {
   EXPECT_NE(m.status().message().find("'swap' (transpose)"), std::string::npos);
 }
 
+TEST(Lowering, MalformedGraphsAreErrorsNotCrashes) {
+  auto expect_error = [](ir::Graph g, const std::string& text) {
+    const StatusOr<CompiledModel> m = CompileModel(Config({}), g);
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.status().message().find(text), std::string::npos) << m.status().message();
+  };
+  {  // a float input
+    ir::Graph g("float");
+    g.AddOutput(g.AddInput("x", ir::DType::kFloat32, {1, 4, 4, 2}, ir::Layout::kNHWC));
+    expect_error(std::move(g), "activations must be i8");
+  }
+  {  // a convolution without its requantisation
+    QuantGraphBuilder b("noattrs", 1);
+    ir::Tensor* y = b.Conv(b.Input("x", 4, 4, 2), "c", {.out_c = 3, .kh = 1, .kw = 1});
+    ir::Graph g = b.Finish({y});
+    g.FindTensor("c")->producer()->attrs().Erase("multiplier");
+    expect_error(std::move(g), "attribute 'multiplier'");
+  }
+  {  // an add of different shapes
+    QuantGraphBuilder b("shapes", 1);
+    ir::Tensor* x = b.Input("x", 4, 4, 2);
+    ir::Tensor* y = b.Conv(x, "c", {.out_c = 3, .kh = 1, .kw = 1});
+    expect_error(b.Finish({b.Add(x, y, "add")}), "same-shaped");
+  }
+  {  // weights that do not match the kernel
+    QuantGraphBuilder b("weights", 1);
+    ir::Tensor* y = b.Conv(b.Input("x", 4, 4, 2), "c", {.out_c = 3, .kh = 3, .kw = 3});
+    ir::Graph g = b.Finish({y});
+    g.FindTensor("c")->producer()->attrs().Set("kernel_shape", std::vector<int64_t>{1, 1});
+    expect_error(std::move(g), "do not fit");
+  }
+}
+
 TEST(Lowering, GlobalPoolWithoutAnExactFormIsRefusedWithTheReason) {
   QuantGraphBuilder b("huge", 1);
   ir::Tensor* x = b.Input("x", 257, 257, 1);  // 66049 pixels: more than 255 x 255
