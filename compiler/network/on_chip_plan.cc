@@ -28,8 +28,9 @@ class Planner {
       int victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
       if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
       // Step 3: place, with prefetch if possible.
-      for (bool prefetch : {try_prefetch, false}) {
+      for (bool prefetch : {true, false}) {
         if (failed >= 0) break;
+        if (prefetch && !try_prefetch) continue;
         const std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
         const ArenaPlan placed = PlanArena(items, stripe_);
         if (placed.peak <= sram_)
