@@ -44,6 +44,8 @@ po::options_description Visible() {
       ("csv", po::value<std::string>(), "write the per-layer table as CSV to this file")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")
+      ("image-size", po::value<int64_t>(),
+       "input height and width for the built-in CNNs (default 224), e.g. --image-size 112")
       ("timing-only",
        "skip computing data (outputs are not checked) but keep every cycle identical: faster")
       ("quiet,q", "no progress on stderr");
@@ -84,6 +86,7 @@ int ParseOptions(int argc, char** argv, Options& options) {
   Take(vm, "json", options.json_file);
   Take(vm, "csv", options.csv_file);
   Take(vm, "trace", options.trace_file);
+  Take(vm, "image-size", options.image_size);
   options.timing_only = vm.count("timing-only") > 0;
   options.list = vm.count("list") > 0;
   options.quiet = vm.count("quiet") > 0;

@@ -1,6 +1,7 @@
 // run_workload's command line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ struct Options {
   std::vector<std::string> inputs;     // --input FILE.npy, one per model input
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;
+  int64_t image_size = 0;              // built-in CNNs: 0 is the model's own (224)
   bool timing_only = false;
   bool list = false;
   bool quiet = false;  // no progress on stderr

@@ -86,6 +86,7 @@ StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path) {
 StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuConfig& config) {
   compiler::ModelPipelineOptions mo;
   mo.compute_reference = !options.timing_only;
+  mo.image_size = options.image_size;
   if (options.timing_only) {
     // Scales and zero points change the values the NPU computes, never its instruction stream's
     // shape or timing, and a timing-only run computes no values: one min/max calibration pass

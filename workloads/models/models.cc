@@ -64,10 +64,10 @@ StatusOr<ir::Graph> BuildModel(std::string_view name, const ModelOptions& option
     }
     if (e.info.default_image_size > 0 &&
         (resolved.image_size < e.min_image_size || resolved.image_size % e.size_multiple != 0)) {
-      return InvalidArgument(
-          fmt::format("model {}: image size {} must be >= {} and a multiple "
-                      "of {}",
-                      name, resolved.image_size, e.min_image_size, e.size_multiple));
+      const std::string multiple =
+          e.size_multiple > 1 ? fmt::format(" and a multiple of {}", e.size_multiple) : "";
+      return InvalidArgument(fmt::format("model {}: image size {} must be >= {}{}", name,
+                                         resolved.image_size, e.min_image_size, multiple));
     }
     ir::Graph g = e.build(resolved);
     compiler::passes::PassContext ctx;
