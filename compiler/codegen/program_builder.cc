@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/codegen/program_parts.h"
 #include "hw/spec/config.h"
 
 namespace npu::compiler {
@@ -12,33 +13,7 @@ uint64_t AlignUp(uint64_t v) { return (v + kDramAlign - 1) / kDramAlign * kDramA
 
 spec::TensorDesc Tensor(const std::string& name, uint32_t h, uint32_t w, uint32_t c,
                         uint64_t offset, uint64_t bytes, float scale, int32_t zero_point) {
-  spec::TensorDesc t;
-  t.set_name(name);
-  for (uint32_t d : {1u, h, w, c}) t.add_shape(d);
-  t.set_dtype(spec::INT8);
-  t.set_layout("NHWC");
-  t.set_dram_offset(static_cast<uint32_t>(offset));
-  t.set_size_bytes(static_cast<uint32_t>(bytes));
-  t.set_scale(scale);
-  t.set_zero_point(zero_point);
-  return t;
-}
-
-void AddRegion(spec::Program& p, const std::string& name, const std::string& kind, uint64_t offset,
-               uint64_t bytes) {
-  spec::DramRegion* r = p.add_dram_layout();
-  r->set_name(name);
-  r->set_kind(kind);
-  r->set_offset(static_cast<uint32_t>(offset));
-  r->set_size_bytes(static_cast<uint32_t>(bytes));
-}
-
-void AddSegment(spec::Program& p, const std::string& name, uint64_t offset,
-                const std::vector<uint8_t>& data) {
-  spec::Segment* s = p.add_constants();
-  s->set_name(name);
-  s->set_dram_offset(static_cast<uint32_t>(offset));
-  s->set_data(std::string(data.begin(), data.end()));
+  return Int8Tensor(name, {1u, h, w, c}, offset, bytes, scale, zero_point);
 }
 
 }  // namespace

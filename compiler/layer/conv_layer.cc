@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "compiler/layer/int8_fields.h"
 #include "hw/spec/arith.h"
 
 namespace npu::compiler {
@@ -115,20 +116,7 @@ Status CheckQuantisation(const ConvLayer& l) {
       return InvalidArgument(fmt::format("{} = {}: must be positive and finite", field, scale));
     }
   }
-  const std::pair<const char*, int32_t> int8s[] = {{"input_zero_point", l.input_zero_point},
-                                                   {"output_zero_point", l.output_zero_point},
-                                                   {"clamp_min", l.clamp_min},
-                                                   {"clamp_max", l.clamp_max}};
-  for (const auto& [field, value] : int8s) {
-    if (value < -128 || value > 127) {
-      return InvalidArgument(fmt::format("{} = {}: must be an int8 value", field, value));
-    }
-  }
-  if (l.clamp_min > l.clamp_max) {
-    return InvalidArgument(
-        fmt::format("clamp_min = {} is above clamp_max = {}", l.clamp_min, l.clamp_max));
-  }
-  return Status::Ok();
+  return CheckInt8Fields(l.input_zero_point, l.output_zero_point, l.clamp_min, l.clamp_max);
 }
 
 }  // namespace

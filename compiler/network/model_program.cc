@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "compiler/codegen/program_builder.h"
+#include "compiler/codegen/program_parts.h"
 #include "hw/spec/config.h"
 #include "hw/spec/timing_model.h"
 
@@ -13,25 +14,8 @@ namespace npu::compiler {
 namespace {
 
 spec::TensorDesc Describe(const ActivationValue& v, uint64_t offset) {
-  spec::TensorDesc t;
-  t.set_name(v.name);
-  for (uint32_t d : v.shape) t.add_shape(d);
-  t.set_dtype(spec::INT8);
-  t.set_layout("NHWC");
-  t.set_dram_offset(static_cast<uint32_t>(offset));
-  t.set_size_bytes(static_cast<uint32_t>(v.bytes()));
-  t.set_scale(v.scale);
-  t.set_zero_point(v.zero_point);
-  return t;
-}
-
-void AddRegion(spec::Program& p, const std::string& name, const std::string& kind, uint64_t offset,
-               uint64_t bytes) {
-  spec::DramRegion* r = p.add_dram_layout();
-  r->set_name(name);
-  r->set_kind(kind);
-  r->set_offset(static_cast<uint32_t>(offset));
-  r->set_size_bytes(static_cast<uint32_t>(bytes));
+  const std::vector<uint32_t> shape(v.shape.begin(), v.shape.end());
+  return Int8Tensor(v.name, shape, offset, v.bytes(), v.scale, v.zero_point);
 }
 
 void AddLayerInfo(spec::Program& p, const ModelLayer& l) {

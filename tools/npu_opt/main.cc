@@ -19,6 +19,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/passes/graph_stats.h"
 #include "compiler/passes/pipeline.h"
+#include "tools/common/command_line.h"
 #include "tools/npu_opt/model_source.h"
 #include "workloads/models/models.h"
 
@@ -63,19 +64,12 @@ po::options_description Describe() {
 
 // Returns an exit code to stop with, or -1 to go on.
 int Parse(int argc, char** argv, Options& o) {
-  po::options_description visible = Describe(), all;
-  all.add(visible).add_options()("model", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("model", 1);
+  po::options_description visible = Describe();
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "npu_opt: " << e.what() << "\n(npu_opt --help lists the options)\n";
-    return kExitError;
+  if (const std::optional<int> exit =
+          tools::ParseCommandLine("npu_opt", argc, argv, visible, "model", vm)) {
+    return *exit;
   }
-  if (vm.count("help")) return std::cout << visible << "\n", 0;
   if (vm.count("list-passes")) {
     for (const passes::PassInfo& p : passes::ListPasses()) {
       fmt::print("{:<22} {}\n", p.name, p.summary);

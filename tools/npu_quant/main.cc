@@ -20,6 +20,7 @@
 #include "compiler/passes/pipeline.h"
 #include "compiler/quantize/qdq_fold.h"
 #include "compiler/quantize/quantize.h"
+#include "tools/common/command_line.h"
 #include "tools/npu_quant/onnx_read.h"
 #include "tools/npu_quant/samples.h"
 #include "workloads/models/models.h"
@@ -65,19 +66,13 @@ po::options_description Describe(Options& o) {
 
 // Returns an exit code to stop with, or -1 to go on.
 int Parse(int argc, char** argv, Options& o) {
-  po::options_description visible = Describe(o), all;
-  all.add(visible).add_options()("model", po::value(&o.model));
-  po::positional_options_description positional;
-  positional.add("model", 1);
+  po::options_description visible = Describe(o);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "npu_quant: " << e.what() << "\n(npu_quant --help lists the options)\n";
-    return kExitError;
+  if (const std::optional<int> exit =
+          tools::ParseCommandLine("npu_quant", argc, argv, visible, "model", vm)) {
+    return *exit;
   }
-  if (vm.count("help")) return std::cout << visible << "\n", 0;
+  if (vm.count("model")) o.model = vm["model"].as<std::string>();
   if (o.model.empty()) {
     std::cerr << "npu_quant: no model given\n" << visible << "\n";
     return kExitError;

@@ -4,6 +4,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "tools/common/command_line.h"
+
 namespace npu::tools {
 namespace {
 
@@ -61,22 +63,10 @@ void Take(const po::variables_map& vm, const char* name, T& out) {
 }  // namespace
 
 int ParseOptions(int argc, char** argv, Options& options) {
-  const po::options_description visible = Visible();
-  po::options_description all;
-  all.add(visible).add_options()("model", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("model", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "run_workload: " << e.what() << "\n(run_workload --help lists the options)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << visible << "\n";
-    return 0;
+  if (const std::optional<int> exit =
+          ParseCommandLine("run_workload", argc, argv, Visible(), "model", vm)) {
+    return *exit;
   }
   Take(vm, "model", options.model);
   Take(vm, "config", options.config_file);
