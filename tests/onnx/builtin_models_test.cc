@@ -1,32 +1,20 @@
 // Every built-in model (workloads/models) exports to ONNX that ONNX's checker and strict shape
 // inference accept, and imports back to a graph computing the same outputs.
 #include <gtest/gtest.h>
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <cmath>
 
 #include "compiler/interp/interpreter.h"
 #include "compiler/onnx/onnx_export.h"
 #include "compiler/onnx/onnx_import.h"
+#include "tests/onnx/onnx_checker.h"
 #include "workloads/models/models.h"
 
 namespace npu::compiler {
 namespace {
 
-std::string CheckerError(const std::string& bytes) {
-  ::onnx::ModelProto model;
-  if (!model.ParseFromString(bytes)) return "does not parse";
-  try {
-    ::onnx::checker::check_model(model);
-    ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
-                                         ::onnx::ShapeInferenceOptions(true, 1, false));
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string CheckerError(const std::string& bytes) { return testing::OnnxCheckerError(bytes); }
 
 std::vector<interp::HostTensor> RunOrDie(const ir::Graph& g,
                                          const std::vector<interp::HostTensor>& inputs) {

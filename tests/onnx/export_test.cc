@@ -1,15 +1,14 @@
 // ONNX export: round trips through import, ONNX's own checker, opset-specific forms, refusals.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <onnx/checker.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <cstdio>
 
 #include "compiler/ir/printer.h"
 #include "compiler/onnx/onnx_export.h"
 #include "compiler/onnx/onnx_import.h"
+#include "tests/onnx/onnx_checker.h"
 #include "tests/onnx/test_data.h"
 
 namespace npu::compiler {
@@ -19,20 +18,7 @@ using ir::OpKind;
 
 #define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 
-// ONNX's checker, then its shape inference in strict mode (what onnx.checker's full_check does):
-// "" if the model passes both.
-std::string CheckerError(const std::string& bytes) {
-  ::onnx::ModelProto model;
-  if (!model.ParseFromString(bytes)) return "does not parse";
-  try {
-    ::onnx::checker::check_model(model);
-    ::onnx::shape_inference::InferShapes(model, ::onnx::OpSchemaRegistry::Instance(),
-                                         ::onnx::ShapeInferenceOptions(true, 1, false));
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string CheckerError(const std::string& bytes) { return testing::OnnxCheckerError(bytes); }
 
 ir::Graph ImportOrDie(const std::string& bytes) {
   StatusOr<ir::Graph> g = ImportOnnxBytes(bytes);

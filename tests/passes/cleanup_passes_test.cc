@@ -11,17 +11,7 @@ namespace {
 ir::Graph ShapeChainGraph() {
   ir::Graph g("chain");
   ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 2, 2}, ir::Layout::kNCHW);
-  ir::Tensor* s = g.AddNode(ir::OpKind::kShape, "shape", {x}, {"s"})->output();
-  ir::Tensor* n =
-      g.AddNode(ir::OpKind::kGather, "gather", {s, g.AddConstant<int64_t>("zero", {}, {0})}, {"n"})
-          ->output();
-  ir::Tensor* n1 =
-      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {n}, {"n1"}, A({{"axes", Ints{0}}}))->output();
-  ir::Tensor* t =
-      g.AddNode(ir::OpKind::kConcat, "cat", {n1, g.AddConstant<int64_t>("rest", {1}, {-1})}, {"t"},
-                A({{"axis", int64_t{0}}}))
-          ->output();
-  ir::Tensor* r = g.AddNode(ir::OpKind::kReshape, "reshape", {x, t}, {"r"})->output();
+  ir::Tensor* r = AddShapeChainReshape(g, x, "r");
   g.AddOutput(g.AddNode(ir::OpKind::kRelu, "relu", {r}, {"y"})->output());
   return g;
 }

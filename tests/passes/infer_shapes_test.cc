@@ -35,17 +35,7 @@ TEST(InferShapes, ComputesShapeChainsBeforeFolding) {
   // y = Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [-1])): static [2, 12].
   ir::Graph g("g");
   ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 2, 2}, ir::Layout::kNCHW);
-  ir::Tensor* s = g.AddNode(ir::OpKind::kShape, "shape", {x}, {"s"})->output();
-  ir::Tensor* n =
-      g.AddNode(ir::OpKind::kGather, "gather", {s, g.AddConstant<int64_t>("zero", {}, {0})}, {"n"})
-          ->output();
-  ir::Tensor* n1 =
-      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {n}, {"n1"}, A({{"axes", Ints{0}}}))->output();
-  ir::Tensor* t =
-      g.AddNode(ir::OpKind::kConcat, "cat", {n1, g.AddConstant<int64_t>("rest", {1}, {-1})}, {"t"},
-                A({{"axis", int64_t{0}}}))
-          ->output();
-  g.AddOutput(g.AddNode(ir::OpKind::kReshape, "reshape", {x, t}, {"y"})->output());
+  g.AddOutput(AddShapeChainReshape(g, x, "y"));
   Infer(g);
   EXPECT_EQ(g.FindTensor("y")->shape(), (ir::Shape{2, 12}));
   EXPECT_EQ(g.FindTensor("t")->dtype(), ir::DType::kInt64);
