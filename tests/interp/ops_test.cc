@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "tests/common/ir_test_graphs.h"
 #include "tests/interp/op_runner.h"
 
 namespace npu::compiler::interp::testing {
@@ -104,17 +105,8 @@ TEST(ShapeOps, ExporterFlattenChain) {
   // Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [-1])) on x [2,3,2,2] gives [2, 12].
   ir::Graph g("chain");
   ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {2, 3, 2, 2}, ir::Layout::kNCHW);
-  ir::Tensor* s = g.AddNode(ir::OpKind::kShape, "shape", {x}, {"s"})->output();
-  ir::Tensor* zero = g.AddConstant<int64_t>("zero", {}, {0});
-  ir::Tensor* n = g.AddNode(ir::OpKind::kGather, "gather", {s, zero}, {"n"})->output();
-  ir::Tensor* n1 =
-      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {n}, {"n1"}, A({{"axes", Ints{0}}}))->output();
-  ir::Tensor* rest = g.AddConstant<int64_t>("rest", {1}, {-1});
-  ir::Tensor* target =
-      g.AddNode(ir::OpKind::kConcat, "cat", {n1, rest}, {"target"}, A({{"axis", int64_t{0}}}))
-          ->output();
-  g.AddOutput(g.AddNode(ir::OpKind::kReshape, "reshape", {x, target}, {"y"})->output());
-  g.AddOutput(target);
+  g.AddOutput(npu::testing::AddShapeChainReshape(g, x, "y"));
+  g.AddOutput(g.FindTensor("t"));  // the computed target shape
   std::vector<float> v(24);
   for (int i = 0; i < 24; ++i) v[i] = float(i);
   auto r = Interpret(g, {F32({2, 3, 2, 2}, v)});

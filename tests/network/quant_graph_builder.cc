@@ -150,16 +150,21 @@ ir::Tensor* QuantGraphBuilder::MaxPool(ir::Tensor* x, const std::string& name, c
   return Out(n, PoolShape(x, s), Scale(x), Zp(x));
 }
 
-ir::Tensor* QuantGraphBuilder::AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& s) {
-  ir::Attributes a = Window(s);
-  a.Set("count_include_pad", int64_t{s.count_include_pad});
-  const float s_y = Scale(x) * static_cast<float>(0.6 + 0.3 * Unit());
-  const QuantizedMultiplier m = Mult(double(Scale(x)) / s_y);
+int32_t QuantGraphBuilder::SetAverageRequant(ir::Attributes& a, float s_x, float s_y) {
+  const QuantizedMultiplier m = Mult(double(s_x) / s_y);
   a.Set("multiplier", int64_t{m.multiplier});
   a.Set("shift", int64_t{m.shift});
   const int32_t zp = Int(-30, 30);
   SetClamp(a, "none", s_y, zp);
   a.Erase("activation");
+  return zp;
+}
+
+ir::Tensor* QuantGraphBuilder::AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& s) {
+  ir::Attributes a = Window(s);
+  a.Set("count_include_pad", int64_t{s.count_include_pad});
+  const float s_y = Scale(x) * static_cast<float>(0.6 + 0.3 * Unit());
+  const int32_t zp = SetAverageRequant(a, Scale(x), s_y);
   ir::Node* n = g_.AddNode(ir::OpKind::kAveragePool, name, {x}, {name}, std::move(a));
   return Out(n, PoolShape(x, s), s_y, zp);
 }
@@ -167,12 +172,7 @@ ir::Tensor* QuantGraphBuilder::AvgPool(ir::Tensor* x, const std::string& name, c
 ir::Tensor* QuantGraphBuilder::GlobalAvgPool(ir::Tensor* x, const std::string& name) {
   ir::Attributes a;
   const float s_y = Scale(x) * 0.4f;  // averages spread less than their inputs
-  const QuantizedMultiplier m = Mult(double(Scale(x)) / s_y);
-  a.Set("multiplier", int64_t{m.multiplier});
-  a.Set("shift", int64_t{m.shift});
-  const int32_t zp = Int(-30, 30);
-  SetClamp(a, "none", s_y, zp);
-  a.Erase("activation");
+  const int32_t zp = SetAverageRequant(a, Scale(x), s_y);
   ir::Node* n = g_.AddNode(ir::OpKind::kGlobalAveragePool, name, {x}, {name}, std::move(a));
   return Out(n, {1, 1, 1, x->shape()[3]}, s_y, zp);
 }

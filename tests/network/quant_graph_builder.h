@@ -55,6 +55,8 @@ class QuantGraphBuilder {
  private:
   ir::Tensor* Out(ir::Node* n, ir::Shape shape, float scale, int32_t zp);
   void SetClamp(ir::Attributes& a, const std::string& activation, float scale, int32_t zp);
+  // An average pool's multiplier/shift for s_x / s_y and its clamp; returns the output zero point.
+  int32_t SetAverageRequant(ir::Attributes& a, float s_x, float s_y);
   int32_t Int(int32_t lo, int32_t hi);
   double Unit();
 

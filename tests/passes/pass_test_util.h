@@ -10,6 +10,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/passes/passes.h"
 #include "compiler/passes/pipeline.h"
+#include "tests/common/ir_test_graphs.h"
 
 namespace npu::compiler::passes::testing {
 
@@ -36,19 +37,7 @@ inline ir::Attributes A(std::initializer_list<std::pair<std::string, ir::AttrVal
   return a;
 }
 
-// Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [-1])) named `out`: the chain old exporters
-// write for x.view(x.size(0), -1).
-inline ir::Tensor* AddShapeChainReshape(ir::Graph& g, ir::Tensor* x, const std::string& out) {
-  ir::Tensor* s = g.AddNode(ir::OpKind::kShape, "shape", {x}, {"s"})->output();
-  ir::Tensor* zero = g.AddConstant<int64_t>("zero", {}, {0});
-  ir::Tensor* n = g.AddNode(ir::OpKind::kGather, "gather", {s, zero}, {"n"})->output();
-  ir::Tensor* n1 =
-      g.AddNode(ir::OpKind::kUnsqueeze, "unsq", {n}, {"n1"}, A({{"axes", Ints{0}}}))->output();
-  ir::Tensor* rest = g.AddConstant<int64_t>("rest", {1}, {-1});
-  ir::Tensor* t =
-      g.AddNode(ir::OpKind::kConcat, "cat", {n1, rest}, {"t"}, A({{"axis", int64_t{0}}}))->output();
-  return g.AddNode(ir::OpKind::kReshape, "reshape", {x, t}, {out})->output();
-}
+using npu::testing::AddShapeChainReshape;
 
 // conv 3x3 pad 1 from `in_c` to `out_c` channels, weights seeded.
 inline ir::Node* AddConv(ir::Graph& g, const std::string& name, ir::Tensor* x, int64_t in_c,
