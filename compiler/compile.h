@@ -30,6 +30,10 @@ struct CompileOptions {
   // allocate each layer's buffers from the previous layer on so its loads start early.
   bool keep_activations_on_chip = true;
   bool prefetch_across_layers = true;
+  // Networks: run on the control core what the NPU cannot (docs/cpu-fallback.md); and node or
+  // op names to put there whatever the NPU could do.
+  bool cpu_fallback = true;
+  std::vector<std::string> cpu_ops = {};
 };
 
 struct CompiledLayer {

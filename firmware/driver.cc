@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "firmware/cpu/cpu_op.h"
 #include "hw/spec/memory_map.h"
 
 namespace npu::fw {
@@ -89,11 +90,37 @@ Status Driver::CheckLayout() const {
   return Status::Ok();
 }
 
+// Every step names instructions the program has, or a CPU kernel this firmware has over tensors
+// inside the image: checked before anything is copied or run.
+Status Driver::CheckSteps() const {
+  const spec::Program& p = program_;
+  if (p.steps_size() == 0) return DataLoss("the binary has no steps to run");
+  const uint64_t words = p.instructions().size() / spec::kInsnBytes;
+  for (int i = 0; i < p.steps_size(); ++i) {
+    const spec::Step& step = p.steps(i);
+    if (step.has_npu()) {
+      const spec::NpuRun& run = step.npu();
+      if (run.instruction_count() == 0 ||
+          !Inside(run.first_instruction(), run.instruction_count(), words)) {
+        return DataLoss(fmt::format(
+            "step {}: NPU run of instructions [{}, +{}) outside the program's {} instructions", i,
+            run.first_instruction(), run.instruction_count(), words));
+      }
+      continue;
+    }
+    if (!step.has_cpu())
+      return DataLoss(fmt::format("step {} is neither an NPU run nor a CPU op", i));
+    NPU_TRY(CheckCpuOp(step.cpu(), p.dram_bytes()).WithContext(fmt::format("step {}", i)));
+  }
+  return Status::Ok();
+}
+
 Status Driver::Load(std::string_view binary_bytes) {
   loaded_ = false;
   NPU_ASSIGN_OR_RETURN(program_, spec::OpenProgram(binary_bytes));
   NPU_TRY(CheckArchitecture());
   NPU_TRY(CheckLayout());
+  NPU_TRY(CheckSteps());
   auto copy = [&](uint32_t offset, const std::string& bytes) {
     for (size_t done = 0; done < bytes.size(); done += kBlockBytes) {
       const size_t n = std::min(kBlockBytes, bytes.size() - done);

@@ -17,6 +17,18 @@ namespace npu::fw {
 
 using Counters = std::array<uint64_t, spec::regs::kNumCounters>;
 
+// When one step of the program ran, on the NPU's TIMER (NPU cycles since reset): an NPU run
+// from its doorbell to its completion, a CPU op from its first read to its last write.
+struct StepTiming {
+  uint64_t begin_cycle = 0, end_cycle = 0;
+};
+
+// What one inference did: the NPU's counters summed over its runs, and every step's timing.
+struct RunLog {
+  Counters counters{};
+  std::vector<StepTiming> steps;
+};
+
 class Driver {
  public:
   // `dram_bytes`: the DRAM the board has at spec::kDramBase.
@@ -30,13 +42,17 @@ class Driver {
   const spec::Program& program() const { return program_; }
   // Writes input `index` (bytes in the tensor's layout) to its place in DRAM.
   Status WriteInput(size_t index, const std::vector<int8_t>& data);
-  // Programs and starts a run, sleeps until the interrupt, and reads the counters.
-  Status Run(Counters& counters);
+  // Runs the program's steps in order: an NPU run is programmed through the registers, started
+  // with the doorbell and waited for (interrupt); a CPU op runs on this core (firmware/cpu).
+  Status Run(RunLog& log);
   StatusOr<std::vector<int8_t>> ReadOutput(size_t index);
 
  private:
   Status CheckArchitecture();
   Status CheckLayout() const;
+  Status CheckSteps() const;
+  Status RunNpu(const spec::NpuRun& run, RunLog& log);
+  StatusOr<uint64_t> ReadTimer();
   Status WriteReg(uint32_t offset, uint32_t value);
   StatusOr<uint32_t> ReadReg(uint32_t offset);
   Status ReadCounters(Counters& counters);

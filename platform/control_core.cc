@@ -5,8 +5,9 @@
 
 namespace npu::platform {
 
-ControlCore::ControlCore(sc_core::sc_module_name name, std::function<void(fw::Bus&)> firmware_main)
-    : sc_module(name), firmware_main_(std::move(firmware_main)) {
+ControlCore::ControlCore(sc_core::sc_module_name name, const spec::NpuConfig& config,
+                         const hw::Clock& clock, std::function<void(fw::Bus&)> firmware_main)
+    : sc_module(name), config_(config), clock_(clock), firmware_main_(std::move(firmware_main)) {
   SC_THREAD(Main);
 }
 
@@ -43,6 +44,14 @@ bool ControlCore::WriteBlock(uint64_t addr, const uint8_t* data, size_t bytes) {
 
 void ControlCore::WaitForInterrupt() {
   while (!irq.read()) sc_core::wait(irq.value_changed_event());
+}
+
+}  // namespace npu::platform
+
+namespace npu::platform {
+
+void ControlCore::Compute(std::span<const spec::CpuWorkItem> work) {
+  sc_core::wait(clock_.Cycles(spec::CpuOpNpuCycles(config_, work)));
 }
 
 }  // namespace npu::platform

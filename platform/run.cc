@@ -1,4 +1,5 @@
-// RunBinary: one simulation from elaboration to the firmware's return.
+// RunBinary: one simulation from elaboration to the firmware's return, then the runs' records
+// put on the inference's timeline.
 #include "platform/run.h"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <memory>
 
 #include "platform/progress_monitor.h"
+#include "platform/run_recorder.h"
 #include "platform/soc.h"
 
 namespace npu::platform {
@@ -14,21 +16,50 @@ namespace {
 
 // The firmware's main: everything a host program asks of the driver for one inference.
 Status FirmwareMain(fw::Bus& bus, uint64_t dram_bytes, std::string_view binary,
-                    const std::vector<std::vector<int8_t>>& inputs, RunResult& result) {
+                    const std::vector<std::vector<int8_t>>& inputs, fw::RunLog& log,
+                    uint32_t& instruction_offset, RunResult& result) {
   fw::Driver driver(bus, dram_bytes);
   NPU_TRY(driver.Probe());
   NPU_TRY(driver.Load(binary));
+  instruction_offset = driver.program().instruction_offset();
   if (inputs.size() != static_cast<size_t>(driver.program().inputs_size())) {
     return InvalidArgument(fmt::format("the binary takes {} inputs, {} were given",
                                        driver.program().inputs_size(), inputs.size()));
   }
   for (size_t i = 0; i < inputs.size(); ++i) NPU_TRY(driver.WriteInput(i, inputs[i]));
-  NPU_TRY(driver.Run(result.counters));
+  NPU_TRY(driver.Run(log));
   for (int i = 0; i < driver.program().outputs_size(); ++i) {
     NPU_ASSIGN_OR_RETURN(std::vector<int8_t> output, driver.ReadOutput(i));
     result.outputs.push_back(std::move(output));
   }
   return Status::Ok();
+}
+
+// Step times and the NPU runs' records and trace, from t0 on.
+void Timeline(const fw::RunLog& log, const std::vector<NpuRunRecord>& runs,
+              uint32_t instruction_offset, RunResult& r) {
+  const uint64_t t0 = log.steps.empty() ? 0 : log.steps.front().begin_cycle;
+  for (const fw::StepTiming& s : log.steps) {
+    r.steps.push_back({s.begin_cycle - t0, s.end_cycle - t0});
+    r.cycles = std::max(r.cycles, s.end_cycle - t0);
+  }
+  for (const NpuRunRecord& run : runs) {
+    const uint64_t first = (run.insn_offset - instruction_offset) / spec::kInsnBytes;
+    const uint64_t shift = run.begin_cycle - t0;
+    if (r.records.size() < first + run.records.size()) r.records.resize(first + run.records.size());
+    for (size_t i = 0; i < run.records.size(); ++i) {
+      hw::InsnRecord rec = run.records[i];
+      rec.start += shift;
+      rec.end += shift;
+      r.records[first + i] = rec;
+    }
+    for (hw::TraceEvent e : run.trace) {
+      e.begin_cycle += shift;
+      e.end_cycle += shift;
+      if (e.insn >= 0) e.insn += static_cast<int64_t>(first);
+      r.trace.push_back(std::move(e));
+    }
+  }
 }
 
 }  // namespace
@@ -45,10 +76,14 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   RunResult result;
+  fw::RunLog log;
+  uint32_t instruction_offset = 0;
   Status firmware_status = Internal("the firmware did not run");
   auto soc = std::make_unique<Soc>("soc", config, options.npu, [&](fw::Bus& bus) {
-    firmware_status = FirmwareMain(bus, config.dram().size_bytes(), binary, inputs, result);
+    firmware_status = FirmwareMain(bus, config.dram().size_bytes(), binary, inputs, log,
+                                   instruction_offset, result);
   });
+  RunRecorder recorder("recorder", soc->npu);
   std::unique_ptr<ProgressMonitor> monitor;
   if (options.progress) {
     monitor = std::make_unique<ProgressMonitor>("progress", soc->npu,
@@ -68,8 +103,8 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
     return Status(firmware_status.kind(),
                   fmt::format("{} ({})", firmware_status.message(), detail));
   }
-  result.trace = soc->npu.trace();
-  result.records = soc->npu.records();
+  result.counters = log.counters;
+  Timeline(log, recorder.runs(), instruction_offset, result);
   return result;
 }
 

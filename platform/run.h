@@ -1,6 +1,7 @@
 // Running a compiled binary on the platform: elaborate the system, let the firmware load the
-// binary, write the inputs, run and read back, and collect what the hardware measured.
-// SystemC elaborates once per process, so RunBinary() can be called once per process.
+// binary, write the inputs, run its steps (NPU runs and CPU ops) and read back, and collect what
+// the hardware measured on one timeline. SystemC elaborates once per process, so RunBinary() can
+// be called once per process.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +16,15 @@
 
 namespace npu::platform {
 
+// Every time below is in NPU cycles from the start of the inference: the first step's start
+// (the first doorbell, or the first CPU op's first read).
 struct RunResult {
   std::vector<std::vector<int8_t>> outputs;  // one per output tensor of the binary
-  fw::Counters counters{};                   // as the firmware read them from the registers
-  std::vector<hw::TraceEvent> trace;         // when options.trace
-  std::vector<hw::InsnRecord> records;       // per instruction: when it ran, what it waited for
+  fw::Counters counters{};                   // the NPU's, summed over its runs
+  std::vector<fw::StepTiming> steps;         // one per program step, as the firmware timed it
+  uint64_t cycles = 0;                       // the inference: the last step's end
+  std::vector<hw::TraceEvent> trace;         // when options.trace: the NPU's units
+  std::vector<hw::InsnRecord> records;       // per program instruction: when it ran, its waits
   double wall_seconds = 0;                   // host time spent simulating
 };
 

@@ -10,7 +10,7 @@ Soc::Soc(sc_core::sc_module_name name, const spec::NpuConfig& config, const hw::
       dram("dram", config, clock),
       bus("bus", config.dram().size_bytes()),
       npu("npu", config, options),
-      core("core", std::move(firmware_main)) {
+      core("core", config, clock, std::move(firmware_main)) {
   core.bus.bind(bus.initiators);
   npu.BindBus(bus.initiators);
   bus.dram.bind(dram.socket);

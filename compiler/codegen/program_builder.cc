@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/codegen/program_parts.h"
+#include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 
 namespace npu::compiler {
@@ -87,6 +88,7 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   p.set_arch_name(config.name());
   p.set_model_name(name);
   p.set_instructions(std::move(words));
+  spec::SetSingleNpuRun(p);
   p.set_instruction_offset(static_cast<uint32_t>(dl.instructions));
   p.set_dram_bytes(static_cast<uint32_t>(dl.end));
   const uint64_t base = dl.data_base;

@@ -1,17 +1,23 @@
 // LowerGraph: the walk over the quantised graph.
-//   1. Refuse, in one error, every node whose op the NPU has no lowering for.
-//   2. Graph inputs become values in their own buffers.
-//   3. In topological order: views become values over their input's buffer; layers become
-//      NetLayers writing a new value in a new buffer (lower_ops.cc fills in the parameters).
+//   1. Graph inputs become values in their own buffers.
+//   2. In topological order: views become values over their input's buffer; every other node
+//      becomes a layer writing a new value in a new buffer, on the NPU (lower_ops.cc fills in the
+//      parameters) or, where the NPU cannot run it, on the control core (CpuLayer).
+//   3. One error for every node that cannot run anywhere (or only on the CPU, with the fallback
+//      off).
 //   4. Mark the buffers the host reads.
 #include "compiler/lower/lower_graph.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <array>
 #include <unordered_map>
 
+#include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_ops.h"
+#include "hw/spec/cpu_ops.h"
 
 namespace npu::compiler {
 namespace {
@@ -22,28 +28,14 @@ bool IsView(OpKind k) {
   return k == OpKind::kFlatten || k == OpKind::kReshape || k == OpKind::kIdentity;
 }
 
-bool IsLayer(OpKind k) {
+bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kAdd ||
          k == OpKind::kFusedAdd;
 }
 
-// Step 1: every node the NPU cannot run, named with its op.
-Status CheckSupported(const ir::Graph& g) {
-  std::vector<std::string> unsupported;
-  for (const ir::Node* n : g.nodes()) {
-    if (!IsView(n->kind()) && !IsLayer(n->kind())) {
-      unsupported.push_back(fmt::format("'{}' ({})", n->name(), ir::OpName(n->kind())));
-    }
-  }
-  if (unsupported.empty()) return Status::Ok();
-  return Unimplemented(fmt::format(
-      "graph '{}': {} node(s) have no NPU lowering (supported: fused_conv, gemm, max_pool, "
-      "average_pool, global_average_pool, add, fused_add, flatten, reshape, identity): {}",
-      g.name(), unsupported.size(), fmt::join(unsupported, ", ")));
-}
-
-// An activation's (h, w, c): [1,H,W,C] (NHWC), [1,K] or [K] (1x1xK); i8 with per-tensor quant.
+// An activation's (h, w, c): i8 with per-tensor quant; batch 1 (a leading 1), the last dim is
+// the channels, the one before the width, the others the height ([1,H,W,C] NHWC, [1,K] 1x1xK).
 StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   const ir::Shape& s = t.shape();
   auto bad = [&](const std::string& why) {
@@ -56,18 +48,19 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   for (int64_t d : s) {
     if (d <= 0 || d > INT32_MAX) return bad("every dimension must be positive");
   }
-  if (s.size() == 4 && s[0] == 1 && t.layout() != ir::Layout::kNCHW) {
-    return std::array<uint32_t, 3>{uint32_t(s[1]), uint32_t(s[2]), uint32_t(s[3])};
-  }
-  if (s.size() == 2 && s[0] == 1) return std::array<uint32_t, 3>{1, 1, uint32_t(s[1])};
-  if (s.size() == 1) return std::array<uint32_t, 3>{1, 1, uint32_t(s[0])};
-  return bad("the NPU takes NHWC [1,H,W,C] or [1,K] activations (batch 1)");
+  if (s.size() == 4 && t.layout() == ir::Layout::kNCHW) return bad("activations must be NHWC");
+  if (s.empty() || (s.size() > 1 && s[0] != 1)) return bad("the NPU takes batch 1 activations");
+  std::array<uint32_t, 3> hwc{1, 1, uint32_t(s.back())};
+  if (s.size() >= 3) hwc[1] = uint32_t(s[s.size() - 2]);
+  for (size_t d = 1; d + 2 < s.size(); ++d) hwc[0] *= uint32_t(s[d]);
+  return hwc;
 }
 
 class Lowering {
  public:
+  explicit Lowering(const LowerOptions& options) : options_(options) {}
+
   StatusOr<Network> Run(const ir::Graph& g) {
-    NPU_TRY(CheckSupported(g));
     net_.name = g.name();
     for (const ir::Tensor* t : g.inputs()) {
       NPU_ASSIGN_OR_RETURN(const int v, NewValue(*t, -1));
@@ -75,18 +68,33 @@ class Lowering {
       net_.inputs.push_back(v);
     }
     for (const ir::Node* n : g.nodes()) NPU_TRY(Node(*n));
+    if (!refused_.empty()) return Refusal(g);
     for (const ir::Tensor* t : g.outputs()) {
       NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
       net_.buffers[net_.values[v].buffer].graph_output = true;
       net_.outputs.push_back(v);
     }
     if (net_.layers.empty()) {
-      return Unimplemented(fmt::format("graph '{}' has no layer for the NPU to run", g.name()));
+      return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
     }
     return std::move(net_);
   }
 
  private:
+  Status Refusal(const ir::Graph& g) const {
+    return Unimplemented(
+        fmt::format("graph '{}': {} node(s) cannot run {}: {}", g.name(), refused_.size(),
+                    options_.cpu_fallback ? "on the NPU or the control core"
+                                          : "on the NPU, and the CPU fallback is off",
+                    fmt::join(refused_, "; ")));
+  }
+
+  bool ForcedOnCpu(const ir::Node& n) const {
+    const auto& ops = options_.cpu_ops;
+    return std::find(ops.begin(), ops.end(), n.name()) != ops.end() ||
+           std::find(ops.begin(), ops.end(), std::string(ir::OpName(n.kind()))) != ops.end();
+  }
+
   // A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
   StatusOr<int> NewValue(const ir::Tensor& t, int buffer) {
     NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
@@ -123,26 +131,48 @@ class Lowering {
   Status Node(const ir::Node& n) {
     if (n.num_outputs() != 1 || n.input(0) == nullptr) {
       return InvalidArgument(
-          fmt::format("node '{}' ({}): expected one activation input and one "
-                      "output",
-                      n.name(), ir::OpName(n.kind())));
+          fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
+                      ir::OpName(n.kind())));
     }
-    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
-    if (IsView(n.kind())) {
+    if (IsView(n.kind()) && !ForcedOnCpu(n)) {
+      NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
       return NewValue(*n.output(), net_.values[x].buffer).status();
     }
+    std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
+    if (reason.empty() && HasNpuLowering(n.kind())) {
+      StatusOr<NetLayer> layer = NpuLayer(n);
+      if (layer.ok()) {
+        net_.layers.push_back(*std::move(layer));
+        return Status::Ok();
+      }
+      if (layer.status().kind() != ErrorKind::kUnimplemented) return layer.status();
+      reason = layer.status().message();
+    } else if (reason.empty()) {
+      reason = fmt::format("the NPU has no {}", ir::OpName(n.kind()));
+    }
+    return CpuNode(n, reason);
+  }
+
+  StatusOr<NetLayer> NpuLayer(const ir::Node& n) {
     NetLayer layer;
     layer.name = n.name();
+    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
     layer.inputs.push_back(x);
     if (n.kind() == OpKind::kAdd || n.kind() == OpKind::kFusedAdd) {
       if (n.input(1) == nullptr) return InvalidArgument(fmt::format("add '{}': no b", n.name()));
       NPU_ASSIGN_OR_RETURN(const int b, ValueOf(*n.input(1)));
       layer.inputs.push_back(b);
     }
+    const size_t values = net_.values.size(), buffers = net_.buffers.size();
     NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    NPU_TRY(LowerNode(n, layer));
-    net_.layers.push_back(std::move(layer));
-    return Status::Ok();
+    const Status lowered = LowerNode(n, layer);
+    if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
+      net_.values.resize(values);
+      net_.buffers.resize(buffers);
+      value_of_.erase(n.output());
+      return lowered;
+    }
+    return layer;
   }
 
   Status LowerNode(const ir::Node& n, NetLayer& layer) {
@@ -159,12 +189,50 @@ class Lowering {
     }
   }
 
+  // The node as a CPU layer, or one more entry of the refusal.
+  Status CpuNode(const ir::Node& n, const std::string& reason) {
+    const std::string op(ir::OpName(n.kind()));
+    if (!options_.cpu_fallback || !spec::IsCpuKernel(op)) {
+      refused_.push_back(fmt::format("'{}' ({}): {}{}", n.name(), op, reason,
+                                     spec::IsCpuKernel(op) ? "" : ", and the CPU has no kernel"));
+      return NewValue(*n.output(), -1).status();  // so its readers can still be looked at
+    }
+    NetLayer layer;
+    layer.name = n.name();
+    layer.op = op;
+    CpuLayer cpu;
+    cpu.kernel = op;
+    cpu.reason = reason;
+    cpu.attrs = CpuAttrsOf(n);
+    for (const ir::Tensor* t : n.inputs()) {
+      CpuOperand operand;
+      if (t != nullptr && t->is_constant()) {
+        NPU_ASSIGN_OR_RETURN(CpuConstant c, CpuConstantOf(*t));
+        operand.constant = static_cast<int>(cpu.constants.size());
+        cpu.constants.push_back(std::move(c));
+      } else if (t != nullptr) {
+        NPU_ASSIGN_OR_RETURN(operand.value, ValueOf(*t));
+        layer.inputs.push_back(operand.value);
+      }
+      cpu.operands.push_back(operand);
+    }
+    NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+    layer.work = std::move(cpu);
+    NPU_ASSIGN_OR_RETURN(std::get<CpuLayer>(layer.work).macs, CpuLayerMacs(layer, net_));
+    net_.layers.push_back(std::move(layer));
+    return Status::Ok();
+  }
+
+  const LowerOptions& options_;
   Network net_;
   std::unordered_map<const ir::Tensor*, int> value_of_;
+  std::vector<std::string> refused_;
 };
 
 }  // namespace
 
-StatusOr<Network> LowerGraph(const ir::Graph& quantized) { return Lowering().Run(quantized); }
+StatusOr<Network> LowerGraph(const ir::Graph& quantized, const LowerOptions& options) {
+  return Lowering(options).Run(quantized);
+}
 
 }  // namespace npu::compiler

@@ -2,6 +2,7 @@
 #include "compiler/lower/network.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <climits>
@@ -11,6 +12,7 @@
 namespace npu::compiler {
 
 uint64_t NetLayer::Macs() const {
+  if (const CpuLayer* c = cpu()) return c->macs;
   uint64_t macs = 0;
   if (const auto* parts = conv_parts()) {
     for (const ConvPart& p : *parts) macs += p.conv.Macs();
@@ -20,6 +22,9 @@ uint64_t NetLayer::Macs() const {
 
 uint64_t NetLayer::ConstantBytes() const {
   uint64_t bytes = 0;
+  if (const CpuLayer* c = cpu()) {
+    for (const CpuConstant& k : c->constants) bytes += k.bytes.size();
+  }
   if (const auto* parts = conv_parts()) {
     for (const ConvPart& p : *parts) {
       bytes += p.conv.weights.size() + uint64_t{p.conv.out_c} * spec::kActParamBytes;
@@ -41,6 +46,11 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
   if (const auto* pool = std::get_if<PoolLayer>(&work)) {
     return fmt::format("{} -> {}, {}x{}/{}", hwc(inputs[0]), hwc(output), pool->kernel_h,
                        pool->kernel_w, pool->stride_h);
+  }
+  if (on_cpu()) {
+    std::vector<std::string> in;
+    for (int v : inputs) in.push_back(hwc(v));
+    return fmt::format("{} -> {}", fmt::join(in, ", "), hwc(output));
   }
   return fmt::format("{} + {} -> {}", hwc(inputs[0]), hwc(inputs[1]), hwc(output));
 }

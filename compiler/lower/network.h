@@ -16,6 +16,7 @@
 #include "compiler/layer/add_layer.h"
 #include "compiler/layer/conv_layer.h"
 #include "compiler/layer/pool_layer.h"
+#include "compiler/lower/cpu_layer.h"
 
 namespace npu::compiler {
 
@@ -46,14 +47,16 @@ struct ConvPart {
 struct NetLayer {
   std::string name;  // the IR node's name
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", ...
-  std::variant<std::vector<ConvPart>, PoolLayer, AddLayer> work;
-  std::vector<int> inputs;  // value ids: one, or a and b for an add
+  std::variant<std::vector<ConvPart>, PoolLayer, AddLayer, CpuLayer> work;
+  std::vector<int> inputs;  // value ids: one, or a and b for an add (a CPU op: all it reads)
   int output = -1;          // value id
   std::string note;         // how a form the hardware lacks was decomposed, if it was
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);
   }
+  const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
+  bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
   uint64_t ConstantBytes() const;  // weights and ACT parameter records
   std::string ShapeText(const std::vector<ActivationValue>& values) const;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "compiler/codegen/program_builder.h"
+#include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_graph.h"
 #include "compiler/network/dram_plan.h"
 #include "compiler/network/layer_emission.h"
@@ -45,7 +46,8 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.op = layer.op;
     l.shape = layer.ShapeText(net.values);
     l.tiling = chip.schedules[i].Describe();
-    l.note = layer.note;
+    l.note = layer.on_cpu() ? "on the control core: " + layer.cpu()->reason : layer.note;
+    l.on_cpu = layer.on_cpu();
     l.first_instruction = static_cast<uint32_t>(m.instructions.size());
     l.instruction_count = static_cast<uint32_t>(insns.size());
     l.on_chip = ResidencyOf(net, layer, chip.on_chip);
@@ -56,6 +58,55 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.sram_in_use = chip.sram_in_use[i];
     m.layers.push_back(std::move(l));
     m.instructions.insert(m.instructions.end(), insns.begin(), insns.end());
+  }
+}
+
+// Step 5: the steps. Consecutive NPU layers form one run; each CPU layer is a step of its own.
+void CutIntoSteps(CompiledModel& m) {
+  for (ModelLayer& l : m.layers) {
+    if (l.on_cpu) {
+      l.step = static_cast<uint32_t>(m.steps.size());
+      m.steps.emplace_back().mutable_cpu();  // described once DRAM is placed
+      continue;
+    }
+    if (m.steps.empty() || !m.steps.back().has_npu()) {
+      spec::NpuRun* run = m.steps.emplace_back().mutable_npu();
+      run->set_first_instruction(l.first_instruction);
+    }
+    spec::NpuRun* run = m.steps.back().mutable_npu();
+    run->set_instruction_count(run->instruction_count() + l.instruction_count);
+    l.step = static_cast<uint32_t>(m.steps.size() - 1);
+  }
+}
+
+// The instructions of one NPU run.
+std::vector<spec::Instruction> RunSlice(const CompiledModel& m, const spec::NpuRun& run) {
+  const auto first = m.instructions.begin() + run.first_instruction();
+  return {first, first + run.instruction_count()};
+}
+
+// Tokens never cross runs (each run starts with every token at zero): each run gets its own.
+void AssignRunDependencies(CompiledModel& m) {
+  for (const spec::Step& step : m.steps) {
+    if (!step.has_npu()) continue;
+    std::vector<spec::Instruction> insns = RunSlice(m, step.npu());
+    AssignDependencies(insns);
+    NPU_CHECK(CheckTokenProtocol(insns).ok());
+    std::copy(insns.begin(), insns.end(), m.instructions.begin() + step.npu().first_instruction());
+  }
+}
+
+// The CPU ops, with their operands at their final DRAM offsets.
+void DescribeCpuSteps(CompiledModel& m, const ModelDramPlan& dram,
+                      const std::vector<LayerConstants>& constants, uint64_t data_base) {
+  const Network& net = m.network;
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    if (!net.layers[i].on_cpu()) continue;
+    CpuPlaces places{[&](int v) { return data_base + dram.buffers[net.value(v).buffer]; }, {}};
+    for (uint64_t offset : constants[i].cpu) {
+      places.constants.push_back(data_base + dram.constants[i] + offset);
+    }
+    *m.steps[m.layers[i].step].mutable_cpu() = DescribeCpuOp(net.layers[i], net, places);
   }
 }
 
@@ -94,7 +145,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // 1-2. Validate, lower, buffers and lifetimes.
   NPU_TRY(spec::Validate(config));
   CompiledModel m;
-  NPU_ASSIGN_OR_RETURN(m.network, LowerGraph(quantized));
+  NPU_ASSIGN_OR_RETURN(m.network, LowerGraph(quantized, {options.cpu_fallback, options.cpu_ops}));
   m.memory.adds_in_place = MakeAddsInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.
@@ -110,8 +161,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   const ModelDramPlan dram = PlanModelDram(m.network, life, chip.on_chip, constants);
   // 5. Emit, tokens, relocate.
   EmitAll(m, chip, dram, constants);
-  AssignDependencies(m.instructions);
-  NPU_CHECK(CheckTokenProtocol(m.instructions).ok());
+  CutIntoSteps(m);
+  AssignRunDependencies(m);
   const uint64_t data_base = (m.instructions.size() * spec::kInsnBytes + kDramAlignBytes - 1) /
                              kDramAlignBytes * kDramAlignBytes;
   if (data_base + dram.end > DramLimitBytes(config)) {
@@ -122,10 +173,9 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
         dram.arena_bytes, DramLimitBytes(config)));
   }
   RelocateDram(m.instructions, data_base);
+  DescribeCpuSteps(m, dram, constants, data_base);
   // 6. Predict; 7. describe.
-  std::vector<InstructionTiming> timeline;
-  NPU_ASSIGN_OR_RETURN(m.cost, PredictCost(config, m.instructions, &timeline));
-  PredictLayers(config, timeline, m);
+  NPU_TRY(PredictModel(config, m));
   DescribeMemory(m, life, chip, dram, data_base);
   NPU_ASSIGN_OR_RETURN(m.program, BuildModelProgram(config, m, constants, dram, data_base));
   return m;

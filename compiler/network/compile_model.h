@@ -3,18 +3,20 @@
 //   StatusOr<CompiledModel> m = CompileModel(config, quantized_graph, {});
 //   platform::RunBinary(config, spec::SealProgram(m->program), {input_i8}, {});
 //
-//   1. Validate the config; lower the graph to NPU layers (compiler/lower): unsupported ops are
-//      one error listing them; decompositions are noted per layer.
+//   1. Validate the config; lower the graph to NPU and CPU layers (compiler/lower): what neither
+//      runs is one error listing it; decompositions and CPU placements are noted per layer.
 //   2. Memory: buffers and lifetimes (views share, adds run in place where the input dies).
 //   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
 //      SRAM left to it (one cost model, the hardware's timing formulas), SRAM placement with
 //      stripe alignment and cross-layer prefetch.
 //   4. DRAM (dram_plan.h): instructions | per-layer constants | activation arena, the arena
 //      placed greedy-by-size over the off-chip buffers' lifetimes.
-//   5. Emit every layer with its final addresses; derive every token of the whole stream from
-//      the instruction footprints; check the token protocol; relocate; encode.
-//   6. Predict: replay the whole stream with the cost model; each layer's cycles are the same
-//      completion partition the platform's report uses (docs/report.md).
+//   5. Emit every layer with its final addresses; cut the stream into NPU runs at the CPU layers
+//      (docs/cpu-fallback.md); derive each run's tokens from the instruction footprints; check
+//      the token protocol; relocate; encode.
+//   6. Predict: replay each run with the cost model, each CPU op with the control core's cost
+//      model; each layer's cycles are the same completion partition the platform's report uses
+//      (docs/report.md).
 //   7. Describe: LayerInfo per layer, input/output TensorDescs, the DRAM regions.
 #pragma once
 
@@ -38,6 +40,8 @@ namespace npu::compiler {
 // detail is here for reports and tests).
 struct ModelLayer {
   std::string name, op, shape, tiling, note;
+  bool on_cpu = false;  // run by the firmware on the control core (the note says why)
+  uint32_t step = 0;    // the index of the program step that runs it
   uint32_t first_instruction = 0, instruction_count = 0;
   LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;
@@ -72,12 +76,14 @@ struct MemoryPlan {
 struct CompiledModel {
   spec::Program program;
   std::vector<spec::Instruction> instructions;  // what program.instructions encodes
+  std::vector<spec::Step> steps;                // NPU runs and CPU ops, in order
   Network network;
   std::vector<ModelLayer> layers;
   MemoryPlan memory;
-  CostEstimate cost;             // the whole stream
-  uint64_t min_dram_bytes = 0;   // constants once, the inputs once, the outputs once
-  uint64_t roofline_cycles = 0;  // sum of the layers'
+  CostEstimate cost;                  // the whole inference: NPU runs, CPU ops (cycles, DRAM bytes)
+  uint64_t predicted_cpu_cycles = 0;  // the CPU ops' share of cost.cycles
+  uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
+  uint64_t roofline_cycles = 0;       // sum of the layers'
 };
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,

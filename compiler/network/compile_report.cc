@@ -28,7 +28,9 @@ std::string CompileReport(const CompiledModel& m) {
     r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", l.name, l.op, l.shape,
                      OnChipText(l, inputs), l.predicted_cycles, l.roofline_cycles,
                      Kib(l.sram_in_use), l.tiling);
-    if (!l.note.empty()) r += fmt::format("{:<28} decomposed: {}\n", "", l.note);
+    if (!l.note.empty()) {
+      r += fmt::format("{:<28} {} {}\n", "", l.on_cpu ? "cpu:" : "decomposed:", l.note);
+    }
   }
   const MemoryPlan& mem = m.memory;
   uint64_t on_chip = 0, off_chip = 0;

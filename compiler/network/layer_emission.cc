@@ -47,6 +47,10 @@ std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
 
 StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule) {
   LayerConstants c;
+  if (const CpuLayer* cpu = layer.cpu()) {
+    for (const CpuConstant& k : cpu->constants) Append(c.bytes, k.bytes, c.cpu);
+    return c;
+  }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr) return c;
   const ConvTiling& tiling = std::get<TilingChoice>(schedule.choice).tiling;
@@ -61,6 +65,7 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
 std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSchedule& schedule,
                                          const LayerConstants& constants, const LayerPlaces& places,
                                          uint32_t* acc_phase) {
+  if (layer.on_cpu()) return {};
   if (const auto* parts = layer.conv_parts()) {
     return EmitConvParts(*parts, std::get<TilingChoice>(schedule.choice), constants, places,
                          acc_phase);

@@ -19,6 +19,7 @@ namespace npu::compiler {
 struct LayerConstants {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> weights, params;  // per part, offsets into `bytes`
+  std::vector<uint64_t> cpu;              // a CPU layer: per CpuLayer::constants entry
 };
 StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule);
 
@@ -29,7 +30,7 @@ struct LayerPlaces {
   uint64_t scratch_base = 0;
 };
 
-// `acc_phase` carries the accumulator slot rotation from layer to layer.
+// `acc_phase` carries the accumulator slot rotation from layer to layer. A CPU layer emits none.
 std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSchedule& schedule,
                                          const LayerConstants& constants, const LayerPlaces& places,
                                          uint32_t* acc_phase);

@@ -25,10 +25,12 @@ std::string LayerSchedule::Describe() const {
   if (const auto* pool = std::get_if<VectorChoice<PoolTiling>>(&choice)) {
     return ToString(pool->tiling);
   }
+  if (std::holds_alternative<CpuChoice>(choice)) return "on the control core";
   return ToString(std::get<VectorChoice<AddTiling>>(choice).tiling);
 }
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
+  if (layer.on_cpu()) return false;
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
@@ -38,7 +40,9 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
                                       const NetLayer& layer, const LayerResidency& residency,
                                       uint64_t sram_budget) {
   LayerSchedule s;
-  if (const auto* parts = layer.conv_parts()) {
+  if (layer.on_cpu()) {
+    s.choice = CpuChoice{};
+  } else if (const auto* parts = layer.conv_parts()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, parts->front().conv,
                                                            ConvContext(residency, sram_budget)));
     s.scratch_bytes = choice.plan.sram_bytes;
@@ -60,6 +64,7 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
 StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network& net,
                                     const NetLayer& layer, const LayerResidency& residency,
                                     uint64_t sram_budget) {
+  if (layer.on_cpu()) return TilingOutlook{0, 0};
   if (const auto* parts = layer.conv_parts()) {
     return SurveyTilings(config, parts->front().conv, ConvContext(residency, sram_budget));
   }

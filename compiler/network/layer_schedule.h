@@ -21,15 +21,19 @@ struct LayerResidency {
   bool output = false;
 };
 
+// A CPU layer: nothing to tile; the control core reads and writes its operands in DRAM.
+struct CpuChoice {};
+
 struct LayerSchedule {
   // Convolutions: one tiling for every part (the groups of a grouped convolution are alike).
-  std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<AddTiling>> choice;
+  std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<AddTiling>, CpuChoice> choice;
   uint64_t scratch_bytes = 0;
   std::string Describe() const;  // the tiling text for LayerInfo
 };
 
 // Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
-// in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM.
+// in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, and so does
+// every operand of a CPU layer (the control core reaches DRAM only).
 bool CanBeOnChip(const NetLayer& layer, int index);
 
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,

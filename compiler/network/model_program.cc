@@ -8,6 +8,7 @@
 #include "compiler/codegen/program_builder.h"
 #include "compiler/codegen/program_parts.h"
 #include "hw/spec/config.h"
+#include "hw/spec/cpu_ops.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler {
@@ -31,12 +32,97 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_peak_sram_bytes(static_cast<uint32_t>(l.sram_in_use));
   info->set_shape(l.shape);
   info->set_weight_bytes(l.constant_bytes);
+  info->set_engine(l.on_cpu ? "cpu" : "npu");
+  info->set_step(l.step);
 }
 
 }  // namespace
 
-void PredictLayers(const spec::NpuConfig& c, const std::vector<InstructionTiming>& timeline,
-                   CompiledModel& m) {
+uint64_t PredictCpuStep(const spec::NpuConfig& c, const spec::CpuOp& op) {
+  uint64_t cycles = 2;  // the rest of the TIMER_LO read, and TIMER_HI
+  for (const spec::TensorDesc& t : op.inputs()) {
+    if (t.dtype() != spec::DTYPE_UNSPECIFIED) cycles += spec::DramTransferCycles(c, t.size_bytes());
+  }
+  const StatusOr<std::vector<spec::CpuWorkItem>> work = spec::CpuOpWork(op);
+  NPU_CHECK(work.ok());  // the compiler only makes ops its kernels take
+  cycles += spec::CpuOpNpuCycles(c, *work);
+  for (const spec::TensorDesc& t : op.outputs()) {
+    cycles += spec::DramTransferCycles(c, t.size_bytes());
+  }
+  return cycles;
+}
+
+namespace {
+
+// The predicted timeline: when each instruction and each step ends, from the first step's start.
+struct Predicted {
+  std::vector<uint64_t> insn_end;  // per instruction
+  std::vector<uint64_t> step_end;  // per step
+};
+
+StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
+  Predicted p{std::vector<uint64_t>(m.instructions.size(), 0), {}};
+  m.cost = CostEstimate{};
+  m.predicted_cpu_cycles = 0;
+  uint64_t now = 0;
+  for (const spec::Step& step : m.steps) {
+    if (step.has_cpu()) {
+      const uint64_t cycles = PredictCpuStep(c, step.cpu());
+      for (const spec::TensorDesc& t : step.cpu().inputs())
+        m.cost.dram_read_bytes += t.size_bytes();
+      for (const spec::TensorDesc& t : step.cpu().outputs()) {
+        m.cost.dram_write_bytes += t.size_bytes();
+      }
+      m.predicted_cpu_cycles += cycles;
+      now += cycles;
+    } else {
+      const uint32_t first = step.npu().first_instruction();
+      const std::vector<spec::Instruction> insns(
+          m.instructions.begin() + first,
+          m.instructions.begin() + first + step.npu().instruction_count());
+      std::vector<InstructionTiming> timeline;
+      NPU_ASSIGN_OR_RETURN(const CostEstimate run, PredictCost(c, insns, &timeline));
+      for (size_t k = 0; k < timeline.size(); ++k) p.insn_end[first + k] = now + timeline[k].end;
+      m.cost.dram_read_bytes += run.dram_read_bytes;
+      m.cost.dram_write_bytes += run.dram_write_bytes;
+      m.cost.macs += run.macs;
+      for (int q = 0; q < spec::kNumQueues; ++q) m.cost.busy_cycles[q] += run.busy_cycles[q];
+      now += run.cycles;
+    }
+    p.step_end.push_back(now);
+  }
+  m.cost.cycles = now;
+  return p;
+}
+
+// A layer's predicted completion and DRAM bytes (its LOADs, STOREs and instruction words, or a
+// CPU op's operands).
+uint64_t PredictLayer(const CompiledModel& m, const Predicted& p, ModelLayer& l,
+                      uint64_t previous) {
+  uint64_t completion = previous;
+  l.predicted_dram_read_bytes = uint64_t{l.instruction_count} * spec::kInsnBytes;  // fetch
+  l.predicted_dram_write_bytes = 0;
+  if (l.on_cpu) {
+    const spec::CpuOp& op = m.steps[l.step].cpu();
+    for (const spec::TensorDesc& t : op.inputs()) l.predicted_dram_read_bytes += t.size_bytes();
+    for (const spec::TensorDesc& t : op.outputs()) l.predicted_dram_write_bytes += t.size_bytes();
+    return std::max(completion, p.step_end[l.step]);
+  }
+  for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
+    completion = std::max(completion, p.insn_end[k]);
+    if (const auto* dma = std::get_if<spec::DmaArgs>(&m.instructions[k].args)) {
+      (m.instructions[k].opcode == spec::Opcode::kLoad ? l.predicted_dram_read_bytes
+                                                       : l.predicted_dram_write_bytes) +=
+          spec::DmaBytes(*dma);
+    }
+  }
+  return completion;
+}
+
+}  // namespace
+
+Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
+  NPU_ASSIGN_OR_RETURN(const Predicted p, PredictSteps(c, m));
   const uint64_t array = uint64_t{c.mac().rows()} * c.mac().cols();
   uint64_t previous = 0, io_bytes_first = 0, io_bytes_last = 0;
   for (int v : m.network.inputs) io_bytes_first += m.network.value(v).bytes();
@@ -45,17 +131,7 @@ void PredictLayers(const spec::NpuConfig& c, const std::vector<InstructionTiming
   m.roofline_cycles = 0;
   for (size_t i = 0; i < m.layers.size(); ++i) {
     ModelLayer& l = m.layers[i];
-    uint64_t completion = previous;
-    l.predicted_dram_read_bytes = uint64_t{l.instruction_count} * spec::kInsnBytes;  // fetch
-    l.predicted_dram_write_bytes = 0;
-    for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
-      completion = std::max(completion, timeline[k].end);
-      if (const auto* dma = std::get_if<spec::DmaArgs>(&m.instructions[k].args)) {
-        (m.instructions[k].opcode == spec::Opcode::kLoad ? l.predicted_dram_read_bytes
-                                                         : l.predicted_dram_write_bytes) +=
-            spec::DmaBytes(*dma);
-      }
-    }
+    const uint64_t completion = PredictLayer(m, p, l, previous);
     l.predicted_cycles = completion - previous;
     previous = completion;
     uint64_t min_bytes = l.constant_bytes;
@@ -68,6 +144,7 @@ void PredictLayers(const spec::NpuConfig& c, const std::vector<InstructionTiming
   }
   if (!m.layers.empty())
     m.layers.back().predicted_cycles += m.cost.cycles - std::min(m.cost.cycles, previous);
+  return Status::Ok();
 }
 
 StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const CompiledModel& m,
@@ -103,6 +180,7 @@ StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const C
     AddRegion(p, value.name, "output", data_base + dram.buffers[value.buffer], value.bytes());
   }
   for (const ModelLayer& l : m.layers) AddLayerInfo(p, l);
+  for (const spec::Step& step : m.steps) *p.add_steps() = step;
   return p;
 }
 

@@ -1,5 +1,5 @@
 // The spec::Program of a compiled network and its per-layer records: predicted cycles as the
-// completion partition of the whole-stream replay (docs/report.md: a layer's cycles run from the
+// completion partition of the predicted timeline (docs/report.md: a layer's cycles run from the
 // completion of the previous layer's last instruction to the completion of its own), DRAM bytes
 // per layer, rooflines, LayerInfo, TensorDescs and DRAM regions. Internal to compiler/network.
 #pragma once
@@ -15,10 +15,16 @@
 
 namespace npu::compiler {
 
-// Fills each ModelLayer's predicted cycles and DRAM bytes from the replay's timeline (the
-// instruction ranges must be set), and the model's roofline.
-void PredictLayers(const spec::NpuConfig& config, const std::vector<InstructionTiming>& timeline,
-                   CompiledModel& model);
+// Predicts the inference step by step (each NPU run replayed with the cost model, each CPU op
+// with the control core's, back to back) into model.cost, and fills each ModelLayer's predicted
+// cycles and DRAM bytes and the model's roofline. The steps and instruction ranges must be set.
+Status PredictModel(const spec::NpuConfig& config, CompiledModel& model);
+
+// A CPU op as the firmware times it (docs/cpu-fallback.md): from the moment TIMER_LO is
+// sampled, that read and the TIMER_HI read (a cycle each), each present input read from DRAM as one
+// block, the kernel's work on the control core, each output written as one block; on an otherwise
+// idle DRAM.
+uint64_t PredictCpuStep(const spec::NpuConfig& config, const spec::CpuOp& op);
 
 // Encodes the (relocated) instructions and describes everything; the constants and the arena are
 // at `data_base` + their plan offsets.

@@ -18,10 +18,13 @@ std::vector<std::pair<int, int>> Operands(const NetLayer& l) {
   return ops;
 }
 
+// Operands beyond the second (only CPU layers have them) are never on chip.
 void Set(LayerResidency& r, int index, bool value) {
-  (index < 0 ? r.output : r.input[index]) = value;
+  if (index < 2) (index < 0 ? r.output : r.input[index]) = value;
 }
-bool Get(const LayerResidency& r, int index) { return index < 0 ? r.output : r.input[index]; }
+bool Get(const LayerResidency& r, int index) {
+  return index < 0 ? r.output : index < 2 && r.input[index];
+}
 
 // What one layer tolerates on chip (from the candidates), and its reserve.
 struct LayerView {

@@ -21,8 +21,9 @@ bool InRange(uint64_t begin, uint64_t bytes, uint64_t size) {
 
 }  // namespace
 
-FunctionalExecutor::FunctionalExecutor(const spec::NpuConfig& config)
+FunctionalExecutor::FunctionalExecutor(const spec::NpuConfig& config, CpuOpRunner cpu)
     : config_(config),
+      cpu_(std::move(cpu)),
       sram_(config.sram().size_bytes()),
       acc_(config.mac().acc_buffer_bytes() / 4) {}
 
@@ -78,10 +79,27 @@ std::vector<std::vector<int8_t>> FunctionalExecutor::ReadOutputs() const {
 }
 
 Status FunctionalExecutor::Run(uint32_t seed) {
+  for (int s = 0; s < program_.steps_size(); ++s) {
+    const spec::Step& step = program_.steps(s);
+    if (step.has_npu()) {
+      NPU_TRY(RunNpu(step.npu(), seed).WithContext(fmt::format("step {}", s)));
+      continue;
+    }
+    if (!cpu_) {
+      return FailedPrecondition(
+          fmt::format("step {}: CPU op '{}' and no CPU runner", s, step.cpu().name()));
+    }
+    NPU_TRY(cpu_(step.cpu(), dram_).WithContext(fmt::format("step {}", s)));
+  }
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::RunNpu(const spec::NpuRun& run, uint32_t seed) {
   constexpr int kQ = spec::kNumQueues;
+  const size_t first = run.first_instruction(), end = first + run.instruction_count();
+  if (end > insns_.size()) return InvalidArgument("NPU run outside the instructions");
   std::array<std::deque<size_t>, kQ> queues;
-  for (size_t i = 0; i < insns_.size(); ++i)
-    queues[static_cast<int>(insns_[i].queue())].push_back(i);
+  for (size_t i = first; i < end; ++i) queues[static_cast<int>(insns_[i].queue())].push_back(i);
   std::array<std::array<int64_t, kQ>, kQ> tokens{};  // [src][dst]
   auto ready = [&](int q) {
     if (queues[q].empty()) return false;
@@ -92,7 +110,7 @@ Status FunctionalExecutor::Run(uint32_t seed) {
     return true;
   };
   std::mt19937 rng(seed);
-  for (size_t done = 0; done < insns_.size(); ++done) {
+  for (size_t done = first; done < end; ++done) {
     std::vector<int> candidates;
     if (seed == 0) {
       candidates.push_back(static_cast<int>(insns_[done].queue()));

@@ -1,11 +1,13 @@
 // A functional executor for compiled programs, in plain C++: byte arrays for DRAM, SRAM and the
 // accumulator; DMA copies burst by burst (spec::SplitIntoBursts), CONV and ACT through
-// spec::ComputeConv / spec::ComputeAct. No timing. It runs the decoded instruction words either
-// in stream order or in a random order that only the tokens constrain, so a missing dependency
-// shows up as a wrong result.
+// spec::ComputeConv / spec::ComputeAct. No timing. It runs the program's steps in order: each
+// NPU run's decoded instruction words either in stream order or in a random order that only the
+// tokens constrain (so a missing dependency shows up as a wrong result), each CPU op through the
+// runner it was given (tests pass the firmware's kernels; the compiler does not link firmware).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -16,9 +18,12 @@
 
 namespace npu::compiler::sim {
 
+// Runs one CPU op over the image (DRAM from DRAM_BASE).
+using CpuOpRunner = std::function<Status(const spec::CpuOp& op, std::vector<uint8_t>& dram)>;
+
 class FunctionalExecutor {
  public:
-  explicit FunctionalExecutor(const spec::NpuConfig& config);
+  explicit FunctionalExecutor(const spec::NpuConfig& config, CpuOpRunner cpu = nullptr);
 
   // Sizes DRAM to the program, copies its constants, decodes its instructions.
   Status Load(const spec::Program& program);
@@ -34,6 +39,7 @@ class FunctionalExecutor {
 
  private:
   Status WriteTensor(const spec::TensorDesc& tensor, std::span<const int8_t> data);
+  Status RunNpu(const spec::NpuRun& run, uint32_t seed);
   Status Execute(size_t index);
   Status Dma(const spec::Instruction& insn);
   Status Conv(const spec::ConvArgs& conv);
@@ -45,6 +51,7 @@ class FunctionalExecutor {
                    uint64_t channels, uint64_t stride);
 
   spec::NpuConfig config_;
+  CpuOpRunner cpu_;
   spec::Program program_;
   std::vector<spec::Instruction> insns_;
   std::vector<uint8_t> dram_, sram_;

@@ -45,7 +45,7 @@ tlm::tlm_response_status RegisterBlock::Access(tlm::tlm_generic_payload& gp) {
   return Write(static_cast<uint32_t>(offset), value);
 }
 
-bool RegisterBlock::Read(uint32_t offset, uint32_t& value) const {
+bool RegisterBlock::Read(uint32_t offset, uint32_t& value) {
   const RunState& run = ctx_.run;
   if (offset >= regs::kCountersBase && offset < regs::CounterOffset(regs::kNumCounters)) {
     const uint64_t counter = ctx_.counters.Get((offset - regs::kCountersBase) / 8);
@@ -92,6 +92,21 @@ bool RegisterBlock::Read(uint32_t offset, uint32_t& value) const {
       return true;
     case regs::kErrorInsn:
       value = run.error_insn;
+      return true;
+    case regs::kTimerLo: {
+      const uint64_t now = ctx_.clock.Now();
+      timer_hi_ = static_cast<uint32_t>(now >> 32);
+      value = static_cast<uint32_t>(now);
+      return true;
+    }
+    case regs::kTimerHi:
+      value = timer_hi_;
+      return true;
+    case regs::kRunStartLo:
+      value = static_cast<uint32_t>(run.begin_cycle);
+      return true;
+    case regs::kRunStartHi:
+      value = static_cast<uint32_t>(run.begin_cycle >> 32);
       return true;
     default:
       return false;

@@ -28,7 +28,7 @@ class RegisterBlock : public sc_core::sc_module {
   void BTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned TransportDbg(tlm::tlm_generic_payload& gp);
   tlm::tlm_response_status Access(tlm::tlm_generic_payload& gp);
-  bool Read(uint32_t offset, uint32_t& value) const;
+  bool Read(uint32_t offset, uint32_t& value);  // not const: TIMER_LO latches TIMER_HI
   tlm::tlm_response_status Write(uint32_t offset, uint32_t value);
   void RingDoorbell();
   void OnRunCompleted();  // SC_METHOD on the command processor's `completed`
@@ -39,6 +39,7 @@ class RegisterBlock : public sc_core::sc_module {
   CommandProcessor& cp_;
   uint32_t irq_status_ = 0;
   uint32_t irq_enable_ = 0;
+  uint32_t timer_hi_ = 0;
   sc_core::sc_event irq_changed_;
 };
 

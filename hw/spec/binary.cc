@@ -5,6 +5,8 @@
 
 #include <boost/crc.hpp>
 
+#include "hw/spec/isa.h"
+
 namespace npu::spec {
 
 uint64_t Crc64(std::string_view bytes) {
@@ -20,6 +22,13 @@ std::string SealProgram(const Program& program) {
   envelope.set_program(program.SerializeAsString());
   envelope.set_checksum(Crc64(envelope.program()));
   return envelope.SerializeAsString();
+}
+
+void SetSingleNpuRun(Program& program) {
+  program.clear_steps();
+  NpuRun* run = program.add_steps()->mutable_npu();
+  run->set_first_instruction(0);
+  run->set_instruction_count(static_cast<uint32_t>(program.instructions().size() / kInsnBytes));
 }
 
 StatusOr<Program> OpenProgram(std::string_view file_bytes) {

@@ -12,12 +12,16 @@
 namespace npu::spec {
 
 inline constexpr std::string_view kBinaryMagic = "npu-binary";
-inline constexpr uint32_t kBinaryFormatVersion = 1;
+inline constexpr uint32_t kBinaryFormatVersion = 2;  // 2: programs are steps (NPU runs, CPU ops)
 
 // CRC-64/XZ, the checksum of binaries and of config fingerprints.
 uint64_t Crc64(std::string_view bytes);
 
 std::string SealProgram(const Program& program);
+
+// Makes the whole instruction stream the program's only step: one NPU run (programs of a single
+// layer and hand-written tests).
+void SetSingleNpuRun(Program& program);
 
 // Fails with a message naming the problem: not a binary, another format version, bad checksum,
 // or an unreadable program.

@@ -7,6 +7,8 @@
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -102,6 +104,16 @@ Status SetScalar(pb::Message& message, const pb::FieldDescriptor& field, std::st
       reflection.SetUInt64(&message, &field, v);
       return Status::Ok();
     }
+    case pb::FieldDescriptor::CPPTYPE_DOUBLE: {
+      double v = 0;
+      const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), v);
+      if (value.empty() || error != std::errc() || end != value.data() + value.size() ||
+          !std::isfinite(v)) {
+        return bad_value("a finite number");
+      }
+      reflection.SetDouble(&message, &field, v);
+      return Status::Ok();
+    }
     case pb::FieldDescriptor::CPPTYPE_STRING:
       reflection.SetString(&message, &field, std::string(value));
       return Status::Ok();
@@ -154,6 +166,7 @@ NpuConfig DefaultConfig() {
   c.mutable_act()->set_pipeline_cycles(4);
   c.mutable_cmd()->set_queue_depth(32);
   c.mutable_cmd()->set_fetch_batch(16);
+  c.mutable_cpu()->set_core(LARGE_CORE);
   return c;
 }
 
@@ -215,6 +228,7 @@ StatusOr<NpuConfig> ResolveConfig(const std::string& file,
 uint64_t Fingerprint(const NpuConfig& config) {
   NpuConfig hardware = config;
   hardware.clear_name();
+  hardware.clear_cpu();  // the control core's speed does not change what a binary does
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

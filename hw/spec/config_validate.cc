@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "hw/spec/config.h"
+#include "hw/spec/cpu_model.h"
 #include "hw/spec/isa.h"
 
 namespace npu::spec {
@@ -85,6 +86,22 @@ Status ValidateRest(const NpuConfig& c) {
   return Status::Ok();
 }
 
+Status ValidateCpu(const NpuConfig& c) {
+  const CpuCosts costs = ResolveCpuCosts(c);
+  if (auto s = Range("cpu.clock_mhz", costs.clock_mhz, 1, 10000); !s.ok()) return s;
+  if (auto s = Range("cpu.op_overhead_cycles", costs.op_overhead_cycles, 0, 100'000'000); !s.ok()) {
+    return s;
+  }
+  for (int w = 0; w < kNumCpuWork; ++w) {
+    const double v = costs.cycles_per_unit[w];
+    if (!(v >= 0 && v <= 1e6)) {
+      return InvalidArgument(fmt::format("cpu: {} cost {}: must be between 0 and 1e6 cycles",
+                                         CpuWorkName(static_cast<CpuWork>(w)), v));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 uint64_t MinimalSramBytes(const NpuConfig& c) {
@@ -95,7 +112,8 @@ uint64_t MinimalSramBytes(const NpuConfig& c) {
 Status Validate(const NpuConfig& config) {
   if (auto s = ValidateMac(config.mac()); !s.ok()) return s;
   if (auto s = ValidateSram(config); !s.ok()) return s;
-  return ValidateRest(config);
+  if (auto s = ValidateRest(config); !s.ok()) return s;
+  return ValidateCpu(config);
 }
 
 }  // namespace npu::spec

@@ -10,7 +10,7 @@
 namespace npu::spec::regs {
 
 inline constexpr uint32_t kIdValue = 0x4E505531;  // "NPU1"
-inline constexpr uint32_t kVersionValue = 1;
+inline constexpr uint32_t kVersionValue = 2;      // 2: TIMER and RUN_START
 
 inline constexpr uint32_t kId = 0x000;            // RO: kIdValue
 inline constexpr uint32_t kVersion = 0x004;       // RO: kVersionValue
@@ -26,6 +26,10 @@ inline constexpr uint32_t kInsnOffset = 0x028;    // RW: instruction stream, off
 inline constexpr uint32_t kInsnCount = 0x02C;     // RW: instructions in the stream
 inline constexpr uint32_t kErrorCode = 0x030;     // RO: ErrorCode of the last failed run
 inline constexpr uint32_t kErrorInsn = 0x034;     // RO: index of the failing instruction
+inline constexpr uint32_t kTimerLo = 0x038;       // RO: NPU cycles since reset; reading it latches
+inline constexpr uint32_t kTimerHi = 0x03C;       //     the high word into TIMER_HI
+inline constexpr uint32_t kRunStartLo = 0x040;    // RO: TIMER at the last doorbell
+inline constexpr uint32_t kRunStartHi = 0x044;    // RO
 inline constexpr uint32_t kCountersBase = 0x100;  // RO: 64-bit counters, lo then hi word
 
 inline constexpr uint32_t kStatusBusy = 1u << 0;

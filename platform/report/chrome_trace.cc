@@ -10,13 +10,13 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// Tracks in pipeline order: fetch, load, compute, vector, store.
+// Tracks in pipeline order: the control core, fetch, load, compute, vector, store.
 int TrackRank(const std::string& engine) {
-  static const char* kOrder[] = {"fetch", "load", "compute", "vector", "store"};
-  for (int i = 0; i < 5; ++i) {
+  static const char* kOrder[] = {"cpu", "fetch", "load", "compute", "vector", "store"};
+  for (int i = 0; i < 6; ++i) {
     if (engine.rfind(kOrder[i], 0) == 0) return i;
   }
-  return 5;
+  return 6;
 }
 
 std::string LayerOf(const spec::Program& program, int64_t insn) {
@@ -58,10 +58,18 @@ void AddTrack(Json& out, int tid, std::vector<const hw::TraceEvent*> events, uin
 
 }  // namespace
 
-std::string ToChromeTrace(const std::vector<hw::TraceEvent>& events, uint64_t total_cycles,
+std::string ToChromeTrace(const std::vector<hw::TraceEvent>& events,
+                          const std::vector<fw::StepTiming>& steps, uint64_t total_cycles,
                           const spec::NpuConfig& config, const spec::Program& program) {
+  std::vector<hw::TraceEvent> cpu_ops;
+  for (int i = 0; i < program.steps_size() && i < int(steps.size()); ++i) {
+    if (!program.steps(i).has_cpu()) continue;
+    cpu_ops.push_back(
+        {"cpu", program.steps(i).cpu().name(), steps[i].begin_cycle, steps[i].end_cycle, -1});
+  }
   std::map<std::string, std::vector<const hw::TraceEvent*>> by_engine;
   for (const hw::TraceEvent& e : events) by_engine[e.engine].push_back(&e);
+  for (const hw::TraceEvent& e : cpu_ops) by_engine[e.engine].push_back(&e);
   std::vector<std::string> engines;
   for (const auto& [name, _] : by_engine) engines.push_back(name);
   std::stable_sort(engines.begin(), engines.end(), [](const std::string& a, const std::string& b) {

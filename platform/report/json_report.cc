@@ -33,6 +33,7 @@ Json ConfigJson(const spec::NpuConfig& c) {
 Json LayerJson(const LayerReport& l) {
   return {{"name", l.name},
           {"op", l.op},
+          {"engine", l.engine},
           {"shape", l.shape},
           {"tiling", l.tiling},
           {"first_instruction", l.first_instruction},
@@ -64,7 +65,15 @@ Json TotalsJson(const RunReport& r) {
           {"roofline_ratio", r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0.0},
           {"fetch_cycles", r.fetch_cycles},
           {"dispatch_stall_cycles", r.dispatch_stall_cycles},
-          {"peak_sram_bytes", r.peak_sram_bytes}};
+          {"peak_sram_bytes", r.peak_sram_bytes},
+          {"engines",
+           {{"npu_cycles", r.npu_cycles},
+            {"cpu_cycles", r.cpu_cycles},
+            {"other_cycles", r.other_cycles},
+            {"npu_runs", r.npu_steps},
+            {"cpu_ops", r.cpu_steps},
+            {"npu_macs", r.npu_macs},
+            {"cpu_macs", r.cpu_macs}}}};
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 
 namespace npu::report {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;  // 2: engines, layer engine
 
 std::string ToJson(const RunReport& report);
 

@@ -64,6 +64,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
   const spec::LayerInfo& info = in.program->layers(index);
   const spec::NpuConfig& c = *in.config;
   LayerReport l;
+  l.engine = info.engine().empty() ? "npu" : info.engine();
   l.name = info.name();
   l.op = info.op();
   l.shape = info.shape();
@@ -76,6 +77,15 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
   uint64_t completion = previous_completion;
   for (uint32_t i = 0; i < info.instruction_count(); ++i) {
     AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, completion);
+  }
+  if (l.engine == "cpu" && info.step() < in.steps->size()) {
+    completion = std::max(completion, (*in.steps)[info.step()].end_cycle);
+    for (const spec::TensorDesc& t : in.program->steps(int(info.step())).cpu().inputs()) {
+      l.dram_read_bytes += t.size_bytes();
+    }
+    for (const spec::TensorDesc& t : in.program->steps(int(info.step())).cpu().outputs()) {
+      l.dram_write_bytes += t.size_bytes();
+    }
   }
   l.cycles = completion - previous_completion;
   previous_completion = completion;
@@ -106,7 +116,23 @@ void AddLayers(const RunInputs& in, RunReport& r) {
     r.roofline_cycles += l.roofline_cycles;
     r.predicted_cycles += l.predicted_cycles;
     r.peak_sram_bytes = std::max(r.peak_sram_bytes, l.peak_sram_bytes);
+    (l.engine == "cpu" ? r.cpu_macs : r.npu_macs) += l.macs;
   }
+}
+
+// Time per engine from the steps; the rest is the firmware between them.
+void AddEngineShares(const RunInputs& in, RunReport& r) {
+  for (int i = 0; i < in.program->steps_size() && i < int(in.steps->size()); ++i) {
+    const uint64_t span = (*in.steps)[i].end_cycle - (*in.steps)[i].begin_cycle;
+    if (in.program->steps(i).has_cpu()) {
+      r.cpu_cycles += span;
+      ++r.cpu_steps;
+    } else {
+      r.npu_cycles += span;
+      ++r.npu_steps;
+    }
+  }
+  r.other_cycles = r.cycles - std::min(r.cycles, r.npu_cycles + r.cpu_cycles);
 }
 
 }  // namespace
@@ -122,7 +148,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.simulate_seconds = in.simulate_seconds;
   r.instructions = static_cast<uint32_t>(in.program->instructions().size() / spec::kInsnBytes);
   r.image_dram_bytes = in.program->dram_bytes();
-  r.cycles = k[regs::kCycles];
+  r.cycles = in.cycles;
   r.macs = k[regs::kMacs];
   r.latency_us = double(r.cycles) / c.clock_mhz();
   r.inferences_per_second = r.latency_us > 0 ? 1e6 / r.latency_us : 0;
@@ -135,6 +161,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
   r.queues = Queues(k);
   AddLayers(in, r);
+  AddEngineShares(in, r);
   return r;
 }
 

@@ -31,6 +31,7 @@ struct QueueReport {
 
 struct LayerReport {
   std::string name, op, shape, tiling;
+  std::string engine = "npu";  // or "cpu": run by the firmware on the control core
   uint32_t first_instruction = 0, instruction_count = 0;
   uint64_t macs = 0;
   uint64_t cycles = 0;  // from the previous layer's completion to this one's
@@ -62,6 +63,11 @@ struct RunReport {
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0, peak_gbps = 0;
   uint64_t roofline_cycles = 0;  // sum over layers
+  // Where the time and the MACs went: NPU runs (doorbell to completion), CPU ops (first read to
+  // last write), and the rest (the firmware between steps).
+  uint64_t npu_cycles = 0, cpu_cycles = 0, other_cycles = 0;
+  uint64_t npu_macs = 0, cpu_macs = 0;  // the layers' MACs (compiler) by engine
+  uint32_t npu_steps = 0, cpu_steps = 0;
   uint64_t fetch_cycles = 0, dispatch_stall_cycles = 0;
   uint64_t peak_sram_bytes = 0;
   std::vector<QueueReport> queues;  // load, compute, vector, store
@@ -77,7 +83,9 @@ struct RunInputs {
   const spec::NpuConfig* config;
   const spec::Program* program;
   const fw::Counters* counters;
-  const std::vector<hw::InsnRecord>* records;
+  const std::vector<hw::InsnRecord>* records;  // per program instruction, on the timeline
+  const std::vector<fw::StepTiming>* steps;    // per program step, on the timeline
+  uint64_t cycles = 0;                         // the inference, on the timeline
   bool timing_only = false;
   double compile_seconds = 0, simulate_seconds = 0;
 };

@@ -34,7 +34,8 @@ std::string ComputeTable(const RunReport& r) {
   for (const LayerReport& l : r.layers) {
     t +=
         fmt::format("{:<18} {:<15} {:<27} {:>7.1f} {:>11} {:>7} {:>4.0f}%\n", Short(l.name, 18),
-                    Short(l.op, 15), Short(l.shape, 27), l.macs / 1e6, Grouped(l.cycles),
+                    Short(l.engine == "cpu" ? "cpu:" + l.op : l.op, 15), Short(l.shape, 27),
+                    l.macs / 1e6, Grouped(l.cycles),
                     Percent(double(l.predicted_cycles), double(l.cycles)), 100 * l.mac_utilisation);
   }
   return t;
@@ -70,6 +71,19 @@ std::string QueueTable(const RunReport& r) {
   return t;
 }
 
+// How the time and the MACs divide between the NPU and the control core.
+std::string EngineShares(const RunReport& r) {
+  auto share = [](uint64_t part, uint64_t whole) { return whole ? 100.0 * part / whole : 0.0; };
+  std::string t =
+      fmt::format("engines         NPU {:.1f}% of cycles ({} run{})", share(r.npu_cycles, r.cycles),
+                  r.npu_steps, r.npu_steps == 1 ? "" : "s");
+  if (r.cpu_steps > 0) {
+    t += fmt::format(", CPU {:.1f}% ({} op{}), firmware {:.1f}%", share(r.cpu_cycles, r.cycles),
+                     r.cpu_steps, r.cpu_steps == 1 ? "" : "s", share(r.other_cycles, r.cycles));
+  }
+  return t + fmt::format("; MACs {:.2f}% on NPU\n", share(r.npu_macs, r.npu_macs + r.cpu_macs));
+}
+
 std::string Totals(const RunReport& r) {
   const double ratio = r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0;
   std::string t;
@@ -82,6 +96,7 @@ std::string Totals(const RunReport& r) {
                    ratio);
   t += fmt::format("MAC utilisation {:.1f}% ({} MACs on {}x{})\n", 100 * r.mac_utilisation,
                    Grouped(r.macs), r.config.mac().rows(), r.config.mac().cols());
+  t += EngineShares(r);
   t += fmt::format("DRAM            read {} KiB, written {} KiB; {:.2f} GB/s of {:.1f} GB/s peak\n",
                    KiB(r.dram_read_bytes), KiB(r.dram_write_bytes), r.achieved_gbps, r.peak_gbps);
   t += fmt::format("SRAM            peak {} KiB of {} KiB\n", KiB(r.peak_sram_bytes),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "hw/spec/binary.h"
 #include "hw/spec/status.h"
 
 namespace npu::testing {
@@ -68,6 +69,7 @@ spec::Program ProgramBuilder::Build() const {
     words.append(reinterpret_cast<const char*>(w.data()), w.size());
   }
   p.set_instructions(words);
+  spec::SetSingleNpuRun(p);
   NPU_CHECK(words.size() <= kDataStart);
   return p;
 }

@@ -224,14 +224,30 @@ TEST(Lowering, MalformedGraphsAreErrorsNotCrashes) {
   }
 }
 
-TEST(Lowering, GlobalPoolWithoutAnExactFormIsRefusedWithTheReason) {
+TEST(Lowering, GlobalPoolWithoutAnExactFormRunsOnTheCpuWithTheReason) {
   QuantGraphBuilder b("huge", 1);
   ir::Tensor* x = b.Input("x", 257, 257, 1);  // 66049 pixels: more than 255 x 255
   const StatusOr<CompiledModel> m = CompileModel(Config({}), b.Finish({b.GlobalAvgPool(x, "g")}));
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  ASSERT_EQ(m->layers.size(), 1u);
+  EXPECT_TRUE(m->layers[0].on_cpu);
+  EXPECT_NE(m->layers[0].note.find("round twice"), std::string::npos) << m->layers[0].note;
+  ASSERT_EQ(m->program.steps_size(), 1);
+  EXPECT_EQ(m->program.steps(0).cpu().kernel(), "global_average_pool");
+}
+
+TEST(Lowering, GlobalPoolWithoutAnExactFormAndNoFallbackIsRefusedWithTheReason) {
+  QuantGraphBuilder b("huge", 1);
+  ir::Tensor* x = b.Input("x", 257, 257, 1);
+  CompileOptions options;
+  options.cpu_fallback = false;
+  const StatusOr<CompiledModel> m =
+      CompileModel(Config({}), b.Finish({b.GlobalAvgPool(x, "g")}), options);
   ASSERT_FALSE(m.ok());
   EXPECT_EQ(m.status().kind(), ErrorKind::kUnimplemented);
-  EXPECT_NE(m.status().message().find("node 'g'"), std::string::npos) << m.status().message();
+  EXPECT_NE(m.status().message().find("'g'"), std::string::npos) << m.status().message();
   EXPECT_NE(m.status().message().find("round twice"), std::string::npos);
+  EXPECT_NE(m.status().message().find("fallback is off"), std::string::npos);
 }
 
 TEST(Lowering, SramTooSmallForOneTileNamesTheLayerAndTheBytes) {

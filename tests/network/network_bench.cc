@@ -78,8 +78,8 @@ int Run(const std::string& model, ModelPipelineOptions o, const std::vector<std:
       platform::RunBinary(*config, spec::SealProgram(program), p->inputs, {});
   if (!run.ok()) return std::cerr << run.status().message() << "\n", 2;
   const bool exact = run->outputs == p->expected;
-  const report::RunReport r =
-      report::BuildRunReport({model, &*config, &program, &run->counters, &run->records});
+  const report::RunReport r = report::BuildRunReport(
+      {model, &*config, &program, &run->counters, &run->records, &run->steps, run->cycles});
   std::printf("## %s (%s), %s\n\n", model.c_str(),
               o.image_size ? std::to_string(o.image_size).c_str() : "default size",
               exact ? "bit-exact" : "OUTPUTS DIFFER");

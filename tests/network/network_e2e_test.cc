@@ -4,7 +4,8 @@
 // partition of docs/report.md) within 5% of the measured ones. Every built-in model on four
 // configs: default (224x224 images, the targets' config); a small 8x8 array with a small SRAM;
 // a large 64x64 output-stationary array with a large SRAM; a 16x16 output-stationary array with
-// 256 KiB. One case per process (SystemC elaborates once).
+// 256 KiB; and models with ops forced onto the control core (the CPU fallback). One case per
+// process (SystemC elaborates once).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ struct Case {
   std::string model;
   int64_t image_size;  // 0: the model's default
   std::vector<std::string> overrides;
+  std::vector<std::string> cpu_ops = {};  // forced onto the control core
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -43,6 +45,7 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   ASSERT_TRUE(config.ok()) << config.status().message();
   compiler::ModelPipelineOptions options;
   options.image_size = c.image_size;
+  options.compile.cpu_ops = c.cpu_ops;
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const spec::Program& program = p->compiled.program;
@@ -56,14 +59,21 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       ASSERT_EQ(run->outputs[o][i], p->expected[o][i]) << "output " << o << " byte " << i;
     }
   }
-  const report::RunReport r =
-      report::BuildRunReport({c.model, &*config, &program, &run->counters, &run->records});
+  const report::RunReport r = report::BuildRunReport(
+      {c.model, &*config, &program, &run->counters, &run->records, &run->steps, run->cycles});
   EXPECT_EQ(r.macs, p->compiled.cost.macs);
   for (const report::LayerReport& l : r.layers) {
     EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
   }
   EXPECT_TRUE(Close(r.predicted_cycles, r.cycles));
+  // The forced ops ran on the control core, in steps of their own; the rest on the NPU.
+  uint32_t cpu_layers = 0;
+  for (const report::LayerReport& l : r.layers) cpu_layers += l.engine == "cpu";
+  EXPECT_EQ(r.cpu_steps, cpu_layers);
+  EXPECT_EQ(cpu_layers > 0, !c.cpu_ops.empty());
+  EXPECT_EQ(r.cpu_cycles > 0, !c.cpu_ops.empty());
+  EXPECT_EQ(r.npu_cycles + r.cpu_cycles + r.other_cycles, r.cycles);
 }
 
 const std::vector<std::string> kSmall = {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072"};
@@ -86,7 +96,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"small_cnn_large_os", "small_cnn", 0, kLarge}, Case{"mlp_large_os", "mlp", 0, kLarge},
         Case{"resnet18_os16", "resnet18", 96, kOs16},
         Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16},
-        Case{"small_cnn_os16", "small_cnn", 48, kOs16}, Case{"mlp_os16", "mlp", 0, kOs16}),
+        Case{"small_cnn_os16", "small_cnn", 48, kOs16}, Case{"mlp_os16", "mlp", 0, kOs16},
+        // The CPU fallback: ops forced onto the control core between NPU runs.
+        Case{"resnet18_cpu_adds_pool", "resnet18", 64, {}, {"fused_add", "max_pool"}},
+        Case{"mobilenet_v2_cpu_tail_small",
+             "mobilenet_v2",
+             64,
+             kSmall,
+             {"global_average_pool", "gemm", "add"}},
+        Case{"small_cnn_cpu_convs_os16", "small_cnn", 48, kOs16, {"fused_conv"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

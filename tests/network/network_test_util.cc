@@ -9,6 +9,7 @@
 #include "compiler/schedule/token_check.h"
 #include "compiler/sim/functional_executor.h"
 #include "hw/spec/config.h"
+#include "tests/common/memory_bus.h"
 
 namespace npu::compiler::testing {
 
@@ -48,7 +49,7 @@ CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& conf
   EXPECT_TRUE(expected.ok()) << expected.status().message();
   if (!expected.ok()) return {};
   for (int order = 0; order <= random_orders; ++order) {
-    sim::FunctionalExecutor executor(config);
+    sim::FunctionalExecutor executor(config, npu::testing::RunCpuOpInMemory);
     EXPECT_TRUE(executor.Load(compiled->program).ok());
     EXPECT_TRUE(executor.WriteInputs(inputs).ok());
     const Status run = executor.Run(static_cast<uint32_t>(order * 7919));

@@ -114,8 +114,8 @@ Status WriteFiles(const Options& o, const report::RunReport& r, const PreparedWo
   if (!json.empty()) NPU_TRY(WriteFileAtomically(json, report::ToJson(r)));
   if (!csv.empty()) NPU_TRY(WriteFileAtomically(csv, report::ToCsv(r)));
   if (!trace.empty()) {
-    NPU_TRY(
-        WriteFileAtomically(trace, report::ToChromeTrace(run.trace, r.cycles, config, w.program)));
+    NPU_TRY(WriteFileAtomically(
+        trace, report::ToChromeTrace(run.trace, run.steps, r.cycles, config, w.program)));
   }
   return Status::Ok();
 }
@@ -134,9 +134,9 @@ int Run(const Options& options) {
       platform::RunBinary(*config, spec::SealProgram(w->program), w->inputs, run_options);
   if (run_options.progress) std::cerr << "\r" << std::string(70, ' ') << "\r";
   if (!run.ok()) return Error(run.status().WithContext("running " + w->name));
-  report::RunReport r =
-      report::BuildRunReport({w->name, &*config, &w->program, &run->counters, &run->records,
-                              options.timing_only, w->compile_seconds, run->wall_seconds});
+  report::RunReport r = report::BuildRunReport(
+      {w->name, &*config, &w->program, &run->counters, &run->records, &run->steps, run->cycles,
+       options.timing_only, w->compile_seconds, run->wall_seconds});
   r.check = Check(*w, *run);
   if (Status s = AddAccuracy(*w, r); !s.ok()) return Error(s);
   if (Status s = WriteFiles(options, r, *w, *run, *config); !s.ok()) return Error(s);

@@ -1,6 +1,7 @@
 // Parsing run_workload's options with Boost.Program_options.
 #include "tools/run_workload/options.h"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 
@@ -48,6 +49,12 @@ po::options_description Visible() {
        "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")
       ("image-size", po::value<int64_t>(),
        "input height and width for the built-in CNNs (default 224), e.g. --image-size 112")
+      ("cpu-ops", po::value<std::vector<std::string>>()->composing(),
+       "run these nodes (by name) or ops (e.g. add, max_pool) on the control core instead of "
+       "the NPU (repeatable, or comma-separated)")
+      ("no-cpu-fallback",
+       "refuse, listing them, ops the NPU cannot run instead of running them on the control "
+       "core (docs/cpu-fallback.md)")
       ("timing-only",
        "skip computing data (outputs are not checked) but keep every cycle identical: faster")
       ("quiet,q", "no progress on stderr");
@@ -77,6 +84,16 @@ int ParseOptions(int argc, char** argv, Options& options) {
   Take(vm, "csv", options.csv_file);
   Take(vm, "trace", options.trace_file);
   Take(vm, "image-size", options.image_size);
+  std::vector<std::string> cpu_ops;
+  Take(vm, "cpu-ops", cpu_ops);
+  for (const std::string& list : cpu_ops) {
+    for (size_t start = 0; start <= list.size();) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      if (comma > start) options.cpu_ops.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  options.cpu_fallback = vm.count("no-cpu-fallback") == 0;
   options.timing_only = vm.count("timing-only") > 0;
   options.list = vm.count("list") > 0;
   options.quiet = vm.count("quiet") > 0;

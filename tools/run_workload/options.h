@@ -14,7 +14,9 @@ struct Options {
   std::vector<std::string> inputs;     // --input FILE.npy, one per model input
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;
-  int64_t image_size = 0;              // built-in CNNs: 0 is the model's own (224)
+  int64_t image_size = 0;            // built-in CNNs: 0 is the model's own (224)
+  std::vector<std::string> cpu_ops;  // --cpu-ops: node or op names to run on the control core
+  bool cpu_fallback = true;          // --no-cpu-fallback turns it off
   bool timing_only = false;
   bool list = false;
   bool quiet = false;  // no progress on stderr

@@ -87,6 +87,8 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
   compiler::ModelPipelineOptions mo;
   mo.compute_reference = !options.timing_only;
   mo.image_size = options.image_size;
+  mo.compile.cpu_fallback = options.cpu_fallback;
+  mo.compile.cpu_ops = options.cpu_ops;
   if (options.timing_only) {
     // Scales and zero points change the values the NPU computes, never its instruction stream's
     // shape or timing, and a timing-only run computes no values: one min/max calibration pass

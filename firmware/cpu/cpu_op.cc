@@ -1,0 +1,81 @@
+// Reading operands, dispatching to the kernel, writing results.
+#include "firmware/cpu/cpu_op.h"
+
+#include <fmt/format.h>
+
+#include "firmware/cpu/kernels.h"
+#include "hw/spec/cpu_ops.h"
+#include "hw/spec/memory_map.h"
+
+namespace npu::fw {
+namespace {
+
+uint64_t ElementBytes(spec::DataType t) { return t == spec::INT32 ? 4 : 1; }
+
+Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
+  if (t.dtype() == spec::DTYPE_UNSPECIFIED) return Status::Ok();  // an absent optional input
+  if (t.dtype() != spec::INT8 && t.dtype() != spec::INT32) {
+    return DataLoss(fmt::format("tensor '{}': element type {} is not int8 or int32", t.name(),
+                                spec::DataType_Name(t.dtype())));
+  }
+  if (uint64_t{t.size_bytes()} != spec::Elements(t) * ElementBytes(t.dtype())) {
+    return DataLoss(fmt::format("tensor '{}': {} bytes for {} elements", t.name(), t.size_bytes(),
+                                spec::Elements(t)));
+  }
+  if (t.dram_offset() > image_bytes || t.size_bytes() > image_bytes - t.dram_offset()) {
+    return DataLoss(fmt::format("tensor '{}' at DRAM offset {} ({} bytes) lies outside the "
+                                "image's {} bytes",
+                                t.name(), t.dram_offset(), t.size_bytes(), image_bytes));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
+  if (cpu::FindKernel(op.kernel()) == nullptr) {
+    return DataLoss(fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(),
+                                op.kernel()));
+  }
+  NPU_TRY(spec::CpuOpWork(op).status());
+  for (const auto* tensors : {&op.inputs(), &op.outputs()}) {
+    for (const spec::TensorDesc& t : *tensors) {
+      NPU_TRY(CheckTensor(t, image_bytes).WithContext(fmt::format("CPU op '{}'", op.name())));
+    }
+  }
+  for (const spec::TensorDesc& t : op.outputs()) {
+    if (t.dtype() != spec::INT8) {
+      return DataLoss(fmt::format("CPU op '{}': output '{}' is not int8", op.name(), t.name()));
+    }
+  }
+  return Status::Ok();
+}
+
+Status RunCpuOp(Bus& bus, const spec::CpuOp& op) {
+  cpu::Call call{op, {}, {}};
+  for (const spec::TensorDesc& t : op.inputs()) {
+    cpu::Operand& in = call.inputs.emplace_back();
+    in.desc = &t;
+    if (!in.present()) continue;
+    in.bytes.resize(t.size_bytes());
+    if (!bus.ReadBlock(spec::kDramBase + t.dram_offset(), in.bytes.data(), in.bytes.size())) {
+      return Internal(fmt::format("CPU op '{}': bus error reading '{}'", op.name(), t.name()));
+    }
+  }
+  for (const spec::TensorDesc& t : op.outputs()) call.outputs.emplace_back(t.size_bytes());
+  NPU_TRY(cpu::FindKernel(op.kernel())(call).WithContext(
+      fmt::format("CPU op '{}' ({})", op.name(), op.kernel())));
+  NPU_ASSIGN_OR_RETURN(const std::vector<spec::CpuWorkItem> work, spec::CpuOpWork(op));
+  bus.Compute(work);
+  for (int i = 0; i < op.outputs_size(); ++i) {
+    const spec::TensorDesc& t = op.outputs(i);
+    if (!bus.WriteBlock(spec::kDramBase + t.dram_offset(),
+                        reinterpret_cast<const uint8_t*>(call.outputs[i].data()),
+                        call.outputs[i].size())) {
+      return Internal(fmt::format("CPU op '{}': bus error writing '{}'", op.name(), t.name()));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace npu::fw
