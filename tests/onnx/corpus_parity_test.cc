@@ -1,0 +1,88 @@
+// The corpus of torch exports (miniature torchvision families, a TransformerEncoder, a 1-D CNN, a
+// segmentation net, each at opsets 13 and 17; tests/corpus/data/manifest.txt, or the directory in
+// $NPU_CORPUS_DIR): every model imports, goes through the whole front-end pipeline, and the float
+// interpreter gives torch's output for the committed input within |a - b| <= 1e-5 + 1e-4 |b|
+// (the interpreter and torch sum in different orders, and LayerNorm/Erf/Resize round differently;
+// nothing in these small models needs more). After the pipeline a CNN's Transposes sit only at
+// its borders (reading a graph input or writing a graph output); the transformer's attention
+// transposes by design and is exempt. Each case prints its max abs error.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compiler/interp/interpreter.h"
+#include "compiler/onnx/onnx_import.h"
+#include "compiler/passes/pipeline.h"
+#include "tests/onnx/test_data.h"
+
+namespace npu::compiler {
+namespace {
+
+constexpr double kAbsTolerance = 1e-5;
+constexpr double kRelTolerance = 1e-4;
+
+// Transposes neither reading a graph input nor writing a graph output.
+int InnerTransposes(const ir::Graph& g) {
+  int n = 0;
+  for (const ir::Node* t : g.NodesOfKind(ir::OpKind::kTranspose)) {
+    const auto& in = g.inputs();
+    const bool border = std::find(in.begin(), in.end(), t->input(0)) != in.end() ||
+                        g.IsGraphOutput(t->output(0));
+    n += border ? 0 : 1;
+  }
+  return n;
+}
+
+class CorpusParity : public ::testing::TestWithParam<onnx_test::ManifestEntry> {};
+
+TEST_P(CorpusParity, MatchesTorchAfterTheFrontEndPipeline) {
+  const onnx_test::ManifestEntry& e = GetParam();
+  const std::string dir = onnx_test::CorpusDir() + "/";
+  StatusOr<onnx_test::NpyArray> input = onnx_test::ReadNpy(dir + e.input);
+  StatusOr<onnx_test::NpyArray> expected = onnx_test::ReadNpy(dir + e.output);
+  ASSERT_TRUE(input.ok()) << input.status().message();
+  ASSERT_TRUE(expected.ok()) << expected.status().message();
+  StatusOr<ir::Graph> g = ImportOnnxFile(dir + e.model);
+  ASSERT_TRUE(g.ok()) << g.status().message();
+  ASSERT_EQ(g->inputs().size(), 1u);
+  passes::PassContext ctx;
+  const Status s = passes::RunPipeline(*g, {}, ctx);
+  ASSERT_TRUE(s.ok()) << s.message();
+
+  StatusOr<std::vector<interp::HostTensor>> out =
+      interp::Interpret(*g, {interp::HostTensor::FromValues(input->shape, input->values)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->size(), 1u);
+  const interp::HostTensor& y = (*out)[0];
+  ASSERT_EQ(y.shape, ir::Shape(expected->shape.begin(), expected->shape.end()));
+  const std::span<const float> got = y.values<float>();
+  double max_abs = 0;
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double want = expected->values[i], err = std::abs(got[i] - want);
+    max_abs = std::max(max_abs, err);
+    bad += err > kAbsTolerance + kRelTolerance * std::abs(want);
+  }
+  std::printf("corpus %s: max abs error %.3g over %zu values\n", e.model.c_str(), max_abs,
+              got.size());
+  EXPECT_EQ(bad, 0u) << "max abs error " << max_abs;
+  RecordProperty("max_abs_error", std::to_string(max_abs));
+
+  if (e.model.find("transformer") == std::string::npos) {
+    EXPECT_EQ(InnerTransposes(*g), 0) << "transposes inside the network";
+  }
+}
+
+std::string ModelName(const ::testing::TestParamInfo<onnx_test::ManifestEntry>& info) {
+  std::string name = info.param.model.substr(0, info.param.model.size() - 5);  // no ".onnx"
+  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusParity);  // no corpus committed yet
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusParity,
+                         ::testing::ValuesIn(onnx_test::ReadCorpusManifest()), ModelName);
+
+}  // namespace
+}  // namespace npu::compiler
