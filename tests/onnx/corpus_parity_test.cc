@@ -22,13 +22,24 @@ namespace {
 constexpr double kAbsTolerance = 1e-5;
 constexpr double kRelTolerance = 1e-4;
 
-// Transposes neither reading a graph input nor writing a graph output.
+bool IsView(const ir::Node* n) {
+  return n != nullptr &&
+         (n->kind() == ir::OpKind::kReshape || n->kind() == ir::OpKind::kFlatten ||
+          n->kind() == ir::OpKind::kSqueeze || n->kind() == ir::OpKind::kUnsqueeze);
+}
+
+// Transposes neither reading a graph input nor writing a graph output, directly or through view
+// ops (a 1-D net's input is unsqueezed to [N,C,1,L] first).
 int InnerTransposes(const ir::Graph& g) {
   int n = 0;
   for (const ir::Node* t : g.NodesOfKind(ir::OpKind::kTranspose)) {
+    const ir::Tensor* src = t->input(0);
+    while (IsView(src->producer())) src = src->producer()->input(0);
+    const ir::Tensor* dst = t->output(0);
+    while (dst->users().size() == 1 && IsView(dst->users()[0])) dst = dst->users()[0]->output(0);
     const auto& in = g.inputs();
-    const bool border = std::find(in.begin(), in.end(), t->input(0)) != in.end() ||
-                        g.IsGraphOutput(t->output(0));
+    const bool border =
+        std::find(in.begin(), in.end(), src) != in.end() || g.IsGraphOutput(dst);
     n += border ? 0 : 1;
   }
   return n;
