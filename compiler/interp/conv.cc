@@ -27,14 +27,12 @@ StatusOr<ConvGeometry> ResolveConv(const ir::Attributes& attrs, const TensorRef&
         g.x.c, ir::ShapeText(w.shape), g.groups));
   }
   g.out_c_per_group = g.out_c / g.groups;
-  const std::vector<int64_t> kernel =
-      attrs.GetInts("kernel_shape", {w.shape[2], w.shape[3]});
+  const std::vector<int64_t> kernel = attrs.GetInts("kernel_shape", {w.shape[2], w.shape[3]});
   if (kernel != std::vector<int64_t>{w.shape[2], w.shape[3]}) {
     return InvalidArgument(fmt::format("kernel_shape {} disagrees with weights {}",
                                        ir::ShapeText(kernel), ir::ShapeText(w.shape)));
   }
-  NPU_ASSIGN_OR_RETURN(g.win,
-                       ResolveWindow(attrs, g.x.h, g.x.w, w.shape[2], w.shape[3], false));
+  NPU_ASSIGN_OR_RETURN(g.win, ResolveWindow(attrs, g.x.h, g.x.w, w.shape[2], w.shape[3], false));
   return g;
 }
 

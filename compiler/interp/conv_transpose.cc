@@ -25,9 +25,10 @@ StatusOr<Deconv> ResolveDeconv(const ir::Attributes& a, const TensorRef& x, cons
   d.x = ActDims(x);
   d.groups = a.GetInt("group", 1);
   if (d.groups < 1 || w.shape[0] != d.x.c || d.x.c % d.groups != 0) {
-    return InvalidArgument(fmt::format("input has {} channels, weights {} (Cin, Cout/group, kh, "
-                                       "kw) and group={}",
-                                       d.x.c, ir::ShapeText(w.shape), d.groups));
+    return InvalidArgument(
+        fmt::format("input has {} channels, weights {} (Cin, Cout/group, kh, "
+                    "kw) and group={}",
+                    d.x.c, ir::ShapeText(w.shape), d.groups));
   }
   d.in_per_group = d.x.c / d.groups, d.out_per_group = w.shape[1];
   d.out_c = d.out_per_group * d.groups, d.kh = w.shape[2], d.kw = w.shape[3];
@@ -41,12 +42,12 @@ StatusOr<Deconv> ResolveDeconv(const ir::Attributes& a, const TensorRef& x, cons
   d.sh = s[0], d.sw = s[1], d.dh = dil[0], d.dw = dil[1], d.pad_t = p[0], d.pad_l = p[1];
   d.out_h = d.sh * (d.x.h - 1) + op[0] + (d.kh - 1) * d.dh + 1 - p[0] - p[2];
   d.out_w = d.sw * (d.x.w - 1) + op[1] + (d.kw - 1) * d.dw + 1 - p[1] - p[3];
-  if (d.sh < 1 || d.sw < 1 || d.dh < 1 || d.dw < 1 || d.out_h < 1 || d.out_w < 1 ||
-      op[0] < 0 || op[1] < 0 || op[0] >= std::max(d.sh, d.dh) || op[1] >= std::max(d.sw, d.dw)) {
-    return InvalidArgument(fmt::format("strides {}, dilations {}, pads {}, output_padding {} "
-                                       "give no valid output",
-                                       ir::ShapeText(s), ir::ShapeText(dil), ir::ShapeText(p),
-                                       ir::ShapeText(op)));
+  if (d.sh < 1 || d.sw < 1 || d.dh < 1 || d.dw < 1 || d.out_h < 1 || d.out_w < 1 || op[0] < 0 ||
+      op[1] < 0 || op[0] >= std::max(d.sh, d.dh) || op[1] >= std::max(d.sw, d.dw)) {
+    return InvalidArgument(
+        fmt::format("strides {}, dilations {}, pads {}, output_padding {} "
+                    "give no valid output",
+                    ir::ShapeText(s), ir::ShapeText(dil), ir::ShapeText(p), ir::ShapeText(op)));
   }
   return d;
 }
@@ -59,8 +60,8 @@ StatusOr<Types> ConvTransposeRule(const ir::Node& node, Inputs in) {
   NPU_TRY(ExpectDType(in, 1, ir::DType::kFloat32));
   NPU_ASSIGN_OR_RETURN(const Deconv d, ResolveDeconv(node.attrs(), in[0], in[1]));
   if (in.size() == 3 && in[2].present() && in[2].shape != ir::Shape{d.out_c}) {
-    return InvalidArgument(fmt::format("bias has shape {}, expected [{}]",
-                                       ir::ShapeText(in[2].shape), d.out_c));
+    return InvalidArgument(
+        fmt::format("bias has shape {}, expected [{}]", ir::ShapeText(in[2].shape), d.out_c));
   }
   return Types{{ir::DType::kFloat32, ActShape(d.x.n, d.out_c, d.out_h, d.out_w, d.x.nhwc),
                 ActLayout(in[0])}};

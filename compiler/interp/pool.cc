@@ -1,6 +1,7 @@
 // MaxPool, AveragePool (2-D, ONNX attributes incl. ceil_mode, count_include_pad, dilations) and
-// GlobalAveragePool, in both layouts; 1-D ones on [N,C,L] run as 2-D with H = 1. Taps are resolved once per output position and reused for
-// every image and channel; addressing by strides makes one loop serve NCHW and NHWC.
+// GlobalAveragePool, in both layouts; 1-D ones on [N,C,L] run as 2-D with H = 1. Taps are resolved
+// once per output position and reused for every image and channel; addressing by strides makes one
+// loop serve NCHW and NHWC.
 #include <algorithm>
 #include <limits>
 

@@ -76,15 +76,15 @@ StatusOr<float> SourceCoordinate(const std::string& mode, int64_t x, int64_t in,
 StatusOr<int64_t> Nearest(const std::string& mode, float c) {
   const float f = std::floor(c);
   if (mode == "round_prefer_floor") return static_cast<int64_t>(c - f == 0.5f ? f : std::round(c));
-  if (mode == "round_prefer_ceil") return static_cast<int64_t>(c - f == 0.5f ? f + 1 : std::round(c));
+  if (mode == "round_prefer_ceil")
+    return static_cast<int64_t>(c - f == 0.5f ? f + 1 : std::round(c));
   if (mode == "floor") return static_cast<int64_t>(f);
   if (mode == "ceil") return static_cast<int64_t>(std::ceil(c));
   return InvalidArgument(fmt::format("nearest_mode \"{}\" is not an ONNX value", mode));
 }
 
 // The taps of every output position along one axis.
-StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t out,
-                                    float scale) {
+StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t out, float scale) {
   const std::string mode = a.GetString("mode", "nearest");
   const std::string ctm = a.GetString("coordinate_transformation_mode", "half_pixel");
   const std::string nearest = a.GetString("nearest_mode", "round_prefer_floor");
@@ -100,8 +100,8 @@ StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t
       const int64_t i = static_cast<int64_t>(f);
       taps[x] = {clamp(i), clamp(i + 1), c - f};
     } else {
-      return Unimplemented(fmt::format("resize mode \"{}\" (nearest and linear are supported)",
-                                       mode));
+      return Unimplemented(
+          fmt::format("resize mode \"{}\" (nearest and linear are supported)", mode));
     }
   }
   return taps;

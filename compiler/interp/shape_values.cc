@@ -24,9 +24,10 @@ StatusOr<ir::DType> CastTarget(const ir::Node& node) {
     case 7:
       return ir::DType::kInt64;
     default:
-      return Unimplemented(fmt::format("cast to ONNX type {} (FLOAT, UINT8, INT8, INT32 and INT64 "
-                                       "are supported)",
-                                       node.attrs().GetInt("to", 0)));
+      return Unimplemented(
+          fmt::format("cast to ONNX type {} (FLOAT, UINT8, INT8, INT32 and INT64 "
+                      "are supported)",
+                      node.attrs().GetInt("to", 0)));
   }
 }
 
@@ -96,7 +97,8 @@ StatusOr<Types> ConstantOfShapeRule(const ir::Node& node, Inputs in) {
   if (in[0].rank() != 1) return InvalidArgument("the shape input must be 1-D");
   const std::vector<int64_t> shape = IntValues(in[0]);
   for (int64_t d : shape) {
-    if (d < 0) return InvalidArgument(fmt::format("shape {} has a negative dim", ir::ShapeText(shape)));
+    if (d < 0)
+      return InvalidArgument(fmt::format("shape {} has a negative dim", ir::ShapeText(shape)));
   }
   const auto& values = node.attrs().values();
   const auto it = values.find("value");
@@ -122,12 +124,13 @@ StatusOr<Types> RangeRule(const ir::Node& node, Inputs in) {
   NPU_TRY(ExpectInputCount(in, 3, 3));
   const ir::DType dtype = in[0].dtype;
   if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kInt64 && dtype != ir::DType::kInt32) {
-    return InvalidArgument(fmt::format("element type {} is not f32, i32 or i64",
-                                       ir::DTypeName(dtype)));
+    return InvalidArgument(
+        fmt::format("element type {} is not f32, i32 or i64", ir::DTypeName(dtype)));
   }
   for (size_t i = 0; i < 3; ++i) {
     NPU_TRY(ExpectDType(in, i, dtype));
-    if (in[i].num_elements() != 1) return InvalidArgument(fmt::format("input {} is not a scalar", i));
+    if (in[i].num_elements() != 1)
+      return InvalidArgument(fmt::format("input {} is not a scalar", i));
     if (!in[i].has_value()) {
       return InvalidArgument(fmt::format("input {} must be known at compile time", i));
     }

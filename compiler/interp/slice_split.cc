@@ -85,14 +85,13 @@ Status SliceKernel(const ir::Node& node, Inputs in, Outputs out) {
 
 namespace {
 
-StatusOr<std::vector<int64_t>> SplitSizes(const ir::Node& node, const TensorRef& x,
-                                          int64_t axis) {
+StatusOr<std::vector<int64_t>> SplitSizes(const ir::Node& node, const TensorRef& x, int64_t axis) {
   const int64_t dim = x.shape[axis], parts = static_cast<int64_t>(node.num_outputs());
   std::vector<int64_t> sizes = node.attrs().GetInts("split");
   if (sizes.empty()) {
     if (parts == 0 || dim % parts != 0) {
-      return InvalidArgument(fmt::format("dim {} of size {} does not split into {} equal parts",
-                                         axis, dim, parts));
+      return InvalidArgument(
+          fmt::format("dim {} of size {} does not split into {} equal parts", axis, dim, parts));
     }
     return std::vector<int64_t>(parts, dim / parts);
   }

@@ -79,8 +79,8 @@ Status ResolvePads(const std::vector<ir::Tensor*>& inputs, ir::Attributes& attrs
 // Conv, QLinearConv, ConvTranspose, MaxPool, AveragePool.
 Status NormalizeWindow(OpKind kind, const std::vector<ir::Tensor*>& inputs, ir::Attributes& attrs,
                        const std::string& where) {
-  const bool conv = kind == OpKind::kConv || kind == OpKind::kQLinearConv ||
-                    kind == OpKind::kConvTranspose;
+  const bool conv =
+      kind == OpKind::kConv || kind == OpKind::kQLinearConv || kind == OpKind::kConvTranspose;
   if (conv && !attrs.Has("kernel_shape")) {
     const ir::Tensor* w = inputs[kind == OpKind::kQLinearConv ? 3 : 1];
     if (w == nullptr || w->shape().size() < 3) {

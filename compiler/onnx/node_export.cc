@@ -53,8 +53,8 @@ void UnfoldInputs(const ir::Node& node, ir::Attributes& attrs, std::vector<std::
   if (axes_input && ctx.opset >= 13 && attrs.Has(attr)) {
     const std::vector<int64_t> axes = attrs.GetInts(attr);
     inputs.resize(2);
-    inputs[1] = AddInitializer<int64_t>(out + "_" + attr, {static_cast<int64_t>(axes.size())},
-                                        axes, ctx);
+    inputs[1] =
+        AddInitializer<int64_t>(out + "_" + attr, {static_cast<int64_t>(axes.size())}, axes, ctx);
     attrs.Erase(attr);
   }
   if (node.kind() == OpKind::kResize && ctx.opset < 13) {  // roi and scales are required
@@ -92,7 +92,8 @@ Status CheckOpset(const ir::Node& node, ir::Attributes& attrs, int64_t opset) {
     return FailedPrecondition(fmt::format("{}: LayerNormalization needs opset 17", where));
   }
   if (node.kind() == OpKind::kReduceSum && opset < 13 && attrs.Has("noop_with_empty_axes")) {
-    return FailedPrecondition(fmt::format("{}: ReduceSum noop_with_empty_axes needs opset 13", where));
+    return FailedPrecondition(
+        fmt::format("{}: ReduceSum noop_with_empty_axes needs opset 13", where));
   }
   if (node.kind() == OpKind::kShape && opset < 15 && (attrs.Has("start") || attrs.Has("end"))) {
     return FailedPrecondition(fmt::format("{}: Shape start/end need opset 15", where));

@@ -118,8 +118,8 @@ std::optional<std::string> ComputedInput(const pb::NodeProto& node, int first,
 // Conv, MaxPool and AveragePool take 1-D and 2-D kernels; ConvTranspose and QLinearConv 2-D.
 std::optional<std::string> KernelReason(const pb::NodeProto& node) {
   const pb::AttributeProto* k = FindAttr(node, "kernel_shape");
-  const bool one_d_ok = node.op_type() == "Conv" || node.op_type() == "MaxPool" ||
-                        node.op_type() == "AveragePool";
+  const bool one_d_ok =
+      node.op_type() == "Conv" || node.op_type() == "MaxPool" || node.op_type() == "AveragePool";
   if (k != nullptr && k->ints_size() != 2 && !(one_d_ok && k->ints_size() == 1)) {
     return fmt::format("{}-D kernel; only {}2-D (NCHW) is supported", k->ints_size(),
                        one_d_ok ? "1-D (NCL) and " : "");
@@ -176,8 +176,8 @@ std::optional<std::string> NewOpReason(const pb::NodeProto& node, int64_t opset,
   if (op == "Cast") {
     const pb::AttributeProto* to = FindAttr(node, "to");
     constexpr int64_t kTypes[] = {1, 2, 3, 6, 7};  // FLOAT UINT8 INT8 INT32 INT64
-    if (to == nullptr || std::find(std::begin(kTypes), std::end(kTypes), to->i()) ==
-                             std::end(kTypes)) {
+    if (to == nullptr ||
+        std::find(std::begin(kTypes), std::end(kTypes), to->i()) == std::end(kTypes)) {
       return fmt::format("cast to ONNX type {}; FLOAT, UINT8, INT8, INT32 and INT64 are supported",
                          to != nullptr ? to->i() : 0);
     }
@@ -309,8 +309,8 @@ Status CheckArity(const pb::GraphProto& graph, int64_t opset) {
     int min_in = op->min_inputs, max_in = op->max_inputs;
     const bool axes_input = node.op_type() == "Squeeze" || node.op_type() == "Unsqueeze" ||
                             node.op_type() == "ReduceSum" || node.op_type() == "Split";
-    if (axes_input && opset < 13) min_in = max_in = 1;  // an attribute before opset 13
-    if (node.op_type() == "Resize" && opset < 13) min_in = 3;  // roi and scales required
+    if (axes_input && opset < 13) min_in = max_in = 1;          // an attribute before opset 13
+    if (node.op_type() == "Resize" && opset < 13) min_in = 3;   // roi and scales required
     if (node.op_type() == "Dropout" && opset < 12) max_in = 1;  // ratio is an attribute before 12
     const int n = node.input_size();
     if (n < min_in || n > max_in) {

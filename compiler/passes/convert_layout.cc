@@ -2,12 +2,14 @@
 // transposes appear only at its borders. Weights stay OIHW (the op semantics read them that way in
 // either layout; the NPU backend packs them per tile anyway).
 //   1. Plan, in topological order: a node converts if it is layout-aware (Conv, FusedConv,
-//      BatchNormalization, pools) and reads a 4-D NCHW activation, or if it is elementwise, Concat
-//      or Pad and reads at least one converted tensor (all its other activations being 4-D).
-//      Its outputs become NHWC.
+//      BatchNormalization, pools, ConvTranspose, ChannelShuffle) and reads a 4-D NCHW activation,
+//      or if it is elementwise, Concat/Split, Pad, Slice, a reduction or Resize and reads at
+//      least one converted tensor (all its other activations being 4-D); an exporter's Transpose
+//      back from NHWC converts too (its NHWC value is its input). Its 4-D outputs become NHWC.
 //   2. Rewrite: converted nodes read the NHWC version of each activation (a Transpose [0,2,3,1]
 //      for one that is not converted, e.g. a graph input, made once per tensor); their constant
-//      operands are permuted the same way, Concat's axis and Pad's pads remapped. Nodes that are
+//      operands are permuted the same way, Concat's/Split's axis, Slice's and reductions' axes,
+//      Pad's pads and Resize's scales/sizes remapped. Nodes that are
 //      not converted but read a converted tensor get a Transpose [0,3,1,2] back, except Flatten
 //      and Reshape where the two element orders coincide (H*W == 1 or C == 1, e.g. resnet's
 //      pool -> flatten) and a Flatten/Reshape to [N, C*H*W] feeding only Gemms with constant B,
@@ -72,8 +74,7 @@ class LayoutConverter {
   static bool IsTransposeBackFromNHWC(const ir::Node& n) {
     return n.kind() == ir::OpKind::kTranspose && n.input(0) != nullptr &&
            n.input(0)->layout() == ir::Layout::kNHWC &&
-           n.input(0)->dtype() == ir::DType::kFloat32 &&
-           n.attrs().GetInts("perm") == kToNCHW;
+           n.input(0)->dtype() == ir::DType::kFloat32 && n.attrs().GetInts("perm") == kToNCHW;
   }
 
   bool Converts(const ir::Node& n) const {

@@ -57,10 +57,10 @@ bool FoldIntoConv(ir::Graph& g, ir::Node* conv, const ir::Tensor* c, bool mul) {
   if (!s) return false;
   const std::optional<std::vector<float>> bias = FloatConstant(conv->input(2));
   if (mul) {
-    g.SetNodeInput(conv, 1,
-                   NewConstant(g, w, ".scaled", w->shape(),
-                               ScaleMatrix(*weights, ir::NumElements(w->shape()) / out_c, *s,
-                                           true)));
+    g.SetNodeInput(
+        conv, 1,
+        NewConstant(g, w, ".scaled", w->shape(),
+                    ScaleMatrix(*weights, ir::NumElements(w->shape()) / out_c, *s, true)));
   }
   if (mul && !bias) return true;
   g.SetNodeInput(conv, 2, NewConstant(g, conv->output(0), ".bias", {out_c}, Apply(bias, *s, mul)));
@@ -81,9 +81,9 @@ bool FoldIntoGemm(ir::Graph& g, ir::Node* gemm, const ir::Tensor* c, bool mul) {
   if (!s || (cv && cv->size() != static_cast<size_t>(n)) || (!mul && beta == 0.0f)) return false;
   const bool trans_b = gemm->attrs().GetInt("transB", 0) != 0;
   if (mul) {
-    g.SetNodeInput(gemm, 1,
-                   NewConstant(g, b, ".scaled", b->shape(),
-                               ScaleMatrix(*bv, b->shape()[1], *s, trans_b)));
+    g.SetNodeInput(
+        gemm, 1,
+        NewConstant(g, b, ".scaled", b->shape(), ScaleMatrix(*bv, b->shape()[1], *s, trans_b)));
     if (!cv) return true;
   }
   std::vector<float> shift = *s;
@@ -112,7 +112,8 @@ bool FoldIntoMatMul(ir::Graph& g, ir::Node* last, const ir::Tensor* c, bool mul)
   const auto bias_v = bias ? PerChannel(bias, rank, rank - 1, n) : std::nullopt;
   if (!s || (bias && !bias_v)) return false;
   if (mul) {
-    g.SetNodeInput(matmul, 1, NewConstant(g, b, ".scaled", b->shape(), ScaleMatrix(*bv, n, *s, false)));
+    g.SetNodeInput(matmul, 1,
+                   NewConstant(g, b, ".scaled", b->shape(), ScaleMatrix(*bv, n, *s, false)));
   }
   if (bias) {
     const size_t index = last->input(0) == bias ? 0 : 1;

@@ -62,8 +62,8 @@ std::optional<LayerNormMatch> MatchCore(const ir::Graph& g, ir::Node* div) {
   }
   ir::Node* mean = SoleProducer(g, sub->input(1), ir::OpKind::kReduceMean);
   const auto& d_users = sub->output(0)->users();
-  if (mean == nullptr || mean->input(0) != x || !LastAxisMean(mean, rank) ||
-      d_users.size() != 2 || g.IsGraphOutput(sub->output(0))) {
+  if (mean == nullptr || mean->input(0) != x || !LastAxisMean(mean, rank) || d_users.size() != 2 ||
+      g.IsGraphOutput(sub->output(0))) {
     return std::nullopt;
   }
   return LayerNormMatch{x, *eps, {div, sqrt, add, var, pow, sub, mean}};
@@ -101,8 +101,8 @@ Status RecognizeLayerNorm(ir::Graph& graph, PassContext& ctx) {
       }
     }
     const std::string base = last->output(0)->name();
-    std::vector<ir::Tensor*> in = {m->x, graph.AddConstant(graph.UniqueName(base + ".scale"),
-                                                           {len}, gamma)};
+    std::vector<ir::Tensor*> in = {
+        m->x, graph.AddConstant(graph.UniqueName(base + ".scale"), {len}, gamma)};
     if (beta) in.push_back(graph.AddConstant(graph.UniqueName(base + ".bias"), {len}, *beta));
     ir::Attributes attrs;
     attrs.Set("axis", int64_t{-1});

@@ -36,8 +36,8 @@ Status ReduceMeanToGlobalPool(ir::Graph& graph, PassContext& ctx) {
                              ->output(0);
     if (mean->attrs().GetInt("keepdims", 1) == 0) {
       const ir::Shape& s = x->shape();
-      ir::Tensor* shape = graph.AddConstant<int64_t>(graph.UniqueName(base + ".shape"), {2},
-                                                     {s[0], s[1]});
+      ir::Tensor* shape =
+          graph.AddConstant<int64_t>(graph.UniqueName(base + ".shape"), {2}, {s[0], s[1]});
       pooled = graph
                    .AddNode(ir::OpKind::kReshape, mean->name() + ".flatten", {pooled, shape},
                             {graph.UniqueName(base + ".flat")})

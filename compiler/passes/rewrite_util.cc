@@ -1,11 +1,11 @@
 // Rewriting helpers.
 #include "compiler/passes/rewrite_util.h"
 
-#include "compiler/passes/passes.h"
-
 #include <algorithm>
 #include <cstring>
 #include <limits>
+
+#include "compiler/passes/passes.h"
 
 namespace npu::compiler::passes {
 

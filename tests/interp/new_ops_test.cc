@@ -43,9 +43,9 @@ TEST(Binary, PowAndVariadicMaxMinBroadcast) {
   EXPECT_EQ(Floats(RunOp(ir::OpKind::kPow, {}, {In({2}, {3, -2}), Const(F32({}, {2}))})),
             (std::vector<float>{9, 4}));
   // Max of [2,1], [3] and a scalar: [2,3].
-  EXPECT_EQ(Floats(RunOp(ir::OpKind::kMax, {},
-                         {In({2, 1}, {0, 5}), In({3}, {1, 2, 3}), In({}, {2.5f})})),
-            (std::vector<float>{2.5f, 2.5f, 3, 5, 5, 5}));
+  EXPECT_EQ(
+      Floats(RunOp(ir::OpKind::kMax, {}, {In({2, 1}, {0, 5}), In({3}, {1, 2, 3}), In({}, {2.5f})})),
+      (std::vector<float>{2.5f, 2.5f, 3, 5, 5, 5}));
   EXPECT_EQ(Floats(RunOp(ir::OpKind::kMin, {}, {In({2}, {1, 4}), In({2}, {3, 2})})),
             (std::vector<float>{1, 2}));
 }
@@ -67,9 +67,9 @@ TEST(Slice, NegativeIndicesClampAndSteps) {
   const Operand x = In({6}, {0, 1, 2, 3, 4, 5});
   auto slice = [&](std::vector<int64_t> s, std::vector<int64_t> e, std::vector<int64_t> step) {
     const int64_t n = static_cast<int64_t>(s.size());
-    return Floats(RunOp(ir::OpKind::kSlice, {},
-                        {x, Const(I64({n}, s)), Const(I64({n}, e)), Const(I64({n}, {0})),
-                         Const(I64({n}, step))}));
+    return Floats(RunOp(
+        ir::OpKind::kSlice, {},
+        {x, Const(I64({n}, s)), Const(I64({n}, e)), Const(I64({n}, {0})), Const(I64({n}, step))}));
   };
   EXPECT_EQ(slice({-4}, {100}, {1}), (std::vector<float>{2, 3, 4, 5}));
   EXPECT_EQ(slice({1}, {-1}, {2}), (std::vector<float>{1, 3}));
@@ -95,14 +95,16 @@ TEST(Split, SizesAndEqualParts) {
 
 std::vector<float> Resize1D(std::vector<float> x, float scale, const ir::Attributes& a) {
   const int64_t n = static_cast<int64_t>(x.size());
-  return Floats(RunOp(ir::OpKind::kResize, a,
-                      {In({1, n}, std::move(x)), Const(F32({0}, {})), Const(F32({2}, {1, scale}))}));
+  return Floats(
+      RunOp(ir::OpKind::kResize, a,
+            {In({1, n}, std::move(x)), Const(F32({0}, {})), Const(F32({2}, {1, scale}))}));
 }
 
 TEST(Resize, CoordinateAndNearestModes) {
   const std::vector<float> x = {0, 10, 20};
   // half_pixel linear x2: c = (i + 0.5) / 2 - 0.5 = -0.25, 0.25, 0.75, 1.25, 1.75, 2.25.
-  ExpectNear(Resize1D(x, 2, A({{"mode", std::string("linear")}})), {0, 2.5f, 7.5f, 12.5f, 17.5f, 20});
+  ExpectNear(Resize1D(x, 2, A({{"mode", std::string("linear")}})),
+             {0, 2.5f, 7.5f, 12.5f, 17.5f, 20});
   // align_corners: c = i * 2 / 5.
   ExpectNear(Resize1D(x, 2,
                       A({{"mode", std::string("linear")},
@@ -124,11 +126,11 @@ TEST(Resize, CoordinateAndNearestModes) {
 
 TEST(Resize, SizesAndPytorchHalfPixel) {
   // 2 -> 1 with pytorch_half_pixel samples coordinate 0.
-  auto r = RunOp(ir::OpKind::kResize,
-                 A({{"mode", std::string("linear")},
-                    {"coordinate_transformation_mode", std::string("pytorch_half_pixel")}}),
-                 {In({1, 2}, {4, 8}), Const(F32({0}, {})), Const(F32({0}, {})),
-                  Const(I64({2}, {1, 1}))});
+  auto r = RunOp(
+      ir::OpKind::kResize,
+      A({{"mode", std::string("linear")},
+         {"coordinate_transformation_mode", std::string("pytorch_half_pixel")}}),
+      {In({1, 2}, {4, 8}), Const(F32({0}, {})), Const(F32({0}, {})), Const(I64({2}, {1, 1}))});
   ExpectNear(Floats(r), {4});
 }
 
@@ -157,9 +159,9 @@ TEST(ConvTranspose, StridePadOutputPaddingAndGroups) {
 TEST(ShapeValues, ExpandConstantOfShapeCastRange) {
   EXPECT_EQ(Floats(RunOp(ir::OpKind::kExpand, {}, {In({2, 1}, {1, 2}), Const(I64({2}, {2, 3}))})),
             (std::vector<float>{1, 1, 1, 2, 2, 2}));
-  EXPECT_EQ(Floats(RunOp(ir::OpKind::kConstantOfShape, A({{"value", 1.5f}}),
-                         {Const(I64({1}, {3}))})),
-            (std::vector<float>{1.5f, 1.5f, 1.5f}));
+  EXPECT_EQ(
+      Floats(RunOp(ir::OpKind::kConstantOfShape, A({{"value", 1.5f}}), {Const(I64({1}, {3}))})),
+      (std::vector<float>{1.5f, 1.5f, 1.5f}));
   auto i = RunOp(ir::OpKind::kConstantOfShape, A({{"value", int64_t{7}}}), {Const(I64({1}, {2}))});
   ASSERT_TRUE(i.ok());
   EXPECT_EQ((*i)[0].dtype, ir::DType::kInt64);
@@ -182,8 +184,8 @@ TEST(ChannelShuffle, NchwAndNhwcAgree) {
   const std::vector<float> nchw =
       Floats(RunOp(ir::OpKind::kChannelShuffle, A({{"group", int64_t{2}}}), {In(x)}));
   EXPECT_EQ(nchw, (std::vector<float>{0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11}));
-  const std::vector<float> nhwc = Floats(
-      RunOp(ir::OpKind::kChannelShuffle, A({{"group", int64_t{2}}}), {In(ToNHWC(x))}));
+  const std::vector<float> nhwc =
+      Floats(RunOp(ir::OpKind::kChannelShuffle, A({{"group", int64_t{2}}}), {In(ToNHWC(x))}));
   EXPECT_EQ(nhwc, Floats(StatusOr<std::vector<HostTensor>>(
                       std::vector<HostTensor>{ToNHWC(F32({1, 6, 1, 2}, nchw))})));
   EXPECT_FALSE(RunOp(ir::OpKind::kChannelShuffle, A({{"group", int64_t{4}}}), {In(x)}).ok());
@@ -197,8 +199,8 @@ TEST(OneD, ConvAndPoolsRunAsTwoD) {
   ASSERT_TRUE(conv.ok()) << conv.status().message();
   EXPECT_EQ((*conv)[0].shape, (ir::Shape{1, 1, 5}));
   EXPECT_EQ(Floats(conv), (std::vector<float>{1, 3, 5, 7, 4}));
-  EXPECT_EQ(Floats(RunOp(ir::OpKind::kMaxPool,
-                         A({{"kernel_shape", Ints{2}}, {"strides", Ints{2}}}), {x})),
+  EXPECT_EQ(Floats(RunOp(ir::OpKind::kMaxPool, A({{"kernel_shape", Ints{2}}, {"strides", Ints{2}}}),
+                         {x})),
             (std::vector<float>{2, 4}));
   EXPECT_EQ(Floats(RunOp(ir::OpKind::kGlobalAveragePool, {}, {x})), (std::vector<float>{2.5f}));
 }

@@ -23,9 +23,8 @@ constexpr double kAbsTolerance = 1e-5;
 constexpr double kRelTolerance = 1e-4;
 
 bool IsView(const ir::Node* n) {
-  return n != nullptr &&
-         (n->kind() == ir::OpKind::kReshape || n->kind() == ir::OpKind::kFlatten ||
-          n->kind() == ir::OpKind::kSqueeze || n->kind() == ir::OpKind::kUnsqueeze);
+  return n != nullptr && (n->kind() == ir::OpKind::kReshape || n->kind() == ir::OpKind::kFlatten ||
+                          n->kind() == ir::OpKind::kSqueeze || n->kind() == ir::OpKind::kUnsqueeze);
 }
 
 // Transposes neither reading a graph input nor writing a graph output, directly or through view
@@ -38,8 +37,7 @@ int InnerTransposes(const ir::Graph& g) {
     const ir::Tensor* dst = t->output(0);
     while (dst->users().size() == 1 && IsView(dst->users()[0])) dst = dst->users()[0]->output(0);
     const auto& in = g.inputs();
-    const bool border =
-        std::find(in.begin(), in.end(), src) != in.end() || g.IsGraphOutput(dst);
+    const bool border = std::find(in.begin(), in.end(), src) != in.end() || g.IsGraphOutput(dst);
     n += border ? 0 : 1;
   }
   return n;
@@ -92,8 +90,8 @@ std::string ModelName(const ::testing::TestParamInfo<onnx_test::ManifestEntry>& 
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusParity);  // no corpus committed yet
-INSTANTIATE_TEST_SUITE_P(Corpus, CorpusParity,
-                         ::testing::ValuesIn(onnx_test::ReadCorpusManifest()), ModelName);
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusParity, ::testing::ValuesIn(onnx_test::ReadCorpusManifest()),
+                         ModelName);
 
 }  // namespace
 }  // namespace npu::compiler

@@ -79,8 +79,8 @@ TEST(RecognizeLayerNorm, OtherExponentIsNotALayerNorm) {
 }
 
 ir::Tensor* ShuffleChain(ir::Graph& g, ir::Tensor* x, Ints perm) {
-  ir::Tensor* r = Op(g, ir::OpKind::kReshape, "r5",
-                     {x, g.AddConstant<int64_t>("s5", {5}, {1, 2, 2, 6, 6})});
+  ir::Tensor* r =
+      Op(g, ir::OpKind::kReshape, "r5", {x, g.AddConstant<int64_t>("s5", {5}, {1, 2, 2, 6, 6})});
   ir::Tensor* t = Op(g, ir::OpKind::kTranspose, "t5", {r}, A({{"perm", perm}}));
   return Op(g, ir::OpKind::kReshape, "y", {t, g.AddConstant<int64_t>("s4", {4}, {1, 4, 6, 6})});
 }

@@ -81,10 +81,10 @@ TEST(LayoutBlocks, ShuffleNetUnit) {
   ir::Node* split = g.AddNode(ir::OpKind::kSplit, "split", {stem}, {"a", "b"},
                               A({{"axis", int64_t{1}}, {"split", Ints{4, 4}}}));
   ir::Tensor* b = Op(g, ir::OpKind::kRelu, "rb", {Conv1x1(g, "pw", split->output(1), 4, 4, 1)});
-  ir::Tensor* cat = Op(g, ir::OpKind::kConcat, "cat", {split->output(0), b},
-                       A({{"axis", int64_t{1}}}));
-  ir::Tensor* r5 = Op(g, ir::OpKind::kReshape, "r5",
-                      {cat, g.AddConstant<int64_t>("s5", {5}, {1, 2, 4, 6, 6})});
+  ir::Tensor* cat =
+      Op(g, ir::OpKind::kConcat, "cat", {split->output(0), b}, A({{"axis", int64_t{1}}}));
+  ir::Tensor* r5 =
+      Op(g, ir::OpKind::kReshape, "r5", {cat, g.AddConstant<int64_t>("s5", {5}, {1, 2, 4, 6, 6})});
   ir::Tensor* t = Op(g, ir::OpKind::kTranspose, "t", {r5}, A({{"perm", Ints{0, 2, 1, 3, 4}}}));
   g.AddOutput(
       Op(g, ir::OpKind::kReshape, "y", {t, g.AddConstant<int64_t>("s4", {4}, {1, 8, 6, 6})}));
@@ -100,18 +100,18 @@ TEST(LayoutBlocks, LrasppHead) {
   ir::Tensor* high = Op(g, ir::OpKind::kMaxPool, "high", {low},
                         A({{"kernel_shape", Ints{2, 2}}, {"strides", Ints{2, 2}}}));
   ir::Tensor* cbr = Op(g, ir::OpKind::kRelu, "cbr", {Conv1x1(g, "cbr.c", high, 4, 4, 2)});
-  ir::Tensor* gate = Op(g, ir::OpKind::kSigmoid, "gate",
-                        {Conv1x1(g, "scale", Op(g, ir::OpKind::kGlobalAveragePool, "p", {high}),
-                                 4, 4, 3)});
+  ir::Tensor* gate =
+      Op(g, ir::OpKind::kSigmoid, "gate",
+         {Conv1x1(g, "scale", Op(g, ir::OpKind::kGlobalAveragePool, "p", {high}), 4, 4, 3)});
   ir::Tensor* m = Op(g, ir::OpKind::kMul, "m", {cbr, gate});
   // Resize to low's spatial size, from a Shape -> Slice -> Concat chain (folded to constants).
   ir::Tensor* shape = Op(g, ir::OpKind::kShape, "shape", {low});
-  ir::Tensor* hw = Op(g, ir::OpKind::kSlice, "hw",
-                      {shape, g.AddConstant<int64_t>("st", {1}, {2}),
-                       g.AddConstant<int64_t>("en", {1}, {4})});
-  ir::Tensor* sizes = Op(g, ir::OpKind::kConcat, "sizes",
-                         {g.AddConstant<int64_t>("nc", {2}, {1, 4}), hw},
-                         A({{"axis", int64_t{0}}}));
+  ir::Tensor* hw =
+      Op(g, ir::OpKind::kSlice, "hw",
+         {shape, g.AddConstant<int64_t>("st", {1}, {2}), g.AddConstant<int64_t>("en", {1}, {4})});
+  ir::Tensor* sizes =
+      Op(g, ir::OpKind::kConcat, "sizes", {g.AddConstant<int64_t>("nc", {2}, {1, 4}), hw},
+         A({{"axis", int64_t{0}}}));
   ir::Tensor* up = g.AddNode(ir::OpKind::kResize, "up", {m, nullptr, nullptr, sizes}, {"up"},
                              A({{"mode", std::string("linear")},
                                 {"coordinate_transformation_mode", std::string("half_pixel")}}))
