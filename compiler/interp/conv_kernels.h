@@ -22,7 +22,12 @@ struct ConvGeometry {
 
 // Validates X, W[, B] and the attributes of a Conv / FusedConv / QLinearConv-like node.
 // `x` and `w` are the activation and weight operands.
-StatusOr<ConvGeometry> ResolveConv(const ir::Node& node, const TensorRef& x, const TensorRef& w);
+StatusOr<ConvGeometry> ResolveConv(const ir::Attributes& attrs, const TensorRef& x,
+                                   const TensorRef& w);
+inline StatusOr<ConvGeometry> ResolveConv(const ir::Node& node, const TensorRef& x,
+                                          const TensorRef& w) {
+  return ResolveConv(node.attrs(), x, w);
+}
 
 // y = conv(x, w) + bias (bias may be null), laid out like x. y is fully overwritten.
 void ConvFloat(const ConvGeometry& g, const float* x, const float* w, const float* bias, float* y);

@@ -1,28 +1,16 @@
 // Elementwise ops: Relu, Clip (bounds from attributes min/max, or from inputs 1 and 2 as in ONNX
-// opset 11+), Identity; and Add, Sub, Mul, Div, FusedAdd with numpy (multidirectional)
-// broadcasting over the shapes as stored, for f32, i32 and i64 (integer Div truncates).
+// opset 11+), Identity; Add, Sub, Mul, Div, FusedAdd with numpy (multidirectional) broadcasting
+// over the shapes as stored, for f32, i32 and i64 (integer Div truncates); Pow (f32); and the
+// variadic Max and Min (any number of inputs, broadcast together).
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "compiler/interp/ops.h"
 
 namespace npu::compiler::interp {
 namespace {
-
-StatusOr<ir::Shape> BroadcastShape(const ir::Shape& a, const ir::Shape& b) {
-  const size_t rank = std::max(a.size(), b.size());
-  ir::Shape out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) {
-      return InvalidArgument(
-          fmt::format("shapes {} and {} do not broadcast", ir::ShapeText(a), ir::ShapeText(b)));
-    }
-    out[i] = da == 1 ? db : da;
-  }
-  return out;
-}
 
 // Element strides of `s` read as shape `out` (0 along broadcast dimensions).
 std::vector<int64_t> BroadcastStrides(const ir::Shape& s, const ir::Shape& out) {
@@ -92,6 +80,16 @@ Status BinaryTyped(ir::OpKind kind, const TensorRef& a, const TensorRef& b, Host
       }
       Broadcast<T>(a, b, out, [](T p, T q) { return p / q; });
       return Status::Ok();
+    case ir::OpKind::kPow:
+      if constexpr (!std::is_floating_point_v<T>) return Unimplemented("integer pow");
+      Broadcast<T>(a, b, out, [](T p, T q) { return q == T(2) ? p * p : T(std::pow(p, q)); });
+      return Status::Ok();
+    case ir::OpKind::kMax:
+      Broadcast<T>(a, b, out, [](T p, T q) { return std::max(p, q); });
+      return Status::Ok();
+    case ir::OpKind::kMin:
+      Broadcast<T>(a, b, out, [](T p, T q) { return std::min(p, q); });
+      return Status::Ok();
     default:
       return Internal("not a binary op");
   }
@@ -130,18 +128,24 @@ Status ClipKernel(const ir::Node& node, Inputs in, Outputs out) {
 }
 
 StatusOr<Types> BinaryRule(const ir::Node& node, Inputs in) {
-  NPU_TRY(ExpectInputCount(in, 2, 2));
+  const bool variadic = node.kind() == ir::OpKind::kMax || node.kind() == ir::OpKind::kMin;
+  if (variadic && in.empty()) return InvalidArgument("needs at least one input");
+  NPU_TRY(variadic ? ExpectInputCount(in, in.size(), in.size()) : ExpectInputCount(in, 2, 2));
   const ir::DType dtype = in[0].dtype;
   if (dtype != ir::DType::kFloat32 && dtype != ir::DType::kInt64 && dtype != ir::DType::kInt32) {
     return InvalidArgument(
         fmt::format("element type {} is not f32, i32 or i64", ir::DTypeName(dtype)));
   }
-  NPU_TRY(ExpectDType(in, 1, dtype));
-  if (node.kind() == ir::OpKind::kFusedAdd) {
-    NPU_TRY(ActivationOf(node).status());
-    if (dtype != ir::DType::kFloat32) return InvalidArgument("fused_add is f32 only");
+  for (size_t i = 1; i < in.size(); ++i) NPU_TRY(ExpectDType(in, i, dtype));
+  const bool float_only = node.kind() == ir::OpKind::kFusedAdd || node.kind() == ir::OpKind::kPow;
+  if (float_only && dtype != ir::DType::kFloat32) {
+    return InvalidArgument(fmt::format("{} is f32 only", ir::OpName(node.kind())));
   }
-  NPU_ASSIGN_OR_RETURN(ir::Shape shape, BroadcastShape(in[0].shape, in[1].shape));
+  if (node.kind() == ir::OpKind::kFusedAdd) NPU_TRY(ActivationOf(node).status());
+  ir::Shape shape = in[0].shape;
+  for (size_t i = 1; i < in.size(); ++i) {
+    NPU_ASSIGN_OR_RETURN(shape, BroadcastShape(shape, in[i].shape));
+  }
   // The layout of an operand that already has the output's rank (activation + constant).
   ir::Layout layout = ir::Layout::kNone;
   for (const TensorRef& t : in) {
@@ -153,18 +157,48 @@ StatusOr<Types> BinaryRule(const ir::Node& node, Inputs in) {
   return Types{{dtype, std::move(shape), layout}};
 }
 
-Status BinaryKernel(const ir::Node& node, Inputs in, Outputs out) {
-  switch (in[0].dtype) {
+namespace {
+
+Status BinaryDispatch(ir::OpKind kind, const TensorRef& a, const TensorRef& b, HostTensor& out) {
+  switch (a.dtype) {
     case ir::DType::kFloat32:
-      NPU_TRY(BinaryTyped<float>(node.kind(), in[0], in[1], out[0]));
-      break;
+      return BinaryTyped<float>(kind, a, b, out);
     case ir::DType::kInt64:
-      return BinaryTyped<int64_t>(node.kind(), in[0], in[1], out[0]);
+      return BinaryTyped<int64_t>(kind, a, b, out);
     case ir::DType::kInt32:
-      return BinaryTyped<int32_t>(node.kind(), in[0], in[1], out[0]);
+      return BinaryTyped<int32_t>(kind, a, b, out);
     default:
       return Internal("unsupported element type");
   }
+}
+
+// Max / Min of n inputs: folded left to right, each partial result broadcast to the next.
+Status VariadicKernel(ir::OpKind kind, Inputs in, HostTensor& out) {
+  if (in.size() == 1) {
+    std::memcpy(out.data.data(), in[0].data, out.data.size());
+    return Status::Ok();
+  }
+  HostTensor acc;
+  TensorRef left = in[0];
+  for (size_t i = 1; i < in.size(); ++i) {
+    NPU_ASSIGN_OR_RETURN(ir::Shape shape, BroadcastShape(left.shape, in[i].shape));
+    HostTensor next = HostTensor::Zeros({in[0].dtype, std::move(shape), ir::Layout::kNone});
+    NPU_TRY(BinaryDispatch(kind, left, in[i], next));
+    acc = std::move(next);
+    left = acc.ref();
+  }
+  NPU_CHECK(acc.data.size() == out.data.size());
+  out.data = std::move(acc.data);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status BinaryKernel(const ir::Node& node, Inputs in, Outputs out) {
+  if (node.kind() == ir::OpKind::kMax || node.kind() == ir::OpKind::kMin) {
+    return VariadicKernel(node.kind(), in, out[0]);
+  }
+  NPU_TRY(BinaryDispatch(node.kind(), in[0], in[1], out[0]));
   if (node.kind() == ir::OpKind::kFusedAdd) {
     NPU_ASSIGN_OR_RETURN(const Activation act, ActivationOf(node));
     ApplyActivation(act, out[0].values<float>());

@@ -119,7 +119,11 @@ StatusOr<Types> MatMulRule(const ir::Node& node, Inputs in) {
   NPU_TRY(ExpectDType(in, 0, ir::DType::kFloat32));
   NPU_TRY(ExpectDType(in, 1, ir::DType::kFloat32));
   NPU_ASSIGN_OR_RETURN(const MatMulDims d, ResolveMatMul(in[0].shape, in[1].shape));
-  return Types{{ir::DType::kFloat32, d.out, ir::Layout::kNone}};
+  // A 2-D B maps A's last dim and keeps the others in place: the dims keep their meaning, so
+  // the result keeps A's layout (ConvNeXt's per-pixel Linear on an NHWC-permuted tensor).
+  const ir::Layout layout =
+      in[1].rank() == 2 && d.out.size() == in[0].shape.size() ? in[0].layout : ir::Layout::kNone;
+  return Types{{ir::DType::kFloat32, d.out, layout}};
 }
 
 Status MatMulKernel(const ir::Node& node, Inputs in, Outputs out) {

@@ -1,5 +1,5 @@
-// BatchNormalization (inference form, channel axis by layout) and Softmax (ONNX opset 13: one
-// axis, default -1).
+// BatchNormalization (inference form, channel axis by layout), Softmax (ONNX opset 13: one
+// axis, default -1) and LayerNormalization (opset 17).
 #include <cmath>
 
 #include "compiler/interp/ops.h"
@@ -76,6 +76,60 @@ Status SoftmaxKernel(const ir::Node& node, Inputs in, Outputs out) {
         sum += y[base + k * inner];
       }
       for (int64_t k = 0; k < len; ++k) y[base + k * inner] /= static_cast<float>(sum);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace npu::compiler::interp
+
+namespace npu::compiler::interp {
+
+// LayerNormalization (opset 17): X, Scale[, B] -> Y; normalises over the dims from `axis` (-1)
+// to the end: (x - mean) / sqrt(var + epsilon) * Scale + B, with the biased variance; Scale and
+// B broadcast against those dims. The Mean and InvStdDev outputs (training) are not supported.
+StatusOr<Types> LayerNormRule(const ir::Node& node, Inputs in) {
+  NPU_TRY(ExpectInputCount(in, 2, 3));
+  if (node.num_outputs() != 1) return Unimplemented("LayerNormalization's Mean/InvStdDev outputs");
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i].present()) NPU_TRY(ExpectDType(in, i, ir::DType::kFloat32));
+  }
+  NPU_ASSIGN_OR_RETURN(const int64_t axis,
+                       NormalizeAxis(node.attrs().GetInt("axis", -1), in[0].rank()));
+  const ir::Shape normalized(in[0].shape.begin() + axis, in[0].shape.end());
+  for (size_t i = 1; i < in.size(); ++i) {
+    if (!in[i].present()) continue;
+    ir::Shape s = in[i].shape;
+    while (!s.empty() && s.front() == 1 && s.size() > normalized.size()) s.erase(s.begin());
+    if (s != normalized && in[i].num_elements() != 1) {
+      return InvalidArgument(fmt::format("input {} has shape {}; the normalised dims are {}", i,
+                                         ir::ShapeText(in[i].shape), ir::ShapeText(normalized)));
+    }
+  }
+  return Types{{ir::DType::kFloat32, in[0].shape, in[0].layout}};
+}
+
+Status LayerNormKernel(const ir::Node& node, Inputs in, Outputs out) {
+  NPU_ASSIGN_OR_RETURN(const int64_t axis,
+                       NormalizeAxis(node.attrs().GetInt("axis", -1), in[0].rank()));
+  const float eps = node.attrs().GetFloat("epsilon", 1e-5f);
+  int64_t len = 1;
+  for (int64_t d = axis; d < in[0].rank(); ++d) len *= in[0].shape[d];
+  const std::span<const float> x = in[0].values<float>();
+  const std::span<const float> scale = in[1].values<float>();
+  const bool has_bias = in.size() > 2 && in[2].present();
+  const std::span<const float> bias = has_bias ? in[2].values<float>() : std::span<const float>();
+  const std::span<float> y = out[0].values<float>();
+  for (size_t row = 0; len > 0 && row < x.size(); row += len) {
+    double sum = 0, sq = 0;
+    for (int64_t k = 0; k < len; ++k) sum += x[row + k];
+    const double mean = sum / double(len);
+    for (int64_t k = 0; k < len; ++k) sq += (x[row + k] - mean) * (x[row + k] - mean);
+    const double inv = 1.0 / std::sqrt(sq / double(len) + eps);
+    for (int64_t k = 0; k < len; ++k) {
+      const float g = scale.size() == 1 ? scale[0] : scale[k];
+      const float b = !has_bias ? 0.0f : bias.size() == 1 ? bias[0] : bias[k];
+      y[row + k] = static_cast<float>((x[row + k] - mean) * inv) * g + b;
     }
   }
   return Status::Ok();

@@ -32,7 +32,49 @@ Semantics SemanticsOf(ir::OpKind kind) {
     case K::kMul:
     case K::kDiv:
     case K::kFusedAdd:
+    case K::kPow:
+    case K::kMax:
+    case K::kMin:
       return {BinaryRule, BinaryKernel};
+    case K::kSigmoid:
+    case K::kHardSigmoid:
+    case K::kHardSwish:
+    case K::kTanh:
+    case K::kErf:
+    case K::kExp:
+    case K::kLog:
+    case K::kSqrt:
+    case K::kReciprocal:
+    case K::kNeg:
+    case K::kAbs:
+    case K::kLeakyRelu:
+    case K::kElu:
+    case K::kSoftplus:
+      return {UnaryRule, UnaryKernel};
+    case K::kReduceMean:
+    case K::kReduceSum:
+    case K::kReduceMax:
+      return {ReduceRule, ReduceKernel};
+    case K::kSlice:
+      return {SliceRule, SliceKernel};
+    case K::kSplit:
+      return {SplitRule, SplitKernel};
+    case K::kResize:
+      return {ResizeRule, ResizeKernel};
+    case K::kLayerNormalization:
+      return {LayerNormRule, LayerNormKernel};
+    case K::kConvTranspose:
+      return {ConvTransposeRule, ConvTransposeKernel};
+    case K::kExpand:
+      return {ExpandRule, ExpandKernel};
+    case K::kConstantOfShape:
+      return {ConstantOfShapeRule, ConstantOfShapeKernel};
+    case K::kRange:
+      return {RangeRule, RangeKernel};
+    case K::kCast:
+      return {CastRule, CastKernel};
+    case K::kChannelShuffle:
+      return {ChannelShuffleRule, ChannelShuffleKernel};
     case K::kMaxPool:
       return {PoolRule, MaxPoolKernel};
     case K::kAveragePool:

@@ -61,6 +61,21 @@ StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+StatusOr<ir::Shape> BroadcastShape(const ir::Shape& a, const ir::Shape& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  ir::Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return InvalidArgument(
+          fmt::format("shapes {} and {} do not broadcast", ir::ShapeText(a), ir::ShapeText(b)));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
 std::vector<int64_t> IntValues(const TensorRef& t) {
   if (t.dtype == ir::DType::kInt32) {
     const std::span<const int32_t> v = t.values<int32_t>();
@@ -141,6 +156,30 @@ StatusOr<Window2D> ResolveWindow(const ir::Attributes& attrs, int64_t in_h, int6
   NPU_ASSIGN_OR_RETURN(w.out_w,
                        OutputSize(auto_pad, in_w, kw, w.sw, w.dw, ceil_mode, w.pad_l, w.pad_r));
   return w;
+}
+
+ir::Attributes WidenAttributes1D(const ir::Attributes& attrs) {
+  ir::Attributes wide = attrs;
+  for (const char* name : {"kernel_shape", "strides", "dilations", "output_padding"}) {
+    const std::vector<int64_t> v = attrs.GetInts(name);
+    if (v.size() == 1) wide.Set(name, std::vector<int64_t>{1, v[0]});
+  }
+  const std::vector<int64_t> pads = attrs.GetInts("pads");
+  if (pads.size() == 2) wide.Set("pads", std::vector<int64_t>{0, pads[0], 0, pads[1]});
+  return wide;
+}
+
+TensorRef Widen1D(const TensorRef& t) {
+  TensorRef wide = t;
+  if (t.rank() == 3) wide.shape = {t.shape[0], t.shape[1], 1, t.shape[2]};
+  return wide;
+}
+
+TensorType Narrow1D(TensorType t) {
+  NPU_CHECK(t.shape.size() == 4 && t.shape[2] == 1);
+  t.shape.erase(t.shape.begin() + 2);
+  t.layout = ir::Layout::kNone;
+  return t;
 }
 
 StatusOr<Activation> ActivationOf(const ir::Node& node) {

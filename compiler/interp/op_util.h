@@ -32,6 +32,8 @@ Status ExpectRank(Inputs in, size_t i, int64_t rank);
 Status ExpectValue(Inputs in, size_t i, const char* what);
 // An axis in [-rank, rank) made non-negative.
 StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank);
+// numpy (multidirectional) broadcasting of two shapes.
+StatusOr<ir::Shape> BroadcastShape(const ir::Shape& a, const ir::Shape& b);
 // The input's values as int64 (accepting int32 too), e.g. Reshape's shape or Pad's pads.
 std::vector<int64_t> IntValues(const TensorRef& t);
 
@@ -55,6 +57,16 @@ struct Window2D {
 // `kernel` is (kh, kw) from the weights (conv) or kernel_shape (pools).
 StatusOr<Window2D> ResolveWindow(const ir::Attributes& attrs, int64_t in_h, int64_t in_w,
                                  int64_t kh, int64_t kw, bool ceil_mode);
+
+// 1-D window ops (Conv, ConvTranspose, pools on [N,C,L]) run as 2-D ones with H = 1 (and the
+// canonicalize-1d pass rewrites them so): kernel_shape [k] -> [1,k], strides and dilations
+// [s] -> [1,s], pads [b,e] -> [0,b,0,e], output_padding [p] -> [0,p]. Other attributes, and
+// lists that are not 1-D, are kept.
+ir::Attributes WidenAttributes1D(const ir::Attributes& attrs);
+// [N,C,L] -> [N,C,1,L] (the type only; the data is the same bytes). Other ranks unchanged.
+TensorRef Widen1D(const TensorRef& t);
+// The output type of a widened op back in 1-D: [N,C,1,L] -> [N,C,L], layout none.
+TensorType Narrow1D(TensorType t);
 
 // Fused activations (kFusedConv, kFusedAdd): "none", "relu", "relu6".
 enum class Activation { kNone, kRelu, kRelu6 };

@@ -26,6 +26,38 @@ Status ReluKernel(const ir::Node& node, Inputs in, Outputs out);
 Status ClipKernel(const ir::Node& node, Inputs in, Outputs out);
 StatusOr<Types> BinaryRule(const ir::Node& node, Inputs in);
 Status BinaryKernel(const ir::Node& node, Inputs in, Outputs out);
+// unary.cc: kSigmoid .. kSoftplus (type rule: UnaryRule)
+Status UnaryKernel(const ir::Node& node, Inputs in, Outputs out);
+// (elementwise.cc also: kPow, kMax, kMin with BinaryRule / BinaryKernel)
+// reduce.cc: kReduceMean, kReduceSum, kReduceMax
+StatusOr<Types> ReduceRule(const ir::Node& node, Inputs in);
+Status ReduceKernel(const ir::Node& node, Inputs in, Outputs out);
+// slice_split.cc: kSlice, kSplit
+StatusOr<Types> SliceRule(const ir::Node& node, Inputs in);
+Status SliceKernel(const ir::Node& node, Inputs in, Outputs out);
+StatusOr<Types> SplitRule(const ir::Node& node, Inputs in);
+Status SplitKernel(const ir::Node& node, Inputs in, Outputs out);
+// resize.cc: kResize
+StatusOr<Types> ResizeRule(const ir::Node& node, Inputs in);
+Status ResizeKernel(const ir::Node& node, Inputs in, Outputs out);
+// normalization.cc: kLayerNormalization
+StatusOr<Types> LayerNormRule(const ir::Node& node, Inputs in);
+Status LayerNormKernel(const ir::Node& node, Inputs in, Outputs out);
+// conv_transpose.cc: kConvTranspose
+StatusOr<Types> ConvTransposeRule(const ir::Node& node, Inputs in);
+Status ConvTransposeKernel(const ir::Node& node, Inputs in, Outputs out);
+// shape_values.cc: kExpand, kConstantOfShape, kRange, kCast
+StatusOr<Types> ExpandRule(const ir::Node& node, Inputs in);
+Status ExpandKernel(const ir::Node& node, Inputs in, Outputs out);
+StatusOr<Types> ConstantOfShapeRule(const ir::Node& node, Inputs in);
+Status ConstantOfShapeKernel(const ir::Node& node, Inputs in, Outputs out);
+StatusOr<Types> RangeRule(const ir::Node& node, Inputs in);
+Status RangeKernel(const ir::Node& node, Inputs in, Outputs out);
+StatusOr<Types> CastRule(const ir::Node& node, Inputs in);
+Status CastKernel(const ir::Node& node, Inputs in, Outputs out);
+// channel_shuffle.cc: kChannelShuffle
+StatusOr<Types> ChannelShuffleRule(const ir::Node& node, Inputs in);
+Status ChannelShuffleKernel(const ir::Node& node, Inputs in, Outputs out);
 // matmul.cc: kGemm, kMatMul
 StatusOr<Types> GemmRule(const ir::Node& node, Inputs in);
 Status GemmKernel(const ir::Node& node, Inputs in, Outputs out);

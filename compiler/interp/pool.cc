@@ -1,6 +1,7 @@
 // MaxPool, AveragePool (2-D, ONNX attributes incl. ceil_mode, count_include_pad, dilations) and
-// GlobalAveragePool, in both layouts. Taps are resolved once per output position and reused for
-// every image and channel; addressing by strides makes one loop serve NCHW and NHWC.
+// GlobalAveragePool, in both layouts; 1-D ones on [N,C,L] run as 2-D with H = 1. Taps are resolved
+// once per output position and reused for every image and channel; addressing by strides makes one
+// loop serve NCHW and NHWC.
 #include <algorithm>
 #include <limits>
 
@@ -39,12 +40,24 @@ void CollectTaps(const Window2D& w, int64_t oh, int64_t ow, Taps& taps) {
   }
 }
 
+// `x` already widened to 4-D.
 StatusOr<Window2D> PoolWindow(const ir::Node& node, const TensorRef& x) {
-  const std::vector<int64_t> kernel = node.attrs().GetInts("kernel_shape");
-  if (kernel.size() != 2) return InvalidArgument("kernel_shape must have 2 values (2-D pools)");
+  const bool one_d = node.attrs().GetInts("kernel_shape").size() == 1;
+  const ir::Attributes attrs = one_d ? WidenAttributes1D(node.attrs()) : node.attrs();
+  const std::vector<int64_t> kernel = attrs.GetInts("kernel_shape");
+  if (kernel.size() != 2) return InvalidArgument("kernel_shape must have 1 or 2 values");
   const Act4D a = ActDims(x);
-  return ResolveWindow(node.attrs(), a.h, a.w, kernel[0], kernel[1],
-                       node.attrs().GetInt("ceil_mode", 0) != 0);
+  return ResolveWindow(attrs, a.h, a.w, kernel[0], kernel[1], attrs.GetInt("ceil_mode", 0) != 0);
+}
+
+// A 1-D pool's input [N,C,L] must come with a 1-D kernel, a 2-D one's [N,C,H,W] with a 2-D one.
+Status ExpectPoolRank(const ir::Node& node, Inputs in) {
+  const size_t k = node.attrs().GetInts("kernel_shape").size();
+  if (in[0].rank() != static_cast<int64_t>(k) + 2 || (k != 1 && k != 2)) {
+    return InvalidArgument(fmt::format("input {} with a {}-D kernel; 1-D and 2-D pools only",
+                                       ir::ShapeText(in[0].shape), k));
+  }
+  return Status::Ok();
 }
 
 // Calls reduce(out_offset, in_base, in_pixel_stride, taps) for every output element.
@@ -71,19 +84,22 @@ void ForEachOutput(const Act4D& a, const Window2D& w, Reduce reduce) {
 StatusOr<Types> PoolRule(const ir::Node& node, Inputs in) {
   NPU_TRY(ExpectInputCount(in, 1, 1));
   NPU_TRY(ExpectDType(in, 0, ir::DType::kFloat32));
-  NPU_TRY(ExpectRank(in, 0, 4));
+  NPU_TRY(ExpectPoolRank(node, in));
   if (node.num_outputs() != 1) return Unimplemented("MaxPool's Indices output is not supported");
-  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, in[0]));
-  const Act4D a = ActDims(in[0]);
-  return Types{
-      {ir::DType::kFloat32, ActShape(a.n, a.c, w.out_h, w.out_w, a.nhwc), ActLayout(in[0])}};
+  const TensorRef x = Widen1D(in[0]);
+  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, x));
+  const Act4D a = ActDims(x);
+  const TensorType out{ir::DType::kFloat32, ActShape(a.n, a.c, w.out_h, w.out_w, a.nhwc),
+                       ActLayout(x)};
+  return Types{in[0].rank() == 3 ? Narrow1D(out) : out};
 }
 
 Status MaxPoolKernel(const ir::Node& node, Inputs in, Outputs out) {
-  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, in[0]));
+  const TensorRef xr = Widen1D(in[0]);
+  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, xr));
   const float* x = in[0].values<float>().data();
   float* y = out[0].values<float>().data();
-  ForEachOutput(ActDims(in[0]), w, [&](int64_t o, int64_t base, int64_t stride, const Taps& t) {
+  ForEachOutput(ActDims(xr), w, [&](int64_t o, int64_t base, int64_t stride, const Taps& t) {
     float m = -std::numeric_limits<float>::infinity();
     for (int64_t p : t.pixels) m = std::max(m, x[base + p * stride]);
     y[o] = m;
@@ -92,11 +108,12 @@ Status MaxPoolKernel(const ir::Node& node, Inputs in, Outputs out) {
 }
 
 Status AveragePoolKernel(const ir::Node& node, Inputs in, Outputs out) {
-  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, in[0]));
+  const TensorRef xr = Widen1D(in[0]);
+  NPU_ASSIGN_OR_RETURN(const Window2D w, PoolWindow(node, xr));
   const bool include_pad = node.attrs().GetInt("count_include_pad", 0) != 0;
   const float* x = in[0].values<float>().data();
   float* y = out[0].values<float>().data();
-  ForEachOutput(ActDims(in[0]), w, [&](int64_t o, int64_t base, int64_t stride, const Taps& t) {
+  ForEachOutput(ActDims(xr), w, [&](int64_t o, int64_t base, int64_t stride, const Taps& t) {
     float sum = 0;
     for (int64_t p : t.pixels) sum += x[base + p * stride];
     const int64_t count = include_pad ? t.padded_count : static_cast<int64_t>(t.pixels.size());
@@ -108,13 +125,14 @@ Status AveragePoolKernel(const ir::Node& node, Inputs in, Outputs out) {
 StatusOr<Types> GlobalAveragePoolRule(const ir::Node& node, Inputs in) {
   NPU_TRY(ExpectInputCount(in, 1, 1));
   NPU_TRY(ExpectDType(in, 0, ir::DType::kFloat32));
-  NPU_TRY(ExpectRank(in, 0, 4));
-  const Act4D a = ActDims(in[0]);
-  return Types{{ir::DType::kFloat32, ActShape(a.n, a.c, 1, 1, a.nhwc), ActLayout(in[0])}};
+  if (in[0].rank() != 3) NPU_TRY(ExpectRank(in, 0, 4));
+  const Act4D a = ActDims(Widen1D(in[0]));
+  const TensorType out{ir::DType::kFloat32, ActShape(a.n, a.c, 1, 1, a.nhwc), ActLayout(in[0])};
+  return Types{in[0].rank() == 3 ? Narrow1D(out) : out};
 }
 
 Status GlobalAveragePoolKernel(const ir::Node& node, Inputs in, Outputs out) {
-  const Act4D a = ActDims(in[0]);
+  const Act4D a = ActDims(Widen1D(in[0]));
   const Strides s = StridesOf(a, a.h, a.w);
   const float* x = in[0].values<float>().data();
   float* y = out[0].values<float>().data();

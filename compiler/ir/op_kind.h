@@ -34,14 +34,45 @@ enum class OpKind {
   kUnsqueeze,  // axes
   kSqueeze,    // axes
   kPad,        // X, pads(i64)[, value] -> Y   mode (constant only)
+  // Unary float ops (ONNX semantics; attributes alpha/beta where ONNX has them).
+  kSigmoid,
+  kHardSigmoid,  // alpha beta
+  kHardSwish,
+  kTanh,
+  kErf,
+  kExp,
+  kLog,
+  kSqrt,
+  kReciprocal,
+  kNeg,
+  kAbs,
+  kLeakyRelu,  // alpha
+  kElu,        // alpha
+  kSoftplus,
+  kPow,  // X, Y (broadcasting) -> Z
+  kMax,  // X1..Xn (broadcasting) -> Y
+  kMin,
+  kReduceMean,  // axes keepdims noop_with_empty_axes (attributes, after import)
+  kReduceSum,
+  kReduceMax,
+  kSlice,   // X, starts, ends[, axes[, steps]] (i64) -> Y
+  kSplit,   // X -> Y1..Yn   axis split (attributes, after import)
+  kResize,  // X, [roi], [scales f32], [sizes i64] -> Y   mode coordinate_transformation_mode ...
+  kLayerNormalization,  // X, scale[, B] -> Y   axis epsilon
+  kConvTranspose,       // X, W[, B] -> Y   kernel_shape strides pads dilations output_padding group
+  kExpand,              // X, shape(i64) -> Y
+  kConstantOfShape,     // shape(i64) -> Y   value (float or int attribute: the output's type)
+  kCast,                // X -> Y   to (ONNX TensorProto data type)
+  kRange,               // start, limit, delta (scalars) -> Y
   // ONNX quantised ops, as imported; passes fold them into the int8 forms of the ops above.
   kQuantizeLinear,    // X, scale, zero_point -> Y   axis
   kDequantizeLinear,  // X, scale, zero_point -> Y   axis
   kQLinearConv,       // x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B] -> y
   kQLinearMatMul,     // a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp -> y
   // Introduced by passes.
-  kFusedConv,  // conv + bias + optional ReLU/ReLU6: attrs as kConv plus activation
-  kFusedAdd,   // add + optional ReLU: attr activation
+  kFusedConv,       // conv + bias + optional ReLU/ReLU6: attrs as kConv plus activation
+  kFusedAdd,        // add + optional ReLU: attr activation
+  kChannelShuffle,  // X -> Y   group: out channel j*group+i = in channel i*(C/group)+j
 };
 
 std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...

@@ -76,13 +76,14 @@ Status ResolvePads(const std::vector<ir::Tensor*>& inputs, ir::Attributes& attrs
   return Status::Ok();
 }
 
-// Conv, QLinearConv, MaxPool, AveragePool.
+// Conv, QLinearConv, ConvTranspose, MaxPool, AveragePool.
 Status NormalizeWindow(OpKind kind, const std::vector<ir::Tensor*>& inputs, ir::Attributes& attrs,
                        const std::string& where) {
-  const bool conv = kind == OpKind::kConv || kind == OpKind::kQLinearConv;
+  const bool conv =
+      kind == OpKind::kConv || kind == OpKind::kQLinearConv || kind == OpKind::kConvTranspose;
   if (conv && !attrs.Has("kernel_shape")) {
-    const ir::Tensor* w = inputs[kind == OpKind::kConv ? 1 : 3];
-    if (w == nullptr || w->shape().size() != 4) {
+    const ir::Tensor* w = inputs[kind == OpKind::kQLinearConv ? 3 : 1];
+    if (w == nullptr || w->shape().size() < 3) {
       return Unimplemented(
           fmt::format("{}: no kernel_shape, and the weight's shape is unknown", where));
     }
@@ -100,6 +101,13 @@ Status NormalizeWindow(OpKind kind, const std::vector<ir::Tensor*>& inputs, ir::
   }
   if (!conv) Default(attrs, "ceil_mode", int64_t{0});
   if (kind == OpKind::kAveragePool) Default(attrs, "count_include_pad", int64_t{0});
+  if (kind == OpKind::kConvTranspose) {
+    Default(attrs, "output_padding", std::vector<int64_t>(n, 0));
+    const std::string mode = attrs.GetString("auto_pad", "NOTSET");
+    if (mode != "NOTSET" && mode != "VALID") {  // SAME_* pads the output, not the input
+      return Unimplemented(fmt::format("{}: ConvTranspose auto_pad {}; give pads", where, mode));
+    }
+  }
   return ResolvePads(inputs, attrs, where);
 }
 
@@ -130,6 +138,61 @@ Status NormalizeSoftmax(const std::vector<ir::Tensor*>& inputs, ir::Attributes& 
   return Status::Ok();
 }
 
+// Reductions: keepdims written out (default 1); noop_with_empty_axes kept only when 1.
+void NormalizeReduce(ir::Attributes& attrs) {
+  Default(attrs, "keepdims", int64_t{1});
+  if (attrs.GetInt("noop_with_empty_axes", 0) == 0) attrs.Erase("noop_with_empty_axes");
+}
+
+// Resize: mode, coordinate_transformation_mode and nearest_mode written out; the attributes of
+// the modes import refuses (cubic, tf_crop_and_resize) dropped.
+void NormalizeResize(ir::Attributes& attrs) {
+  Default(attrs, "mode", std::string("nearest"));
+  Default(attrs, "coordinate_transformation_mode", std::string("half_pixel"));
+  Default(attrs, "nearest_mode", std::string("round_prefer_floor"));
+  for (const char* name : {"cubic_coeff_a", "exclude_outside", "extrapolation_value"}) {
+    attrs.Erase(name);
+  }
+}
+
+// The ops added for torch's exports that only need defaults written out.
+Status NormalizeNewOps(OpKind kind, ir::Attributes& attrs, const std::string& where) {
+  switch (kind) {
+    case OpKind::kHardSigmoid:
+      Default(attrs, "alpha", 0.2f);
+      Default(attrs, "beta", 0.5f);
+      break;
+    case OpKind::kLeakyRelu:
+      Default(attrs, "alpha", 0.01f);
+      break;
+    case OpKind::kElu:
+      Default(attrs, "alpha", 1.0f);
+      break;
+    case OpKind::kReduceMean:
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+      NormalizeReduce(attrs);
+      break;
+    case OpKind::kSplit:
+      Default(attrs, "axis", int64_t{0});
+      break;
+    case OpKind::kResize:
+      NormalizeResize(attrs);
+      break;
+    case OpKind::kLayerNormalization:
+      Default(attrs, "axis", int64_t{-1});
+      Default(attrs, "epsilon", 1e-5f);
+      attrs.Erase("stash_type");  // precision of the training outputs
+      break;
+    case OpKind::kCast:
+      if (!attrs.Has("to")) return InvalidArgument(fmt::format("{}: Cast needs 'to'", where));
+      break;
+    default:
+      break;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status NormalizeAttributes(OpKind kind, const std::vector<ir::Tensor*>& inputs,
@@ -138,6 +201,7 @@ Status NormalizeAttributes(OpKind kind, const std::vector<ir::Tensor*>& inputs,
   switch (kind) {
     case OpKind::kConv:
     case OpKind::kQLinearConv:
+    case OpKind::kConvTranspose:
     case OpKind::kMaxPool:
     case OpKind::kAveragePool:
       return NormalizeWindow(kind, inputs, attrs, where);
@@ -177,7 +241,7 @@ Status NormalizeAttributes(OpKind kind, const std::vector<ir::Tensor*>& inputs,
       }
       return Status::Ok();
     default:
-      return Status::Ok();
+      return NormalizeNewOps(kind, attrs, where);
   }
 }
 

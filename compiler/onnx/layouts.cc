@@ -13,6 +13,7 @@ bool MakesNchw(OpKind kind) {
   switch (kind) {
     case OpKind::kConv:
     case OpKind::kQLinearConv:
+    case OpKind::kConvTranspose:
     case OpKind::kBatchNormalization:
     case OpKind::kMaxPool:
     case OpKind::kAveragePool:
@@ -23,9 +24,35 @@ bool MakesNchw(OpKind kind) {
   }
 }
 
-// Ops whose result keeps an input's dim order.
-bool KeepsOrder(OpKind kind) {
-  switch (kind) {
+// Ops whose result keeps an input's dim order (reductions only with keepdims).
+bool KeepsOrder(const ir::Node& node) {
+  switch (node.kind()) {
+    case OpKind::kReduceMean:
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+      return node.attrs().GetInt("keepdims", 1) != 0;
+    case OpKind::kSigmoid:
+    case OpKind::kHardSigmoid:
+    case OpKind::kHardSwish:
+    case OpKind::kTanh:
+    case OpKind::kErf:
+    case OpKind::kExp:
+    case OpKind::kLog:
+    case OpKind::kSqrt:
+    case OpKind::kReciprocal:
+    case OpKind::kNeg:
+    case OpKind::kAbs:
+    case OpKind::kLeakyRelu:
+    case OpKind::kElu:
+    case OpKind::kSoftplus:
+    case OpKind::kPow:
+    case OpKind::kMax:
+    case OpKind::kMin:
+    case OpKind::kSlice:
+    case OpKind::kSplit:
+    case OpKind::kResize:
+    case OpKind::kLayerNormalization:
+    case OpKind::kCast:
     case OpKind::kRelu:
     case OpKind::kClip:
     case OpKind::kSoftmax:
@@ -65,10 +92,11 @@ void AssignLayouts(ir::Graph& graph, const RankMap& ranks) {
     if (in->shape().size() == 4 && !OnlyTransposed(*in)) in->set_layout(ir::Layout::kNCHW);
   }
   for (ir::Node* node : graph.nodes()) {
-    ir::Tensor* out = node->output(0);
-    if (ranks.Get(out) != 4) continue;
-    if (MakesNchw(node->kind()) || (KeepsOrder(node->kind()) && ReadsNchw(*node))) {
-      out->set_layout(ir::Layout::kNCHW);
+    for (ir::Tensor* out : node->outputs()) {
+      if (ranks.Get(out) != 4) continue;
+      if (MakesNchw(node->kind()) || (KeepsOrder(*node) && ReadsNchw(*node))) {
+        out->set_layout(ir::Layout::kNCHW);
+      }
     }
   }
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "compiler/onnx/attribute_proto.h"
@@ -46,13 +47,21 @@ void UnfoldInputs(const ir::Node& node, ir::Attributes& attrs, std::vector<std::
       attrs.Erase(name);
     }
   }
-  const bool squeeze = node.kind() == OpKind::kSqueeze || node.kind() == OpKind::kUnsqueeze;
-  if (squeeze && ctx.opset >= 13 && attrs.Has("axes")) {
-    const std::vector<int64_t> axes = attrs.GetInts("axes");
+  const bool axes_input = node.kind() == OpKind::kSqueeze || node.kind() == OpKind::kUnsqueeze ||
+                          node.kind() == OpKind::kReduceSum || node.kind() == OpKind::kSplit;
+  const char* attr = node.kind() == OpKind::kSplit ? "split" : "axes";
+  if (axes_input && ctx.opset >= 13 && attrs.Has(attr)) {
+    const std::vector<int64_t> axes = attrs.GetInts(attr);
     inputs.resize(2);
     inputs[1] =
-        AddInitializer<int64_t>(out + "_axes", {static_cast<int64_t>(axes.size())}, axes, ctx);
-    attrs.Erase("axes");
+        AddInitializer<int64_t>(out + "_" + attr, {static_cast<int64_t>(axes.size())}, axes, ctx);
+    attrs.Erase(attr);
+  }
+  if (node.kind() == OpKind::kResize && ctx.opset < 13) {  // roi and scales are required
+    inputs.resize(std::max<size_t>(inputs.size(), 3));
+    for (size_t i = 1; i < 3; ++i) {
+      if (inputs[i].empty()) inputs[i] = AddInitializer<float>(out + "_empty", {0}, {}, ctx);
+    }
   }
   while (!inputs.empty() && inputs.back().empty()) inputs.pop_back();
 }
@@ -78,6 +87,13 @@ Status CheckOpset(const ir::Node& node, ir::Attributes& attrs, int64_t opset) {
       return FailedPrecondition(fmt::format("{}: per-axis quantisation needs opset 13", where));
     }
     attrs.Erase("axis");
+  }
+  if (node.kind() == OpKind::kLayerNormalization && opset < 17) {
+    return FailedPrecondition(fmt::format("{}: LayerNormalization needs opset 17", where));
+  }
+  if (node.kind() == OpKind::kReduceSum && opset < 13 && attrs.Has("noop_with_empty_axes")) {
+    return FailedPrecondition(
+        fmt::format("{}: ReduceSum noop_with_empty_axes needs opset 13", where));
   }
   if (node.kind() == OpKind::kShape && opset < 15 && (attrs.Has("start") || attrs.Has("end"))) {
     return FailedPrecondition(fmt::format("{}: Shape start/end need opset 15", where));
@@ -107,6 +123,23 @@ Status ExportNode(const ir::Node& node, ExportContext& ctx) {
   proto->set_op_type(std::string(*op_type));
   for (const std::string& in : inputs) proto->add_input(in);
   for (const ir::Tensor* out : node.outputs()) proto->add_output(out->name());
+  if (node.kind() == OpKind::kConstantOfShape && attrs.Has("value")) {
+    // A one-element tensor attribute in ONNX; a float or int attribute in the IR.
+    const auto& v = attrs.values().at("value");
+    pb::AttributeProto* a = proto->add_attribute();
+    a->set_name("value");
+    a->set_type(pb::AttributeProto::TENSOR);
+    pb::TensorProto* t = a->mutable_t();
+    t->add_dims(1);
+    if (const int64_t* i = std::get_if<int64_t>(&v)) {
+      t->set_data_type(pb::TensorProto::INT64);
+      t->add_int64_data(*i);
+    } else {
+      t->set_data_type(pb::TensorProto::FLOAT);
+      t->add_float_data(attrs.GetFloat("value", 0.0f));
+    }
+    attrs.Erase("value");
+  }
   for (const auto& [name, value] : attrs.values()) WriteAttribute(name, value, proto);
   return Status::Ok();
 }

@@ -25,8 +25,9 @@ int64_t IrVersionFor(int64_t opset) { return opset <= 11 ? 6 : opset <= 14 ? 7 :
 // the tag: their tensors are written as stored, which ONNX reads the same way.
 const ir::Tensor* NhwcOperand(const ir::Node& n) {
   static constexpr ir::OpKind kLayoutAware[] = {
-      ir::OpKind::kConv,    ir::OpKind::kQLinearConv, ir::OpKind::kBatchNormalization,
-      ir::OpKind::kMaxPool, ir::OpKind::kAveragePool, ir::OpKind::kGlobalAveragePool};
+      ir::OpKind::kConv,         ir::OpKind::kQLinearConv, ir::OpKind::kBatchNormalization,
+      ir::OpKind::kMaxPool,      ir::OpKind::kAveragePool, ir::OpKind::kGlobalAveragePool,
+      ir::OpKind::kConvTranspose};
   if (std::find(std::begin(kLayoutAware), std::end(kLayoutAware), n.kind()) ==
       std::end(kLayoutAware)) {
     return nullptr;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 #include <vector>
 
@@ -14,10 +16,11 @@ constexpr int kAny = 1 << 20;  // no upper bound on the input count
 struct OpSupport {
   std::string_view op_type;
   int min_inputs;
-  int max_inputs;  // every supported op has exactly one output
+  int max_inputs;  // every supported op but Split has exactly one output
 };
 
-// Input counts at opset 13+; Squeeze and Unsqueeze before 13 take axes as an attribute.
+// Input counts at opset 13+; before 13, Squeeze, Unsqueeze, ReduceSum and Split take axes / split
+// as an attribute and Resize needs roi and scales (CheckArity).
 constexpr OpSupport kOps[] = {
     {"Conv", 2, 3},
     {"BatchNormalization", 5, 5},
@@ -45,6 +48,35 @@ constexpr OpSupport kOps[] = {
     {"Unsqueeze", 2, 2},
     {"Gather", 2, 2},
     {"Shape", 1, 1},
+    {"Sigmoid", 1, 1},
+    {"HardSigmoid", 1, 1},
+    {"HardSwish", 1, 1},
+    {"Tanh", 1, 1},
+    {"Erf", 1, 1},
+    {"Exp", 1, 1},
+    {"Log", 1, 1},
+    {"Sqrt", 1, 1},
+    {"Reciprocal", 1, 1},
+    {"Neg", 1, 1},
+    {"Abs", 1, 1},
+    {"LeakyRelu", 1, 1},
+    {"Elu", 1, 1},
+    {"Softplus", 1, 1},
+    {"Pow", 2, 2},
+    {"Max", 1, kAny},
+    {"Min", 1, kAny},
+    {"ReduceMean", 1, 1},
+    {"ReduceSum", 1, 2},
+    {"ReduceMax", 1, 1},
+    {"Slice", 3, 5},
+    {"Split", 1, 2},
+    {"Resize", 1, 4},
+    {"LayerNormalization", 2, 3},
+    {"ConvTranspose", 2, 3},
+    {"Expand", 2, 2},
+    {"ConstantOfShape", 1, 1},
+    {"Cast", 1, 1},
+    {"Range", 3, 3},
     {"QuantizeLinear", 2, 3},
     {"DequantizeLinear", 2, 3},
     {"QLinearConv", 8, 9},
@@ -83,10 +115,14 @@ std::optional<std::string> ComputedInput(const pb::NodeProto& node, int first,
   return std::nullopt;
 }
 
+// Conv, MaxPool and AveragePool take 1-D and 2-D kernels; ConvTranspose and QLinearConv 2-D.
 std::optional<std::string> KernelReason(const pb::NodeProto& node) {
   const pb::AttributeProto* k = FindAttr(node, "kernel_shape");
-  if (k != nullptr && k->ints_size() != 2) {
-    return fmt::format("{}-D kernel; only 2-D (NCHW) is supported", k->ints_size());
+  const bool one_d_ok =
+      node.op_type() == "Conv" || node.op_type() == "MaxPool" || node.op_type() == "AveragePool";
+  if (k != nullptr && k->ints_size() != 2 && !(one_d_ok && k->ints_size() == 1)) {
+    return fmt::format("{}-D kernel; only {}2-D (NCHW) is supported", k->ints_size(),
+                       one_d_ok ? "1-D (NCL) and " : "");
   }
   const pb::AttributeProto* pad = FindAttr(node, "auto_pad");
   if (pad != nullptr && pad->s() != "NOTSET" && pad->s() != "SAME_UPPER" &&
@@ -106,15 +142,72 @@ std::optional<std::string> ConstantReason(const pb::NodeProto& node) {
   return fmt::format("Constant '{}' is not supported (only tensors, floats and ints)", name);
 }
 
+std::optional<std::string> ResizeReason(const pb::NodeProto& node) {
+  const pb::AttributeProto* mode = FindAttr(node, "mode");
+  if (mode != nullptr && mode->s() != "nearest" && mode->s() != "linear") {
+    return fmt::format("mode '{}'; only 'nearest' and 'linear' are supported", mode->s());
+  }
+  const pb::AttributeProto* ctm = FindAttr(node, "coordinate_transformation_mode");
+  if (ctm != nullptr && ctm->s() == "tf_crop_and_resize") {
+    return "coordinate_transformation_mode 'tf_crop_and_resize' is not supported";
+  }
+  return std::nullopt;
+}
+
+// Features of the ops added for torch's exports that import does not take.
+std::optional<std::string> NewOpReason(const pb::NodeProto& node, int64_t opset,
+                                       const std::set<std::string>& constants) {
+  const std::string& op = node.op_type();
+  if (op == "Pow") {
+    if (auto in = ComputedInput(node, 1, constants)) {
+      return fmt::format("exponent '{}' is computed; only a constant exponent is supported", *in);
+    }
+  }
+  if ((op == "ReduceSum" || op == "Split") && opset >= 13) {
+    if (auto in = ComputedInput(node, 1, constants)) {
+      return fmt::format("{} '{}' is computed; only constants are supported",
+                         op == "Split" ? "split" : "axes", *in);
+    }
+  }
+  if (op == "Resize") return ResizeReason(node);
+  if (op == "LayerNormalization" && opset < 17) {
+    return fmt::format("LayerNormalization is an opset-17 op; the model imports opset {}", opset);
+  }
+  if (op == "Cast") {
+    const pb::AttributeProto* to = FindAttr(node, "to");
+    constexpr int64_t kTypes[] = {1, 2, 3, 6, 7};  // FLOAT UINT8 INT8 INT32 INT64
+    if (to == nullptr ||
+        std::find(std::begin(kTypes), std::end(kTypes), to->i()) == std::end(kTypes)) {
+      return fmt::format("cast to ONNX type {}; FLOAT, UINT8, INT8, INT32 and INT64 are supported",
+                         to != nullptr ? to->i() : 0);
+    }
+  }
+  if (op == "ConstantOfShape") {
+    const pb::AttributeProto* v = FindAttr(node, "value");
+    const int type = v != nullptr ? v->t().data_type() : pb::TensorProto::FLOAT;
+    if (type != pb::TensorProto::FLOAT && type != pb::TensorProto::INT64) {
+      return "value must be a FLOAT or INT64 tensor";
+    }
+  }
+  return std::nullopt;
+}
+
 // Why import cannot take this node of a supported op, or nullopt if it can.
 std::optional<std::string> FeatureReason(const pb::NodeProto& node, int64_t opset,
                                          const std::set<std::string>& constants) {
   const std::string& op = node.op_type();
-  if (NonEmptyOutputs(node) > 1) return "only the first output is supported (training or indices)";
+  if (NonEmptyOutputs(node) > 1 && op != "Split") {
+    return "only the first output is supported (training or indices)";
+  }
   if (op == "Constant") return ConstantReason(node);
-  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "QLinearConv") {
+  if (op == "Conv" || op == "MaxPool" || op == "AveragePool" || op == "QLinearConv" ||
+      op == "ConvTranspose") {
+    if (op == "ConvTranspose" && FindAttr(node, "output_shape") != nullptr) {
+      return "output_shape; only explicit pads are supported";
+    }
     return KernelReason(node);
   }
+  if (auto reason = NewOpReason(node, opset, constants)) return reason;
   if (op == "Pad") {
     const pb::AttributeProto* mode = FindAttr(node, "mode");
     if (mode != nullptr && mode->s() != "constant") {
@@ -214,9 +307,10 @@ Status CheckArity(const pb::GraphProto& graph, int64_t opset) {
     const OpSupport* op = FindOp(node.op_type());
     NPU_CHECK(op != nullptr);  // CheckSupported ran first
     int min_in = op->min_inputs, max_in = op->max_inputs;
-    if ((node.op_type() == "Squeeze" || node.op_type() == "Unsqueeze") && opset < 13) {
-      min_in = max_in = 1;  // axes is an attribute before opset 13
-    }
+    const bool axes_input = node.op_type() == "Squeeze" || node.op_type() == "Unsqueeze" ||
+                            node.op_type() == "ReduceSum" || node.op_type() == "Split";
+    if (axes_input && opset < 13) min_in = max_in = 1;          // an attribute before opset 13
+    if (node.op_type() == "Resize" && opset < 13) min_in = 3;   // roi and scales required
     if (node.op_type() == "Dropout" && opset < 12) max_in = 1;  // ratio is an attribute before 12
     const int n = node.input_size();
     if (n < min_in || n > max_in) {

@@ -59,6 +59,22 @@ std::optional<int> AxesRank(const std::vector<ir::Tensor*>& inputs, const ir::At
   return *r + sign * static_cast<int>(attrs.GetInts("axes").size());
 }
 
+// Reductions keep the rank (keepdims, import writes it out) or drop the reduced axes.
+std::optional<int> ReduceRank(const std::vector<ir::Tensor*>& inputs, const ir::Attributes& attrs,
+                              const RankMap& ranks) {
+  std::optional<int> r = InputRank(inputs, 0, ranks);
+  if (!r || attrs.GetInt("keepdims", 1) != 0) return r;
+  if (!attrs.Has("axes")) return attrs.GetInt("noop_with_empty_axes", 0) != 0 ? *r : 0;
+  return *r - static_cast<int>(attrs.GetInts("axes").size());
+}
+
+// Expand: the larger of the input's rank and the target shape's length.
+std::optional<int> ExpandRank(const std::vector<ir::Tensor*>& inputs, const RankMap& ranks) {
+  std::optional<int> r = InputRank(inputs, 0, ranks), target = ReshapeRank(inputs);
+  if (!r || !target) return std::nullopt;
+  return std::max(*r, *target);
+}
+
 }  // namespace
 
 std::optional<int> RankMap::Get(const ir::Tensor* t) const {
@@ -74,7 +90,21 @@ std::optional<int> OutputRank(OpKind kind, const std::vector<ir::Tensor*>& input
     case OpKind::kSub:
     case OpKind::kMul:
     case OpKind::kDiv:
+    case OpKind::kPow:
+    case OpKind::kMax:
+    case OpKind::kMin:
       return BroadcastRank(inputs, ranks);
+    case OpKind::kReduceMean:
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+      return ReduceRank(inputs, attrs, ranks);
+    case OpKind::kExpand:
+      return ExpandRank(inputs, ranks);
+    case OpKind::kConstantOfShape:  // the length of its shape operand
+      return ReshapeRank({nullptr, inputs.empty() ? nullptr : inputs[0]});
+    case OpKind::kRange:
+      return 1;
+    case OpKind::kConvTranspose:
     case OpKind::kConv:
     case OpKind::kMaxPool:
     case OpKind::kAveragePool:
@@ -108,7 +138,8 @@ std::optional<int> OutputRank(OpKind kind, const std::vector<ir::Tensor*>& input
         if (std::optional<int> r = InputRank(inputs, i, ranks)) return r;
       }
       return std::nullopt;
-    default:  // elementwise on the first input: Relu, Clip, BatchNorm, Softmax, Pad, Q/DQ, ...
+    default:  // the first input's: elementwise ops, BatchNorm, Softmax, Pad, Q/DQ, Slice, Split,
+              // Resize, LayerNormalization, Cast, ...
       return InputRank(inputs, 0, ranks);
   }
 }

@@ -36,11 +36,30 @@ Role RoleOf(ir::OpKind kind) {
   switch (kind) {
     case ir::OpKind::kConv:
     case ir::OpKind::kFusedConv:
+    case ir::OpKind::kConvTranspose:
     case ir::OpKind::kBatchNormalization:
     case ir::OpKind::kMaxPool:
     case ir::OpKind::kAveragePool:
     case ir::OpKind::kGlobalAveragePool:
+    case ir::OpKind::kChannelShuffle:
       return Role::kLayoutAware;
+    case ir::OpKind::kSigmoid:
+    case ir::OpKind::kHardSigmoid:
+    case ir::OpKind::kHardSwish:
+    case ir::OpKind::kTanh:
+    case ir::OpKind::kErf:
+    case ir::OpKind::kExp:
+    case ir::OpKind::kLog:
+    case ir::OpKind::kSqrt:
+    case ir::OpKind::kReciprocal:
+    case ir::OpKind::kNeg:
+    case ir::OpKind::kAbs:
+    case ir::OpKind::kLeakyRelu:
+    case ir::OpKind::kElu:
+    case ir::OpKind::kSoftplus:
+    case ir::OpKind::kPow:
+    case ir::OpKind::kMax:
+    case ir::OpKind::kMin:
     case ir::OpKind::kRelu:
     case ir::OpKind::kClip:
     case ir::OpKind::kIdentity:
@@ -51,9 +70,18 @@ Role RoleOf(ir::OpKind kind) {
     case ir::OpKind::kFusedAdd:
       return Role::kElementwise;
     case ir::OpKind::kConcat:
+    case ir::OpKind::kSplit:
       return Role::kConcat;
     case ir::OpKind::kPad:
       return Role::kPad;
+    case ir::OpKind::kSlice:
+      return Role::kSlice;
+    case ir::OpKind::kReduceMean:
+    case ir::OpKind::kReduceSum:
+    case ir::OpKind::kReduceMax:
+      return Role::kReduce;
+    case ir::OpKind::kResize:
+      return Role::kResize;
     default:
       return Role::kKeep;
   }
@@ -88,6 +116,31 @@ ir::Tensor* PermutedPads(ir::Graph& g, const ir::Tensor& pads) {
     out[i + 4] = p[kToNHWC[i] + 4];
   }
   return g.AddConstant(g.UniqueName(pads.name() + "_nhwc"), {8}, out);
+}
+
+ir::Tensor* PermutedPerAxis(ir::Graph& g, const ir::Tensor& values) {
+  const std::string name = g.UniqueName(values.name() + "_nhwc");
+  if (values.dtype() == ir::DType::kFloat32) {
+    const std::span<const float> v = values.data<float>();
+    return g.AddConstant<float>(name, {4}, {v[0], v[2], v[3], v[1]});
+  }
+  const std::span<const int64_t> v = values.data<int64_t>();
+  return g.AddConstant<int64_t>(name, {4}, {v[0], v[2], v[3], v[1]});
+}
+
+std::vector<int64_t> NHWCAxes(const std::vector<int64_t>& nchw_axes) {
+  std::vector<int64_t> out;
+  for (int64_t a : nchw_axes) out.push_back(NHWCAxis(a < 0 ? a + 4 : a));
+  return out;
+}
+
+bool ReductionKeepsOrder(const std::vector<int64_t>& axes) {
+  bool kept[4] = {true, true, true, true};
+  for (int64_t a : axes) {
+    if (a >= -4 && a < 4) kept[a < 0 ? a + 4 : a] = false;
+  }
+  // NHWC puts C after H and W: the orders agree unless C stays along with H or W.
+  return !(kept[1] && (kept[2] || kept[3]));
 }
 
 bool ReadsSameOrder(const ir::Node& reader, const ir::Tensor& t) {

@@ -13,10 +13,15 @@ inline const std::vector<int64_t> kToNHWC = {0, 2, 3, 1};  // Transpose perm NCH
 inline const std::vector<int64_t> kToNCHW = {0, 3, 1, 2};  // and back
 
 enum class Role {
-  kLayoutAware,  // reads its channel axis from the layout: Conv, FusedConv, BN, pools
-  kElementwise,  // indifferent to the order, given constants permuted alike (broadcasting)
-  kConcat,       // converts with its axis remapped
+  kLayoutAware,  // reads its channel axis from the layout: Conv, FusedConv, ConvTranspose, BN,
+                 // pools, ChannelShuffle
+  kElementwise,  // indifferent to the order, given constants permuted alike (broadcasting):
+                 // unary activations, Add/Sub/Mul/Div/Pow, Max/Min
+  kConcat,       // converts with its axis remapped (Concat, Split)
   kPad,          // converts with its pads permuted
+  kSlice,        // converts with its constant axes remapped
+  kReduce,       // converts with its axes remapped (if the kept dims' order is the same)
+  kResize,       // converts with its constant scales / sizes permuted
   kKeep,         // needs the original order (Flatten, Reshape, Gemm, Softmax, Shape, ...)
 };
 Role RoleOf(ir::OpKind kind);
@@ -31,6 +36,13 @@ int64_t NHWCAxis(int64_t nchw_axis);         // 1 -> 3, 2 -> 1, 3 -> 2
 ir::Tensor* PermutedConstant(ir::Graph& g, const ir::Tensor& c);
 // Pad's pads [b0..b3, e0..e3] over NCHW dims, reordered for NHWC.
 ir::Tensor* PermutedPads(ir::Graph& g, const ir::Tensor& pads);
+// Resize's scales or sizes (4 values over NCHW dims), reordered for NHWC.
+ir::Tensor* PermutedPerAxis(ir::Graph& g, const ir::Tensor& values);
+// NCHW axes (negative ones counted from rank 4) as NHWC axes.
+std::vector<int64_t> NHWCAxes(const std::vector<int64_t>& nchw_axes);
+// Whether a reduction over `axes` (NCHW, keepdims=0) leaves its kept dims in the same order in
+// both layouts, so that its (lower-rank) result is the same.
+bool ReductionKeepsOrder(const std::vector<int64_t>& axes);
 
 // Whether `reader` (Flatten or Reshape) gets the same result from the NHWC tensor `t` as from its
 // NCHW original: the element orders coincide (H*W == 1 or C == 1) and the op does not depend on

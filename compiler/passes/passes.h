@@ -22,8 +22,22 @@ Status EliminateDeadCode(ir::Graph& graph, PassContext& ctx);
 // Bypasses no-ops: Identity, Reshape/Flatten/Squeeze/Unsqueeze to the same shape, identity
 // Transpose, zero Pad, single-input Concat, unbounded Clip.
 Status EliminateIdentity(ir::Graph& graph, PassContext& ctx);
+// 1-D Conv/pools/BatchNorm/GlobalAveragePool on [N,C,L] become 2-D ones on [N,C,1,L].
+Status Canonicalize1D(ir::Graph& graph, PassContext& ctx);
+// torch's ReduceMean-Sub-Pow-ReduceMean-Add-Sqrt-Div[-Mul-Add] -> LayerNormalization.
+Status RecognizeLayerNorm(ir::Graph& graph, PassContext& ctx);
+// Reshape [N,g,C/g,H,W] - Transpose [0,2,1,3,4] - Reshape [N,C,H,W] -> ChannelShuffle {group}.
+Status RecognizeChannelShuffle(ir::Graph& graph, PassContext& ctx);
+// ReduceMean over axes {2,3} of a 4-D tensor -> GlobalAveragePool (+ Reshape if keepdims=0).
+Status ReduceMeanToGlobalPool(ir::Graph& graph, PassContext& ctx);
+// A constant Pad of H/W into the Conv / AveragePool / MaxPool reading it, where exact.
+Status FoldPad(ir::Graph& graph, PassContext& ctx);
 // Folds BatchNormalization into the preceding Conv when the conv's output has no other user.
 Status FoldBatchNorm(ir::Graph& graph, PassContext& ctx);
+// A BatchNormalization left after fold-batchnorm -> depthwise 1x1 Conv.
+Status BatchNormToConv(ir::Graph& graph, PassContext& ctx);
+// Mul/Add by a per-output-channel constant into the Conv / Gemm / MatMul(+bias) before it.
+Status FoldScaleBias(ir::Graph& graph, PassContext& ctx);
 // Conv [+ per-channel Add] [+ Relu | Clip(0, 6)] -> FusedConv {activation}; every Conv becomes a
 // FusedConv.
 Status FuseConvActivation(ir::Graph& graph, PassContext& ctx);

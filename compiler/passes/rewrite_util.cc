@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "compiler/passes/passes.h"
+
 namespace npu::compiler::passes {
 
 ir::Node* SoleUser(const ir::Graph& g, const ir::Tensor* t) {
@@ -31,6 +33,38 @@ void ReplaceNode(ir::Graph& g, ir::Node* node, ir::Tensor* replacement) {
     g.RenameTensor(out, g.UniqueName(name + ".dead"));
     g.RenameTensor(replacement, name);
   }
+}
+
+void EraseIfDead(ir::Graph& g, const std::vector<ir::Node*>& nodes) {
+  for (ir::Node* n : nodes) {
+    bool dead = true;
+    for (const ir::Tensor* out : n->outputs()) {
+      dead = dead && out->users().empty() && !g.IsGraphOutput(out);
+    }
+    if (dead) g.EraseNode(n);
+  }
+}
+
+ir::Node* SoleProducer(const ir::Graph& g, const ir::Tensor* t, ir::OpKind kind) {
+  ir::Node* p = t != nullptr ? t->producer() : nullptr;
+  if (p == nullptr || p->kind() != kind || t->users().size() != 1 || g.IsGraphOutput(t)) {
+    return nullptr;
+  }
+  return p;
+}
+
+std::pair<ir::Tensor*, ir::Tensor*> ConstantAndOther(const ir::Node& n) {
+  if (n.num_inputs() != 2 || n.input(0) == nullptr || n.input(1) == nullptr) return {};
+  ir::Tensor *a = n.input(0), *b = n.input(1);
+  if (a->is_constant() == b->is_constant()) return {};
+  return a->is_constant() ? std::pair{a, b} : std::pair{b, a};
+}
+
+Status Retype(ir::Graph& g) {
+  g.RemoveUnusedTensors();
+  NPU_TRY(g.SortTopologically());
+  PassContext retype;
+  return InferShapes(g, retype);
 }
 
 ir::Tensor* AddConstant(ir::Graph& g, const std::string& base, const interp::HostTensor& value) {

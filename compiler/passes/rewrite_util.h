@@ -5,6 +5,7 @@
 
 #include "compiler/interp/host_tensor.h"
 #include "compiler/ir/graph.h"
+#include "hw/spec/status.h"
 
 namespace npu::compiler::passes {
 
@@ -20,6 +21,20 @@ bool CanReplace(const ir::Graph& g, const ir::Node& node, const ir::Tensor* repl
 // `node`, and, if the output was a graph output, gives `replacement` its name so the graph's
 // interface is unchanged. Requires CanReplace. Leaves dead tensors for RemoveUnusedTensors().
 void ReplaceNode(ir::Graph& g, ir::Node* node, ir::Tensor* replacement);
+
+// Erases each of `nodes`, in order, whose outputs nobody reads any more (and are not graph
+// outputs): what a pattern rewrite leaves behind.
+void EraseIfDead(ir::Graph& g, const std::vector<ir::Node*>& nodes);
+
+// The producer of `t` if it is a `kind` node and `t` has no other reader; else nullptr.
+ir::Node* SoleProducer(const ir::Graph& g, const ir::Tensor* t, ir::OpKind kind);
+
+// The single constant operand of a two-input node and the other one, or {nullptr, nullptr}.
+std::pair<ir::Tensor*, ir::Tensor*> ConstantAndOther(const ir::Node& n);
+
+// After a rewrite that added nodes (typed by nobody, appended at the end): drops dead tensors,
+// restores topological order and re-infers every type.
+Status Retype(ir::Graph& g);
 
 // A new constant named after `base` holding `value`.
 ir::Tensor* AddConstant(ir::Graph& g, const std::string& base, const interp::HostTensor& value);

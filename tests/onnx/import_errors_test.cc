@@ -186,9 +186,9 @@ TEST(OnnxImportErrors, DuplicateWritersAndUndefinedOutputs) {
 
 TEST(OnnxImportErrors, UnknownOpIsUnsupported) {
   ModelBuilder m = ConvReluModel();
-  m.graph().mutable_node(1)->set_op_type("Erf");
+  m.graph().mutable_node(1)->set_op_type("Celu");
   EXPECT_HAS(ImportError(m.Bytes(), ErrorKind::kUnimplemented),
-             "node 'relu' (op Erf, domain ai.onnx, opset 13): op not supported");
+             "node 'relu' (op Celu, domain ai.onnx, opset 13): op not supported");
 }
 
 TEST(OnnxImportErrors, EveryUnsupportedNodeIsListedInOneError) {
@@ -197,13 +197,13 @@ TEST(OnnxImportErrors, EveryUnsupportedNodeIsListedInOneError) {
   ms->set_domain("com.microsoft");
   ms->set_version(1);
   m.Input("x", {"1", "3", "8", "8"});
-  m.Node("Erf", {"x"}, {"a"}, "erf");
+  m.Node("Celu", {"x"}, {"a"}, "celu");
   m.Node("FusedConv", {"a"}, {"b"}, "fused").proto()->set_domain("com.microsoft");
   m.InitializerI64("pads", {8}, {0, 0, 1, 1, 0, 0, 1, 1});
   m.Node("Pad", {"b", "pads"}, {"c"}, "reflect").String("mode", "reflect");
   m.Node("Relu", {"c"}, {"d"}, "fine");
   m.Node("MaxPool", {"d"}, {"y", "indices"}, "with_indices").Ints("kernel_shape", {2, 2});
-  m.Node("Conv", {"d", "d"}, {"z"}).Ints("kernel_shape", {3});  // unnamed, 1-D
+  m.Node("Conv", {"d", "d"}, {"z"}).Ints("kernel_shape", {3, 3, 3});  // unnamed, 3-D
   m.Input("training", {}, ::onnx::TensorProto::BOOL);
   m.Node("Dropout", {"d", "", "training"}, {"t"}, "dropout");
   m.Output("y");
@@ -212,11 +212,11 @@ TEST(OnnxImportErrors, EveryUnsupportedNodeIsListedInOneError) {
   const std::string e = ImportError(m.Bytes(), ErrorKind::kUnimplemented);
   EXPECT_HAS(e, "graph 'test' has 6 unsupported nodes:");
   EXPECT_HAS(e, "node 'dropout' (op Dropout, domain ai.onnx, opset 13): a training_mode input");
-  EXPECT_HAS(e, "node 'erf' (op Erf, domain ai.onnx, opset 13): op not supported");
+  EXPECT_HAS(e, "node 'celu' (op Celu, domain ai.onnx, opset 13): op not supported");
   EXPECT_HAS(e, "node 'fused' (op FusedConv, domain com.microsoft, opset 1): only the default");
   EXPECT_HAS(e, "node 'reflect' (op Pad, domain ai.onnx, opset 13): mode 'reflect'");
   EXPECT_HAS(e, "node 'with_indices' (op MaxPool, domain ai.onnx, opset 13): only the first");
-  EXPECT_HAS(e, "node 'Conv_5' (op Conv, domain ai.onnx, opset 13): 1-D kernel");
+  EXPECT_HAS(e, "node 'Conv_5' (op Conv, domain ai.onnx, opset 13): 3-D kernel");
   EXPECT_EQ(e.find("'fine'"), std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -31,12 +32,27 @@ std::string DataPath(const std::string& file) {
   return std::string(NPU_SOURCE_DIR) + "/tests/onnx/data/" + file;
 }
 
-std::vector<ManifestEntry> ReadManifest() {
-  std::ifstream in(DataPath("manifest.txt"));
+namespace {
+
+std::vector<ManifestEntry> ReadManifestFile(const std::string& path) {
+  std::ifstream in(path);
   std::vector<ManifestEntry> entries;
   ManifestEntry e;
   while (in >> e.model >> e.input >> e.output) entries.push_back(e);
   return entries;
+}
+
+}  // namespace
+
+std::vector<ManifestEntry> ReadManifest() { return ReadManifestFile(DataPath("manifest.txt")); }
+
+std::string CorpusDir() {
+  const char* dir = std::getenv("NPU_CORPUS_DIR");
+  return dir != nullptr ? dir : std::string(NPU_SOURCE_DIR) + "/tests/corpus/data";
+}
+
+std::vector<ManifestEntry> ReadCorpusManifest() {
+  return ReadManifestFile(CorpusDir() + "/manifest.txt");
 }
 
 void PrintTo(const ManifestEntry& e, std::ostream* os) { *os << e.model; }

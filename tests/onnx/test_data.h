@@ -19,6 +19,10 @@ struct ManifestEntry {
   std::string output;  // "small_cnn.output.npy"
 };
 std::vector<ManifestEntry> ReadManifest();
+// The corpus of torch exports (tests/corpus/data, or $NPU_CORPUS_DIR if set): its directory and
+// manifest (same format; empty if there is none yet).
+std::string CorpusDir();
+std::vector<ManifestEntry> ReadCorpusManifest();
 void PrintTo(const ManifestEntry& e, std::ostream* os);  // gtest parameter names
 
 // A little-endian float32 array in C order (what the script writes with numpy.save).

@@ -49,8 +49,11 @@ TEST(Pipeline, RunsEverythingAndDumpsAfterANamedPass) {
 TEST(Pipeline, DisabledPassesDoNotRun) {
   ir::Graph g = ConvBnRelu();
   PassContext ctx;
-  const Status s = RunPipeline(
-      g, {.disabled = {"fold-batchnorm", "convert-layout-nhwc"}, .dump_after = ""}, ctx);
+  const Status s =
+      RunPipeline(g,
+                  {.disabled = {"fold-batchnorm", "batchnorm-to-conv", "convert-layout-nhwc"},
+                   .dump_after = ""},
+                  ctx);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(ctx.Stat("fold-batchnorm.folded"), 0);
   EXPECT_EQ(CountKind(g, ir::OpKind::kBatchNormalization), 1u);
