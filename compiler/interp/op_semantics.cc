@@ -113,6 +113,8 @@ Semantics SemanticsOf(ir::OpKind kind) {
       return {QLinearConvRule, QLinearKernel};
     case K::kQLinearMatMul:
       return {QLinearMatMulRule, QLinearKernel};
+    case K::kLut:  // quantised only: the integer reference (compiler/qinterp) runs it
+      break;
   }
   return {nullptr, nullptr};
 }

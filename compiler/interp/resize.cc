@@ -12,14 +12,12 @@
 #include <cmath>
 
 #include "compiler/interp/ops.h"
+#include "compiler/interp/resize_taps.h"
 
 namespace npu::compiler::interp {
 namespace {
 
-struct Tap {
-  int64_t i0 = 0, i1 = 0;
-  float w1 = 0;  // weight of i1; i0 gets 1 - w1
-};
+using Tap = ResizeTap;
 
 struct ResizePlan {
   ir::Shape out;
@@ -83,8 +81,10 @@ StatusOr<int64_t> Nearest(const std::string& mode, float c) {
   return InvalidArgument(fmt::format("nearest_mode \"{}\" is not an ONNX value", mode));
 }
 
-// The taps of every output position along one axis.
-StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t out, float scale) {
+}  // namespace
+
+StatusOr<std::vector<ResizeTap>> ResizeAxisTaps(const ir::Attributes& a, int64_t in, int64_t out,
+                                                float scale) {
   const std::string mode = a.GetString("mode", "nearest");
   const std::string ctm = a.GetString("coordinate_transformation_mode", "half_pixel");
   const std::string nearest = a.GetString("nearest_mode", "round_prefer_floor");
@@ -105,6 +105,12 @@ StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t
     }
   }
   return taps;
+}
+
+namespace {
+
+StatusOr<std::vector<Tap>> AxisTaps(const ir::Attributes& a, int64_t in, int64_t out, float scale) {
+  return ResizeAxisTaps(a, in, out, scale);
 }
 
 bool IsIdentity(const std::vector<Tap>& taps, int64_t in) {

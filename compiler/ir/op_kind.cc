@@ -74,6 +74,7 @@ constexpr OpNames kOpNames[] = {
     {OpKind::kFusedConv, "fused_conv", ""},
     {OpKind::kFusedAdd, "fused_add", ""},
     {OpKind::kChannelShuffle, "channel_shuffle", ""},
+    {OpKind::kLut, "lut", ""},
 };
 
 }  // namespace

@@ -73,6 +73,8 @@ enum class OpKind {
   kFusedConv,       // conv + bias + optional ReLU/ReLU6: attrs as kConv plus activation
   kFusedAdd,        // add + optional ReLU: attr activation
   kChannelShuffle,  // X -> Y   group: out channel j*group+i = in channel i*(C/group)+j
+  // Quantised only (docs/quantized-ir.md).
+  kLut,  // x i8 -> y i8   table (256 ints): y = table[x + 128]
 };
 
 std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...

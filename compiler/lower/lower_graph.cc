@@ -34,8 +34,8 @@ bool HasNpuLowering(OpKind k) {
          k == OpKind::kFusedAdd;
 }
 
-// An activation's (h, w, c): i8 with per-tensor quant; batch 1 (a leading 1), the last dim is
-// the channels, the one before the width, the others the height ([1,H,W,C] NHWC, [1,K] 1x1xK).
+// An activation's (h, w, c): i8 with per-tensor quant; the last dim is the channels, the one
+// before the width, the others together the height ([1,H,W,C] NHWC, [1,K] 1x1xK, [S,1,D] Sx1xD).
 StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   const ir::Shape& s = t.shape();
   auto bad = [&](const std::string& why) {
@@ -49,10 +49,11 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
     if (d <= 0 || d > INT32_MAX) return bad("every dimension must be positive");
   }
   if (s.size() == 4 && t.layout() == ir::Layout::kNCHW) return bad("activations must be NHWC");
-  if (s.empty() || (s.size() > 1 && s[0] != 1)) return bad("the NPU takes batch 1 activations");
+  if (s.empty()) return bad("activations are not scalars");
+  if (ir::NumElements(s) > INT32_MAX) return bad("more than 2^31 values");
   std::array<uint32_t, 3> hwc{1, 1, uint32_t(s.back())};
-  if (s.size() >= 3) hwc[1] = uint32_t(s[s.size() - 2]);
-  for (size_t d = 1; d + 2 < s.size(); ++d) hwc[0] *= uint32_t(s[d]);
+  if (s.size() >= 2) hwc[1] = uint32_t(s[s.size() - 2]);
+  for (size_t d = 0; d + 2 < s.size(); ++d) hwc[0] *= uint32_t(s[d]);
   return hwc;
 }
 
@@ -156,6 +157,10 @@ class Lowering {
   StatusOr<NetLayer> NpuLayer(const ir::Node& n) {
     NetLayer layer;
     layer.name = n.name();
+    if (n.input(0)->is_constant() || ((n.kind() == OpKind::kAdd || n.kind() == OpKind::kFusedAdd) &&
+                                      n.input(1) != nullptr && n.input(1)->is_constant())) {
+      return Unimplemented("the NPU's layers read activations, not constants");
+    }
     NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
     layer.inputs.push_back(x);
     if (n.kind() == OpKind::kAdd || n.kind() == OpKind::kFusedAdd) {

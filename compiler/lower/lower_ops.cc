@@ -171,13 +171,15 @@ Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
   if (n.attrs().GetInt("transB", 0) != 1 || n.attrs().GetInt("transA", 0) != 0) {
     return Bad(n, "the quantised gemm takes transA = 0, transB = 1");
   }
-  if (x.h != 1 || x.w != 1 || y.h != 1 || y.w != 1) {
-    return Bad(n, fmt::format("gemm takes a [1,K] input and gives [1,N]; got {}x{}x{} -> {}x{}x{}",
-                              x.h, x.w, x.c, y.h, y.w, y.c));
+  if (x.h != y.h || x.w != y.w) {
+    return Bad(n, fmt::format("gemm maps every row of K values to N: {}x{}x{} -> {}x{}x{}", x.h,
+                              x.w, x.c, y.h, y.w, y.c));
   }
   NPU_ASSIGN_OR_RETURN(std::vector<int8_t> w, Constant<int8_t>(n, 1, {y.c, x.c}));
   NPU_ASSIGN_OR_RETURN(std::vector<int32_t> b, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  // Rows of a [.., W, K] input are the pixels of an H x W plane: a 1x1 convolution over it.
   ConvLayer c = MakeFullyConnected(n.name(), x.c, y.c, std::move(w), std::move(b));
+  c.in_h = x.h, c.in_w = x.w;
   NPU_TRY(SetRequant(n, net, layer, y.c, c));
   NPU_TRY(CheckLayer(c));
   layer.op = "fully_connected";
@@ -189,9 +191,10 @@ Status LowerAdd(const ir::Node& n, const Network& net, NetLayer& layer) {
   const ActivationValue &a = net.value(layer.inputs[0]), &b = net.value(layer.inputs[1]);
   const ActivationValue& y = net.value(layer.output);
   if (a.bytes() != y.bytes() || b.bytes() != y.bytes()) {
-    return Bad(n, fmt::format("operands {}x{}x{} and {}x{}x{} -> {}x{}x{}: the NPU adds "
-                              "same-shaped tensors only (no broadcasting)",
-                              a.h, a.w, a.c, b.h, b.w, b.c, y.h, y.w, y.c));
+    return Unimplemented(
+        fmt::format("operands {}x{}x{} and {}x{}x{} -> {}x{}x{}: the NPU adds "
+                    "same-shaped tensors only (no broadcasting)",
+                    a.h, a.w, a.c, b.h, b.w, b.c, y.h, y.w, y.c));
   }
   AddLayer add;
   add.name = n.name();

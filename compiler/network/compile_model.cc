@@ -10,6 +10,7 @@
 #include "compiler/network/layer_emission.h"
 #include "compiler/network/model_program.h"
 #include "compiler/network/on_chip_plan.h"
+#include "compiler/qinterp/check.h"
 #include "compiler/schedule/dependencies.h"
 #include "compiler/schedule/token_check.h"
 #include "hw/spec/config.h"
@@ -144,6 +145,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                                      const CompileOptions& options) {
   // 1-2. Validate, lower, buffers and lifetimes.
   NPU_TRY(spec::Validate(config));
+  NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
   CompiledModel m;
   NPU_ASSIGN_OR_RETURN(m.network, LowerGraph(quantized, {options.cpu_fallback, options.cpu_ops}));
   m.memory.adds_in_place = MakeAddsInPlace(m.network);

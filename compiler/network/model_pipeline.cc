@@ -69,10 +69,10 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
   NPU_TRY(quantize::FoldQdq(p.float_graph, ctx).WithContext("fold-qdq"));
   NPU_TRY(passes::RunPipeline(p.float_graph, {}, ctx));
   p.prepare_seconds = Since(t);
-  // 3. Quantise on seeded calibration inputs.
+  // 3. Quantise on the caller's calibration samples, or seeded ones.
   t = Clock::now();
-  quantize::CalibrationSet calibration;
-  for (int s = 0; s < o.calibration_samples; ++s) {
+  quantize::CalibrationSet calibration{o.calibration};
+  for (int s = 0; o.calibration.empty() && s < o.calibration_samples; ++s) {
     calibration.samples.push_back(
         workloads::MakeInputs(p.float_graph, quantize::kCalibrationSeed + uint32_t(s)));
   }

@@ -7,7 +7,8 @@
 //   1. The float graph: a built-in model (workloads/models, ModelOptions{image_size}) or an ONNX
 //      file; QDQ pairs folded (a quantised ONNX model keeps its own scales).
 //   2. The front-end pipeline (compiler/passes: BN folding, fusion, NHWC).
-//   3. Post-training quantisation (compiler/quantize), calibrated on seeded inputs.
+//   3. Post-training quantisation (compiler/quantize), calibrated on the caller's samples or on
+//      seeded inputs.
 //   4. CompileModel (compile_model.h).
 //   5. The input: a seeded float input (or the caller's), quantised with the graph input's
 //      parameters; the expected outputs from the integer reference (compiler/qinterp).
@@ -30,6 +31,9 @@ namespace npu::compiler {
 struct ModelPipelineOptions {
   int64_t image_size = 0;       // built-in CNNs: 0 is the model's default (224)
   int calibration_samples = 4;  // seeded inputs from quantize::kCalibrationSeed
+  // The caller's calibration samples (each: one float value per graph input, the float model's
+  // shapes); when given, they replace the seeded ones.
+  std::vector<std::vector<interp::HostTensor>> calibration;
   quantize::QuantizeOptions quantize;
   uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
   // Float inputs to run instead of the seeded one (one per graph input, the float model's

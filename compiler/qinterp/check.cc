@@ -13,9 +13,8 @@ namespace {
 
 Status CheckActivationShape(const ir::Tensor& t) {
   const ir::Shape& s = t.shape();
-  if (s.empty() || s[0] != 1) {
-    return InvalidArgument(fmt::format("activation %{} has shape {}: the quantised IR is batch 1",
-                                       t.name(), ir::ShapeText(s)));
+  if (s.empty()) {
+    return InvalidArgument(fmt::format("activation %{} is a scalar", t.name()));
   }
   for (int64_t d : s) {
     if (d < 1) {

@@ -8,7 +8,6 @@
 #include "compiler/qinterp/qop_attrs.h"
 
 namespace npu::compiler::qinterp {
-namespace {
 
 using ir::DType;
 using ir::OpKind;
@@ -37,9 +36,9 @@ Status ExpectActivation(const ir::Node& n, const ir::Tensor* t, const char* role
 
 Status ExpectActivation4D(const ir::Node& n, const ir::Tensor* t, const char* role) {
   NPU_TRY(ExpectActivation(n, t, role));
-  if (t->shape().size() != 4 || t->layout() != ir::Layout::kNHWC) {
-    return Bad(n, fmt::format("{} %{} must be a 4-D NHWC activation, is {} {}", role, t->name(),
-                              ir::ShapeText(t->shape()), ir::LayoutName(t->layout())));
+  if (t->shape().size() != 4 || t->layout() != ir::Layout::kNHWC || t->shape()[0] != 1) {
+    return Bad(n, fmt::format("{} %{} must be a 4-D NHWC activation of batch 1, is {} {}", role,
+                              t->name(), ir::ShapeText(t->shape()), ir::LayoutName(t->layout())));
   }
   return Status::Ok();
 }
@@ -101,6 +100,8 @@ Status ExpectActivationName(const ir::Node& n) {
   return Status::Ok();
 }
 
+namespace {
+
 Status CheckConv(const ir::Node& n) {
   NPU_TRY(ExpectInputs(n, 3));
   const ir::Tensor *x = n.input(0), *w = n.input(1), *b = n.input(2);
@@ -134,9 +135,9 @@ Status CheckGemm(const ir::Node& n) {
   NPU_TRY(ExpectInputs(n, 3));
   const ir::Tensor *x = n.input(0), *w = n.input(1), *b = n.input(2);
   NPU_TRY(ExpectActivation(n, x, "input"));
-  if (x->shape().size() != 2) return Bad(n, "input must be [1, K]");
+  if (x->shape().size() < 2) return Bad(n, "input must be [..., K]");
   if (w->shape().size() != 2) return Bad(n, "weights must be [N, K]");
-  const int64_t k = x->shape()[1], out = w->shape()[0];
+  const int64_t k = x->shape().back(), out = w->shape()[0];
   NPU_TRY(ExpectConstant(n, w, DType::kInt8, {out, k}, "weights"));
   NPU_TRY(ExpectWeightQuant(n, w, out));
   NPU_TRY(ExpectConstant(n, b, DType::kInt32, {out}, "bias"));
@@ -148,7 +149,9 @@ Status CheckGemm(const ir::Node& n) {
   }
   NPU_TRY(ReadRequant(n, out).status());
   if (k > kMaxReduction) return Bad(n, fmt::format("K = {} is more than {}", k, kMaxReduction));
-  return ExpectOutputShape(n, {1, out});
+  ir::Shape y = x->shape();
+  y.back() = out;
+  return ExpectOutputShape(n, y);
 }
 
 Status CheckPool(const ir::Node& n) {
@@ -169,20 +172,6 @@ Status CheckPool(const ir::Node& n) {
   NPU_TRY(ExpectOutputShape(n, {1, oh, ow, c}));
   if (n.kind() == OpKind::kMaxPool) return ExpectSameQuant(n, x, n.output(0));
   return Status::Ok();
-}
-
-Status CheckAdd(const ir::Node& n) {
-  NPU_TRY(ExpectInputs(n, 2));
-  NPU_TRY(ExpectActivation(n, n.input(0), "input a"));
-  NPU_TRY(ExpectActivation(n, n.input(1), "input b"));
-  if (n.input(0)->shape() != n.input(1)->shape()) {
-    return Bad(n,
-               fmt::format("inputs have shapes {} and {}; the quantised add needs equal shapes",
-                           ir::ShapeText(n.input(0)->shape()), ir::ShapeText(n.input(1)->shape())));
-  }
-  NPU_TRY(ReadAddAttrs(n).status());
-  if (n.kind() == OpKind::kFusedAdd) NPU_TRY(ExpectActivationName(n));
-  return ExpectOutputShape(n, n.input(0)->shape());
 }
 
 Status CheckView(const ir::Node& n) {
@@ -212,14 +201,12 @@ Status CheckQuantizedNode(const ir::Node& node) {
     case OpKind::kAveragePool:
     case OpKind::kGlobalAveragePool:
       return CheckPool(node);
-    case OpKind::kAdd:
-    case OpKind::kFusedAdd:
-      return CheckAdd(node);
     case OpKind::kFlatten:
     case OpKind::kReshape:
     case OpKind::kIdentity:
       return CheckView(node);
     default:
+      if (const Status s = CheckTensorOp(node); s.kind() != ErrorKind::kUnimplemented) return s;
       return Unimplemented(fmt::format("node '{}': op {} is not part of the quantised IR",
                                        node.name(), ir::OpName(node.kind())));
   }

@@ -8,6 +8,7 @@
 #include "compiler/qinterp/check.h"
 #include "compiler/qinterp/kernels.h"
 #include "compiler/qinterp/qinterp.h"
+#include "compiler/qinterp/tensor_kernels.h"
 
 namespace npu::compiler::qinterp {
 namespace {
@@ -27,8 +28,22 @@ QOut OutOf(const ir::Tensor& t, std::vector<int8_t>& v) {
   return {v, g.h, g.w, g.c, g.zp};
 }
 
+// Each input's values: a computed value, or a constant's data.
+std::vector<std::span<const int8_t>> InputSpans(const ir::Node& n, const Values& values) {
+  std::vector<std::span<const int8_t>> in;
+  for (const ir::Tensor* t : n.inputs()) {
+    if (t->is_constant()) {
+      in.push_back({reinterpret_cast<const int8_t*>(t->bytes().data()), t->bytes().size()});
+    } else {
+      in.push_back(values.at(t));
+    }
+  }
+  return in;
+}
+
 // Computes `n`'s output from operand values the checker has vouched for.
 void RunNode(const ir::Node& n, const Values& values, std::vector<int8_t>& y) {
+  if (RunTensorKernel(n, InputSpans(n, values), y)) return;
   const ir::Tensor& out = *n.output(0);
   const QIn x = InOf(*n.input(0), values.at(n.input(0)));
   QOut o = OutOf(out, y);
@@ -45,8 +60,8 @@ void RunNode(const ir::Node& n, const Values& values, std::vector<int8_t>& y) {
       return;
     }
     case OpKind::kGemm:
-      GemmKernel(x, n.input(1)->data<int8_t>(), n.input(2)->data<int32_t>(), *ReadRequant(n, o.c),
-                 o);
+      GemmKernel(x, n.input(1)->data<int8_t>(), n.input(2)->data<int32_t>(),
+                 *ReadRequant(n, n.input(1)->shape()[0]), o);
       return;
     case OpKind::kMaxPool:
       MaxPoolKernel(x, *ReadPoolAttrs(n), o);
@@ -58,10 +73,6 @@ void RunNode(const ir::Node& n, const Values& values, std::vector<int8_t>& y) {
       AveragePoolKernel(x, a, o);
       return;
     }
-    case OpKind::kAdd:
-    case OpKind::kFusedAdd:
-      AddKernel(x, InOf(*n.input(1), values.at(n.input(1))), *ReadAddAttrs(n), o);
-      return;
     default:  // kFlatten, kReshape, kIdentity: the same bytes
       y = values.at(n.input(0));
       return;

@@ -35,13 +35,11 @@ void ConvKernel(const QIn& x, std::span<const int8_t> w, std::span<const int32_t
 // ConvKernel, faster.
 void DepthwiseConvKernel(const QIn& x, std::span<const int8_t> w, std::span<const int32_t> bias,
                          const QConvAttrs& a, QOut out);
-// kGemm: weights [out.c][x.c].
+// kGemm: weights [N][K], every row of K values of x (x is [..., K]).
 void GemmKernel(const QIn& x, std::span<const int8_t> w, std::span<const int32_t> bias,
                 const QRequant& r, QOut out);
 void MaxPoolKernel(const QIn& x, const QPoolAttrs& a, QOut out);
 // kAveragePool, and kGlobalAveragePool with a.window covering the plane.
 void AveragePoolKernel(const QIn& x, const QPoolAttrs& a, QOut out);
-// kAdd / kFusedAdd: a and b have out.v.size() values each.
-void AddKernel(const QIn& a, const QIn& b, const QAddAttrs& attrs, QOut out);
 
 }  // namespace npu::compiler::qinterp

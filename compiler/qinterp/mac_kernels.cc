@@ -114,12 +114,14 @@ void DepthwiseConvKernel(const QIn& x, std::span<const int8_t> w, std::span<cons
 
 void GemmKernel(const QIn& x, std::span<const int8_t> w, std::span<const int32_t> bias,
                 const QRequant& r, QOut out) {
-  const int64_t k = x.c;
-  std::vector<int16_t> xs(k);
-  for (int64_t i = 0; i < k; ++i) xs[i] = static_cast<int16_t>(x.v[i] - x.zp);
+  const int64_t n = int64_t(bias.size()), k = int64_t(w.size()) / n;
   const std::vector<int16_t> w16 = Widen(w);
-  for (int64_t o = 0; o < out.c; ++o) {
-    out.v[o] = Requant(Dot(xs.data(), &w16[o * k], k), bias[o], r, o, out.zp);
+  std::vector<int16_t> xs(k);
+  for (size_t row = 0; row < x.v.size() / k; ++row) {
+    for (int64_t i = 0; i < k; ++i) xs[i] = static_cast<int16_t>(x.v[row * k + i] - x.zp);
+    for (int64_t o = 0; o < n; ++o) {
+      out.v[row * n + o] = Requant(Dot(xs.data(), &w16[o * k], k), bias[o], r, o, out.zp);
+    }
   }
 }
 

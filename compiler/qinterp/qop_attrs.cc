@@ -31,7 +31,7 @@ StatusOr<int64_t> RequireInt(const ir::Node& node, const std::string& name, int6
   return *v;
 }
 
-// The ints attribute `name`, required, with `size` entries each in [lo, hi].
+// The ints attribute `name`, required, with `size` entries (any if negative) each in [lo, hi].
 StatusOr<std::vector<int64_t>> RequireInts(const ir::Node& node, const std::string& name,
                                            int64_t size, int64_t lo, int64_t hi) {
   const auto& values = node.attrs().values();
@@ -39,7 +39,7 @@ StatusOr<std::vector<int64_t>> RequireInts(const ir::Node& node, const std::stri
   if (it == values.end()) return Bad(node, fmt::format("attribute '{}' is missing", name));
   const auto* v = std::get_if<std::vector<int64_t>>(&it->second);
   if (v == nullptr) return Bad(node, fmt::format("attribute '{}' must be a list of ints", name));
-  if (static_cast<int64_t>(v->size()) != size) {
+  if (size >= 0 && static_cast<int64_t>(v->size()) != size) {
     return Bad(node,
                fmt::format("attribute '{}' has {} values, expected {}", name, v->size(), size));
   }
@@ -141,6 +141,27 @@ StatusOr<QAddAttrs> ReadAddAttrs(const ir::Node& node) {
   NPU_ASSIGN_OR_RETURN(a.clamp, ReadClamp(node));
   a.a_multiplier = static_cast<int32_t>(ma);
   a.b_multiplier = static_cast<int32_t>(mb);
+  a.shift = static_cast<int32_t>(s);
+  return a;
+}
+
+StatusOr<int64_t> ReadInt(const ir::Node& node, const std::string& name, int64_t lo, int64_t hi) {
+  return RequireInt(node, name, lo, hi);
+}
+
+StatusOr<std::vector<int64_t>> ReadInts(const ir::Node& node, const std::string& name, int64_t size,
+                                        int64_t lo, int64_t hi) {
+  return RequireInts(node, name, size, lo, hi);
+}
+
+StatusOr<QScale> ReadScale(const ir::Node& node) {
+  QScale a;
+  NPU_ASSIGN_OR_RETURN(const int64_t m,
+                       RequireInt(node, "multiplier", 1, std::numeric_limits<int32_t>::max()));
+  NPU_ASSIGN_OR_RETURN(const int64_t s,
+                       RequireInt(node, "shift", spec::kMinShift, spec::kMaxShift));
+  NPU_ASSIGN_OR_RETURN(a.clamp, ReadClamp(node));
+  a.multiplier = static_cast<int32_t>(m);
   a.shift = static_cast<int32_t>(s);
   return a;
 }

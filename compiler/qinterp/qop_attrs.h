@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -53,13 +54,24 @@ struct QAddAttrs {
   QClamp clamp;
 };
 
+// kMul, kMatMul, kReduceMean, kReduceSum: one multiplier/shift pair and a clamp.
+struct QScale {
+  int32_t multiplier = 0, shift = 0;
+  QClamp clamp;
+};
+
 // Each fails with InvalidArgument naming the node and the attribute that is missing, of the
 // wrong type or out of range.
+StatusOr<int64_t> ReadInt(const ir::Node& node, const std::string& name, int64_t lo, int64_t hi);
+// `size` values (any number if negative), each in [lo, hi].
+StatusOr<std::vector<int64_t>> ReadInts(const ir::Node& node, const std::string& name, int64_t size,
+                                        int64_t lo, int64_t hi);
+StatusOr<QScale> ReadScale(const ir::Node& node);
 StatusOr<QWindow> ReadWindow(const ir::Node& node, bool has_dilations);
 StatusOr<QClamp> ReadClamp(const ir::Node& node);
 StatusOr<QRequant> ReadRequant(const ir::Node& node, int64_t out_channels);
 StatusOr<QConvAttrs> ReadConvAttrs(const ir::Node& node, int64_t out_channels);
 StatusOr<QPoolAttrs> ReadPoolAttrs(const ir::Node& node);  // max, average and global average
-StatusOr<QAddAttrs> ReadAddAttrs(const ir::Node& node);
+StatusOr<QAddAttrs> ReadAddAttrs(const ir::Node& node);    // also kMax, kMin
 
 }  // namespace npu::compiler::qinterp

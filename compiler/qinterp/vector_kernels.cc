@@ -1,8 +1,7 @@
-// The vector-unit ops of the quantised IR: max and average pooling, elementwise add.
+// The pools of the quantised IR: max and average pooling (adds: tensor_kernels.cc).
 //   max:     y = clamp(max of the taps inside the input)                (same quantisation)
 //   average: mean = RoundDiv(sum of (x - z_x) over the taps inside, count),
 //            y = clamp(z_y + ApplyScale(mean, multiplier, shift))
-//   add:     y = clamp(z_y + (((a - z_a) * Ma + (b - z_b) * Mb + 2^(shift-1)) >> shift))
 // with count = kernel_h * kernel_w if count_include_pad, else the number of taps inside, and
 // clamp to [max(clamp_min, -128), min(clamp_max, 127)].
 #include <algorithm>
@@ -65,15 +64,6 @@ void AveragePoolKernel(const QIn& x, const QPoolAttrs& a, QOut out) {
         dst[c] = Clamp(int64_t{out.zp} + spec::ApplyScale(mean, a.multiplier, a.shift), a.clamp);
       }
     }
-  }
-}
-
-void AddKernel(const QIn& a, const QIn& b, const QAddAttrs& attrs, QOut out) {
-  const int64_t round = int64_t{1} << (attrs.shift - 1);
-  for (size_t i = 0; i < out.v.size(); ++i) {
-    const int64_t sum = int64_t{a.v[i] - a.zp} * attrs.a_multiplier +
-                        int64_t{b.v[i] - b.zp} * attrs.b_multiplier + round;
-    out.v[i] = Clamp(int64_t{out.zp} + (sum >> attrs.shift), attrs.clamp);  // arithmetic shift
   }
 }
 

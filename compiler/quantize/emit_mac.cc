@@ -1,5 +1,6 @@
-// Quantised forms of the MAC ops: FusedConv (group 1 and depthwise) and Gemm / MatMul (as Gemm
-// with weights [N, K]). For each:
+// Quantised forms of the MAC ops: FusedConv (group 1 and depthwise), Gemm / MatMul by a constant
+// (as Gemm with weights [N, K], over every row of an input [..., K]; a constant Add after it is
+// its bias), and MatMul of two activations. For each of the first two:
 //   1. int8 weights per output channel in the NPU's layout (OHWI; [N, K]), scales from the model
 //      (QDQ) or max|w| / 127;
 //   2. the ReLUs after the op merge into its clamp; the output's parameters are those of the last
@@ -130,8 +131,8 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
   // 1. Weights as rows W[n][k] = alpha * op(B)[k][n].
   const bool trans_b = gemm && a.GetInt("transB", 0) != 0;
   const int64_t k = bw->shape()[trans_b ? 1 : 0], out_n = bw->shape()[trans_b ? 0 : 1];
-  if (x->shape() != ir::Shape{1, k}) {
-    return Unsupported(n, fmt::format("input {} is not [1, {}]", ir::ShapeText(x->shape()), k));
+  if (x->shape().size() < 2 || x->shape().back() != k) {
+    return Unsupported(n, fmt::format("input {} is not [..., {}]", ir::ShapeText(x->shape()), k));
   }
   const float alpha = gemm ? a.GetFloat("alpha", 1.0f) : 1.0f;
   const float beta = gemm ? a.GetFloat("beta", 1.0f) : 1.0f;
@@ -153,8 +154,21 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
     }
     for (int64_t j = 0; j < out_n; ++j) bias.push_back(beta * c->data<float>()[count == 1 ? 0 : j]);
   }
+  // A constant Add of one value per output reading the result alone is its bias too.
+  const ir::Tensor* result = n.output(0);
+  std::string activation = "none";
+  if (const ir::Node* add = BiasAdd(result, out_n)) {
+    const ir::Tensor* cb = add->input(add->input(0) == result ? 1 : 0);
+    const auto cv = cb->data<float>();
+    bias.resize(out_n, 0.0f);
+    for (int64_t j = 0; j < out_n; ++j) bias[j] += cv[cv.size() == 1 ? 0 : j];
+    merged_.insert(add);
+    result = add->output(0);
+    if (add->kind() == ir::OpKind::kFusedAdd)
+      activation = add->attrs().GetString("activation", "none");
+  }
   // 3. Output parameters, bias, requantisation.
-  const Tail tail = FollowActivations(n.output(0), "none");
+  const Tail tail = FollowActivations(result, activation);
   NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
   const float s_x = x->quant().scale[0];
   int64_t saturated = 0;
@@ -173,6 +187,44 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
       AddBias(c != nullptr ? c->name() : n.name() + ".bias", std::move(bias_q), s_x, qw.scales);
   AddNode(n, ir::OpKind::kGemm, {x, wq, bq}, *tail.out, out, std::move(attrs));
   ctx_.Count("quantize.gemm");
+  return Status::Ok();
+}
+
+const ir::Node* GraphQuantizer::BiasAdd(const ir::Tensor* out, int64_t n) const {
+  if (out->users().size() != 1 || f_.IsGraphOutput(out)) return nullptr;
+  const ir::Node* add = out->users()[0];
+  if ((add->kind() != ir::OpKind::kAdd && add->kind() != ir::OpKind::kFusedAdd) ||
+      add->num_inputs() != 2 || add->input(0) == add->input(1)) {
+    return nullptr;
+  }
+  const ir::Tensor* c = add->input(add->input(0) == out ? 1 : 0);
+  if (!IsFloatConstant(c) || add->output(0)->shape() != out->shape()) return nullptr;
+  const int64_t count = ir::NumElements(c->shape());
+  if (count != n && count != 1) return nullptr;
+  for (size_t d = 0; d + 1 < c->shape().size(); ++d) {
+    if (c->shape()[d] != 1) return nullptr;
+  }
+  return add;
+}
+
+// Two activations: acc = sum over k of (a - z_a)(b - z_b), requantised by s_a * s_b / s_y.
+Status GraphQuantizer::EmitMatMul(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * a, Operand(n, 0, /*need_nhwc=*/false));
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * b, Operand(n, 1, /*need_nhwc=*/false));
+  if (a->shape().size() < 2 || b->shape().size() < 2) {
+    return Unsupported(n, "both operands need two dims or more");
+  }
+  const Tail tail = FollowActivations(n.output(0), "none");
+  NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
+  StatusOr<QuantizedMultiplier> m = QuantizeMultiplier(
+      double(a->quant().scale[0]) * double(b->quant().scale[0]) / double(out.scale[0]));
+  if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
+  ir::Attributes attrs;
+  attrs.Set("multiplier", int64_t{m->multiplier});
+  attrs.Set("shift", int64_t{m->shift});
+  SetClamp(attrs, ActivationClamp(tail.activation, out));
+  AddNode(n, ir::OpKind::kMatMul, {a, b}, *tail.out, out, std::move(attrs));
+  ctx_.Count("quantize.matmul");
   return Status::Ok();
 }
 

@@ -1,7 +1,6 @@
-// Quantised forms of the vector-unit ops and views:
+// Quantised forms of the pools and views (adds and other binary ops: emit_elementwise.cc):
 //   max pool     keeps its input's parameters (max commutes with a monotonic requantisation);
 //   average pool multiplier/shift for s_x / s_y, applied to the rounded mean;
-//   add          a_multiplier/b_multiplier/shift for s_a / s_y and s_b / s_y (int16);
 //   views        Flatten / Reshape / Identity (Squeeze and Unsqueeze become Reshape): the same
 //                bytes with the same parameters.
 // Pools have no ceil_mode in the quantised IR: it becomes the bottom/right padding that gives the
@@ -97,34 +96,6 @@ Status GraphQuantizer::EmitAveragePool(const ir::Node& n) {
   attrs.Set("shift", int64_t{m->shift});
   SetClamp(attrs, ActivationClamp(tail.activation, out));
   AddNode(n, n.kind(), {x}, *tail.out, out, std::move(attrs));
-  return Status::Ok();
-}
-
-Status GraphQuantizer::EmitAdd(const ir::Node& n) {
-  NPU_ASSIGN_OR_RETURN(ir::Tensor * a, Operand(n, 0, /*need_nhwc=*/false));
-  NPU_ASSIGN_OR_RETURN(ir::Tensor * b, Operand(n, 1, /*need_nhwc=*/false));
-  if (a->shape() != b->shape()) {
-    return Unsupported(n,
-                       fmt::format("it broadcasts {} and {}; the quantised add needs equal shapes",
-                                   ir::ShapeText(a->shape()), ir::ShapeText(b->shape())));
-  }
-  const std::string fused = n.kind() == ir::OpKind::kFusedAdd
-                                ? n.attrs().GetString("activation", "none")
-                                : std::string("none");
-  const Tail tail = FollowActivations(n.output(0), fused);
-  NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
-  StatusOr<AddMultipliers> m =
-      ComputeAddMultipliers(a->quant().scale[0], b->quant().scale[0], out.scale[0]);
-  if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
-  ir::Attributes attrs;
-  attrs.Set("a_multiplier", m->a);
-  attrs.Set("b_multiplier", m->b);
-  attrs.Set("shift", m->shift);
-  SetClamp(attrs, ActivationClamp(tail.activation, out));
-  const bool has_activation = tail.activation != "none";
-  if (has_activation) attrs.Set("activation", tail.activation);
-  AddNode(n, has_activation ? ir::OpKind::kFusedAdd : ir::OpKind::kAdd, {a, b}, *tail.out, out,
-          std::move(attrs));
   return Status::Ok();
 }
 

@@ -13,6 +13,7 @@
 #include "compiler/ir/graph.h"
 #include "compiler/passes/pass_context.h"
 #include "compiler/quantize/calibrate.h"
+#include "compiler/quantize/lut_regions.h"
 #include "compiler/quantize/quant_params.h"
 #include "hw/spec/status.h"
 
@@ -52,11 +53,38 @@ class GraphQuantizer {
   ir::Tensor* AddBias(const std::string& base, std::vector<int32_t> values, float input_scale,
                       const std::vector<float>& weight_scales);
 
-  // emit_vector.cc: pools, adds, views.
+  Status EmitMatMul(const ir::Node& n);  // two activations
+  // The bias of a Gemm/MatMul: a constant Add reading its output alone (`add`), if any.
+  const ir::Node* BiasAdd(const ir::Tensor* out, int64_t n) const;
+
+  // emit_vector.cc: pools, views.
   Status EmitMaxPool(const ir::Node& n);
   Status EmitAveragePool(const ir::Node& n);
-  Status EmitAdd(const ir::Node& n);
   Status EmitView(const ir::Node& n);
+
+  // emit_elementwise.cc: lookup tables, binary ops with broadcasting and constants.
+  Status EmitLut(const ir::Node& n);
+  Status EmitBinary(const ir::Node& n);
+  // A quantised tensor of `t` (an activation, or a constant quantised per tensor).
+  StatusOr<ir::Tensor*> ValueOrConstant(const ir::Node& n, size_t i);
+  ir::Tensor* QuantizedConstant(const std::string& name, const ir::Shape& shape,
+                                const std::vector<float>& values);
+  // `x` requantised to `params` by a table (itself if they already agree).
+  ir::Tensor* Requantized(ir::Tensor* x, const ir::QuantParams& params, const std::string& name);
+
+  // emit_data.cc: ops that move values without requantising them, and concat.
+  Status EmitConcat(const ir::Node& n);
+  Status EmitSlice(const ir::Node& n);
+  Status EmitSplit(const ir::Node& n);
+  Status EmitTranspose(const ir::Node& n);
+  Status EmitChannelShuffle(const ir::Node& n);
+  Status EmitPad(const ir::Node& n);
+  Status EmitResize(const ir::Node& n);
+
+  // emit_norm.cc: softmax, layer normalisation, reductions.
+  Status EmitSoftmax(const ir::Node& n);
+  Status EmitLayerNorm(const ir::Node& n);
+  Status EmitReduce(const ir::Node& n);
 
   const ir::Graph& f_;
   const TensorRanges& ranges_;
@@ -64,6 +92,7 @@ class GraphQuantizer {
   ir::Graph q_;
   std::unordered_map<const ir::Tensor*, ir::Tensor*> value_;  // float tensor -> quantised
   std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
+  LutRegions regions_;
 };
 
 }  // namespace npu::compiler::quantize

@@ -97,9 +97,9 @@ StatusOr<AddMultipliers> ComputeAddMultipliers(float scale_a, float scale_b, flo
   const double ra = double{scale_a} / scale_y, rb = double{scale_b} / scale_y;
   // 1. The largest shift that keeps both rounded multipliers within int16.
   for (int shift = 62; shift >= 1; --shift) {
-    const int64_t ma = std::llround(std::ldexp(ra, shift));
-    const int64_t mb = std::llround(std::ldexp(rb, shift));
-    if (ma <= kInt16Max && mb <= kInt16Max) return AddMultipliers{ma, mb, shift};
+    const double fa = std::ldexp(ra, shift), fb = std::ldexp(rb, shift);
+    if (fa >= kInt16Max + 0.5 || fb >= kInt16Max + 0.5) continue;  // also keeps llround in range
+    return AddMultipliers{std::llround(fa), std::llround(fb), shift};
   }
   // 2. None: an input scale more than 2^14 times the output's.
   return InvalidArgument(fmt::format(

@@ -9,6 +9,7 @@
 #include "compiler/qinterp/check.h"
 #include "compiler/quantize/activations.h"
 #include "compiler/quantize/graph_quantizer.h"
+#include "compiler/quantize/unify_ranges.h"
 
 namespace npu::compiler::quantize {
 namespace {
@@ -134,12 +135,16 @@ Status GraphQuantizer::EmitInputs() {
 }
 
 Status GraphQuantizer::EmitNode(const ir::Node& n) {
+  if (regions_.members.count(&n)) {  // a lookup-table region: one table per tensor it hands on
+    return regions_.exported.count(n.output(0)) ? EmitLut(n) : Status::Ok();
+  }
   switch (n.kind()) {
     case OpKind::kFusedConv:
       return EmitConv(n);
     case OpKind::kGemm:
-    case OpKind::kMatMul:
       return EmitGemm(n);
+    case OpKind::kMatMul:
+      return n.input(1) != nullptr && n.input(1)->is_constant() ? EmitGemm(n) : EmitMatMul(n);
     case OpKind::kMaxPool:
       return EmitMaxPool(n);
     case OpKind::kAveragePool:
@@ -147,13 +152,40 @@ Status GraphQuantizer::EmitNode(const ir::Node& n) {
       return EmitAveragePool(n);
     case OpKind::kAdd:
     case OpKind::kFusedAdd:
-      return EmitAdd(n);
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kDiv:
+    case OpKind::kMax:
+    case OpKind::kMin:
+      return EmitBinary(n);
     case OpKind::kFlatten:
     case OpKind::kReshape:
     case OpKind::kSqueeze:
     case OpKind::kUnsqueeze:
     case OpKind::kIdentity:
       return EmitView(n);
+    case OpKind::kConcat:
+      return EmitConcat(n);
+    case OpKind::kSlice:
+      return EmitSlice(n);
+    case OpKind::kSplit:
+      return EmitSplit(n);
+    case OpKind::kTranspose:
+      return EmitTranspose(n);
+    case OpKind::kChannelShuffle:
+      return EmitChannelShuffle(n);
+    case OpKind::kPad:
+      return EmitPad(n);
+    case OpKind::kResize:
+      return EmitResize(n);
+    case OpKind::kSoftmax:
+      return EmitSoftmax(n);
+    case OpKind::kLayerNormalization:
+      return EmitLayerNorm(n);
+    case OpKind::kReduceMean:
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+      return EmitReduce(n);
     case OpKind::kConv:
       return FailedPrecondition(
           fmt::format("node '{}' is a conv: quantise the graph after the front-end pipeline (fused "
@@ -161,17 +193,8 @@ Status GraphQuantizer::EmitNode(const ir::Node& n) {
                       n.name()));
     case OpKind::kBatchNormalization:
       return Unsupported(n,
-                         "a batch normalization the pipeline could not fold into a "
-                         "convolution before it (e.g. one after an add) has no quantised form");
-    case OpKind::kRelu:
-    case OpKind::kClip:
-      return Unsupported(n,
-                         "it cannot merge into the op producing its input (a convolution, "
-                         "gemm, pool or add whose only reader it is)");
-    case OpKind::kTranspose:
-      return Unsupported(n,
-                         "only the layout pass's transposes at the graph's borders are dropped; "
-                         "the quantised IR has no transpose");
+                         "a batch normalization the pipeline could not turn into a convolution "
+                         "has no quantised form");
     default:
       return Unsupported(n, "the quantised IR has no equivalent op (docs/quantized-ir.md)");
   }
@@ -207,7 +230,9 @@ StatusOr<ir::Graph> GraphQuantizer::Run() {
       merged_.insert(p);
     }
   }
-  // 2. Inputs, nodes in order (skipping those merged into an earlier one), outputs.
+  // 2. Lookup-table regions (their nodes become tables, not ops).
+  regions_ = FindLutRegions(f_);
+  // 3. Inputs, nodes in order (skipping those merged into an earlier one), outputs.
   NPU_TRY(EmitInputs());
   for (const ir::Node* n : f_.nodes()) {
     if (!merged_.count(n)) NPU_TRY(EmitNode(*n));
@@ -222,7 +247,8 @@ StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet&
   NPU_TRY(ir::Verify(float_graph).WithContext("the float graph"));
   NPU_TRY(CheckCalibrationSet(float_graph, calibration));
   // 2. Ranges, then the walk.
-  NPU_ASSIGN_OR_RETURN(const TensorRanges ranges, Calibrate(float_graph, calibration, options));
+  NPU_ASSIGN_OR_RETURN(TensorRanges ranges, Calibrate(float_graph, calibration, options));
+  UnifyRanges(float_graph, ranges);
   passes::PassContext local;
   GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local);
   NPU_ASSIGN_OR_RETURN(ir::Graph q, quantizer.Run());

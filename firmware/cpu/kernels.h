@@ -55,6 +55,19 @@ Status Gemm(Call& call);
 Status MaxPool(Call& call);
 Status AveragePool(Call& call);
 Status GlobalAveragePool(Call& call);
-Status Add(Call& call);
+// tensor_kernels.cc
+Status Lut(Call& call);
+Status Binary(Call& call);  // add, fused_add, mul, max, min, with broadcasting
+Status Concat(Call& call);
+Status Slice(Call& call);
+Status Transpose(Call& call);
+Status ChannelShuffle(Call& call);
+Status Pad(Call& call);
+Status Resize(Call& call);
+// norm_kernels.cc
+Status Softmax(Call& call);
+Status LayerNorm(Call& call);
+Status Reduce(Call& call);  // reduce_mean, reduce_sum, reduce_max
+Status MatMul(Call& call);
 
 }  // namespace npu::fw::cpu

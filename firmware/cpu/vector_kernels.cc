@@ -1,4 +1,4 @@
-// Pools and adds on the control core, with the NPU's POOL and ADD semantics over whole tensors
+// Pools on the control core, with the NPU's POOL semantics over whole tensors
 // (hw/spec/semantics.h).
 #include <fmt/format.h>
 
@@ -55,27 +55,6 @@ Status GlobalAveragePool(Call& call) {
     return InvalidArgument(problem);
   }
   spec::ComputePool(p, call.inputs[0].i8(), call.outputs[0]);
-  return Status::Ok();
-}
-
-Status Add(Call& call) {
-  spec::AddArgs a{};
-  a.count = uint32_t(call.outputs[0].size());
-  if (call.inputs[0].bytes.size() != a.count || call.inputs[1].bytes.size() != a.count) {
-    return InvalidArgument("operands of different sizes");
-  }
-  a.a_zero_point = call.inputs[0].zero_point();
-  a.b_zero_point = call.inputs[1].zero_point();
-  a.out_zero_point = call.op.outputs(0).zero_point();
-  a.a_multiplier = int32_t(call.Int("a_multiplier"));
-  a.b_multiplier = int32_t(call.Int("b_multiplier"));
-  a.shift = uint32_t(call.Int("shift", 1));
-  a.clamp_min = int32_t(call.Int("clamp_min", -128));
-  a.clamp_max = int32_t(call.Int("clamp_max", 127));
-  if (const std::string problem = spec::CheckAdd(a); !problem.empty()) {
-    return InvalidArgument(problem);
-  }
-  spec::ComputeAdd(a, call.inputs[0].i8(), call.inputs[1].i8(), call.outputs[0]);
   return Status::Ok();
 }
 

@@ -20,6 +20,14 @@ inline int32_t ApplyScale(int32_t value, int32_t multiplier, int shift) {
   return static_cast<int32_t>(Clamp64(scaled, INT32_MIN, INT32_MAX));
 }
 
+// floor(sqrt(v)), exactly (layer normalisation's standard deviation, docs/quantized-ir.md).
+inline uint64_t ISqrt(uint64_t v) {
+  uint64_t r = static_cast<uint64_t>(__builtin_sqrtl(static_cast<long double>(v)));
+  while (r > 0 && r > v / r) --r;      // r * r > v
+  while ((r + 1) <= v / (r + 1)) ++r;  // (r + 1)^2 <= v
+  return r;
+}
+
 // The vector unit's per-element operation: saturating int32 bias add, scale, zero point, clamp.
 inline int8_t Requantize(int32_t acc, int32_t bias, int32_t multiplier, int shift,
                          int32_t zero_point, int32_t clamp_min, int32_t clamp_max) {

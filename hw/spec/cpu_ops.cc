@@ -4,14 +4,30 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace npu::spec {
 namespace {
 
 // Kernel names are the quantised IR's op names (compiler/ir/op_kind.cc).
 constexpr std::string_view kKernels[] = {
-    "fused_conv", "gemm", "max_pool", "average_pool", "global_average_pool", "add", "fused_add",
+    "fused_conv",   "gemm",
+    "matmul",       "max_pool",
+    "average_pool", "global_average_pool",
+    "add",          "fused_add",
+    "mul",          "max",
+    "min",          "lut",
+    "concat",       "slice",
+    "transpose",    "channel_shuffle",
+    "pad",          "resize",
+    "softmax",      "layer_normalization",
+    "reduce_mean",  "reduce_sum",
+    "reduce_max",
 };
+
+bool IsOneOf(std::string_view k, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), k) != names.end();
+}
 
 using Work = std::vector<CpuWorkItem>;
 
@@ -77,7 +93,22 @@ StatusOr<std::vector<CpuWorkItem>> CpuOpWork(const CpuOp& op) {
   if (k == "global_average_pool") {
     return Work{{CpuWork::kReduce, Elements(op.inputs(0))}, {CpuWork::kRequantize, out}};
   }
-  return Work{{CpuWork::kElementwise, out}};  // add, fused_add
+  if (k == "matmul") {
+    const TensorDesc& a = op.inputs(0);
+    const uint64_t depth = a.shape_size() > 0 ? a.shape(a.shape_size() - 1) : 0;
+    return Work{{CpuWork::kMac, out * depth}, {CpuWork::kRequantize, out}};
+  }
+  if (k == "lut") return Work{{CpuWork::kLut, out}};
+  if (IsOneOf(k, {"concat", "slice", "transpose", "channel_shuffle", "pad"})) {
+    return Work{{CpuWork::kCopy, out}};
+  }
+  if (k == "resize") return Work{{CpuWork::kResize, out}};
+  if (k == "softmax") return Work{{CpuWork::kSoftmax, out}};
+  if (k == "layer_normalization") return Work{{CpuWork::kLayerNorm, out}};
+  if (IsOneOf(k, {"reduce_mean", "reduce_sum", "reduce_max"})) {
+    return Work{{CpuWork::kReduce, Elements(op.inputs(0))}, {CpuWork::kRequantize, out}};
+  }
+  return Work{{CpuWork::kElementwise, out}};  // add, fused_add, mul, max, min
 }
 
 }  // namespace npu::spec

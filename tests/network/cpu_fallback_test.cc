@@ -124,15 +124,5 @@ TEST(CpuFallback, WithoutItEveryOpThatNeedsTheCpuIsListed) {
   EXPECT_NE(text.find("fallback is off"), std::string::npos) << text;
 }
 
-TEST(CpuFallback, AnOpWithNeitherAnNpuLoweringNorAKernelIsRefused) {
-  QuantGraphBuilder b("none", 1);
-  ir::Tensor* x = b.Input("x", 4, 4, 4);
-  x = b.Other(ir::OpKind::kSoftmax, x, "probabilities");
-  const StatusOr<CompiledModel> m = CompileModel(Config({}), b.Finish({x}));
-  ASSERT_FALSE(m.ok());
-  EXPECT_NE(m.status().message().find("the CPU has no kernel"), std::string::npos)
-      << m.status().message();
-}
-
 }  // namespace
 }  // namespace npu::compiler::testing

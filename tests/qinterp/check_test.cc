@@ -130,8 +130,10 @@ TEST(QuantizedIrCheck, RejectsBadTensors) {
 TEST(QuantizedIrCheck, RejectsUnsupportedForms) {
   ExpectRejected([](ir::Graph& g) { NodeNamed(g, "conv")->attrs().Set("group", int64_t{2}); },
                  "group 2 does not divide 2 input and 3 output channels into weights [3,3,3,2]");
+  ExpectRejected([](ir::Graph& g) { NodeNamed(g, "flat")->set_kind(OpKind::kConvTranspose); },
+                 "op conv_transpose is not part of the quantised IR", ErrorKind::kUnimplemented);
   ExpectRejected([](ir::Graph& g) { NodeNamed(g, "flat")->set_kind(OpKind::kSoftmax); },
-                 "op softmax is not part of the quantised IR", ErrorKind::kUnimplemented);
+                 "attribute 'exp_table' is missing");
   ExpectRejected(
       [](ir::Graph& g) {
         NodeNamed(g, "pool")->attrs().Set("pads", std::vector<int64_t>{2, 0, 0, 0});

@@ -89,6 +89,12 @@ TEST(AddMultipliers, LargestShiftKeepingBothInInt16) {
   EXPECT_EQ(m->shift, 14);
   EXPECT_EQ(m->a, 24576);
   EXPECT_EQ(m->b, 8192);
+  // Ratios above 2 (their 2^62 multiple overflows int64): 3 and 0.5 take shift 13.
+  m = ComputeAddMultipliers(3.0f, 0.5f, 1.0f);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->shift, 13);
+  EXPECT_EQ(m->a, 24576);
+  EXPECT_EQ(m->b, 4096);
   // A ratio of 2^15 cannot be represented with shift >= 1.
   EXPECT_FALSE(ComputeAddMultipliers(32768.0f, 1.0f, 1.0f).ok());
 }

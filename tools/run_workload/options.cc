@@ -40,6 +40,9 @@ po::options_description Visible() {
       ("input", po::value<std::vector<std::string>>()->composing(),
        "input tensor as .npy (int8 as is, or float32 quantised with the model's input scale), "
        "one per model input in order; default: the built-in deterministic input")
+      ("calib", po::value<std::vector<std::string>>()->composing(),
+       "calibrate the quantisation on this float32 .npy sample (repeatable; single-input models) "
+       "instead of the built-in inputs")
       ("output-dir", po::value<std::string>(),
        "write the outputs (.npy: int8 and dequantised float32), report.json, layers.csv, "
        "trace.json and layers.svg (a per-layer chart) here")
@@ -79,6 +82,7 @@ int ParseOptions(int argc, char** argv, Options& options) {
   Take(vm, "config", options.config_file);
   Take(vm, "set", options.overrides);
   Take(vm, "input", options.inputs);
+  Take(vm, "calib", options.calib);
   Take(vm, "output-dir", options.output_dir);
   Take(vm, "json", options.json_file);
   Take(vm, "csv", options.csv_file);

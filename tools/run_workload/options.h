@@ -12,6 +12,7 @@ struct Options {
   std::string config_file;
   std::vector<std::string> overrides;  // --set key=value
   std::vector<std::string> inputs;     // --input FILE.npy, one per model input
+  std::vector<std::string> calib;      // --calib FILE.npy, one calibration sample each
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;
   int64_t image_size = 0;            // built-in CNNs: 0 is the model's own (224)

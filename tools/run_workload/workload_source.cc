@@ -96,6 +96,10 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
     mo.calibration_samples = 1;
     mo.quantize.observer = compiler::quantize::Observer::kMinMax;
   }
+  for (const std::string& path : options.calib) {
+    NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
+    mo.calibration.push_back({std::move(t)});
+  }
   for (const std::string& path : options.inputs) {
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.inputs.push_back(std::move(t));

@@ -1,0 +1,131 @@
+// Softmax, layer normalisation, reductions and matrix products of two activations on the
+// control core (the integer semantics of docs/quantized-ir.md).
+#include <algorithm>
+#include <climits>
+
+#include "firmware/cpu/kernels.h"
+#include "firmware/cpu/tensor_index.h"
+#include "hw/spec/arith.h"
+#include "hw/spec/semantics.h"
+
+namespace npu::fw::cpu {
+namespace {
+
+int32_t Sat32(int64_t v) { return static_cast<int32_t>(spec::Clamp64(v, INT32_MIN, INT32_MAX)); }
+
+}  // namespace
+
+Status Softmax(Call& call) {
+  const std::vector<int64_t> table = call.Ints("exp_table");
+  if (table.size() != 256) return InvalidArgument("the exp table needs 256 entries");
+  const Dims dims = DimsOf(*call.inputs[0].desc);
+  const int64_t axis = call.Int("axis");
+  int64_t outer = 1, len = dims[axis], inner = 1;
+  for (int64_t d = 0; d < int64_t(dims.size()); ++d) {
+    if (d < axis) outer *= dims[d];
+    if (d > axis) inner *= dims[d];
+  }
+  std::span<const int8_t> x = call.inputs[0].i8();
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const int64_t base = o * len * inner + i;
+      int32_t m = -128;
+      for (int64_t k = 0; k < len; ++k) m = std::max<int32_t>(m, x[base + k * inner]);
+      int64_t sum = 0;
+      for (int64_t k = 0; k < len; ++k) sum += table[x[base + k * inner] - m + 255];
+      for (int64_t k = 0; k < len; ++k) {
+        const int64_t e = table[x[base + k * inner] - m + 255];
+        call.outputs[0][base + k * inner] =
+            static_cast<int8_t>(spec::Clamp64(spec::RoundDiv(256 * e, sum) - 128, -128, 127));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status LayerNorm(Call& call) {
+  const Operand &x = call.inputs[0], &w = call.inputs[1], &bias = call.inputs[2];
+  const int64_t c = x.desc->shape(x.desc->shape_size() - 1), zx = x.zero_point();
+  const std::vector<int64_t> m = call.Ints("multiplier"), s = call.Ints("shift");
+  if (int64_t(m.size()) != c || int64_t(s.size()) != c || int64_t(w.i8().size()) != c) {
+    return InvalidArgument("weights or requantisation do not fit the channels");
+  }
+  const int64_t eps = call.Int("eps_term");
+  const int32_t zy = call.op.outputs(0).zero_point();
+  for (size_t row = 0; row < x.i8().size() / c; ++row) {
+    const int8_t* xr = x.i8().data() + row * c;
+    int64_t s1 = 0, s2 = 0;
+    for (int64_t k = 0; k < c; ++k) {
+      const int64_t v = xr[k] - zx;
+      s1 += v;
+      s2 += v * v;
+    }
+    const uint64_t sd = spec::ISqrt(uint64_t(c * s2 - s1 * s1 + eps));
+    for (int64_t k = 0; k < c; ++k) {
+      const int64_t q = sd == 0 ? 0 : spec::RoundDiv((c * (xr[k] - zx) - s1) * 4096, int64_t(sd));
+      const int32_t acc = Sat32(int64_t{Sat32(q)} * w.i8()[k]);
+      call.outputs[0][row * c + k] = spec::Requantize(acc, bias.i32()[k], int32_t(m[k]), int(s[k]),
+                                                      zy, int32_t(call.Int("clamp_min", -128)),
+                                                      int32_t(call.Int("clamp_max", 127)));
+    }
+  }
+  return Status::Ok();
+}
+
+Status Reduce(Call& call) {
+  const Dims in = DimsOf(*call.inputs[0].desc);
+  Dims kept = in;
+  for (int64_t a : call.Ints("axes")) kept[a] = 1;
+  const std::vector<int64_t> to_out = BroadcastSource(kept, in);
+  const bool max = call.op.kernel() == "reduce_max";
+  std::vector<int8_t>& y = call.outputs[0];
+  std::vector<int64_t> acc(y.size(), max ? -128 : 0);
+  std::span<const int8_t> x = call.inputs[0].i8();
+  const int64_t zx = call.inputs[0].zero_point();
+  for (size_t i = 0; i < x.size(); ++i) {
+    int64_t& a = acc[to_out[i]];
+    a = max ? std::max<int64_t>(a, x[i]) : a + x[i] - zx;
+  }
+  const int64_t count = int64_t(x.size() / y.size());
+  const int64_t lo = std::max<int64_t>(call.Int("clamp_min", -128), -128);
+  const int64_t hi = std::min<int64_t>(call.Int("clamp_max", 127), 127);
+  for (size_t o = 0; o < y.size(); ++o) {
+    if (max) {
+      y[o] = static_cast<int8_t>(acc[o]);
+      continue;
+    }
+    const int64_t v = call.op.kernel() == "reduce_mean" ? spec::RoundDiv(acc[o], count) : acc[o];
+    const int64_t q =
+        call.op.outputs(0).zero_point() +
+        spec::ApplyScale(Sat32(v), int32_t(call.Int("multiplier")), int(call.Int("shift", 1)));
+    y[o] = static_cast<int8_t>(spec::Clamp64(q, lo, hi));
+  }
+  return Status::Ok();
+}
+
+Status MatMul(Call& call) {
+  const Operand &a = call.inputs[0], &b = call.inputs[1];
+  const Dims da = DimsOf(*a.desc), db = DimsOf(*b.desc), dy = DimsOf(call.op.outputs(0));
+  const int64_t m = da[da.size() - 2], k = da.back(), cols = db.back();
+  const Dims batch(dy.begin(), dy.end() - 2);
+  const std::vector<int64_t> ia = BroadcastSource(Dims(da.begin(), da.end() - 2), batch);
+  const std::vector<int64_t> ib = BroadcastSource(Dims(db.begin(), db.end() - 2), batch);
+  const int32_t za = a.zero_point(), zb = b.zero_point(), zy = call.op.outputs(0).zero_point();
+  const int32_t mult = int32_t(call.Int("multiplier")), shift = int32_t(call.Int("shift", 1));
+  const int32_t lo = int32_t(call.Int("clamp_min", -128)), hi = int32_t(call.Int("clamp_max", 127));
+  for (size_t bi = 0; bi < ia.size(); ++bi) {
+    const int8_t* pa = a.i8().data() + ia[bi] * m * k;
+    const int8_t* pb = b.i8().data() + ib[bi] * k * cols;
+    for (int64_t r = 0; r < m; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        int32_t acc = 0;
+        for (int64_t j = 0; j < k; ++j) acc += (pa[r * k + j] - za) * (pb[j * cols + c] - zb);
+        call.outputs[0][(bi * m + r) * cols + c] =
+            spec::Requantize(acc, 0, mult, shift, zy, lo, hi);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace npu::fw::cpu
