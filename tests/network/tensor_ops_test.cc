@@ -1,0 +1,182 @@
+// The quantised IR's tensor ops end to end on odd shapes: float graphs through the front-end
+// pipeline and the quantiser, compiled (the NPU runs what it can, the control core the rest) and
+// executed functionally on every sweep config, every output byte against the integer reference
+// (so the quantiser, the checker, the integer reference and the firmware's CPU kernels agree);
+// and the int8 result close to the float one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "compiler/interp/interpreter.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/qinterp/host_io.h"
+#include "compiler/qinterp/qinterp.h"
+#include "compiler/quantize/quantize.h"
+#include "tests/network/network_test_util.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+using ir::OpKind;
+
+// A float graph under construction, with seeded constants.
+class FloatBuilder {
+ public:
+  explicit FloatBuilder(const std::string& name) : g_(name), rng_(7) {}
+  ir::Graph& graph() { return g_; }
+
+  ir::Tensor* Input(ir::Shape shape) {
+    return g_.AddInput("x", ir::DType::kFloat32, shape,
+                       shape.size() == 4 ? ir::Layout::kNCHW : ir::Layout::kNone);
+  }
+  ir::Tensor* Const(ir::Shape shape, float scale = 0.5f) {
+    std::vector<float> v(ir::NumElements(shape));
+    std::normal_distribution<float> d(0.0f, scale);
+    for (float& x : v) x = d(rng_);
+    return g_.AddConstant(g_.UniqueName("c"), shape, v);
+  }
+  ir::Tensor* Scalar(float v) {
+    return g_.AddConstant(g_.UniqueName("s"), {}, std::vector<float>{v});
+  }
+  ir::Tensor* Floats(std::vector<float> v) {
+    const int64_t n = int64_t(v.size());
+    return g_.AddConstant(g_.UniqueName("f"), {n}, v);
+  }
+  ir::Tensor* Ints(std::vector<int64_t> v) {
+    const int64_t n = int64_t(v.size());
+    return g_.AddConstant(g_.UniqueName("i"), {n}, v);
+  }
+  ir::Tensor* Op(OpKind k, std::vector<ir::Tensor*> in, ir::Attributes a = {}) {
+    const std::string name = g_.UniqueName(std::string(ir::OpName(k)));
+    return g_.AddNode(k, name, std::move(in), {name}, std::move(a))->output(0);
+  }
+  ir::Tensor* Conv(ir::Tensor* x, int64_t in_c, int64_t out_c, int64_t k) {
+    ir::Attributes a;
+    a.Set("kernel_shape", std::vector<int64_t>{k, k});
+    a.Set("pads", std::vector<int64_t>{k / 2, k / 2, k / 2, k / 2});
+    return Op(OpKind::kConv, {x, Const({out_c, in_c, k, k}), Const({out_c}, 0.1f)}, a);
+  }
+  ir::Graph Finish(ir::Tensor* y) {
+    g_.AddOutput(y);
+    return std::move(g_);
+  }
+
+ private:
+  ir::Graph g_;
+  std::mt19937 rng_;
+};
+
+ir::Attributes Attr(const std::string& name, ir::AttrValue v) {
+  ir::Attributes a;
+  a.Set(name, std::move(v));
+  return a;
+}
+
+std::vector<interp::HostTensor> Sample(const ir::Graph& g, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> d(0.0f, 1.0f);
+  std::vector<interp::HostTensor> in;
+  for (const ir::Tensor* t : g.inputs()) {
+    std::vector<float> v(ir::NumElements(t->shape()));
+    for (float& x : v) x = d(rng);
+    in.push_back(interp::HostTensor::FromValues(t->shape(), v, t->layout()));
+  }
+  return in;
+}
+
+double Cosine(std::span<const float> a, std::span<const float> b) {
+  double ab = 0, aa = 0, bb = 0;
+  for (size_t i = 0; i < a.size(); ++i) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
+  return ab / std::sqrt(aa * bb);
+}
+
+// Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
+void Check(ir::Graph f, double min_cosine) {
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
+  quantize::CalibrationSet calib;
+  for (uint32_t s = 0; s < 4; ++s) calib.samples.push_back(Sample(f, 100 + s));
+  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  for (const NamedConfig& c : SweepConfigs()) {
+    SCOPED_TRACE(c.name);
+    ExpectBitExact(*q, c.config, 1);
+  }
+  const std::vector<interp::HostTensor> in = Sample(f, 100);
+  StatusOr<std::vector<interp::HostTensor>> ref = interp::Interpret(f, in);
+  StatusOr<std::vector<int8_t>> qin = qinterp::QuantizeInput(*q->inputs()[0], in[0]);
+  ASSERT_TRUE(ref.ok() && qin.ok());
+  StatusOr<std::vector<std::vector<int8_t>>> out = qinterp::InterpretQuantized(*q, {*qin});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  StatusOr<interp::HostTensor> y =
+      qinterp::ToShape(qinterp::DequantizeOutput(*q->outputs()[0], (*out)[0]), (*ref)[0].shape);
+  ASSERT_TRUE(y.ok()) << y.status().message();
+  EXPECT_GE(Cosine(y->values<float>(), (*ref)[0].values<float>()), min_cosine);
+}
+
+TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
+  // conv -> SiLU (x * sigmoid x) -> squeeze-excite (gap, 1x1 convs, hard sigmoid, mul by the
+  // per-channel scale) -> GELU (erf form) -> max with a constant -> minus a per-channel constant.
+  FloatBuilder b("lut");
+  ir::Tensor* x = b.Conv(b.Input({1, 5, 7, 6}), 5, 8, 3);
+  x = b.Op(OpKind::kMul, {x, b.Op(OpKind::kSigmoid, {x})});
+  ir::Tensor* s = b.Op(OpKind::kGlobalAveragePool, {x});
+  s = b.Op(OpKind::kRelu, {b.Conv(s, 8, 3, 1)});
+  s = b.Op(OpKind::kHardSigmoid, {b.Conv(s, 3, 8, 1)}, Attr("alpha", 1.0f / 6));
+  x = b.Op(OpKind::kMul, {x, s});
+  ir::Tensor* e = b.Op(OpKind::kErf, {b.Op(OpKind::kDiv, {x, b.Scalar(1.4142135f)})});
+  e = b.Op(OpKind::kAdd, {e, b.Scalar(1.0f)});
+  x = b.Op(OpKind::kMul, {b.Op(OpKind::kMul, {x, e}), b.Scalar(0.5f)});
+  x = b.Op(OpKind::kMax, {x, b.Const({1, 8, 1, 1})});
+  x = b.Op(OpKind::kSub, {x, b.Const({1, 8, 1, 1})});
+  Check(b.Finish(x), 0.99);
+}
+
+TEST(TensorOps, DataMovement) {
+  // Two convs concatenated on channels, a channel shuffle, a strided channel slice, a pad, a
+  // nearest and a bilinear resize, a transpose of the plane.
+  FloatBuilder b("data");
+  ir::Tensor* in = b.Input({1, 3, 5, 6});
+  ir::Tensor* x =
+      b.Op(OpKind::kConcat, {b.Conv(in, 3, 4, 3), b.Conv(in, 3, 2, 1)}, Attr("axis", int64_t{1}));
+  x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
+  x = b.Op(OpKind::kSlice, {x, b.Ints({1}), b.Ints({6}), b.Ints({1}), b.Ints({2})});
+  x = b.Op(OpKind::kPad, {x, b.Ints({0, 0, 1, 0, 0, 0, 0, 2})});
+  ir::Attributes nearest;
+  nearest.Set("mode", std::string("nearest"));
+  x = b.Op(OpKind::kResize, {x, nullptr, b.Floats({1.0f, 1.0f, 2.0f, 2.0f})}, nearest);
+  ir::Attributes linear;
+  linear.Set("mode", std::string("linear"));
+  x = b.Op(OpKind::kResize, {x, nullptr, nullptr, b.Ints({1, 3, 11, 17})}, linear);
+  x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
+  Check(b.Finish(x), 0.999);
+}
+
+TEST(TensorOps, AttentionNormalisationAndReductions) {
+  // A one-head self-attention over 6 tokens of 10 features: projections (MatMul by a constant,
+  // bias Add), q k^T scaled, softmax, times v, a residual, layer norm, then a mean and a max over
+  // the features broadcast back.
+  FloatBuilder b("attention");
+  ir::Tensor* x = b.Input({1, 6, 10});
+  auto project = [&](ir::Tensor* in, int64_t n) {
+    return b.Op(OpKind::kAdd, {b.Op(OpKind::kMatMul, {in, b.Const({10, n}, 0.3f)}), b.Const({n})});
+  };
+  ir::Tensor *q = project(x, 8), *k = project(x, 8), *v = project(x, 10);
+  ir::Tensor* kt = b.Op(OpKind::kTranspose, {k}, Attr("perm", std::vector<int64_t>{0, 2, 1}));
+  ir::Tensor* att = b.Op(OpKind::kDiv, {b.Op(OpKind::kMatMul, {q, kt}), b.Scalar(2.83f)});
+  att = b.Op(OpKind::kSoftmax, {att}, Attr("axis", int64_t{-1}));
+  ir::Tensor* y = b.Op(OpKind::kAdd, {x, b.Op(OpKind::kMatMul, {att, v})});
+  y = b.Op(OpKind::kLayerNormalization, {y, b.Const({10}, 1.0f), b.Const({10}, 0.2f)},
+           Attr("axis", int64_t{-1}));
+  ir::Attributes mean;
+  mean.Set("axes", std::vector<int64_t>{-1});
+  mean.Set("keepdims", int64_t{1});
+  ir::Tensor* m = b.Op(OpKind::kReduceMean, {y}, mean);
+  ir::Tensor* top = b.Op(OpKind::kReduceMax, {y}, mean);
+  y = b.Op(OpKind::kMul, {b.Op(OpKind::kSub, {y, m}), top});
+  Check(b.Finish(y), 0.99);
+}
+
+}  // namespace
+}  // namespace npu::compiler::testing
