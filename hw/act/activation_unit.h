@@ -3,8 +3,9 @@
 //       SRAM, applies bias, requantisation, zero point and clamp (spec::ComputeAct), writes int8.
 //  POOL max or average pooling of an int8 SRAM region (spec::ComputePool).
 //  ADD  elementwise add of two int8 SRAM vectors with their own scales (spec::ComputeAdd).
-// Each takes max(its vector cycles, the SRAM cycles of its accesses) plus the cycles those
-// accesses lose to banks busy with other units (spec::IdealCycles gives the first part).
+// Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,
+// the SRAM cycles of those accesses) plus the cycles they lose to banks busy with other units
+// (spec::IdealCycles gives the first part).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -31,9 +32,14 @@ class ActivationUnit : public sc_core::sc_module {
  private:
   void Run();
   UnitResult Execute(const spec::Instruction& insn);
-  UnitResult ExecuteAct(const spec::ActArgs& act, SramTiming& sram_timing);
-  UnitResult ExecutePool(const spec::PoolArgs& pool, SramTiming& sram_timing);
-  UnitResult ExecuteAdd(const spec::AddArgs& add, SramTiming& sram_timing);
+  // Each checks its fields, makes its SRAM accesses (`accesses`, spec::UnitSramAccesses) and
+  // computes; a kSramRange result leaves the faulting access in accesses.failed().
+  UnitResult ExecuteAct(const spec::ActArgs& act, SramAccessList& accesses,
+                        SramTiming& sram_timing);
+  UnitResult ExecutePool(const spec::PoolArgs& pool, SramAccessList& accesses,
+                         SramTiming& sram_timing);
+  UnitResult ExecuteAdd(const spec::AddArgs& add, SramAccessList& accesses,
+                        SramTiming& sram_timing);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;

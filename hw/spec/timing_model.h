@@ -65,9 +65,13 @@ uint64_t DmaBytes(const DmaArgs& dma);
 // when DRAM completes the write. SRAM accesses are assumed conflict-free here.
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
 
+// The SRAM's own cycles for a unit instruction's accesses (unit_accesses.h) made back to back:
+// the sum of SramIdealCycles over them. 0 for LOAD/STORE.
+uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn);
+
 // One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
-// banks or other DRAM traffic. CONV: max(fold cycles, operand SRAM cycles); ACT/POOL/ADD:
-// max(vector cycles, SRAM cycles); LOAD/STORE: DmaIdealCycles.
+// banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles); ACT/POOL/ADD:
+// max(vector cycles, UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
 uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn);
 
 }  // namespace npu::spec
