@@ -97,7 +97,7 @@ std::vector<spec::Instruction> EmitAdd(const AddLayer& l, const AddTiling& t,
       Dma(out, spec::Opcode::kLoad, ContiguousCopy(place.addr + offset, slot, n));
       return slot;
     };
-    spec::AddArgs a;
+    spec::EltwiseArgs a;
     a.a_addr = static_cast<uint32_t>(operand(ops.a, t.a_on_chip, plan.a));
     a.b_addr = static_cast<uint32_t>(operand(ops.b, t.b_on_chip, plan.b));
     a.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset
@@ -112,7 +112,7 @@ std::vector<spec::Instruction> EmitAdd(const AddLayer& l, const AddTiling& t,
     a.shift = static_cast<uint32_t>(l.shift);
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
-    out.push_back({spec::Opcode::kAdd, 0, 0, a});
+    out.push_back({spec::Opcode::kEltwise, 0, 0, a});
     if (!t.output_on_chip) {
       Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, a.out_addr, n));
     }

@@ -1,4 +1,4 @@
-// ACT, POOL and ADD execution and timing.
+// ACT, POOL, ELTWISE and LUT execution and timing.
 #include "hw/act/activation_unit.h"
 
 #include <fmt/format.h>
@@ -42,8 +42,10 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
     result = ExecuteAct(*act, accesses, sram_timing);
   } else if (const auto* pool = std::get_if<spec::PoolArgs>(&insn.args)) {
     result = ExecutePool(*pool, accesses, sram_timing);
+  } else if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) {
+    result = ExecuteLut(*lut, accesses, sram_timing);
   } else {
-    result = ExecuteAdd(std::get<spec::AddArgs>(insn.args), accesses, sram_timing);
+    result = ExecuteEltwise(std::get<spec::EltwiseArgs>(insn.args), accesses, sram_timing);
   }
   if (result.code == ErrorCode::kSramRange) return SramRange(insn, accesses.failed());
   if (!result.ok()) return result;
@@ -56,14 +58,17 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   return result;
 }
 
-// Accesses: parameters (read), output (write).
+// Accesses: parameters, table (with use_table; reads), output (write).
 UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& accesses,
                                       SramTiming& sram_timing) {
   if (const std::string problem = spec::CheckAct(act); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "act: " + problem};
   }
+  const size_t out = act.use_table ? 2 : 1;
   params_.resize(accesses[0].bytes());
   accesses.Bind(0, params_.data());
+  table_.resize(act.use_table ? accesses[1].bytes() : 0);
+  if (act.use_table) accesses.Bind(1, table_.data());
   if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   sums_.resize(spec::ActAccEntries(act));
   tlm::tlm_generic_payload gp;
@@ -77,13 +82,13 @@ UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& 
                                               act.acc_addr, sums_.size())};
   }
   if (ctx_.compute_data) {
-    if (spec::ComputeAct(act, sums_, params_, out_) != ErrorCode::kNone) {
+    if (spec::ComputeAct(act, sums_, params_, table_, out_) != ErrorCode::kNone) {
       return {ErrorCode::kBadParameter, "act: a requantisation shift is outside 1..62"};
     }
   } else {
     out_.resize(sums_.size());
   }
-  accesses.Bind(1, out_.data());
+  accesses.Bind(out, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }
@@ -108,10 +113,10 @@ UnitResult ActivationUnit::ExecutePool(const spec::PoolArgs& pool, SramAccessLis
 }
 
 // Accesses: a, b (reads), output (write).
-UnitResult ActivationUnit::ExecuteAdd(const spec::AddArgs& add, SramAccessList& accesses,
-                                      SramTiming& sram_timing) {
-  if (const std::string problem = spec::CheckAdd(add); !problem.empty()) {
-    return {ErrorCode::kBadInstruction, "add: " + problem};
+UnitResult ActivationUnit::ExecuteEltwise(const spec::EltwiseArgs& eltwise,
+                                          SramAccessList& accesses, SramTiming& sram_timing) {
+  if (const std::string problem = spec::CheckEltwise(eltwise); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "eltwise: " + problem};
   }
   in_a_.resize(accesses[0].bytes());
   in_b_.resize(accesses[1].bytes());
@@ -119,9 +124,30 @@ UnitResult ActivationUnit::ExecuteAdd(const spec::AddArgs& add, SramAccessList& 
   accesses.Bind(1, in_b_.data());
   if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   if (ctx_.compute_data) {
-    spec::ComputeAdd(add, in_a_, in_b_, out_);
+    spec::ComputeEltwise(eltwise, in_a_, in_b_, out_);
   } else {
-    out_.resize(add.count);
+    out_.resize(eltwise.count);
+  }
+  accesses.Bind(2, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  return {};
+}
+
+// Accesses: table, input (reads), output (write).
+UnitResult ActivationUnit::ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
+                                      SramTiming& sram_timing) {
+  if (const std::string problem = spec::CheckLut(lut); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "lut: " + problem};
+  }
+  table_.resize(accesses[0].bytes());
+  in_a_.resize(accesses[1].bytes());
+  accesses.Bind(0, table_.data());
+  accesses.Bind(1, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  if (ctx_.compute_data) {
+    spec::ComputeLut(lut, in_a_, table_, out_);
+  } else {
+    out_.resize(lut.count);
   }
   accesses.Bind(2, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};

@@ -52,8 +52,12 @@ uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& p) {
   return ActComputeCycles(c, taps);
 }
 
-uint64_t AddComputeCycles(const NpuConfig& c, const AddArgs& a) {
-  return ActComputeCycles(c, 2 * uint64_t{a.count});
+uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& e) {
+  return ActComputeCycles(c, 2 * uint64_t{e.count});
+}
+
+uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& l) {
+  return ActComputeCycles(c, l.count);
 }
 
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
@@ -135,7 +139,8 @@ uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn) {
     return ActComputeCycles(c, ActAccEntries(*act));
   }
   if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolComputeCycles(c, *pool);
-  return AddComputeCycles(c, std::get<AddArgs>(insn.args));
+  if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutComputeCycles(c, *lut);
+  return EltwiseComputeCycles(c, std::get<EltwiseArgs>(insn.args));
 }
 
 }  // namespace

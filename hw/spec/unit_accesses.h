@@ -24,8 +24,9 @@ struct SramAccess {
   bool operator==(const SramAccess&) const = default;
 };
 
-// CONV: weights, input. ACT: parameters, output. POOL: input, output. ADD: a, b, output.
-// Empty for LOAD and STORE.
+// CONV: weights, input. ACT: parameters, table (with use_table), output. POOL: input, output.
+// ELTWISE: a, b (spec::EltwiseBBytes), output. LUT: table, input, output. Outputs of ACT and
+// POOL are one run per pixel unless dense. Empty for LOAD and STORE.
 std::vector<SramAccess> UnitSramAccesses(const Instruction& insn);
 
 }  // namespace npu::spec

@@ -11,12 +11,16 @@
 namespace npu::spec {
 namespace {
 
+// One opcode per layout (STORE is LOAD's).
+constexpr Opcode kLayouts[] = {Opcode::kLoad, Opcode::kConv,    Opcode::kAct,
+                               Opcode::kPool, Opcode::kEltwise, Opcode::kLut};
+
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
   auto sbits = [&](int w) {
     return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
   };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 6);
+  const Opcode op = static_cast<Opcode>(1 + rng() % 7);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -34,12 +38,15 @@ Instruction RandomInstruction(std::mt19937& rng) {
         PoolArgs{bits(24), bits(12), bits(12),  bits(16), bits(4),  bits(4),  bits(8), bits(8),
                  bits(4),  bits(4),  bits(12),  bits(12), bits(24), bits(16), bits(2), bits(1) != 0,
                  sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8)};
-  } else if (op == Opcode::kAdd) {
-    insn.args = AddArgs{bits(24), bits(24),  bits(24),  bits(24), sbits(8), sbits(8),
-                        sbits(8), sbits(16), sbits(16), bits(6),  sbits(8), sbits(8)};
+  } else if (op == Opcode::kEltwise) {
+    insn.args =
+        EltwiseArgs{bits(24), bits(24), bits(24),  bits(24),  bits(2), bits(2),  bits(16), sbits(8),
+                    sbits(8), sbits(8), sbits(32), sbits(16), bits(6), sbits(8), sbits(8)};
+  } else if (op == Opcode::kLut) {
+    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24)};
   } else {
-    insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),
-                        bits(16), sbits(8), sbits(8), sbits(8)};
+    insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),    bits(16),
+                        sbits(8), sbits(8), sbits(8), bits(24), bits(1) != 0};
   }
   return insn;
 }
@@ -95,7 +102,7 @@ TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
 }
 
 TEST(Isa, LayoutsFitTheWord) {
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
+  for (Opcode op : kLayouts) {
     const std::vector<FieldInfo> fields = FieldLayout(op);
     const FieldInfo& last = fields.back();
     EXPECT_LE(last.offset + last.width, kInsnBytes * 8) << OpcodeName(op);
@@ -108,7 +115,7 @@ TEST(Isa, DocsTablesMatchTheEncoding) {
   ASSERT_TRUE(in) << "docs/isa.md missing";
   std::stringstream doc;
   doc << in.rdbuf();
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
+  for (Opcode op : kLayouts) {
     for (const FieldInfo& f : FieldLayout(op)) {
       const std::string row =
           fmt::format("| {} | {}..{} | {} |", f.name, f.offset, f.offset + f.width - 1,
