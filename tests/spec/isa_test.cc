@@ -75,6 +75,63 @@ TEST(Isa, FieldOverflowIsRefusedNamingTheField) {
             std::string::npos);
 }
 
+// Encodes `insn` expecting the error to name `what`.
+void ExpectOverflow(const Instruction& insn, const std::string& what) {
+  const StatusOr<InsnWord> w = Encode(insn);
+  ASSERT_FALSE(w.ok()) << what;
+  EXPECT_NE(w.status().message().find(what), std::string::npos) << w.status().message();
+}
+
+TEST(Isa, NewFieldsOverflowNamingTheField) {
+  EltwiseArgs e;
+  e.op = 4;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "eltwise: field op = 4 does not fit in 2 bits");
+  e = {}, e.broadcast = 4;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "broadcast = 4 does not fit in 2 bits");
+  e = {}, e.channels = 65536;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "channels = 65536 does not fit in 16 bits");
+  e = {}, e.b_multiplier = 32768;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "b_multiplier = 32768 does not fit in 16 signed");
+  e = {}, e.b_multiplier = -32769;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "b_multiplier = -32769");
+  e = {}, e.a_multiplier = INT32_MIN;  // the full 32-bit range fits
+  EXPECT_TRUE(Encode({Opcode::kEltwise, 0, 0, e}).ok());
+  e = {}, e.count = 1u << 24;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "count = 16777216 does not fit in 24 bits");
+  LutArgs l;
+  l.table_addr = 1u << 24;
+  ExpectOverflow({Opcode::kLut, 0, 0, l}, "lut: field table_addr = 16777216");
+  l = {}, l.count = 1u << 24;
+  ExpectOverflow({Opcode::kLut, 0, 0, l}, "count = 16777216 does not fit in 24 bits");
+  ActArgs a;
+  a.table_addr = 1u << 24;
+  ExpectOverflow({Opcode::kAct, 0, 0, a}, "act: field table_addr = 16777216");
+}
+
+TEST(Isa, NewInstructionsDecodeAndDisassemble) {
+  LutArgs l{1, 2, 3, 4};
+  StatusOr<InsnWord> w = Encode({Opcode::kLut, 0, 0, l});
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ((*w)[0], 7);
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->queue(), Queue::kVector);
+  EXPECT_EQ(Disassemble(*back), "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4");
+  EltwiseArgs e;
+  e.op = uint32_t(EltwiseOp::kMin), e.broadcast = uint32_t(Broadcast::kPixel);
+  e.a_multiplier = -(1 << 30), e.b_multiplier = -5, e.clamp_min = -7;
+  w = Encode({Opcode::kEltwise, 1, 8, e});
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ((*w)[0], 6);
+  back = Decode(w->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(std::get<EltwiseArgs>(back->args), e);
+  EXPECT_NE(Disassemble(*back).find("eltwise wait=L signal=S a_addr=0"), std::string::npos);
+  InsnWord unknown{};
+  unknown[0] = 8;
+  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 8"), std::string::npos);
+}
+
 TEST(Isa, ArgumentsMustMatchTheOpcode) {
   const StatusOr<InsnWord> w = Encode({Opcode::kPool, 0, 0, ActArgs{}});
   ASSERT_FALSE(w.ok());
