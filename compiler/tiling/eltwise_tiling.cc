@@ -111,7 +111,12 @@ VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
 
 namespace {
 
-// Replays the tilings of every chunk size of the first group with one that fits.
+// Replays the tilings of the chunk sizes of the first group with one that fits. Within a group,
+// sizes are replayed largest first, and once one is more than kNearBest slower than the fastest
+// so far the smaller ones are skipped: time falls with the chunk while the first load's latency
+// dominates and rises once per-instruction costs do, so a smaller one could not be near the
+// fastest either (and a row cut into single elements is not replayed). The kept candidates
+// stay in ascending order.
 template <class Tiling, class Plan, class Emit>
 std::vector<VectorChoice<Tiling>> TryChunks(const spec::NpuConfig& c, uint64_t budget,
                                             const std::vector<std::vector<uint64_t>>& groups,
@@ -119,15 +124,25 @@ std::vector<VectorChoice<Tiling>> TryChunks(const spec::NpuConfig& c, uint64_t b
                                             std::vector<Replayed>& costs) {
   std::vector<VectorChoice<Tiling>> fitting;
   for (const std::vector<uint64_t>& group : groups) {
-    for (uint64_t chunk : group) {
+    std::vector<uint64_t> sizes(group.begin(), group.end());
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::vector<std::pair<VectorChoice<Tiling>, Replayed>> kept;
+    uint64_t fastest = UINT64_MAX;
+    for (uint64_t chunk : sizes) {
       Tiling t = base;
       t.chunk = chunk;
       if (chunk > kMaxCount) continue;
       const auto plan =
           vector_search::FitPlan(c, budget, [&](uint32_t a) { return plan_fn(t, a); });
       if (!plan) continue;
-      fitting.push_back({t, *plan});
-      costs.push_back(vector_search::Replay(c, emit(t, *plan)));
+      const Replayed r = vector_search::Replay(c, emit(t, *plan));
+      fastest = std::min(fastest, r.cycles);
+      if (r.cycles > fastest * vector_search::kNearBest) break;
+      kept.push_back({{t, *plan}, r});
+    }
+    for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+      fitting.push_back(it->first);
+      costs.push_back(it->second);
     }
     if (!fitting.empty()) break;
   }
