@@ -226,6 +226,22 @@ ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool t
   return *conv;
 }
 
+Network BroadcastChain() {
+  using spec::Broadcast;
+  using spec::EltwiseOp;
+  HandNetwork n("broadcast");
+  const int x = n.Input(12, 10, 8, -7), v = n.Input(1, 1, 8, -7);
+  const int t = n.Conv(x, {{TestConv(12, 10, 8, 16, false, 21)}});
+  const int s = n.Conv(v, {{TestConv(1, 1, 8, 16, false, 22)}});
+  const int p = n.Conv(x, {{TestConv(12, 10, 8, 1, false, 23)}});
+  const int y =
+      n.Eltwise(t, s, TestEltwise(EltwiseOp::kMul, Broadcast::kChannel, 12, 10, 16, false, 24));
+  const int z =
+      n.Eltwise(y, p, TestEltwise(EltwiseOp::kMax, Broadcast::kPixel, 12, 10, 16, false, 25));
+  n.Output(n.Conv(z, {{TestConv(12, 10, 16, 8, true, 26)}}));
+  return n.network();
+}
+
 Network OneEltwise(const EltwiseLayer& e) {
   HandNetwork n("eltwise");
   const int a = n.Input(e.h, e.w, e.c, e.a_zero_point);

@@ -60,6 +60,11 @@ LutLayer TestLut(uint32_t h, uint32_t w, uint32_t c, uint32_t seed);
 ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool table,
                    uint32_t seed);
 
+// x (12x10x8) and v (1x1x8) -> conv(x) * conv(v) per channel (squeeze-excite), max'ed with a
+// one-channel conv(x) per pixel (spatial attention) -> conv with a table: broadcast b operands
+// that are activations, on chip when the SRAM holds them.
+Network BroadcastChain();
+
 // One-layer networks: the layer on graph inputs (a, and b if it is an activation of its
 // broadcast's shape), its result the graph output.
 Network OneEltwise(const EltwiseLayer& layer);

@@ -182,5 +182,18 @@ TEST(VectorLayers, OnChipOperandsInPlace) {
   }
 }
 
+TEST(VectorLayers, BroadcastActivationsOnChip) {
+  for (const NamedConfig& config : SweepConfigs()) {
+    SCOPED_TRACE(config.name);
+    const CompiledModel m = ExpectExact(BroadcastChain(), config.config, 27);
+    if (config.name == "default" || config.name == "big") {
+      for (size_t i : {3, 4}) {  // the mul and the max read both operands in place
+        EXPECT_TRUE(m.layers[i].on_chip.input[0] && m.layers[i].on_chip.input[1])
+            << m.layers[i].name;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler::testing
