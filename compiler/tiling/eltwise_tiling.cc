@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/schedule/eltwise_emitter.h"
 #include "compiler/tiling/vector_search.h"
+#include "hw/spec/timing_model.h"
 
 namespace npu::compiler {
 namespace {
@@ -28,9 +30,9 @@ uint64_t BChunkBytes(const EltwiseLayer& l, uint64_t chunk) {
   return chunk >= l.c ? chunk / l.c : 1;
 }
 
-// Chunk sizes to try, in the order tried: whole rows (more than one), then, only if none fits,
-// parts of a row (whole pixels first when chunks must respect pixels). `fits` says whether a
-// chunk size fits; the first group with a fitting size wins.
+// Chunk sizes to try, in groups, each ascending: whole rows (more than one row in the tensor),
+// then, only if none fits, parts of a row: any size, or whole pixels then parts of one when
+// chunks must respect pixels. The first group with a size that fits wins.
 std::vector<std::vector<uint64_t>> ChunkGroups(uint64_t h, uint64_t w, uint64_t c, uint64_t pixel) {
   const uint64_t row = w * c;
   std::vector<std::vector<uint64_t>> groups(1);
@@ -111,38 +113,48 @@ VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
 
 namespace {
 
-// Replays the tilings of the chunk sizes of the first group with one that fits. Within a group,
-// sizes are replayed largest first, and once one is more than kNearBest slower than the fastest
-// so far the smaller ones are skipped: time falls with the chunk while the first load's latency
-// dominates and rises once per-instruction costs do, so a smaller one could not be near the
-// fastest either (and a row cut into single elements is not replayed). The kept candidates
-// stay in ascending order.
-template <class Tiling, class Plan, class Emit>
+// The vector unit's cycles for the chunks of `tiling`, which run one after the other: a lower
+// bound of any stream that emits them. `work` is vector work per element (2 for ELTWISE).
+template <class Tiling>
+uint64_t VectorBound(const spec::NpuConfig& c, uint64_t elements, uint64_t pixel, uint64_t work,
+                     const Tiling& t) {
+  uint64_t cycles = 0;
+  for (const ElementChunk& chunk : Chunks(elements, t.chunk, pixel)) {
+    cycles += spec::ActComputeCycles(c, work * chunk.count);
+  }
+  return cycles;
+}
+
+// Replays the tilings of the chunk sizes of the first group with one that fits, largest first,
+// skipping those whose vector-unit bound alone is more than kNearBest above the fastest replayed
+// so far: they cannot be near the fastest, so Pick would not take them (a row cut into single
+// elements is not replayed). The candidates stay in the group's order.
+template <class Tiling, class Plan, class Emit, class Bound>
 std::vector<VectorChoice<Tiling>> TryChunks(const spec::NpuConfig& c, uint64_t budget,
                                             const std::vector<std::vector<uint64_t>>& groups,
-                                            Tiling base, Plan plan_fn, Emit emit,
+                                            Tiling base, Plan plan_fn, Emit emit, Bound bound,
                                             std::vector<Replayed>& costs) {
   std::vector<VectorChoice<Tiling>> fitting;
   for (const std::vector<uint64_t>& group : groups) {
-    std::vector<uint64_t> sizes(group.begin(), group.end());
-    std::sort(sizes.rbegin(), sizes.rend());
-    std::vector<std::pair<VectorChoice<Tiling>, Replayed>> kept;
+    std::vector<std::optional<std::pair<VectorChoice<Tiling>, Replayed>>> kept(group.size());
     uint64_t fastest = UINT64_MAX;
-    for (uint64_t chunk : sizes) {
+    for (size_t k = group.size(); k-- > 0;) {
       Tiling t = base;
-      t.chunk = chunk;
-      if (chunk > kMaxCount) continue;
+      t.chunk = group[k];
+      if (t.chunk > kMaxCount) continue;
       const auto plan =
           vector_search::FitPlan(c, budget, [&](uint32_t a) { return plan_fn(t, a); });
-      if (!plan) continue;
+      if (!plan || (fastest != UINT64_MAX && bound(t) > fastest * vector_search::kNearBest)) {
+        continue;
+      }
       const Replayed r = vector_search::Replay(c, emit(t, *plan));
       fastest = std::min(fastest, r.cycles);
-      if (r.cycles > fastest * vector_search::kNearBest) break;
-      kept.push_back({{t, *plan}, r});
+      kept[k] = {{t, *plan}, r};
     }
-    for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
-      fitting.push_back(it->first);
-      costs.push_back(it->second);
+    for (const auto& candidate : kept) {
+      if (!candidate) continue;
+      fitting.push_back(candidate->first);
+      costs.push_back(candidate->second);
     }
     if (!fitting.empty()) break;
   }
@@ -174,9 +186,13 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
     return EmitEltwise(l, t, plan, ops);
   };
   std::vector<Replayed> costs;
+  auto bound = [&](const EltwiseTiling& t) {
+    return VectorBound(c, l.Elements(), ChunkPixel(l), 2, t);
+  };
   const std::vector<VectorChoice<EltwiseTiling>> fitting = TryChunks(
       c, budget, ChunkGroups(l.h, l.w, l.c, ChunkPixel(l)), on_chip,
-      [&](const EltwiseTiling& t, uint32_t a) { return PlanEltwiseSram(l, t, a); }, emit, costs);
+      [&](const EltwiseTiling& t, uint32_t a) { return PlanEltwiseSram(l, t, a); }, emit, bound,
+      costs);
   if (fitting.empty()) {
     EltwiseTiling minimal = on_chip;
     minimal.chunk = 1;
@@ -197,9 +213,10 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, cons
     return EmitLut(l, t, plan, ops);
   };
   std::vector<Replayed> costs;
+  auto bound = [&](const LutTiling& t) { return VectorBound(c, l.Elements(), 0, 1, t); };
   const std::vector<VectorChoice<LutTiling>> fitting = TryChunks(
       c, budget, ChunkGroups(l.h, l.w, l.c, 0), on_chip,
-      [&](const LutTiling& t, uint32_t a) { return PlanLutSram(l, t, a); }, emit, costs);
+      [&](const LutTiling& t, uint32_t a) { return PlanLutSram(l, t, a); }, emit, bound, costs);
   if (fitting.empty()) {
     LutTiling minimal = on_chip;
     minimal.chunk = 1;
