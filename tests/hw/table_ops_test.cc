@@ -245,5 +245,31 @@ TEST(TableOps, ReplayMatchesThePlatformInstructionByInstruction) {
       0u);
 }
 
+// Faults: what the unit refuses, named like every other fault (docs/isa.md).
+std::string FaultOf(const spec::Instruction& insn) {
+  const spec::NpuConfig config = Config(16);
+  testing::ProgramBuilder program(config);
+  program.Add(insn);
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, {});
+  EXPECT_FALSE(r.ok());
+  return r.ok() ? "" : r.status().message();
+}
+
+TEST(TableOps, EmptyLutIsABadInstruction) {
+  EXPECT_NE(FaultOf(Lut(0)).find("error 'bad instruction' at instruction 0"), std::string::npos);
+}
+
+TEST(TableOps, LutTableOutsideSramFaults) {
+  spec::Instruction lut = Lut(16);
+  std::get<spec::LutArgs>(lut.args).table_addr = (1 << 20) - 100;  // 256 bytes past the end
+  EXPECT_NE(FaultOf(lut).find("SRAM access out of range"), std::string::npos);
+}
+
+TEST(TableOps, MulWithABMultiplierIsABadInstruction) {
+  spec::EltwiseArgs e;
+  e.count = 8, e.op = uint32_t(spec::EltwiseOp::kMul), e.b_multiplier = 3;
+  EXPECT_NE(FaultOf({spec::Opcode::kEltwise, 0, 0, e}).find("bad instruction"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace npu
