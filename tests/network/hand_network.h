@@ -41,7 +41,8 @@ class HandNetwork {
   Network net_;
 };
 
-// The outputs of `net` for `inputs` (one per graph input), by direct evaluation.
+// The outputs of `net` for `inputs` (one per graph input), by direct evaluation of its
+// convolutions, ELTWISE and LUT layers (pools are not evaluated here).
 std::vector<std::vector<int8_t>> EvaluateNetwork(const Network& net,
                                                  const std::vector<std::vector<int8_t>>& inputs);
 
