@@ -36,6 +36,7 @@ StatusOr<CompiledLayer> CompileConvLayerDetailed(const spec::NpuConfig& config,
   NPU_TRY(CheckDramFits(config, layer, 0));  // before tiling sizes anything by the tensors
   NPU_ASSIGN_OR_RETURN(const TilingChoice choice, Tile(config, layer, options));
   NPU_ASSIGN_OR_RETURN(std::vector<uint8_t> params, PackActParams(layer));
+  params.insert(params.end(), layer.table.begin(), layer.table.end());  // PlaceData's table
   std::vector<uint8_t> weights = PackWeights(layer, TileGrid(layer, choice.tiling));
 
   CompiledLayer out;

@@ -23,8 +23,8 @@ ConvOperands PlaceData(const ConvLayer& layer) {
   ConvOperands d;
   d.weights = 0;
   d.params = AlignUp(d.weights + layer.weights.size());
-  d.input =
-      DramTensor(AlignUp(d.params + uint64_t{layer.out_c} * spec::kActParamBytes), layer.in_c);
+  d.table = d.params + uint64_t{layer.out_c} * spec::kActParamBytes;  // ends the params segment
+  d.input = DramTensor(AlignUp(d.table + layer.table.size()), layer.in_c);
   d.output = DramTensor(AlignUp(d.input.addr + layer.InputBytes()), layer.out_c);
   return d;
 }
@@ -36,7 +36,7 @@ DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count) {
   l.data_base = AlignUp(l.instruction_bytes);
   l.data = PlaceData(layer);
   l.weight_bytes = layer.weights.size();
-  l.param_bytes = uint64_t{layer.out_c} * spec::kActParamBytes;
+  l.param_bytes = uint64_t{layer.out_c} * spec::kActParamBytes + layer.table.size();
   l.input_bytes = layer.InputBytes();
   l.output_bytes = layer.OutputBytes();
   l.end = AlignUp(l.data_base + l.data.output.addr + l.output_bytes);

@@ -2,7 +2,8 @@
 // and the tensor, segment and layer descriptions the firmware and the reports read.
 //
 // DRAM layout (offsets from DRAM_BASE, every region aligned to kDramAlign):
-//   instructions | <layer>.weights | <layer>.params | input | output
+//   instructions | <layer>.weights | <layer>.params (ACT records, then the table if any) | input
+//   | output
 // The emitter works with data offsets relative to the weights region; RelocateDram() adds the
 // region's final offset once the instruction count is known.
 #pragma once

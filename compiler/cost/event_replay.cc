@@ -51,6 +51,8 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
       moved |= load.Step(s);
       moved |= store.Step(s);
       moved |= cp.Step(s);
+      moved |= load.StartKicked(s);
+      moved |= store.StartKicked(s);
     }
     if (s.retired == insns.size()) break;
     // 2. The next instant anything waits for.

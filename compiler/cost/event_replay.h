@@ -12,9 +12,11 @@
 //     it; descriptors retire (give their tokens) in order;
 //   - DRAM: one bus; a request is served at max(issue + latency, bus free) for
 //     ceil(bytes / bytes_per_cycle) cycles.
-// At one instant, units act in the order compute, vector, load, store, command processor, each
-// going as far as it can before the next, and again until nothing moves; so a unit that goes on
-// from its previous instruction acts before one woken by the token it gives, as in SystemC.
+// At one instant, units act in the order compute, vector, load, store, command processor, then
+// the DMA channels given a descriptor in that pass start, each going as far as it can before the
+// next, and again until nothing moves; so a unit that goes on from its previous instruction acts
+// before one woken by the token it gives, and the command processor's fetch request goes to DRAM
+// before the first requests of a descriptor dispatched at the same instant, as in SystemC.
 // The timing formulas are hw/spec/timing_model.h's, so this is the hardware's timing up to the
 // order of simultaneous events.
 #pragma once

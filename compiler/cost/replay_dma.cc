@@ -26,6 +26,16 @@ bool DmaEngine::Step(Shared& s) {
   return moved;
 }
 
+bool DmaEngine::StartKicked(Shared& s) {
+  bool moved = false;
+  for (auto ch = channels_.rbegin(); ch != channels_.rend(); ++ch) {
+    if (!ch->kicked) continue;
+    ch->kicked = false;
+    moved |= StepChannel(s, *ch);
+  }
+  return moved;
+}
+
 uint64_t DmaEngine::Wake() const {
   uint64_t wake = kNever;
   for (const Channel& ch : channels_) {
@@ -60,6 +70,7 @@ bool DmaEngine::Dispatch(Shared& s) {
     *free = Channel{};
     free->job = pending_;
     free->wake = s.now;  // the channel starts at this instant, after its kick
+    free->kicked = true;
     in_order_.push_back(std::move(pending_));
     moved = true;
   }
@@ -78,7 +89,7 @@ void DmaEngine::Issue(Shared& s, Channel& ch) {
 // The channel's loop: start, then at each oldest burst's arrival write it (LOAD) and issue
 // more; a LOAD ends when its last SRAM write does.
 bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
-  if (!ch.job || s.now < ch.wake) return false;
+  if (!ch.job || s.now < ch.wake || ch.kicked) return false;
   const size_t i = ch.job->insn;
   if (!ch.started) {
     ch.started = true;

@@ -56,7 +56,7 @@ bool Unit::Step(Shared& s) {
 void Unit::Start(Shared& s) {
   const spec::Instruction& insn = s.insns[insn_];
   uint64_t at = s.now, ideal = 0;
-  for (const SramAccess& a : UnitSramAccesses(insn)) {
+  for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
     at = s.banks.Book(a, at);
     ideal += spec::SramIdealCycles(s.c, a.addr, a.run, a.count, a.stride);
   }

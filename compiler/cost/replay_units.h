@@ -100,6 +100,11 @@ class DmaEngine {
  public:
   DmaEngine(const spec::NpuConfig& config, spec::Queue queue);
   bool Step(Shared& s);
+  // Starts the channels Step gave a descriptor: they act after the command processor of the
+  // same pass (in hw/dma the dispatcher kicks a channel one delta after the event that freed its
+  // descriptor, by which time the command processor, woken by that event too, has asked DRAM for
+  // its next batch), and before the units of the next pass.
+  bool StartKicked(Shared& s);
   uint64_t Wake() const;
 
  private:
@@ -120,6 +125,7 @@ class DmaEngine {
     std::deque<InFlight> in_flight;
     uint64_t written = 0;  // LOAD: when the last SRAM write is done
     uint64_t wake = kNever;
+    bool kicked = false;  // given a descriptor in this pass: starts in StartKicked
   };
 
   bool Dispatch(Shared& s);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "compiler/layer/int8_fields.h"
+#include "compiler/layer/lut_layer.h"
 #include "hw/spec/arith.h"
 
 namespace npu::compiler {
@@ -116,7 +117,8 @@ Status CheckQuantisation(const ConvLayer& l) {
       return InvalidArgument(fmt::format("{} = {}: must be positive and finite", field, scale));
     }
   }
-  return CheckInt8Fields(l.input_zero_point, l.output_zero_point, l.clamp_min, l.clamp_max);
+  NPU_TRY(CheckInt8Fields(l.input_zero_point, l.output_zero_point, l.clamp_min, l.clamp_max));
+  return CheckOptionalTable(l.table);
 }
 
 }  // namespace

@@ -37,6 +37,10 @@ struct ConvLayer {
   int32_t output_zero_point = 0;
   int32_t clamp_min = -128;  // ReLU: output zero point; ReLU6: also quantised 6.0 as max
   int32_t clamp_max = 127;
+  // Empty, or spec::kLutEntries entries every output value v then goes through (table[v + 128],
+  // ACT's use_table): a fused Sigmoid, SiLU, HardSwish, GELU... (lut_table.h). The output
+  // quantisation above is then the table's input; the table maps it to the layer's real output.
+  std::vector<int8_t> table;
 
   // Output size; 0 if the (padded) input is smaller than the dilated kernel.
   uint32_t OutH() const;

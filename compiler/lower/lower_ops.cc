@@ -196,7 +196,7 @@ Status LowerAdd(const ir::Node& n, const Network& net, NetLayer& layer) {
                     "same-shaped tensors only (no broadcasting)",
                     a.h, a.w, a.c, b.h, b.w, b.c, y.h, y.w, y.c));
   }
-  AddLayer add;
+  EltwiseLayer add;
   add.name = n.name();
   add.h = y.h, add.w = y.w, add.c = y.c;
   add.a_zero_point = a.zero_point, add.b_zero_point = b.zero_point;
@@ -208,7 +208,7 @@ Status LowerAdd(const ir::Node& n, const Network& net, NetLayer& layer) {
   NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
   add.a_multiplier = int32_t(ma), add.b_multiplier = int32_t(mb), add.shift = int32_t(shift);
   add.clamp_min = int32_t(lo), add.clamp_max = int32_t(hi);
-  NPU_TRY(CheckAddLayer(add));
+  NPU_TRY(CheckEltwiseLayer(add));
   layer.op = "add";
   layer.work = add;
   return Status::Ok();

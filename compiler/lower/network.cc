@@ -1,4 +1,4 @@
-// Network queries: per-layer figures, buffer lifetimes, in-place adds.
+// Network queries: per-layer figures, buffer lifetimes, in-place elementwise layers.
 #include "compiler/lower/network.h"
 
 #include <fmt/format.h>
@@ -29,6 +29,11 @@ uint64_t NetLayer::ConstantBytes() const {
     for (const ConvPart& p : *parts) {
       bytes += p.conv.weights.size() + uint64_t{p.conv.out_c} * spec::kActParamBytes;
     }
+    if (!parts->empty()) bytes += parts->front().conv.table.size();  // one table per layer
+  } else if (const auto* e = std::get_if<EltwiseLayer>(&work)) {
+    bytes += e->b_constant.size();
+  } else if (const auto* l = std::get_if<LutLayer>(&work)) {
+    bytes += l->table.size();
   }
   return bytes;
 }
@@ -52,7 +57,15 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
     for (int v : inputs) in.push_back(hwc(v));
     return fmt::format("{} -> {}", fmt::join(in, ", "), hwc(output));
   }
-  return fmt::format("{} + {} -> {}", hwc(inputs[0]), hwc(inputs[1]), hwc(output));
+  if (const auto* e = std::get_if<EltwiseLayer>(&work)) {
+    const std::string b =
+        e->b_is_constant() ? fmt::format("const[{}]", e->BElements()) : hwc(inputs.at(1));
+    const char* symbol = e->op == spec::EltwiseOp::kAdd   ? "+"
+                         : e->op == spec::EltwiseOp::kMul ? "*"
+                                                          : e->OpName();
+    return fmt::format("{} {} {} -> {}", hwc(inputs[0]), symbol, b, hwc(output));
+  }
+  return fmt::format("{} -> {}, table", hwc(inputs[0]), hwc(output));
 }
 
 std::vector<Lifetime> BufferLifetimes(const Network& n) {
@@ -74,11 +87,14 @@ std::vector<Lifetime> BufferLifetimes(const Network& n) {
   return life;
 }
 
-int MakeAddsInPlace(Network& n) {
+int MakeElementwiseInPlace(Network& n) {
   int made = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     NetLayer& layer = n.layers[i];
-    if (!std::holds_alternative<AddLayer>(layer.work)) continue;
+    if (!std::holds_alternative<EltwiseLayer>(layer.work) &&
+        !std::holds_alternative<LutLayer>(layer.work)) {
+      continue;
+    }
     const std::vector<Lifetime> life = BufferLifetimes(n);  // earlier merges change lifetimes
     const int out_buffer = n.values[layer.output].buffer;
     for (int operand : layer.inputs) {
@@ -88,7 +104,7 @@ int MakeAddsInPlace(Network& n) {
           n.buffers[buffer].bytes != n.buffers[out_buffer].bytes) {
         continue;
       }
-      // The add writes over `operand`; every value on the output buffer moves with it.
+      // The layer writes over `operand`; every value on the output buffer moves with it.
       n.buffers[buffer].graph_output |= n.buffers[out_buffer].graph_output;
       for (ActivationValue& v : n.values) {
         if (v.buffer == out_buffer) v.buffer = buffer;

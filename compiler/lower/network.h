@@ -1,11 +1,12 @@
-// The network as the NPU runs it: a list of hardware layers (convolutions, pools, adds) over
+// The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
+// layers, table lookups) over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
 // Activations are values; a value lives in a buffer. Views (Flatten, Reshape, Identity) make a
-// new value over the same buffer (the bytes are identical in NHWC order), and an in-place add
-// reuses an input's buffer for its output, so buffers, not values, are what memory planning
-// places.
+// new value over the same buffer (the bytes are identical in NHWC order), and an in-place
+// elementwise layer reuses an input's buffer for its output, so buffers, not values, are what
+// memory planning places.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,9 @@
 #include <variant>
 #include <vector>
 
-#include "compiler/layer/add_layer.h"
 #include "compiler/layer/conv_layer.h"
+#include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/lut_layer.h"
 #include "compiler/layer/pool_layer.h"
 #include "compiler/lower/cpu_layer.h"
 
@@ -46,11 +48,14 @@ struct ConvPart {
 
 struct NetLayer {
   std::string name;  // the IR node's name
-  std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", ...
-  std::variant<std::vector<ConvPart>, PoolLayer, AddLayer, CpuLayer> work;
-  std::vector<int> inputs;  // value ids: one, or a and b for an add (a CPU op: all it reads)
-  int output = -1;          // value id
-  std::string note;         // how a form the hardware lacks was decomposed, if it was
+  std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", "add", ...
+  // A convolution's table (ConvLayer::table) is the same in every part.
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CpuLayer> work;
+  // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
+  // is carried by the EltwiseLayer); a CPU layer: every activation it reads.
+  std::vector<int> inputs;
+  int output = -1;   // value id
+  std::string note;  // how a form the hardware lacks was decomposed, if it was
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);
@@ -58,7 +63,7 @@ struct NetLayer {
   const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
-  uint64_t ConstantBytes() const;  // weights and ACT parameter records
+  uint64_t ConstantBytes() const;  // weights, ACT parameter records, tables, constant operands
   std::string ShapeText(const std::vector<ActivationValue>& values) const;
 };
 
@@ -81,9 +86,10 @@ struct Lifetime {
 };
 std::vector<Lifetime> BufferLifetimes(const Network& network);
 
-// Makes every add whose input `a` (or `b`) dies at that add write its output over that input
-// (same bytes, read before written), unless the input is a graph input. Returns the number of
-// adds made in place. Views keep sharing buffers; unused buffers stay (zero-length lifetimes).
-int MakeAddsInPlace(Network& network);
+// Makes every elementwise layer (ELTWISE, LUT) whose input (a or b of the output's size) dies at
+// that layer write its output over that input (same bytes, read before written), unless the
+// input is a graph input. Returns the number of layers made in place. Views keep sharing
+// buffers; unused buffers stay (zero-length lifetimes).
+int MakeElementwiseInPlace(Network& network);
 
 }  // namespace npu::compiler

@@ -47,6 +47,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.op = layer.op;
     l.shape = layer.ShapeText(net.values);
     l.tiling = chip.schedules[i].Describe();
+    l.inputs = static_cast<uint32_t>(layer.inputs.size());
     l.note = layer.on_cpu() ? "on the control core: " + layer.cpu()->reason : layer.note;
     l.on_cpu = layer.on_cpu();
     l.first_instruction = static_cast<uint32_t>(m.instructions.size());
@@ -143,12 +144,21 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                                      const CompileOptions& options) {
-  // 1-2. Validate, lower, buffers and lifetimes.
+  // 1. Validate, lower.
   NPU_TRY(spec::Validate(config));
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
+  NPU_ASSIGN_OR_RETURN(Network network,
+                       LowerGraph(quantized, {options.cpu_fallback, options.cpu_ops}));
+  return CompileNetwork(config, std::move(network), options);
+}
+
+StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network network,
+                                       const CompileOptions& options) {
+  // 2. Buffers and lifetimes.
+  NPU_TRY(spec::Validate(config));
   CompiledModel m;
-  NPU_ASSIGN_OR_RETURN(m.network, LowerGraph(quantized, {options.cpu_fallback, options.cpu_ops}));
-  m.memory.adds_in_place = MakeAddsInPlace(m.network);
+  m.network = std::move(network);
+  m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.
   NPU_ASSIGN_OR_RETURN(const OnChipPlan chip, PlanOnChip(config, m.network, life,

@@ -5,7 +5,8 @@
 //
 //   1. Validate the config; lower the graph to NPU and CPU layers (compiler/lower): what neither
 //      runs is one error listing it; decompositions and CPU placements are noted per layer.
-//   2. Memory: buffers and lifetimes (views share, adds run in place where the input dies).
+//   2. Memory: buffers and lifetimes (views share, elementwise layers run in place where an
+//      input dies).
 //   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
 //      SRAM left to it (one cost model, the hardware's timing formulas), SRAM placement with
 //      stripe alignment and cross-layer prefetch.
@@ -42,6 +43,7 @@ struct ModelLayer {
   std::string name, op, shape, tiling, note;
   bool on_cpu = false;  // run by the firmware on the control core (the note says why)
   uint32_t step = 0;    // the index of the program step that runs it
+  uint32_t inputs = 1;  // activation inputs (two for an elementwise layer with an activation b)
   uint32_t first_instruction = 0, instruction_count = 0;
   LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;
@@ -70,7 +72,7 @@ struct MemoryPlan {
   uint64_t arena_lower_bound = 0;  // most bytes of off-chip buffers alive at once
   uint64_t sram_peak = 0;          // highest SRAM byte used + 1
   bool prefetch = false;
-  int adds_in_place = 0, evicted = 0;
+  int elementwise_in_place = 0, evicted = 0;
 };
 
 struct CompiledModel {
@@ -88,6 +90,11 @@ struct CompiledModel {
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                                      const CompileOptions& options = {});
+
+// Steps 1 (the config) and 2-7 for a network already lowered, or built by hand (every layer
+// kind: ConvLayer with or without a table, PoolLayer, EltwiseLayer, LutLayer).
+StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network network,
+                                       const CompileOptions& options = {});
 
 // A plain-text compile report: per layer its op, shape, tiling, decompositions, operands kept on
 // chip, SRAM and predictions; the memory plan; totals against the roofline.

@@ -24,9 +24,8 @@ std::string CompileReport(const CompiledModel& m) {
   r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", "layer", "op", "shape",
                    "io", "predicted", "roofline", "SRAM", "tiling");
   for (const ModelLayer& l : m.layers) {
-    const size_t inputs = l.op == "add" ? 2 : 1;
     r += fmt::format("{:<28} {:<20} {:<30} {:>6} {:>10} {:>10} {:>10}  {}\n", l.name, l.op, l.shape,
-                     OnChipText(l, inputs), l.predicted_cycles, l.roofline_cycles,
+                     OnChipText(l, l.inputs), l.predicted_cycles, l.roofline_cycles,
                      Kib(l.sram_in_use), l.tiling);
     if (!l.note.empty()) {
       r += fmt::format("{:<28} {} {}\n", "", l.on_cpu ? "cpu:" : "decomposed:", l.note);
@@ -40,12 +39,13 @@ std::string CompileReport(const CompiledModel& m) {
       "DRAM: instructions {}, constants {}, activation arena {} (liveness lower bound {}, "
       "{:.3f}x)\n"
       "SRAM: peak {} of the buffers and scratch; activations kept on chip {}, through DRAM {}; "
-      "{} adds in place; cross-layer prefetch {}; {} buffer(s) sent back to DRAM to fit\n"
+      "{} elementwise layers in place; cross-layer prefetch {}; {} buffer(s) sent back to DRAM to "
+      "fit\n"
       "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n",
       Kib(mem.instruction_bytes), Kib(mem.constants_bytes), Kib(mem.arena_bytes),
       Kib(mem.arena_lower_bound),
       mem.arena_lower_bound ? double(mem.arena_bytes) / mem.arena_lower_bound : 1.0,
-      Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.adds_in_place,
+      Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.elementwise_in_place,
       mem.prefetch ? "on" : "off", mem.evicted, Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
       m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0);
   return r;

@@ -1,8 +1,9 @@
-// Layer emission: dispatch to the conv, pool and add emitters with rebased buffers.
+// Layer emission: dispatch to the conv, pool, eltwise and lut emitters with rebased buffers.
 #include "compiler/network/layer_emission.h"
 
 #include "compiler/codegen/constants.h"
 #include "compiler/schedule/conv_emitter.h"
+#include "compiler/schedule/eltwise_emitter.h"
 #include "compiler/schedule/vector_emitter.h"
 #include "compiler/tiling/tile_grid.h"
 
@@ -11,11 +12,14 @@ namespace {
 
 constexpr uint64_t kConstantAlign = 64;
 
-void Append(std::vector<uint8_t>& to, const std::vector<uint8_t>& bytes,
-            std::vector<uint64_t>& at) {
+// Appends `bytes` at the next aligned offset of `to`; returns that offset.
+template <class Bytes>
+uint64_t Append(std::vector<uint8_t>& to, const Bytes& bytes) {
   to.resize((to.size() + kConstantAlign - 1) / kConstantAlign * kConstantAlign);
-  at.push_back(to.size());
-  to.insert(to.end(), bytes.begin(), bytes.end());
+  const uint64_t at = to.size();
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  to.insert(to.end(), data, data + bytes.size());
+  return at;
 }
 
 std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
@@ -31,6 +35,8 @@ std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
     ConvOperands ops;
     ops.weights = places.constants + constants.weights[i];
     ops.params = places.constants + constants.params[i];
+    if (constants.table) ops.table = places.constants + *constants.table;
+    ops.load_table = i == 0;  // the parts share the plan's table slot
     ops.input = places.inputs[0];
     ops.input.channel_offset = part.in_channel_offset;
     ops.output = places.output;
@@ -48,17 +54,23 @@ std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
 StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule) {
   LayerConstants c;
   if (const CpuLayer* cpu = layer.cpu()) {
-    for (const CpuConstant& k : cpu->constants) Append(c.bytes, k.bytes, c.cpu);
+    for (const CpuConstant& k : cpu->constants) c.cpu.push_back(Append(c.bytes, k.bytes));
     return c;
+  }
+  if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
+    c.table = Append(c.bytes, lut->table);
+  } else if (const auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
+    if (e->b_is_constant()) c.b = Append(c.bytes, e->b_constant);
   }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr) return c;
   const ConvTiling& tiling = std::get<TilingChoice>(schedule.choice).tiling;
   for (const ConvPart& part : *parts) {
-    Append(c.bytes, PackWeights(part.conv, TileGrid(part.conv, tiling)), c.weights);
+    c.weights.push_back(Append(c.bytes, PackWeights(part.conv, TileGrid(part.conv, tiling))));
     NPU_ASSIGN_OR_RETURN(const std::vector<uint8_t> params, PackActParams(part.conv));
-    Append(c.bytes, params, c.params);
+    c.params.push_back(Append(c.bytes, params));
   }
+  if (!parts->front().conv.table.empty()) c.table = Append(c.bytes, parts->front().conv.table);
   return c;
 }
 
@@ -75,10 +87,19 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitPool(*pool, choice.tiling, choice.plan, {places.inputs[0], places.output});
   }
-  VectorChoice<AddTiling> choice = std::get<VectorChoice<AddTiling>>(schedule.choice);
+  if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
+    VectorChoice<LutTiling> choice = std::get<VectorChoice<LutTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitLut(*lut, choice.tiling, choice.plan,
+                   {places.inputs[0], places.output, places.constants + *constants.table});
+  }
+  const EltwiseLayer& eltwise = std::get<EltwiseLayer>(layer.work);
+  VectorChoice<EltwiseTiling> choice = std::get<VectorChoice<EltwiseTiling>>(schedule.choice);
   Rebase(choice.plan, places.scratch_base);
-  return EmitAdd(std::get<AddLayer>(layer.work), choice.tiling, choice.plan,
-                 {places.inputs[0], places.inputs[1], places.output});
+  const TensorPlace b = eltwise.b_is_constant()
+                            ? DramTensor(places.constants + *constants.b, eltwise.c)
+                            : places.inputs[1];
+  return EmitEltwise(eltwise, choice.tiling, choice.plan, {places.inputs[0], b, places.output});
 }
 
 }  // namespace npu::compiler

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "compiler/lower/network.h"
@@ -14,12 +15,15 @@
 
 namespace npu::compiler {
 
-// A layer's constants, as one DRAM segment: per convolution part its packed weights (tile order)
-// and its ACT records, each 64-byte aligned, at the offsets listed.
+// A layer's constants, as one DRAM segment, each part 64-byte aligned at the offsets listed: per
+// convolution part its packed weights (tile order) and its ACT records, then the convolution's
+// table (one for all parts); a LUT's table; an ELTWISE's constant b.
 struct LayerConstants {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> weights, params;  // per part, offsets into `bytes`
   std::vector<uint64_t> cpu;              // a CPU layer: per CpuLayer::constants entry
+  std::optional<uint64_t> table;          // a convolution's or a LUT's table
+  std::optional<uint64_t> b;              // an ELTWISE's constant b
 };
 StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule);
 

@@ -1,4 +1,4 @@
-// Per-layer scheduling: dispatch to the conv, pool and add tiling searches.
+// Per-layer scheduling: dispatch to the conv, pool, eltwise and lut tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -10,23 +10,41 @@ TilingContext ConvContext(const LayerResidency& r, uint64_t budget) {
   return {budget, r.input[0], r.output};
 }
 
-AddTiling AddResidency(const LayerResidency& r) {
-  AddTiling t;
+EltwiseTiling EltwiseResidency(const LayerResidency& r) {
+  EltwiseTiling t;
   t.a_on_chip = r.input[0];
   t.b_on_chip = r.input[1];
   t.output_on_chip = r.output;
   return t;
 }
 
+LutTiling LutResidency(const LayerResidency& r) {
+  LutTiling t;
+  t.input_on_chip = r.input[0];
+  t.output_on_chip = r.output;
+  return t;
+}
+
+template <class Choice>
+LayerSchedule Scheduled(Choice choice) {
+  LayerSchedule s;
+  s.scratch_bytes = choice.plan.sram_bytes;
+  s.choice = std::move(choice);
+  return s;
+}
+
 }  // namespace
 
 std::string LayerSchedule::Describe() const {
-  if (const auto* conv = std::get_if<TilingChoice>(&choice)) return ToString(conv->tiling);
-  if (const auto* pool = std::get_if<VectorChoice<PoolTiling>>(&choice)) {
-    return ToString(pool->tiling);
-  }
-  if (std::holds_alternative<CpuChoice>(choice)) return "on the control core";
-  return ToString(std::get<VectorChoice<AddTiling>>(choice).tiling);
+  return std::visit(
+      [](const auto& c) -> std::string {
+        if constexpr (std::is_same_v<std::decay_t<decltype(c)>, CpuChoice>) {
+          return "on the control core";
+        } else {
+          return ToString(c.tiling);
+        }
+      },
+      choice);
 }
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
@@ -39,26 +57,29 @@ bool CanBeOnChip(const NetLayer& layer, int index) {
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,
                                       const NetLayer& layer, const LayerResidency& residency,
                                       uint64_t sram_budget) {
-  LayerSchedule s;
   if (layer.on_cpu()) {
+    LayerSchedule s;
     s.choice = CpuChoice{};
-  } else if (const auto* parts = layer.conv_parts()) {
+    return s;
+  }
+  if (const auto* parts = layer.conv_parts()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, parts->front().conv,
                                                            ConvContext(residency, sram_budget)));
-    s.scratch_bytes = choice.plan.sram_bytes;
-    s.choice = std::move(choice);
-  } else if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice,
                          ChoosePoolTiling(config, *pool, ConvContext(residency, sram_budget)));
-    s.scratch_bytes = choice.plan.sram_bytes;
-    s.choice = std::move(choice);
-  } else {
-    NPU_ASSIGN_OR_RETURN(auto choice, ChooseAddTiling(config, std::get<AddLayer>(layer.work),
-                                                      AddResidency(residency), sram_budget));
-    s.scratch_bytes = choice.plan.sram_bytes;
-    s.choice = std::move(choice);
+    return Scheduled(std::move(choice));
   }
-  return s;
+  if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice,
+                         ChooseLutTiling(config, *lut, LutResidency(residency), sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  NPU_ASSIGN_OR_RETURN(auto choice, ChooseEltwiseTiling(config, std::get<EltwiseLayer>(layer.work),
+                                                        EltwiseResidency(residency), sram_budget));
+  return Scheduled(std::move(choice));
 }
 
 StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network& net,

@@ -54,6 +54,9 @@ StatusOr<std::vector<int8_t>> ReferenceConv(const ConvLayer& layer, std::span<co
       }
     }
   }
+  if (!layer.table.empty()) {
+    for (int8_t& v : out) v = layer.table[int{v} + 128];
+  }
   return out;
 }
 

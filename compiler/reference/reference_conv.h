@@ -17,6 +17,7 @@ namespace npu::compiler {
 // out[oh][ow][n] = Requantize(sum over kh, kw, c of (in[y][x][c] - input_zero_point) *
 //                  w[n][kh][kw][c], bias[n], multiplier[n], shift[n], output_zero_point, clamp),
 // with y = oh*stride_h + kh*dilation_h - pad_top (likewise x), and out-of-bounds taps adding 0.
+// then through layer.table if it has one (out = table[out + 128]).
 // Input and output are NHWC int8 (batch 1). Fails if the layer is malformed or the input has the
 // wrong size.
 StatusOr<std::vector<int8_t>> ReferenceConv(const ConvLayer& layer, std::span<const int8_t> input);

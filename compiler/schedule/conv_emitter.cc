@@ -1,5 +1,6 @@
 // Instruction emission for a tiled convolution.
 //
+// First, if the layer has a table, LOAD it into its slot (once: every ACT reads it there).
 // Per step (spatial tile sp, output-channel tile oc, input-channel tile ic), in stream order:
 //   1. LOAD the input tile (clipped to the tensor; the halo rows/cols are part of it) unless
 //      its slot still holds it or the input is on chip (then CONV reads the tensor in place),
@@ -7,8 +8,9 @@
 //      the oc tile's ACT parameters.
 //   2. CONV into the group's accumulator tile, accumulating after the first ic tile. Padding
 //      is exact: CONV's pad_value is the input zero point, which the folded bias cancels.
-//   3. On the last ic step: ACT the accumulator tile into an SRAM output slot and STORE it to
-//      its place in the NHWC output, or ACT straight into the on-chip output tensor.
+//   3. On the last ic step: ACT the accumulator tile (through the table, if any) into an SRAM
+//      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
+//      output tensor.
 #include "compiler/schedule/conv_emitter.h"
 
 #include "compiler/schedule/dma_lowering.h"
@@ -30,6 +32,10 @@ class Emitter {
         weight_offsets_(grid_.WeightTileOffsets()) {}
 
   std::vector<spec::Instruction> Run() {
+    if (!layer_.table.empty() && ops_.load_table) {
+      Dma(spec::Opcode::kLoad,
+          ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
+    }
     ForEachStep(grid_, tiling_, plan_, [&](const ConvStep& step) { Step(step); });
     return std::move(out_);
   }
@@ -116,6 +122,8 @@ class Emitter {
     a.out_zero_point = l.output_zero_point;
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
+    a.use_table = !l.table.empty();
+    a.table_addr = a.use_table ? static_cast<uint32_t>(plan_.table.base) : 0;
     out_.push_back({spec::Opcode::kAct, 0, 0, a});
     if (tiling_.output_on_chip) return;
     Dma(spec::Opcode::kStore,

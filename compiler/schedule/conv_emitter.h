@@ -1,5 +1,6 @@
-// Emits the instruction stream of one tiled ConvLayer: per step, the LOADs of operand tiles that
-// are not resident, one CONV; per output tile, one ACT and the STOREs. An input or output kept in
+// Emits the instruction stream of one tiled ConvLayer: its table first if it has one (once); per
+// step, the LOADs of operand tiles that are not resident, one CONV; per output tile, one ACT and
+// the STOREs. An input or output kept in
 // SRAM (ConvTiling::input_on_chip/output_on_chip) is read or written in place instead. Token
 // masks are left empty: dependencies.h derives them from the footprints afterwards.
 #pragma once
@@ -17,10 +18,12 @@ namespace npu::compiler {
 
 // Where the layer's operands live. Constants are DRAM offsets (relocated later).
 struct ConvOperands {
-  uint64_t weights = 0;  // packed per tile, see TileGrid::WeightTileOffsets()
-  uint64_t params = 0;   // [out_c] ACT records, channel order
-  TensorPlace input;     // in SRAM iff tiling.input_on_chip
-  TensorPlace output;    // in SRAM iff tiling.output_on_chip
+  uint64_t weights = 0;    // packed per tile, see TileGrid::WeightTileOffsets()
+  uint64_t params = 0;     // [out_c] ACT records, channel order
+  uint64_t table = 0;      // the layer's table (layer.table non-empty)
+  bool load_table = true;  // false: already in the plan's table slot (another part loaded it)
+  TensorPlace input;       // in SRAM iff tiling.input_on_chip
+  TensorPlace output;      // in SRAM iff tiling.output_on_chip
 };
 
 std::vector<spec::Instruction> EmitConv(const ConvLayer& layer, const ConvTiling& tiling,

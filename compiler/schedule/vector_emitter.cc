@@ -1,12 +1,10 @@
-// POOL and ADD emission.
+// POOL emission.
 //
 // POOL, per band of output rows (outer) and channel tile (inner):
 //   1. LOAD the rows its windows read (whole width, the channel tile) into the next input slot,
 //      unless the input is on chip (then POOL reads the dense tensor in place).
 //   2. POOL into the next output slot, or straight into the on-chip output (pixel stride = the
 //      tensor's channels); 3. STORE the slot to the NHWC output.
-// ADD, per chunk of elements: LOAD a and b chunks that are in DRAM, ADD (a's slot receives the
-// result), STORE it unless the output is on chip.
 #include "compiler/schedule/vector_emitter.h"
 
 #include <algorithm>
@@ -79,42 +77,6 @@ std::vector<spec::Instruction> EmitPool(const PoolLayer& l, const PoolTiling& t,
   for (uint32_t b = 0; b < bands.count(); ++b) {
     for (uint32_t c = 0; c < channels.count(); ++c) {
       PoolTile(l, t, plan, ops, bands.At(b), channels.At(c), k++, out);
-    }
-  }
-  return out;
-}
-
-std::vector<spec::Instruction> EmitAdd(const AddLayer& l, const AddTiling& t,
-                                       const VectorPlan& plan, const AddOperands& ops) {
-  std::vector<spec::Instruction> out;
-  const uint64_t total = l.Elements();
-  uint64_t k = 0;
-  for (uint64_t offset = 0; offset < total; offset += t.chunk, ++k) {
-    const uint64_t n = std::min(t.chunk, total - offset);
-    auto operand = [&](const TensorPlace& place, bool on_chip, const SlotBuffer& slots) {
-      if (on_chip) return place.addr + offset;
-      const uint64_t slot = slots.Addr(k % slots.slots);
-      Dma(out, spec::Opcode::kLoad, ContiguousCopy(place.addr + offset, slot, n));
-      return slot;
-    };
-    spec::AddArgs a;
-    a.a_addr = static_cast<uint32_t>(operand(ops.a, t.a_on_chip, plan.a));
-    a.b_addr = static_cast<uint32_t>(operand(ops.b, t.b_on_chip, plan.b));
-    a.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset
-                                       : t.a_on_chip    ? plan.out.Addr(k % plan.out.slots)
-                                                        : a.a_addr);
-    a.count = static_cast<uint32_t>(n);
-    a.a_zero_point = l.a_zero_point;
-    a.b_zero_point = l.b_zero_point;
-    a.out_zero_point = l.output_zero_point;
-    a.a_multiplier = l.a_multiplier;
-    a.b_multiplier = l.b_multiplier;
-    a.shift = static_cast<uint32_t>(l.shift);
-    a.clamp_min = l.clamp_min;
-    a.clamp_max = l.clamp_max;
-    out.push_back({spec::Opcode::kAdd, 0, 0, a});
-    if (!t.output_on_chip) {
-      Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, a.out_addr, n));
     }
   }
   return out;

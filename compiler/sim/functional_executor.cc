@@ -140,7 +140,8 @@ Status FunctionalExecutor::Execute(size_t index) {
   if (std::holds_alternative<spec::DmaArgs>(insn.args)) return Dma(insn);
   if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) return Conv(*conv);
   if (const auto* pool = std::get_if<spec::PoolArgs>(&insn.args)) return Pool(*pool);
-  if (const auto* add = std::get_if<spec::AddArgs>(&insn.args)) return Add(*add);
+  if (const auto* eltwise = std::get_if<spec::EltwiseArgs>(&insn.args)) return Eltwise(*eltwise);
+  if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) return Lut(*lut);
   return Act(std::get<spec::ActArgs>(insn.args));
 }
 
@@ -165,7 +166,7 @@ Status FunctionalExecutor::Conv(const spec::ConvArgs& c) {
   if (!InRange(c.acc_addr, spec::ConvAccEntries(c), acc_.size())) {
     return InvalidArgument("CONV accumulator range");
   }
-  const auto* s = reinterpret_cast<const int8_t*>(sram_.data());
+  const int8_t* s = Sram();
   spec::ComputeConv(c, {s + c.in_addr, in}, {s + c.wt_addr, wt},
                     {acc_.data() + c.acc_addr, spec::ConvAccEntries(c)});
   return Status::Ok();
@@ -173,15 +174,17 @@ Status FunctionalExecutor::Conv(const spec::ConvArgs& c) {
 
 Status FunctionalExecutor::Act(const spec::ActArgs& a) {
   if (const std::string bad = spec::CheckAct(a); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t table_bytes = a.use_table ? spec::kLutEntries : 0;
   if (!InRange(a.acc_addr, spec::ActAccEntries(a), acc_.size()) ||
       !InRange(a.param_addr, spec::ActParamBytes(a), sram_.size()) ||
+      !InRange(a.table_addr, table_bytes, sram_.size()) ||
       !InRange(a.out_addr, spec::ActOutputSpan(a), sram_.size())) {
     return InvalidArgument("ACT operand out of range");
   }
   std::vector<int8_t> out;
   if (spec::ComputeAct(a, {acc_.data() + a.acc_addr, spec::ActAccEntries(a)},
                        {sram_.data() + a.param_addr, spec::ActParamBytes(a)},
-                       out) != spec::regs::ErrorCode::kNone) {
+                       {Sram() + a.table_addr, table_bytes}, out) != spec::regs::ErrorCode::kNone) {
     return InvalidArgument("bad ACT parameter");
   }
   WritePixels(a.out_addr, out, a.pixels, a.channels, a.out_pixel_stride);
@@ -202,22 +205,34 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
     return InvalidArgument("POOL operand out of range");
   }
   std::vector<int8_t> out;
-  spec::ComputePool(
-      p, {reinterpret_cast<const int8_t*>(sram_.data()) + p.in_addr, spec::PoolInputBytes(p)}, out);
+  spec::ComputePool(p, {Sram() + p.in_addr, spec::PoolInputBytes(p)}, out);
   WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels, p.out_pixel_stride);
   return Status::Ok();
 }
 
-Status FunctionalExecutor::Add(const spec::AddArgs& a) {
-  if (const std::string bad = spec::CheckAdd(a); !bad.empty()) return InvalidArgument(bad);
-  if (!InRange(a.a_addr, a.count, sram_.size()) || !InRange(a.b_addr, a.count, sram_.size()) ||
-      !InRange(a.out_addr, a.count, sram_.size())) {
-    return InvalidArgument("ADD operand out of range");
+Status FunctionalExecutor::Eltwise(const spec::EltwiseArgs& e) {
+  if (const std::string bad = spec::CheckEltwise(e); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t b_bytes = spec::EltwiseBBytes(e);
+  if (!InRange(e.a_addr, e.count, sram_.size()) || !InRange(e.b_addr, b_bytes, sram_.size()) ||
+      !InRange(e.out_addr, e.count, sram_.size())) {
+    return InvalidArgument("ELTWISE operand out of range");
   }
-  const auto* s = reinterpret_cast<const int8_t*>(sram_.data());
   std::vector<int8_t> out;
-  spec::ComputeAdd(a, {s + a.a_addr, a.count}, {s + a.b_addr, a.count}, out);
-  std::memcpy(sram_.data() + a.out_addr, out.data(), a.count);
+  spec::ComputeEltwise(e, {Sram() + e.a_addr, e.count}, {Sram() + e.b_addr, b_bytes}, out);
+  std::memcpy(sram_.data() + e.out_addr, out.data(), e.count);
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Lut(const spec::LutArgs& l) {
+  if (const std::string bad = spec::CheckLut(l); !bad.empty()) return InvalidArgument(bad);
+  if (!InRange(l.table_addr, spec::kLutEntries, sram_.size()) ||
+      !InRange(l.in_addr, l.count, sram_.size()) || !InRange(l.out_addr, l.count, sram_.size())) {
+    return InvalidArgument("LUT operand out of range");
+  }
+  std::vector<int8_t> out;
+  spec::ComputeLut(l, {Sram() + l.in_addr, l.count}, {Sram() + l.table_addr, spec::kLutEntries},
+                   out);
+  std::memcpy(sram_.data() + l.out_addr, out.data(), l.count);
   return Status::Ok();
 }
 

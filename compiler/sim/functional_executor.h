@@ -1,9 +1,10 @@
 // A functional executor for compiled programs, in plain C++: byte arrays for DRAM, SRAM and the
-// accumulator; DMA copies burst by burst (spec::SplitIntoBursts), CONV and ACT through
-// spec::ComputeConv / spec::ComputeAct. No timing. It runs the program's steps in order: each
-// NPU run's decoded instruction words either in stream order or in a random order that only the
-// tokens constrain (so a missing dependency shows up as a wrong result), each CPU op through the
-// runner it was given (tests pass the firmware's kernels; the compiler does not link firmware).
+// accumulator; DMA copies burst by burst (spec::SplitIntoBursts), the units' instructions through
+// hw/spec/semantics.h (spec::ComputeConv, ComputeAct, ComputePool, ComputeEltwise, ComputeLut).
+// No timing. It runs the program's steps in order: each NPU run's decoded instruction words
+// either in stream order or in a random order that only the tokens constrain (so a missing
+// dependency shows up as a wrong result), each CPU op through the runner it was given (tests
+// pass the firmware's kernels; the compiler does not link firmware).
 #pragma once
 
 #include <cstdint>
@@ -45,7 +46,9 @@ class FunctionalExecutor {
   Status Conv(const spec::ConvArgs& conv);
   Status Act(const spec::ActArgs& act);
   Status Pool(const spec::PoolArgs& pool);
-  Status Add(const spec::AddArgs& add);
+  Status Eltwise(const spec::EltwiseArgs& eltwise);
+  Status Lut(const spec::LutArgs& lut);
+  const int8_t* Sram() const { return reinterpret_cast<const int8_t*>(sram_.data()); }
   // Writes `pixels` runs of `channels` bytes from dense `out`, `stride` apart, at `addr`.
   void WritePixels(uint64_t addr, const std::vector<int8_t>& out, uint64_t pixels,
                    uint64_t channels, uint64_t stride);

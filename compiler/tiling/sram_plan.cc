@@ -42,6 +42,7 @@ namespace {
 struct Buffers {
   uint64_t weight_bytes, input_bytes, param_bytes, output_bytes;
   uint32_t weight_slots, input_slots, param_slots, output_slots, acc_slots;
+  uint32_t table_slots;
 };
 
 Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
@@ -51,7 +52,8 @@ Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
           SlotCount(t.weights_resident, DistinctWeightTiles(g)),
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
-          SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs};
+          SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs,
+          g.layer().table.empty() ? 0u : 1u};
 }
 
 SramPlan Lay(const Buffers& b, uint32_t align_bytes) {
@@ -60,6 +62,7 @@ SramPlan Lay(const Buffers& b, uint32_t align_bytes) {
   plan.weights = Place(&cursor, b.weight_bytes, b.weight_slots, align_bytes);
   plan.inputs = Place(&cursor, b.input_bytes, b.input_slots, align_bytes);
   plan.params = Place(&cursor, b.param_bytes, b.param_slots, align_bytes);
+  plan.table = Place(&cursor, spec::kLutEntries, b.table_slots, align_bytes);
   plan.outputs = Place(&cursor, b.output_bytes, b.output_slots, align_bytes);
   plan.sram_bytes = cursor;
   uint64_t acc_cursor = 0;
@@ -110,7 +113,7 @@ std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_byt
 }
 
 void Rebase(SramPlan& plan, uint64_t sram_base) {
-  for (SlotBuffer* b : {&plan.weights, &plan.inputs, &plan.params, &plan.outputs}) {
+  for (SlotBuffer* b : {&plan.weights, &plan.inputs, &plan.params, &plan.table, &plan.outputs}) {
     b->base += sram_base;
   }
   plan.sram_base = sram_base;
@@ -120,9 +123,10 @@ std::string ToString(const SramPlan& p) {
   auto text = [](const char* name, const SlotBuffer& b) {
     return fmt::format("{} @{} {}x{}", name, b.base, b.slots, b.slot_bytes);
   };
-  return fmt::format("{}; {}; {}; {}; acc {}x{} entries", text("weights", p.weights),
+  return fmt::format("{}; {}; {}; {}{}; acc {}x{} entries", text("weights", p.weights),
                      text("inputs", p.inputs), text("params", p.params), text("outputs", p.outputs),
-                     p.acc.slots, p.acc.slot_bytes);
+                     p.table.slots ? "; " + text("table", p.table) : "", p.acc.slots,
+                     p.acc.slot_bytes);
 }
 
 }  // namespace npu::compiler

@@ -24,6 +24,7 @@ struct SlotBuffer {
 
 struct SramPlan {
   SlotBuffer weights, inputs, params, outputs;  // SRAM, bytes
+  SlotBuffer table;                             // one slot if the layer has a table
   SlotBuffer acc;                               // accumulator buffer, int32 entries
   uint64_t sram_bytes = 0;                      // bytes from sram_base to the end of the last one
   uint64_t sram_base = 0;                       // where the buffers start (Rebase)

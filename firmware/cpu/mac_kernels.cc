@@ -65,7 +65,7 @@ Status Convolve(Call& call, const ConvShape& s) {
     act.clamp_min = int32_t(call.Int("clamp_min", -128));
     act.clamp_max = int32_t(call.Int("clamp_max", 127));
     std::vector<int8_t> out;
-    if (spec::ComputeAct(act, acc, params, out) != spec::regs::ErrorCode::kNone) {
+    if (spec::ComputeAct(act, acc, params, {}, out) != spec::regs::ErrorCode::kNone) {
       return InvalidArgument("a requantisation shift is outside 1..62");
     }
     for (uint64_t p = 0; p < s.out.h * s.out.w; ++p) {

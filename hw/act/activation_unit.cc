@@ -1,4 +1,4 @@
-// ACT, POOL and ADD execution and timing.
+// ACT, POOL, ELTWISE and LUT execution and timing.
 #include "hw/act/activation_unit.h"
 
 #include <fmt/format.h>
@@ -15,9 +15,13 @@ namespace npu::hw {
 using spec::regs::ErrorCode;
 
 namespace {
-UnitResult SramRange(std::string_view what, uint64_t addr) {
-  return {ErrorCode::kSramRange, fmt::format("{} at SRAM {:#x} exceeds the SRAM", what, addr)};
+
+UnitResult SramRange(const spec::Instruction& insn, const spec::SramAccess& a) {
+  return {ErrorCode::kSramRange, fmt::format("{}: {} of {} bytes at SRAM {:#x} exceeds the SRAM",
+                                             spec::OpcodeName(insn.opcode),
+                                             a.write ? "write" : "read", a.bytes(), a.addr)};
 }
+
 }  // namespace
 
 ActivationUnit::ActivationUnit(sc_core::sc_module_name name, UnitContext& ctx)
@@ -32,14 +36,18 @@ void ActivationUnit::Run() {
 
 UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   SramTiming sram_timing;
+  SramAccessList accesses(insn);
   UnitResult result;
   if (const auto* act = std::get_if<spec::ActArgs>(&insn.args)) {
-    result = ExecuteAct(*act, sram_timing);
+    result = ExecuteAct(*act, accesses, sram_timing);
   } else if (const auto* pool = std::get_if<spec::PoolArgs>(&insn.args)) {
-    result = ExecutePool(*pool, sram_timing);
+    result = ExecutePool(*pool, accesses, sram_timing);
+  } else if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) {
+    result = ExecuteLut(*lut, accesses, sram_timing);
   } else {
-    result = ExecuteAdd(std::get<spec::AddArgs>(insn.args), sram_timing);
+    result = ExecuteEltwise(std::get<spec::EltwiseArgs>(insn.args), accesses, sram_timing);
   }
+  if (result.code == ErrorCode::kSramRange) return SramRange(insn, accesses.failed());
   if (!result.ok()) return result;
   // The unit's own time: what it takes alone (vector pipeline or SRAM, whichever is longer),
   // plus what its SRAM accesses lost to banks busy with other units.
@@ -50,15 +58,18 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   return result;
 }
 
-UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramTiming& sram_timing) {
+// Accesses: parameters, table (with use_table; reads), output (write).
+UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& accesses,
+                                      SramTiming& sram_timing) {
   if (const std::string problem = spec::CheckAct(act); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "act: " + problem};
   }
-  params_.resize(spec::ActParamBytes(act));
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, act.param_addr, params_.data(),
-                       params_.size(), sram_timing)) {
-    return SramRange("act parameters", act.param_addr);
-  }
+  const size_t out = act.use_table ? 2 : 1;
+  params_.resize(accesses[0].bytes());
+  accesses.Bind(0, params_.data());
+  table_.resize(act.use_table ? accesses[1].bytes() : 0);
+  if (act.use_table) accesses.Bind(1, table_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   sums_.resize(spec::ActAccEntries(act));
   tlm::tlm_generic_payload gp;
   MakePayload(gp, tlm::TLM_READ_COMMAND, uint64_t{act.acc_addr} * 4, sums_.data(),
@@ -71,65 +82,75 @@ UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramTiming& sram
                                               act.acc_addr, sums_.size())};
   }
   if (ctx_.compute_data) {
-    if (spec::ComputeAct(act, sums_, params_, out_) != ErrorCode::kNone) {
+    if (spec::ComputeAct(act, sums_, params_, table_, out_) != ErrorCode::kNone) {
       return {ErrorCode::kBadParameter, "act: a requantisation shift is outside 1..62"};
     }
   } else {
     out_.resize(sums_.size());
   }
-  const bool dense = act.pixels == 1 || act.out_pixel_stride == act.channels;
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, act.out_addr, out_.data(),
-                       out_.size(), sram_timing, dense ? 1 : act.pixels, act.out_pixel_stride)) {
-    return SramRange("act output", act.out_addr);
-  }
+  accesses.Bind(out, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }
 
-UnitResult ActivationUnit::ExecutePool(const spec::PoolArgs& pool, SramTiming& sram_timing) {
+// Accesses: input (read), output (write).
+UnitResult ActivationUnit::ExecutePool(const spec::PoolArgs& pool, SramAccessList& accesses,
+                                       SramTiming& sram_timing) {
   if (const std::string problem = spec::CheckPool(pool); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "pool: " + problem};
   }
-  in_a_.resize(spec::PoolInputBytes(pool));
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, pool.in_addr, in_a_.data(),
-                       in_a_.size(), sram_timing)) {
-    return SramRange("pool input", pool.in_addr);
-  }
-  const uint64_t pixels = uint64_t{pool.out_h} * pool.out_w;
+  in_a_.resize(accesses[0].bytes());
+  accesses.Bind(0, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   if (ctx_.compute_data) {
     spec::ComputePool(pool, in_a_, out_);
   } else {
-    out_.resize(pixels * pool.channels);
+    out_.resize(uint64_t{pool.out_h} * pool.out_w * pool.channels);
   }
-  const bool dense = pixels == 1 || pool.out_pixel_stride == pool.channels;
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, pool.out_addr, out_.data(),
-                       out_.size(), sram_timing, dense ? 1 : uint32_t(pixels),
-                       pool.out_pixel_stride)) {
-    return SramRange("pool output", pool.out_addr);
-  }
+  accesses.Bind(1, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }
 
-UnitResult ActivationUnit::ExecuteAdd(const spec::AddArgs& add, SramTiming& sram_timing) {
-  if (const std::string problem = spec::CheckAdd(add); !problem.empty()) {
-    return {ErrorCode::kBadInstruction, "add: " + problem};
+// Accesses: a, b (reads), output (write).
+UnitResult ActivationUnit::ExecuteEltwise(const spec::EltwiseArgs& eltwise,
+                                          SramAccessList& accesses, SramTiming& sram_timing) {
+  if (const std::string problem = spec::CheckEltwise(eltwise); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "eltwise: " + problem};
   }
-  in_a_.resize(add.count);
-  in_b_.resize(add.count);
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, add.a_addr, in_a_.data(), add.count,
-                       sram_timing) ||
-      !TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, add.b_addr, in_b_.data(), add.count,
-                       sram_timing)) {
-    return SramRange("add inputs", std::max(add.a_addr, add.b_addr));
-  }
+  in_a_.resize(accesses[0].bytes());
+  in_b_.resize(accesses[1].bytes());
+  accesses.Bind(0, in_a_.data());
+  accesses.Bind(1, in_b_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   if (ctx_.compute_data) {
-    spec::ComputeAdd(add, in_a_, in_b_, out_);
+    spec::ComputeEltwise(eltwise, in_a_, in_b_, out_);
   } else {
-    out_.resize(add.count);
+    out_.resize(eltwise.count);
   }
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, add.out_addr, out_.data(),
-                       add.count, sram_timing)) {
-    return SramRange("add output", add.out_addr);
+  accesses.Bind(2, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  return {};
+}
+
+// Accesses: table, input (reads), output (write).
+UnitResult ActivationUnit::ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
+                                      SramTiming& sram_timing) {
+  if (const std::string problem = spec::CheckLut(lut); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "lut: " + problem};
   }
+  table_.resize(accesses[0].bytes());
+  in_a_.resize(accesses[1].bytes());
+  accesses.Bind(0, table_.data());
+  accesses.Bind(1, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  if (ctx_.compute_data) {
+    spec::ComputeLut(lut, in_a_, table_, out_);
+  } else {
+    out_.resize(lut.count);
+  }
+  accesses.Bind(2, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }
 

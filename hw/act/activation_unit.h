@@ -1,10 +1,14 @@
 // The activation (vector) unit. Executes the vector queue:
-//  ACT  reads an int32 tile from the accumulator buffer and per-channel parameter records from
-//       SRAM, applies bias, requantisation, zero point and clamp (spec::ComputeAct), writes int8.
-//  POOL max or average pooling of an int8 SRAM region (spec::ComputePool).
-//  ADD  elementwise add of two int8 SRAM vectors with their own scales (spec::ComputeAdd).
-// Each takes max(its vector cycles, the SRAM cycles of its accesses) plus the cycles those
-// accesses lose to banks busy with other units (spec::IdealCycles gives the first part).
+//  ACT     reads an int32 tile from the accumulator buffer and per-channel parameter records
+//          from SRAM, applies bias, requantisation, zero point, clamp and optionally a lookup
+//          table (spec::ComputeAct), writes int8.
+//  POOL    max or average pooling of an int8 SRAM region (spec::ComputePool).
+//  ELTWISE add, mul, max or min of two int8 SRAM vectors with their own scales, b broadcast
+//          per channel, pixel or scalar (spec::ComputeEltwise).
+//  LUT     an int8 SRAM vector through a 256-entry table in SRAM (spec::ComputeLut).
+// Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,
+// the SRAM cycles of those accesses) plus the cycles they lose to banks busy with other units
+// (spec::IdealCycles gives the first part).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -31,14 +35,21 @@ class ActivationUnit : public sc_core::sc_module {
  private:
   void Run();
   UnitResult Execute(const spec::Instruction& insn);
-  UnitResult ExecuteAct(const spec::ActArgs& act, SramTiming& sram_timing);
-  UnitResult ExecutePool(const spec::PoolArgs& pool, SramTiming& sram_timing);
-  UnitResult ExecuteAdd(const spec::AddArgs& add, SramTiming& sram_timing);
+  // Each checks its fields, makes its SRAM accesses (`accesses`, spec::UnitSramAccesses) and
+  // computes; a kSramRange result leaves the faulting access in accesses.failed().
+  UnitResult ExecuteAct(const spec::ActArgs& act, SramAccessList& accesses,
+                        SramTiming& sram_timing);
+  UnitResult ExecutePool(const spec::PoolArgs& pool, SramAccessList& accesses,
+                         SramTiming& sram_timing);
+  UnitResult ExecuteEltwise(const spec::EltwiseArgs& eltwise, SramAccessList& accesses,
+                            SramTiming& sram_timing);
+  UnitResult ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
+                        SramTiming& sram_timing);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;
   std::vector<int32_t> sums_;
-  std::vector<int8_t> in_a_, in_b_, out_;
+  std::vector<int8_t> in_a_, in_b_, table_, out_;
 };
 
 }  // namespace npu::hw

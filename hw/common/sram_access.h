@@ -1,14 +1,17 @@
 // One timed SRAM access from a unit, with its time split into what the access needs on its own
 // (`ideal`) and what it lost to banks busy with other accesses (`conflict`). A unit's accesses
 // for one instruction run back to back: each starts where the previous one ended (`offset`).
+// SramAccessList makes exactly the accesses hw/spec/unit_accesses.h lists for an instruction.
 #pragma once
 
 #include <cstdint>
 #include <systemc>
 #include <tlm>
+#include <vector>
 
 #include "hw/common/clock.h"
 #include "hw/common/payload.h"
+#include "hw/spec/unit_accesses.h"
 
 namespace npu::hw {
 
@@ -38,5 +41,47 @@ bool TimedSramAccess(Socket& socket, const Clock& clock, tlm::tlm_command cmd, u
   timing.offset = delay;
   return true;
 }
+
+// The SRAM accesses of one unit instruction (spec::UnitSramAccesses), made in their order: the
+// leading reads into their buffers (Reads), then, once the unit has computed them, the writes
+// from theirs (Writes). The unit binds each access to a buffer of access.bytes() bytes.
+class SramAccessList {
+ public:
+  explicit SramAccessList(const spec::Instruction& insn)
+      : accesses_(spec::UnitSramAccesses(insn)), data_(accesses_.size(), nullptr) {}
+
+  size_t size() const { return accesses_.size(); }
+  const spec::SramAccess& operator[](size_t i) const { return accesses_[i]; }
+  void Bind(size_t i, void* data) { data_[i] = data; }
+
+  // False on a range error; failed() is then the access that faulted.
+  template <class Socket>
+  bool Reads(Socket& socket, const Clock& clock, SramTiming& timing) {
+    return Make(socket, clock, timing, false);
+  }
+  template <class Socket>
+  bool Writes(Socket& socket, const Clock& clock, SramTiming& timing) {
+    return Make(socket, clock, timing, true);
+  }
+  const spec::SramAccess& failed() const { return accesses_[next_]; }
+
+ private:
+  template <class Socket>
+  bool Make(Socket& socket, const Clock& clock, SramTiming& timing, bool writes) {
+    for (; next_ < accesses_.size() && accesses_[next_].write == writes; ++next_) {
+      const spec::SramAccess& a = accesses_[next_];
+      if (!TimedSramAccess(socket, clock, writes ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+                           a.addr, data_[next_], a.bytes(), timing, static_cast<uint32_t>(a.count),
+                           static_cast<uint32_t>(a.stride))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::vector<spec::SramAccess> accesses_;
+  std::vector<void*> data_;
+  size_t next_ = 0;
+};
 
 }  // namespace npu::hw

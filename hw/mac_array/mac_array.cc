@@ -21,9 +21,8 @@ MacArray::MacArray(sc_core::sc_module_name name, UnitContext& ctx)
 }
 
 void MacArray::Run() {
-  RunInOrderQueue(ctx_, spec::Queue::kCompute, queue, "compute", [this](const QueuedInsn& item) {
-    return Execute(std::get<spec::ConvArgs>(item.insn.args));
-  });
+  RunInOrderQueue(ctx_, spec::Queue::kCompute, queue, "compute",
+                  [this](const QueuedInsn& item) { return Execute(item.insn); });
 }
 
 bool MacArray::AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32_t>& data) {
@@ -34,17 +33,19 @@ bool MacArray::AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32
   return gp.is_response_ok();
 }
 
-UnitResult MacArray::Execute(const spec::ConvArgs& conv) {
+// Accesses: weights, input (reads).
+UnitResult MacArray::Execute(const spec::Instruction& insn) {
+  const spec::ConvArgs& conv = std::get<spec::ConvArgs>(insn.args);
   if (const std::string problem = spec::CheckConv(conv); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "conv: " + problem};
   }
   SramTiming sram_timing;
-  weights_.resize(spec::ConvWeightBytes(conv));
-  input_.resize(spec::ConvInputBytes(conv));
-  if (!TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, conv.wt_addr, weights_.data(),
-                       weights_.size(), sram_timing) ||
-      !TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, conv.in_addr, input_.data(),
-                       input_.size(), sram_timing)) {
+  SramAccessList accesses(insn);
+  weights_.resize(accesses[0].bytes());
+  input_.resize(accesses[1].bytes());
+  accesses.Bind(0, weights_.data());
+  accesses.Bind(1, input_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) {
     return {ErrorCode::kSramRange, fmt::format("conv operands at SRAM {:#x}/{:#x} exceed the SRAM",
                                                conv.wt_addr, conv.in_addr)};
   }
@@ -60,9 +61,10 @@ UnitResult MacArray::Execute(const spec::ConvArgs& conv) {
                                               "exceeds the buffer",
                                               conv.acc_addr, partial_sums_.size())};
   }
+  // What the CONV takes alone (folds or SRAM reads, whichever is longer), plus what its reads
+  // lost to banks busy with other units.
   const uint64_t conflict = sram_timing.conflict_cycles;
-  const uint64_t cycles =
-      std::max(spec::ConvComputeCycles(ctx_.config, conv), sram_timing.ideal_cycles) + conflict;
+  const uint64_t cycles = spec::IdealCycles(ctx_.config, insn) + conflict;
   ctx_.counters.Add(spec::regs::kMacs, spec::ConvMacs(conv));
   sc_core::wait(ctx_.clock.Cycles(cycles));
   UnitResult done;

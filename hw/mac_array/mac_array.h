@@ -1,8 +1,8 @@
 // The systolic int8 MAC array (mac.rows x mac.cols, weight- or output-stationary). Executes CONV:
-// reads the weight block and the input region from SRAM, computes int32 partial sums
-// (spec::ComputeConv) and writes them to the accumulator buffer. A CONV takes
-// max(spec::ConvComputeCycles, SRAM cycles to read its operands) plus the cycles its SRAM reads
-// lose to banks busy with other units' accesses.
+// reads the weight block and the input region from SRAM (spec::UnitSramAccesses), computes int32
+// partial sums (spec::ComputeConv) and writes them to the accumulator buffer. A CONV takes
+// spec::IdealCycles (max of its fold cycles and the SRAM cycles to read its operands) plus the
+// cycles its SRAM reads lose to banks busy with other units' accesses.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -27,7 +27,7 @@ class MacArray : public sc_core::sc_module {
 
  private:
   void Run();
-  UnitResult Execute(const spec::ConvArgs& conv);
+  UnitResult Execute(const spec::Instruction& insn);  // a CONV
   bool AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32_t>& data);
 
   UnitContext& ctx_;

@@ -28,6 +28,14 @@ inline uint64_t ISqrt(uint64_t v) {
   return r;
 }
 
+// (value + 2^(shift-1)) >> shift, arithmetic: round half towards +infinity. shift in [1, 62].
+inline int64_t RoundingShift(int64_t value, int shift) {
+  return (value + (int64_t{1} << (shift - 1))) >> shift;
+}
+
+// The entry of a 256-entry lookup table for int8 `x`: entry k holds the output for input k - 128.
+inline int LutIndex(int8_t x) { return int{x} + 128; }
+
 // The vector unit's per-element operation: saturating int32 bias add, scale, zero point, clamp.
 inline int8_t Requantize(int32_t acc, int32_t bias, int32_t multiplier, int shift,
                          int32_t zero_point, int32_t clamp_min, int32_t clamp_max) {

@@ -28,14 +28,21 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
   } else if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
     f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false});
     f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false});
+    if (a->use_table) {
+      f.push_back({Space::kSram, a->table_addr, a->table_addr + uint64_t{kLutEntries}, false});
+    }
     f.push_back({Space::kSram, a->out_addr, a->out_addr + ActOutputSpan(*a), true});
   } else if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
     f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false});
     f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true});
-  } else if (const auto* e = std::get_if<AddArgs>(&insn.args)) {
+  } else if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
     f.push_back({Space::kSram, e->a_addr, e->a_addr + uint64_t{e->count}, false});
-    f.push_back({Space::kSram, e->b_addr, e->b_addr + uint64_t{e->count}, false});
+    f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false});
     f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true});
+  } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
+    f.push_back({Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false});
+    f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false});
+    f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true});
   }
   return f;
 }

@@ -8,95 +8,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "hw/spec/isa_fields.h"
+
 namespace npu::spec {
 namespace {
-
-constexpr int kHeaderBits = 16;  // opcode:8, wait_mask:4, signal_mask:4
-
-// Calls f(name, member, width, is_signed) for each payload field, in bit order after the header.
-template <class Args, class F>
-void ForEachField(Args& a, F&& f) {
-  using T = std::remove_const_t<Args>;
-  if constexpr (std::is_same_v<T, DmaArgs>) {
-    f("dram_offset", a.dram_offset, 32, false);
-    f("sram_addr", a.sram_addr, 24, false);
-    f("run_bytes", a.run_bytes, 16, false);
-    f("n1", a.n1, 16, false);
-    f("n2", a.n2, 16, false);
-    f("dram_stride1", a.dram_stride1, 32, false);
-    f("dram_stride2", a.dram_stride2, 32, false);
-    f("sram_stride1", a.sram_stride1, 24, false);
-    f("sram_stride2", a.sram_stride2, 24, false);
-  } else if constexpr (std::is_same_v<T, ConvArgs>) {
-    f("in_addr", a.in_addr, 24, false);
-    f("in_h", a.in_h, 12, false);
-    f("in_w", a.in_w, 12, false);
-    f("in_c", a.in_c, 16, false);
-    f("pad_top", a.pad_top, 8, false);
-    f("pad_left", a.pad_left, 8, false);
-    f("pad_value", a.pad_value, 8, true);
-    f("kernel_h", a.kernel_h, 4, false);
-    f("kernel_w", a.kernel_w, 4, false);
-    f("stride_h", a.stride_h, 4, false);
-    f("stride_w", a.stride_w, 4, false);
-    f("dilation_h", a.dilation_h, 4, false);
-    f("dilation_w", a.dilation_w, 4, false);
-    f("out_h", a.out_h, 12, false);
-    f("out_w", a.out_w, 12, false);
-    f("out_c", a.out_c, 16, false);
-    f("wt_addr", a.wt_addr, 24, false);
-    f("acc_addr", a.acc_addr, 20, false);
-    f("accumulate", a.accumulate, 1, false);
-    f("depthwise", a.depthwise, 1, false);
-  } else if constexpr (std::is_same_v<T, PoolArgs>) {
-    f("in_addr", a.in_addr, 24, false);
-    f("in_h", a.in_h, 12, false);
-    f("in_w", a.in_w, 12, false);
-    f("channels", a.channels, 16, false);
-    f("pad_top", a.pad_top, 4, false);
-    f("pad_left", a.pad_left, 4, false);
-    f("kernel_h", a.kernel_h, 8, false);
-    f("kernel_w", a.kernel_w, 8, false);
-    f("stride_h", a.stride_h, 4, false);
-    f("stride_w", a.stride_w, 4, false);
-    f("out_h", a.out_h, 12, false);
-    f("out_w", a.out_w, 12, false);
-    f("out_addr", a.out_addr, 24, false);
-    f("out_pixel_stride", a.out_pixel_stride, 16, false);
-    f("mode", a.mode, 2, false);
-    f("count_include_pad", a.count_include_pad, 1, false);
-    f("in_zero_point", a.in_zero_point, 8, true);
-    f("out_zero_point", a.out_zero_point, 8, true);
-    f("multiplier", a.multiplier, 32, true);
-    f("shift", a.shift, 6, false);
-    f("clamp_min", a.clamp_min, 8, true);
-    f("clamp_max", a.clamp_max, 8, true);
-  } else if constexpr (std::is_same_v<T, AddArgs>) {
-    f("a_addr", a.a_addr, 24, false);
-    f("b_addr", a.b_addr, 24, false);
-    f("out_addr", a.out_addr, 24, false);
-    f("count", a.count, 24, false);
-    f("a_zero_point", a.a_zero_point, 8, true);
-    f("b_zero_point", a.b_zero_point, 8, true);
-    f("out_zero_point", a.out_zero_point, 8, true);
-    f("a_multiplier", a.a_multiplier, 16, true);
-    f("b_multiplier", a.b_multiplier, 16, true);
-    f("shift", a.shift, 6, false);
-    f("clamp_min", a.clamp_min, 8, true);
-    f("clamp_max", a.clamp_max, 8, true);
-  } else {
-    static_assert(std::is_same_v<T, ActArgs>);
-    f("acc_addr", a.acc_addr, 20, false);
-    f("pixels", a.pixels, 20, false);
-    f("channels", a.channels, 16, false);
-    f("param_addr", a.param_addr, 24, false);
-    f("out_addr", a.out_addr, 24, false);
-    f("out_pixel_stride", a.out_pixel_stride, 16, false);
-    f("out_zero_point", a.out_zero_point, 8, true);
-    f("clamp_min", a.clamp_min, 8, true);
-    f("clamp_max", a.clamp_max, 8, true);
-  }
-}
 
 void PutBits(InsnWord& w, int offset, int width, uint64_t value) {
   for (int i = 0; i < width; ++i) {
@@ -162,8 +77,10 @@ size_t ArgsIndex(Opcode opcode) {
       return 2;
     case Opcode::kPool:
       return 3;
-    case Opcode::kAdd:
+    case Opcode::kEltwise:
       return 4;
+    case Opcode::kLut:
+      return 5;
   }
   return 0;
 }
@@ -205,8 +122,10 @@ std::string_view OpcodeName(Opcode opcode) {
       return "act";
     case Opcode::kPool:
       return "pool";
-    case Opcode::kAdd:
-      return "add";
+    case Opcode::kEltwise:
+      return "eltwise";
+    case Opcode::kLut:
+      return "lut";
   }
   return "?";
 }
@@ -219,7 +138,8 @@ Queue QueueOf(Opcode opcode) {
       return Queue::kCompute;
     case Opcode::kAct:
     case Opcode::kPool:
-    case Opcode::kAdd:
+    case Opcode::kEltwise:
+    case Opcode::kLut:
       return Queue::kVector;
     case Opcode::kStore:
       return Queue::kStore;
@@ -251,7 +171,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
 StatusOr<Instruction> Decode(const uint8_t* word) {
   Instruction insn;
   const uint64_t opcode = GetBits(word, 0, 8);
-  if (opcode < 1 || opcode > 6) {
+  if (opcode < 1 || opcode > 7) {
     return InvalidArgument(fmt::format("unknown opcode {}", opcode));
   }
   insn.opcode = static_cast<Opcode>(opcode);
@@ -272,8 +192,11 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
     case Opcode::kPool:
       insn.args = DecodeArgs<PoolArgs>(word, &end_bit);
       break;
-    case Opcode::kAdd:
-      insn.args = DecodeArgs<AddArgs>(word, &end_bit);
+    case Opcode::kEltwise:
+      insn.args = DecodeArgs<EltwiseArgs>(word, &end_bit);
+      break;
+    case Opcode::kLut:
+      insn.args = DecodeArgs<LutArgs>(word, &end_bit);
       break;
   }
   bool reserved_clear = true;
@@ -297,7 +220,8 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   static const ConvArgs kNoConv;
   static const ActArgs kNoAct;
   static const PoolArgs kNoPool;
-  static const AddArgs kNoAdd;
+  static const EltwiseArgs kNoEltwise;
+  static const LutArgs kNoLut;
   std::vector<FieldInfo> fields = {
       {"opcode", 0, 8, false}, {"wait_mask", 8, 4, false}, {"signal_mask", 12, 4, false}};
   int offset = kHeaderBits;
@@ -319,8 +243,11 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
     case Opcode::kPool:
       ForEachField(kNoPool, add);
       break;
-    case Opcode::kAdd:
-      ForEachField(kNoAdd, add);
+    case Opcode::kEltwise:
+      ForEachField(kNoEltwise, add);
+      break;
+    case Opcode::kLut:
+      ForEachField(kNoLut, add);
       break;
   }
   return fields;

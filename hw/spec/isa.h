@@ -23,7 +23,15 @@ enum class Queue : uint8_t { kLoad = 0, kCompute = 1, kVector = 2, kStore = 3 };
 inline constexpr int kNumQueues = 4;
 std::string_view QueueName(Queue queue);
 
-enum class Opcode : uint8_t { kLoad = 1, kStore = 2, kConv = 3, kAct = 4, kPool = 5, kAdd = 6 };
+enum class Opcode : uint8_t {
+  kLoad = 1,
+  kStore = 2,
+  kConv = 3,
+  kAct = 4,
+  kPool = 5,
+  kEltwise = 6,
+  kLut = 7
+};
 std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
 
@@ -61,6 +69,8 @@ struct ConvArgs {
 
 // ACT: out[pixel][c] = clamp(zp + scale(acc[pixel][c] + bias[c]), clamp_min, clamp_max), with
 // per-channel {int32 bias, int32 multiplier, int32 shift} records at param_addr (12 bytes each).
+// With use_table, every output byte then goes through the 256-entry table at table_addr:
+// out = table[out + 128].
 struct ActArgs {
   uint32_t acc_addr = 0;
   uint32_t pixels = 0, channels = 0;
@@ -69,10 +79,14 @@ struct ActArgs {
   uint32_t out_pixel_stride = 0;
   int32_t out_zero_point = 0;
   int32_t clamp_min = -128, clamp_max = 127;
+  uint32_t table_addr = 0;
+  bool use_table = false;
   bool operator==(const ActArgs&) const = default;
 };
 
 inline constexpr uint32_t kActParamBytes = 12;
+// A lookup table (LUT, ACT's optional table): int8 entry k is the output for input k - 128.
+inline constexpr uint32_t kLutEntries = 256;
 
 // POOL (vector unit): max or average over kernel windows of an HWC int8 region in SRAM; taps
 // outside the region are padding. Max: out = clamp(max of the taps inside). Average:
@@ -97,24 +111,42 @@ struct PoolArgs {
   bool operator==(const PoolArgs&) const = default;
 };
 
-// ADD (vector unit): out[i] = clamp(out_zero_point + (((a[i] - a_zero_point) * a_multiplier +
-// (b[i] - b_zero_point) * b_multiplier + 2^(shift-1)) >> shift)) for i < count, int8 in SRAM.
-// Residual connections with differing input scales; ReLU via clamp_min.
-struct AddArgs {
+// ELTWISE (vector unit): out[i] = clamp(out_zero_point + f(A, B)) for i < count, int8 in SRAM,
+// with A = a[i] - a_zero_point and B = b[j] - b_zero_point, j by `broadcast`: i (none),
+// i % channels (channel: b is one value per channel), i / channels (pixel: one per pixel), 0
+// (scalar). With R = 2^(shift-1), 64-bit arithmetic and arithmetic shifts, f is
+//   add: (A*a_multiplier + B*b_multiplier + R) >> shift   (a negative b_multiplier subtracts)
+//   mul: ApplyScale(A*B, a_multiplier, shift)              (b_multiplier must be 0)
+//   max: (max(A*a_multiplier, B*b_multiplier) + R) >> shift, min likewise.
+// Reads a and b before writing, so out may be a (in place).
+enum class EltwiseOp : uint8_t { kAdd = 0, kMul = 1, kMax = 2, kMin = 3 };
+enum class Broadcast : uint8_t { kNone = 0, kChannel = 1, kPixel = 2, kScalar = 3 };
+struct EltwiseArgs {
   uint32_t a_addr = 0, b_addr = 0, out_addr = 0;
   uint32_t count = 0;
+  uint32_t op = 0;         // EltwiseOp
+  uint32_t broadcast = 0;  // Broadcast
+  uint32_t channels = 0;   // for broadcast channel and pixel
   int32_t a_zero_point = 0, b_zero_point = 0, out_zero_point = 0;
   int32_t a_multiplier = 0, b_multiplier = 0;
   uint32_t shift = 1;
   int32_t clamp_min = -128, clamp_max = 127;
-  bool operator==(const AddArgs&) const = default;
+  bool operator==(const EltwiseArgs&) const = default;
+};
+
+// LUT (vector unit): out[i] = table[in[i] + 128] for i < count, int8 in SRAM, the table being
+// kLutEntries int8 entries at table_addr. Reads its input before writing (out may be in).
+struct LutArgs {
+  uint32_t in_addr = 0, out_addr = 0, table_addr = 0;
+  uint32_t count = 0;
+  bool operator==(const LutArgs&) const = default;
 };
 
 struct Instruction {
   Opcode opcode = Opcode::kLoad;
   uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
   uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
-  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, AddArgs> args;
+  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs> args;
 
   Queue queue() const { return QueueOf(opcode); }
   bool operator==(const Instruction&) const = default;

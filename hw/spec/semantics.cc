@@ -1,4 +1,4 @@
-// The functional semantics of CONV and ACT.
+// The functional semantics of CONV, ACT and POOL (ELTWISE and LUT: eltwise_semantics.cc).
 #include "hw/spec/semantics.h"
 
 #include <fmt/format.h>
@@ -47,12 +47,6 @@ std::string CheckPool(const PoolArgs& p) {
   if (p.mode == uint32_t(PoolMode::kAverage) && (p.shift < 1 || p.shift > 62)) {
     return fmt::format("average pool shift {} outside 1..62", p.shift);
   }
-  return "";
-}
-
-std::string CheckAdd(const AddArgs& a) {
-  if (a.count == 0) return "empty add";
-  if (a.shift < 1 || a.shift > 62) return fmt::format("add shift {} outside 1..62", a.shift);
   return "";
 }
 
@@ -155,7 +149,8 @@ void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams&
 }
 
 regs::ErrorCode ComputeAct(const ActArgs& a, std::span<const int32_t> acc,
-                           std::span<const uint8_t> params, std::vector<int8_t>& out) {
+                           std::span<const uint8_t> params, std::span<const int8_t> table,
+                           std::vector<int8_t>& out) {
   std::vector<ActParams> channel(a.channels);
   for (uint32_t n = 0; n < a.channels; ++n) {
     channel[n] = ReadActParams(params, n);
@@ -171,6 +166,9 @@ regs::ErrorCode ComputeAct(const ActArgs& a, std::span<const int32_t> acc,
       out[i] = Requantize(acc[i], p.bias, p.multiplier, p.shift, a.out_zero_point, a.clamp_min,
                           a.clamp_max);
     }
+  }
+  if (a.use_table) {
+    for (int8_t& v : out) v = table[LutIndex(v)];
   }
   return regs::ErrorCode::kNone;
 }
@@ -227,18 +225,6 @@ void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<i
             static_cast<int8_t>(Clamp64(v, lo, hi));
       }
     }
-  }
-}
-
-void ComputeAdd(const AddArgs& a, std::span<const int8_t> x, std::span<const int8_t> y,
-                std::vector<int8_t>& out) {
-  out.resize(a.count);
-  const int64_t round = int64_t{1} << (a.shift - 1);
-  const int64_t lo = std::max(a.clamp_min, -128), hi = std::min(a.clamp_max, 127);
-  for (uint32_t i = 0; i < a.count; ++i) {
-    const int64_t sum = int64_t{x[i] - a.a_zero_point} * a.a_multiplier +
-                        int64_t{y[i] - a.b_zero_point} * a.b_multiplier + round;
-    out[i] = static_cast<int8_t>(Clamp64((sum >> a.shift) + a.out_zero_point, lo, hi));
   }
 }
 

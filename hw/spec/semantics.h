@@ -1,7 +1,8 @@
-// What CONV and ACT compute, as pure functions over their operands: the functional half of the
-// ISA contract (docs/isa.md). The SystemC units call these and add timing; the compiler's tests
-// call them to execute instruction streams without SystemC. The integer reference in
-// compiler/reference is written independently, so the end-to-end checks catch a bug here too.
+// What CONV, ACT, POOL, ELTWISE and LUT compute, as pure functions over their operands: the
+// functional half of the ISA contract (docs/isa.md). The SystemC units call these and add timing;
+// the compiler's tests call them to execute instruction streams without SystemC. The integer
+// reference in compiler/reference is written independently, so the end-to-end checks catch a bug
+// here too.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +27,19 @@ uint64_t ActOutputSpan(const ActArgs& act);
 uint64_t PoolInputBytes(const PoolArgs& pool);
 uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + channels
 
+// The b bytes ELTWISE reads: count (none), channels (channel), count / channels (pixel), 1
+// (scalar); 0 for a broadcast whose channels is 0.
+uint64_t EltwiseBBytes(const EltwiseArgs& eltwise);
+
 // Field sanity that the encoding cannot express (zero kernel, stride, dimension...). Empty string
 // when valid, else what is wrong.
 std::string CheckConv(const ConvArgs& conv);
 std::string CheckAct(const ActArgs& act);
 std::string CheckPool(const PoolArgs& pool);
-std::string CheckAdd(const AddArgs& add);
+// ELTWISE: count 0, shift outside 1..62, channels 0 or not dividing count when b is broadcast
+// per channel or pixel, a b_multiplier with mul. LUT: count 0.
+std::string CheckEltwise(const EltwiseArgs& eltwise);
+std::string CheckLut(const LutArgs& lut);
 
 // acc[(oh*out_w + ow)*out_c + n] = (accumulate ? acc : 0) + sum over kh, kw, c of
 //   in(oh*stride_h + kh*dilation_h - pad_top, ow*stride_w + kw*dilation_w - pad_left, c)
@@ -50,9 +58,11 @@ struct ActParams {
 ActParams ReadActParams(std::span<const uint8_t> block, uint32_t channel);
 void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams& params);
 
-// Dense [pixels][channels] int8 result of ACT. Fails (kBadParameter) on a shift outside 1..62.
+// Dense [pixels][channels] int8 result of ACT; `table` (kLutEntries, read only with use_table)
+// maps every result. Fails (kBadParameter) on a shift outside 1..62.
 regs::ErrorCode ComputeAct(const ActArgs& act, std::span<const int32_t> acc,
-                           std::span<const uint8_t> params, std::vector<int8_t>& out);
+                           std::span<const uint8_t> params, std::span<const int8_t> table,
+                           std::vector<int8_t>& out);
 
 // Dense [out_h*out_w][channels] int8 result of POOL (the unit writes it with out_pixel_stride).
 void ComputePool(const PoolArgs& pool, std::span<const int8_t> input, std::vector<int8_t>& out);
@@ -60,7 +70,12 @@ void ComputePool(const PoolArgs& pool, std::span<const int8_t> input, std::vecto
 // round(sum / count), halves towards +infinity: floor((2*sum + count) / (2*count)).
 int64_t RoundDiv(int64_t sum, int64_t count);
 
-void ComputeAdd(const AddArgs& add, std::span<const int8_t> a, std::span<const int8_t> b,
+// `a` holds count values, `b` EltwiseBBytes(eltwise); `eltwise` must pass CheckEltwise.
+void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
+                    std::span<const int8_t> b, std::vector<int8_t>& out);
+
+// `in` holds count values, `table` kLutEntries.
+void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out);
 
 }  // namespace npu::spec

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "hw/spec/semantics.h"
+#include "hw/spec/unit_accesses.h"
 
 namespace npu::spec {
 
@@ -51,8 +52,12 @@ uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& p) {
   return ActComputeCycles(c, taps);
 }
 
-uint64_t AddComputeCycles(const NpuConfig& c, const AddArgs& a) {
-  return ActComputeCycles(c, 2 * uint64_t{a.count});
+uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& e) {
+  return ActComputeCycles(c, 2 * uint64_t{e.count});
+}
+
+uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& l) {
+  return ActComputeCycles(c, l.count);
 }
 
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
@@ -127,41 +132,32 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
 
 namespace {
 
-// The output write of ACT/POOL: one run per pixel unless the pixels are dense.
-uint64_t PixelWriteCycles(const NpuConfig& c, uint64_t addr, uint64_t pixels, uint64_t channels,
-                          uint64_t stride) {
-  if (pixels <= 1 || stride == channels) return SramIdealCycles(c, addr, pixels * channels);
-  return SramIdealCycles(c, addr, channels, pixels, stride);
+// The unit's own work, without its SRAM accesses.
+uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn) {
+  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) return ConvComputeCycles(c, *conv);
+  if (const auto* act = std::get_if<ActArgs>(&insn.args)) {
+    return ActComputeCycles(c, ActAccEntries(*act));
+  }
+  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolComputeCycles(c, *pool);
+  if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutComputeCycles(c, *lut);
+  return EltwiseComputeCycles(c, std::get<EltwiseArgs>(insn.args));
 }
 
 }  // namespace
+
+uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn) {
+  uint64_t cycles = 0;
+  for (const SramAccess& a : UnitSramAccesses(insn)) {
+    cycles += SramIdealCycles(c, a.addr, a.run, a.count, a.stride);
+  }
+  return cycles;
+}
 
 uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn) {
   if (const auto* dma = std::get_if<DmaArgs>(&insn.args)) {
     return DmaIdealCycles(c, insn.opcode, SplitIntoBursts(c, *dma));
   }
-  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
-    const uint64_t sram = SramIdealCycles(c, conv->wt_addr, ConvWeightBytes(*conv)) +
-                          SramIdealCycles(c, conv->in_addr, ConvInputBytes(*conv));
-    return std::max(ConvComputeCycles(c, *conv), sram);
-  }
-  if (const auto* act = std::get_if<ActArgs>(&insn.args)) {
-    const uint64_t sram =
-        SramIdealCycles(c, act->param_addr, ActParamBytes(*act)) +
-        PixelWriteCycles(c, act->out_addr, act->pixels, act->channels, act->out_pixel_stride);
-    return std::max(ActComputeCycles(c, ActAccEntries(*act)), sram);
-  }
-  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) {
-    const uint64_t sram = SramIdealCycles(c, pool->in_addr, PoolInputBytes(*pool)) +
-                          PixelWriteCycles(c, pool->out_addr, uint64_t{pool->out_h} * pool->out_w,
-                                           pool->channels, pool->out_pixel_stride);
-    return std::max(PoolComputeCycles(c, *pool), sram);
-  }
-  const auto& add = std::get<AddArgs>(insn.args);
-  const uint64_t sram = SramIdealCycles(c, add.a_addr, add.count) +
-                        SramIdealCycles(c, add.b_addr, add.count) +
-                        SramIdealCycles(c, add.out_addr, add.count);
-  return std::max(AddComputeCycles(c, add), sram);
+  return std::max(UnitComputeCycles(c, insn), UnitSramIdealCycles(c, insn));
 }
 
 }  // namespace npu::spec

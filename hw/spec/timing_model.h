@@ -30,9 +30,11 @@ uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
 
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
-// POOL reads kernel_h*kernel_w taps per output element; ADD reads two inputs per element.
+// POOL reads kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's
+// broadcast does not matter); LUT one.
 uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& pool);
-uint64_t AddComputeCycles(const NpuConfig& c, const AddArgs& add);
+uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& eltwise);
+uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& lut);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
 // latency_cycles from the request (reads and writes alike).
@@ -65,9 +67,13 @@ uint64_t DmaBytes(const DmaArgs& dma);
 // when DRAM completes the write. SRAM accesses are assumed conflict-free here.
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
 
+// The SRAM's own cycles for a unit instruction's accesses (unit_accesses.h) made back to back:
+// the sum of SramIdealCycles over them. 0 for LOAD/STORE.
+uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn);
+
 // One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
-// banks or other DRAM traffic. CONV: max(fold cycles, operand SRAM cycles); ACT/POOL/ADD:
-// max(vector cycles, SRAM cycles); LOAD/STORE: DmaIdealCycles.
+// banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles); ACT, POOL, ELTWISE,
+// LUT: max(vector cycles, UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
 uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn);
 
 }  // namespace npu::spec

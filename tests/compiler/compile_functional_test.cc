@@ -163,6 +163,39 @@ TEST(CompileFunctional, TinySramTilesEverything) {
   EXPECT_LE(deep.sram.sram_bytes, 512u);
 }
 
+// A table on the convolution (ACT's use_table): the single-layer program carries it at the end
+// of the parameter segment and loads it once; the reference applies it after the clamp.
+TEST(CompileFunctional, ConvWithTable) {
+  StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(7, 5, 3, 33, 3));
+  ASSERT_TRUE(layer.ok());
+  layer->table.resize(spec::kLutEntries);
+  for (int k = 0; k < 256; ++k) layer->table[k] = int8_t(127 - k);  // x -> -1 - x
+  const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 9);
+  for (const spec::NpuConfig& config : {spec::DefaultConfig(), TinyConfig(640)}) {
+    const CompiledLayer c = ExpectMatchesReference(config, *layer, input, 2);
+    int table_loads = 0;
+    for (const spec::Instruction& insn : c.instructions) {
+      if (const auto* act = std::get_if<spec::ActArgs>(&insn.args)) {
+        EXPECT_TRUE(act->use_table);
+        EXPECT_EQ(act->table_addr, c.sram.table.base);
+      }
+      const auto* d = std::get_if<spec::DmaArgs>(&insn.args);
+      table_loads += d != nullptr && d->sram_addr == c.sram.table.base;
+    }
+    EXPECT_EQ(table_loads, 1);
+  }
+  StatusOr<std::vector<int8_t>> plain = ReferenceConv(
+      [&] {
+        ConvLayer l = *layer;
+        l.table.clear();
+        return l;
+      }(),
+      input);
+  StatusOr<std::vector<int8_t>> mapped = ReferenceConv(*layer, input);
+  ASSERT_TRUE(plain.ok() && mapped.ok());
+  for (size_t i = 0; i < plain->size(); ++i) ASSERT_EQ((*mapped)[i], -1 - (*plain)[i]);
+}
+
 TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
   const spec::NpuConfig config = spec::DefaultConfig();
   StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(9, 8, 10, 12, 3));

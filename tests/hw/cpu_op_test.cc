@@ -65,13 +65,13 @@ std::vector<int8_t> Pattern(int seed) {
 
 std::vector<int8_t> Expected(const spec::CpuOp& op, const std::vector<int8_t>& a,
                              const std::vector<int8_t>& b) {
-  spec::AddArgs args;
+  spec::EltwiseArgs args;
   args.count = kBytes;
   args.a_zero_point = -1, args.b_zero_point = 2, args.out_zero_point = 3;
   args.a_multiplier = 3, args.b_multiplier = -2, args.shift = 2;
   args.clamp_min = -100, args.clamp_max = 100;
   std::vector<int8_t> out;
-  spec::ComputeAdd(args, a, b, out);
+  spec::ComputeEltwise(args, a, b, out);
   return out;
 }
 

@@ -89,17 +89,17 @@ TEST(VectorOps, MaxPoolWithStridedOutput) {
 }
 
 TEST(VectorOps, AddMatchesSemanticsAndTiming) {
-  spec::AddArgs a;
+  spec::EltwiseArgs a;
   a.a_addr = 0, a.b_addr = 1000, a.out_addr = 4096, a.count = 1000;
   a.a_zero_point = 4, a.b_zero_point = -9, a.out_zero_point = 1;
   a.a_multiplier = 21000, a.b_multiplier = 13000, a.shift = 15;
   a.clamp_min = 1;
   const std::vector<int8_t> input = Pattern(2000, 3);
-  const spec::Instruction op{spec::Opcode::kAdd, 0, 0, a};
+  const spec::Instruction op{spec::Opcode::kEltwise, 0, 0, a};
   StatusOr<platform::RunResult> r = RunVectorOp(op, input, 4096, 1000);
   ASSERT_TRUE(r.ok()) << r.status().message();
   std::vector<int8_t> expected;
-  spec::ComputeAdd(a, std::span(input).first(1000), std::span(input).subspan(1000), expected);
+  spec::ComputeEltwise(a, std::span(input).first(1000), std::span(input).subspan(1000), expected);
   EXPECT_EQ(r->outputs[0], expected);
   EXPECT_EQ(r->counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)],
             spec::IdealCycles(spec::DefaultConfig(), op));

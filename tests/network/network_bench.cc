@@ -26,7 +26,7 @@ double Ratio(uint64_t a, uint64_t b) { return b ? double(a) / double(b) : 0.0; }
 
 std::string Io(const compiler::ModelLayer& l) {
   std::string s = l.on_chip.input[0] ? "S" : "D";
-  if (l.op == "add") s += l.on_chip.input[1] ? "S" : "D";
+  if (l.inputs > 1) s += l.on_chip.input[1] ? "S" : "D";
   return s + (l.on_chip.output ? ">S" : ">D");
 }
 

@@ -38,33 +38,56 @@ std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t s
   return inputs;
 }
 
-CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& config,
-                             int random_orders, const CompileOptions& options) {
-  StatusOr<CompiledModel> compiled = CompileModel(config, graph, options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
-  if (!compiled.ok()) return {};
-  EXPECT_TRUE(CheckTokenProtocol(compiled->instructions).ok());
-  const std::vector<std::vector<int8_t>> inputs = RandomInputs(graph, 17);
-  StatusOr<std::vector<std::vector<int8_t>>> expected = qinterp::InterpretQuantized(graph, inputs);
-  EXPECT_TRUE(expected.ok()) << expected.status().message();
-  if (!expected.ok()) return {};
+namespace {
+
+// Runs `compiled` on the functional executor in stream order and `random_orders` token-legal
+// random orders; EXPECTs every output byte to equal `expected`'s.
+void ExpectRunsMatch(const spec::NpuConfig& config, const CompiledModel& compiled,
+                     const std::vector<std::vector<int8_t>>& inputs,
+                     const std::vector<std::vector<int8_t>>& expected, int random_orders) {
+  EXPECT_TRUE(CheckTokenProtocol(compiled.instructions).ok());
   for (int order = 0; order <= random_orders; ++order) {
     sim::FunctionalExecutor executor(config, npu::testing::RunCpuOpInMemory);
-    EXPECT_TRUE(executor.Load(compiled->program).ok());
+    EXPECT_TRUE(executor.Load(compiled.program).ok());
     EXPECT_TRUE(executor.WriteInputs(inputs).ok());
     const Status run = executor.Run(static_cast<uint32_t>(order * 7919));
     EXPECT_TRUE(run.ok()) << run.message();
     const std::vector<std::vector<int8_t>> outputs = executor.ReadOutputs();
-    EXPECT_EQ(outputs.size(), expected->size());
-    for (size_t o = 0; o < outputs.size() && o < expected->size(); ++o) {
+    EXPECT_EQ(outputs.size(), expected.size());
+    for (size_t o = 0; o < outputs.size() && o < expected.size(); ++o) {
       size_t mismatches = 0, first = 0;
       for (size_t i = 0; i < outputs[o].size(); ++i) {
-        if (outputs[o][i] != (*expected)[o][i] && mismatches++ == 0) first = i;
+        if (outputs[o][i] != expected[o][i] && mismatches++ == 0) first = i;
       }
       EXPECT_EQ(mismatches, 0u) << "output " << o << " first mismatch at byte " << first
                                 << ", order seed " << order * 7919;
     }
   }
+}
+
+}  // namespace
+
+CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& config,
+                             int random_orders, const CompileOptions& options) {
+  StatusOr<CompiledModel> compiled = CompileModel(config, graph, options);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok()) return {};
+  const std::vector<std::vector<int8_t>> inputs = RandomInputs(graph, 17);
+  StatusOr<std::vector<std::vector<int8_t>>> expected = qinterp::InterpretQuantized(graph, inputs);
+  EXPECT_TRUE(expected.ok()) << expected.status().message();
+  if (!expected.ok()) return {};
+  ExpectRunsMatch(config, *compiled, inputs, *expected, random_orders);
+  return *std::move(compiled);
+}
+
+CompiledModel ExpectNetworkBitExact(const Network& network, const spec::NpuConfig& config,
+                                    const std::vector<std::vector<int8_t>>& inputs,
+                                    const std::vector<std::vector<int8_t>>& expected,
+                                    int random_orders) {
+  StatusOr<CompiledModel> compiled = CompileNetwork(config, network);
+  EXPECT_TRUE(compiled.ok()) << compiled.status().message();
+  if (!compiled.ok()) return {};
+  ExpectRunsMatch(config, *compiled, inputs, expected, random_orders);
   return *std::move(compiled);
 }
 

@@ -32,4 +32,10 @@ std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t s
 CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& config,
                              int random_orders = 1, const CompileOptions& options = {});
 
+// The same for a network built by hand (hand_network.h), against `expected` (one per output).
+CompiledModel ExpectNetworkBitExact(const Network& network, const spec::NpuConfig& config,
+                                    const std::vector<std::vector<int8_t>>& inputs,
+                                    const std::vector<std::vector<int8_t>>& expected,
+                                    int random_orders = 1);
+
 }  // namespace npu::compiler::testing

@@ -11,12 +11,16 @@
 namespace npu::spec {
 namespace {
 
+// One opcode per layout (STORE is LOAD's).
+constexpr Opcode kLayouts[] = {Opcode::kLoad, Opcode::kConv,    Opcode::kAct,
+                               Opcode::kPool, Opcode::kEltwise, Opcode::kLut};
+
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
   auto sbits = [&](int w) {
     return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
   };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 6);
+  const Opcode op = static_cast<Opcode>(1 + rng() % 7);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -34,12 +38,15 @@ Instruction RandomInstruction(std::mt19937& rng) {
         PoolArgs{bits(24), bits(12), bits(12),  bits(16), bits(4),  bits(4),  bits(8), bits(8),
                  bits(4),  bits(4),  bits(12),  bits(12), bits(24), bits(16), bits(2), bits(1) != 0,
                  sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8)};
-  } else if (op == Opcode::kAdd) {
-    insn.args = AddArgs{bits(24), bits(24),  bits(24),  bits(24), sbits(8), sbits(8),
-                        sbits(8), sbits(16), sbits(16), bits(6),  sbits(8), sbits(8)};
+  } else if (op == Opcode::kEltwise) {
+    insn.args =
+        EltwiseArgs{bits(24), bits(24), bits(24),  bits(24),  bits(2), bits(2),  bits(16), sbits(8),
+                    sbits(8), sbits(8), sbits(32), sbits(16), bits(6), sbits(8), sbits(8)};
+  } else if (op == Opcode::kLut) {
+    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24)};
   } else {
-    insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),
-                        bits(16), sbits(8), sbits(8), sbits(8)};
+    insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),    bits(16),
+                        sbits(8), sbits(8), sbits(8), bits(24), bits(1) != 0};
   }
   return insn;
 }
@@ -66,6 +73,63 @@ TEST(Isa, FieldOverflowIsRefusedNamingTheField) {
   act.clamp_min = -129;
   EXPECT_NE(Encode({Opcode::kAct, 0, 0, act}).status().message().find("clamp_min"),
             std::string::npos);
+}
+
+// Encodes `insn` expecting the error to name `what`.
+void ExpectOverflow(const Instruction& insn, const std::string& what) {
+  const StatusOr<InsnWord> w = Encode(insn);
+  ASSERT_FALSE(w.ok()) << what;
+  EXPECT_NE(w.status().message().find(what), std::string::npos) << w.status().message();
+}
+
+TEST(Isa, NewFieldsOverflowNamingTheField) {
+  EltwiseArgs e;
+  e.op = 4;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "eltwise: field op = 4 does not fit in 2 bits");
+  e = {}, e.broadcast = 4;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "broadcast = 4 does not fit in 2 bits");
+  e = {}, e.channels = 65536;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "channels = 65536 does not fit in 16 bits");
+  e = {}, e.b_multiplier = 32768;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "b_multiplier = 32768 does not fit in 16 signed");
+  e = {}, e.b_multiplier = -32769;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "b_multiplier = -32769");
+  e = {}, e.a_multiplier = INT32_MIN;  // the full 32-bit range fits
+  EXPECT_TRUE(Encode({Opcode::kEltwise, 0, 0, e}).ok());
+  e = {}, e.count = 1u << 24;
+  ExpectOverflow({Opcode::kEltwise, 0, 0, e}, "count = 16777216 does not fit in 24 bits");
+  LutArgs l;
+  l.table_addr = 1u << 24;
+  ExpectOverflow({Opcode::kLut, 0, 0, l}, "lut: field table_addr = 16777216");
+  l = {}, l.count = 1u << 24;
+  ExpectOverflow({Opcode::kLut, 0, 0, l}, "count = 16777216 does not fit in 24 bits");
+  ActArgs a;
+  a.table_addr = 1u << 24;
+  ExpectOverflow({Opcode::kAct, 0, 0, a}, "act: field table_addr = 16777216");
+}
+
+TEST(Isa, NewInstructionsDecodeAndDisassemble) {
+  LutArgs l{1, 2, 3, 4};
+  StatusOr<InsnWord> w = Encode({Opcode::kLut, 0, 0, l});
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ((*w)[0], 7);
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->queue(), Queue::kVector);
+  EXPECT_EQ(Disassemble(*back), "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4");
+  EltwiseArgs e;
+  e.op = uint32_t(EltwiseOp::kMin), e.broadcast = uint32_t(Broadcast::kPixel);
+  e.a_multiplier = -(1 << 30), e.b_multiplier = -5, e.clamp_min = -7;
+  w = Encode({Opcode::kEltwise, 1, 8, e});
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ((*w)[0], 6);
+  back = Decode(w->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(std::get<EltwiseArgs>(back->args), e);
+  EXPECT_NE(Disassemble(*back).find("eltwise wait=L signal=S a_addr=0"), std::string::npos);
+  InsnWord unknown{};
+  unknown[0] = 8;
+  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 8"), std::string::npos);
 }
 
 TEST(Isa, ArgumentsMustMatchTheOpcode) {
@@ -95,7 +159,7 @@ TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
 }
 
 TEST(Isa, LayoutsFitTheWord) {
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
+  for (Opcode op : kLayouts) {
     const std::vector<FieldInfo> fields = FieldLayout(op);
     const FieldInfo& last = fields.back();
     EXPECT_LE(last.offset + last.width, kInsnBytes * 8) << OpcodeName(op);
@@ -108,7 +172,7 @@ TEST(Isa, DocsTablesMatchTheEncoding) {
   ASSERT_TRUE(in) << "docs/isa.md missing";
   std::stringstream doc;
   doc << in.rdbuf();
-  for (Opcode op : {Opcode::kLoad, Opcode::kConv, Opcode::kAct, Opcode::kPool, Opcode::kAdd}) {
+  for (Opcode op : kLayouts) {
     for (const FieldInfo& f : FieldLayout(op)) {
       const std::string row =
           fmt::format("| {} | {}..{} | {} |", f.name, f.offset, f.offset + f.width - 1,

@@ -64,8 +64,8 @@ TEST(Pool, AverageIncludingPaddingWithZeroPointsAndScale) {
   EXPECT_EQ(out[1], -3);
 }
 
-TEST(Add, RescalesBothInputsAndClamps) {
-  AddArgs a;
+TEST(Eltwise, AddRescalesBothInputsAndClamps) {
+  EltwiseArgs a;
   a.count = 4;
   a.a_zero_point = 10;
   a.b_zero_point = -5;
@@ -75,7 +75,7 @@ TEST(Add, RescalesBothInputsAndClamps) {
   a.shift = 15;
   a.clamp_min = 3;  // ReLU at the output zero point
   std::vector<int8_t> out;
-  ComputeAdd(a, std::vector<int8_t>{20, 10, 0, 127}, std::vector<int8_t>{-5, -3, -9, 127}, out);
+  ComputeEltwise(a, std::vector<int8_t>{20, 10, 0, 127}, std::vector<int8_t>{-5, -3, -9, 127}, out);
   // (10*0.5 + 0*1.5) + 3 = 8; (0 + 2*1.5) + 3 = 6; (-10*0.5 + -4*1.5) + 3 = -8 -> 3 (ReLU);
   // (117*0.5 + 132*1.5) + 3 = 259.5 -> 127.
   EXPECT_EQ(out, (std::vector<int8_t>{8, 6, 3, 127}));

@@ -1,0 +1,125 @@
+// ELTWISE and LUT emission.
+//
+// ELTWISE: 1. LOAD b once into its slot if it is broadcast per channel or as a scalar and in
+// DRAM. Then per chunk of elements: 2. LOAD the a chunk if a is in DRAM; 3. the b values the
+// chunk reads (per chunk when b is not loaded once): a chunk of whole pixels uses the layer's
+// broadcast, part of one pixel reads b[channel...] without broadcast (per channel) or b[pixel] as
+// a scalar (per pixel); 4. ELTWISE into a's slot (an on-chip a: an output slot; an on-chip
+// output: in place); 5. STORE unless the output is on chip.
+// LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
+#include "compiler/schedule/eltwise_emitter.h"
+
+#include <algorithm>
+
+#include "compiler/schedule/dma_lowering.h"
+
+namespace npu::compiler {
+namespace {
+
+void Dma(std::vector<spec::Instruction>& out, spec::Opcode opcode, const StridedCopy& copy) {
+  for (const spec::DmaArgs& d : LowerCopy(copy)) out.push_back({opcode, 0, 0, d});
+}
+
+// A chunk's operand in SRAM: in place if on chip, else LOADed into slot k % slots.
+uint64_t Operand(std::vector<spec::Instruction>& out, const TensorPlace& place, bool on_chip,
+                 const SlotBuffer& slots, uint64_t k, uint64_t offset, uint64_t bytes) {
+  if (on_chip) return place.addr + offset;
+  const uint64_t slot = slots.Addr(static_cast<uint32_t>(k % slots.slots));
+  Dma(out, spec::Opcode::kLoad, ContiguousCopy(place.addr + offset, slot, bytes));
+  return slot;
+}
+
+// How a chunk reads b: from which b value, how many, with which broadcast mode.
+struct BRead {
+  uint64_t index = 0, bytes = 0;
+  spec::Broadcast mode = spec::Broadcast::kNone;
+};
+
+BRead BReadOf(const EltwiseLayer& l, const ElementChunk& chunk) {
+  const uint64_t c = l.c;
+  const bool whole = chunk.offset % c == 0 && chunk.count % c == 0;
+  switch (l.broadcast) {
+    case spec::Broadcast::kNone:
+      return {chunk.offset, chunk.count, spec::Broadcast::kNone};
+    case spec::Broadcast::kChannel:
+      if (whole) return {0, c, spec::Broadcast::kChannel};
+      return {chunk.offset % c, chunk.count, spec::Broadcast::kNone};
+    case spec::Broadcast::kPixel:
+      if (whole) return {chunk.offset / c, chunk.count / c, spec::Broadcast::kPixel};
+      return {chunk.offset / c, 1, spec::Broadcast::kScalar};
+    case spec::Broadcast::kScalar:
+      return {0, 1, spec::Broadcast::kScalar};
+  }
+  return {};
+}
+
+spec::EltwiseArgs EltwiseFields(const EltwiseLayer& l) {
+  spec::EltwiseArgs e;
+  e.op = static_cast<uint32_t>(l.op);
+  e.a_zero_point = l.a_zero_point;
+  e.b_zero_point = l.b_zero_point;
+  e.out_zero_point = l.output_zero_point;
+  e.a_multiplier = l.a_multiplier;
+  e.b_multiplier = l.b_multiplier;
+  e.shift = static_cast<uint32_t>(l.shift);
+  e.clamp_min = l.clamp_min;
+  e.clamp_max = l.clamp_max;
+  return e;
+}
+
+}  // namespace
+
+std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseTiling& t,
+                                           const VectorPlan& plan, const EltwiseOperands& ops) {
+  std::vector<spec::Instruction> out;
+  const bool b_once = BLoadedOnce(l) && !t.b_on_chip;
+  if (b_once) Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.b.addr, plan.b.base, l.BElements()));
+  const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk, ChunkPixel(l));
+  for (uint64_t k = 0; k < chunks.size(); ++k) {
+    const auto [offset, n] = chunks[k];
+    spec::EltwiseArgs e = EltwiseFields(l);
+    e.a_addr = static_cast<uint32_t>(Operand(out, ops.a, t.a_on_chip, plan.a, k, offset, n));
+    const BRead b = BReadOf(l, chunks[k]);
+    e.b_addr = static_cast<uint32_t>(
+        b_once ? plan.b.base + b.index
+               : Operand(out, ops.b, t.b_on_chip, plan.b, k, b.index, b.bytes));
+    e.broadcast = static_cast<uint32_t>(b.mode);
+    const bool per_pixel = b.mode == spec::Broadcast::kChannel || b.mode == spec::Broadcast::kPixel;
+    e.channels = per_pixel ? l.c : 0;
+    e.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset
+                                       : t.a_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
+                                                     : e.a_addr);
+    e.count = static_cast<uint32_t>(n);
+    out.push_back({spec::Opcode::kEltwise, 0, 0, e});
+    if (!t.output_on_chip) {
+      Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, e.out_addr, n));
+    }
+  }
+  return out;
+}
+
+std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
+                                       const VectorPlan& plan, const LutOperands& ops) {
+  std::vector<spec::Instruction> out;
+  Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.table, plan.table.base, spec::kLutEntries));
+  const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk);
+  for (uint64_t k = 0; k < chunks.size(); ++k) {
+    const auto [offset, n] = chunks[k];
+    spec::LutArgs a;
+    a.in_addr =
+        static_cast<uint32_t>(Operand(out, ops.input, t.input_on_chip, plan.a, k, offset, n));
+    a.table_addr = static_cast<uint32_t>(plan.table.base);
+    a.out_addr =
+        static_cast<uint32_t>(t.output_on_chip  ? ops.output.addr + offset
+                              : t.input_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
+                                                : a.in_addr);
+    a.count = static_cast<uint32_t>(n);
+    out.push_back({spec::Opcode::kLut, 0, 0, a});
+    if (!t.output_on_chip) {
+      Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, a.out_addr, n));
+    }
+  }
+  return out;
+}
+
+}  // namespace npu::compiler

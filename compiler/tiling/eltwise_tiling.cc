@@ -1,0 +1,228 @@
+// ELTWISE and LUT tilings: chunks, SRAM slots, and the replayed search.
+#include "compiler/tiling/eltwise_tiling.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "compiler/schedule/eltwise_emitter.h"
+#include "compiler/tiling/vector_search.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::compiler {
+namespace {
+
+using vector_search::kMaxCount;
+using vector_search::Place;
+using vector_search::Replayed;
+using vector_search::ReplayPlace;
+using vector_search::Splits;
+
+uint64_t ChunkCount(uint64_t elements, uint64_t chunk, uint64_t pixel) {
+  if (pixel > 0 && chunk < pixel) return elements / pixel * ((pixel + chunk - 1) / chunk);
+  return (elements + chunk - 1) / chunk;
+}
+
+// The b bytes one chunk reads from its slot, when b is loaded per chunk.
+uint64_t BChunkBytes(const EltwiseLayer& l, uint64_t chunk) {
+  if (l.broadcast != spec::Broadcast::kPixel) return chunk;
+  return chunk >= l.c ? chunk / l.c : 1;
+}
+
+// Chunk sizes to try, in groups, each ascending: whole rows (more than one row in the tensor),
+// then, only if none fits, parts of a row: any size, or whole pixels then parts of one when
+// chunks must respect pixels. The first group with a size that fits wins.
+std::vector<std::vector<uint64_t>> ChunkGroups(uint64_t h, uint64_t w, uint64_t c, uint64_t pixel) {
+  const uint64_t row = w * c;
+  std::vector<std::vector<uint64_t>> groups(1);
+  if (h > 1 && row <= kMaxCount) {
+    for (uint64_t n : Splits(h)) groups[0].push_back(n * row);
+  }
+  if (pixel == 0) {
+    groups.push_back(Splits(row));
+    return groups;
+  }
+  groups.emplace_back();
+  for (uint64_t k : Splits(w)) groups.back().push_back(k * c);
+  groups.push_back(Splits(c));
+  return groups;
+}
+
+}  // namespace
+
+std::string ToString(const EltwiseTiling& t) {
+  return fmt::format("chunk={}{}{}{}", t.chunk, t.a_on_chip ? " a=sram" : "",
+                     t.b_on_chip ? " b=sram" : "", t.output_on_chip ? " out=sram" : "");
+}
+
+std::string ToString(const LutTiling& t) {
+  return fmt::format("chunk={}{}{}", t.chunk, t.input_on_chip ? " in=sram" : "",
+                     t.output_on_chip ? " out=sram" : "");
+}
+
+std::vector<ElementChunk> Chunks(uint64_t elements, uint64_t chunk, uint64_t pixel) {
+  NPU_CHECK(chunk > 0 && (pixel == 0 || chunk < pixel || chunk % pixel == 0));
+  std::vector<ElementChunk> chunks;
+  const uint64_t run = pixel > 0 && chunk < pixel ? pixel : elements;  // cut runs on their own
+  for (uint64_t start = 0; start < elements; start += run) {
+    const uint64_t end = std::min(elements, start + run);
+    for (uint64_t offset = start; offset < end; offset += chunk) {
+      chunks.push_back({offset, std::min(chunk, end - offset)});
+    }
+  }
+  return chunks;
+}
+
+uint64_t ChunkPixel(const EltwiseLayer& l) {
+  const bool per_pixel =
+      l.broadcast == spec::Broadcast::kChannel || l.broadcast == spec::Broadcast::kPixel;
+  return per_pixel ? l.c : 0;
+}
+
+bool BLoadedOnce(const EltwiseLayer& l) {
+  return l.broadcast == spec::Broadcast::kChannel || l.broadcast == spec::Broadcast::kScalar;
+}
+
+VectorPlan PlanEltwiseSram(const EltwiseLayer& l, const EltwiseTiling& t, uint32_t align) {
+  const uint32_t slots = ChunkCount(l.Elements(), t.chunk, ChunkPixel(l)) > 1 ? 2 : 1;
+  VectorPlan plan;
+  uint64_t cursor = 0;
+  plan.a = Place(&cursor, t.chunk, t.a_on_chip ? 0 : slots, align);
+  if (BLoadedOnce(l)) {
+    plan.b = Place(&cursor, l.BElements(), t.b_on_chip ? 0 : 1, align);
+  } else {
+    plan.b = Place(&cursor, BChunkBytes(l, t.chunk), t.b_on_chip ? 0 : slots, align);
+  }
+  // The result overwrites a's slot; an on-chip a needs its own output slots.
+  plan.out = Place(&cursor, t.chunk, t.a_on_chip && !t.output_on_chip ? slots : 0, align);
+  plan.sram_bytes = cursor;
+  return plan;
+}
+
+VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
+  const uint32_t slots = l.Elements() > t.chunk ? 2 : 1;
+  VectorPlan plan;
+  uint64_t cursor = 0;
+  plan.a = Place(&cursor, t.chunk, t.input_on_chip ? 0 : slots, align);
+  plan.table = Place(&cursor, spec::kLutEntries, 1, align);
+  plan.out = Place(&cursor, t.chunk, t.input_on_chip && !t.output_on_chip ? slots : 0, align);
+  plan.sram_bytes = cursor;
+  return plan;
+}
+
+namespace {
+
+// The vector unit's cycles for the chunks of `tiling`, which run one after the other: a lower
+// bound of any stream that emits them. `work` is vector work per element (2 for ELTWISE).
+template <class Tiling>
+uint64_t VectorBound(const spec::NpuConfig& c, uint64_t elements, uint64_t pixel, uint64_t work,
+                     const Tiling& t) {
+  uint64_t cycles = 0;
+  for (const ElementChunk& chunk : Chunks(elements, t.chunk, pixel)) {
+    cycles += spec::ActComputeCycles(c, work * chunk.count);
+  }
+  return cycles;
+}
+
+// Replays the tilings of the chunk sizes of the first group with one that fits, largest first,
+// skipping those whose vector-unit bound alone is more than kNearBest above the fastest replayed
+// so far: they cannot be near the fastest, so Pick would not take them (a row cut into single
+// elements is not replayed). The candidates stay in the group's order.
+template <class Tiling, class Plan, class Emit, class Bound>
+std::vector<VectorChoice<Tiling>> TryChunks(const spec::NpuConfig& c, uint64_t budget,
+                                            const std::vector<std::vector<uint64_t>>& groups,
+                                            Tiling base, Plan plan_fn, Emit emit, Bound bound,
+                                            std::vector<Replayed>& costs) {
+  std::vector<VectorChoice<Tiling>> fitting;
+  for (const std::vector<uint64_t>& group : groups) {
+    std::vector<std::optional<std::pair<VectorChoice<Tiling>, Replayed>>> kept(group.size());
+    uint64_t fastest = UINT64_MAX;
+    for (size_t k = group.size(); k-- > 0;) {
+      Tiling t = base;
+      t.chunk = group[k];
+      if (t.chunk > kMaxCount) continue;
+      const auto plan =
+          vector_search::FitPlan(c, budget, [&](uint32_t a) { return plan_fn(t, a); });
+      if (!plan || (fastest != UINT64_MAX && bound(t) > fastest * vector_search::kNearBest)) {
+        continue;
+      }
+      const Replayed r = vector_search::Replay(c, emit(t, *plan));
+      fastest = std::min(fastest, r.cycles);
+      kept[k] = {{t, *plan}, r};
+    }
+    for (const auto& candidate : kept) {
+      if (!candidate) continue;
+      fitting.push_back(candidate->first);
+      costs.push_back(candidate->second);
+    }
+    if (!fitting.empty()) break;
+  }
+  return fitting;
+}
+
+Status NoChunkFits(const spec::NpuConfig& c, const std::string& layer, uint64_t bytes,
+                   uint64_t budget) {
+  return ResourceExhausted(fmt::format(
+      "layer '{}': no tiling fits: one element per operand, double-buffered, needs {} bytes of "
+      "SRAM; {}",
+      layer, bytes, SramAvailableText(c, budget)));
+}
+
+}  // namespace
+
+StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig& c,
+                                                          const EltwiseLayer& l,
+                                                          EltwiseTiling on_chip,
+                                                          uint64_t sram_budget) {
+  NPU_TRY(CheckEltwiseLayer(l));
+  NPU_CHECK(!(on_chip.b_on_chip && l.b_is_constant()));  // a constant b lives in DRAM
+  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
+  auto emit = [&](const EltwiseTiling& t, const VectorPlan& plan) {
+    uint64_t dram = 0, sram = plan.sram_bytes;
+    const EltwiseOperands ops{ReplayPlace(t.a_on_chip, &dram, &sram, l.Elements(), l.c),
+                              ReplayPlace(t.b_on_chip, &dram, &sram, l.BElements(), l.c),
+                              ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements(), l.c)};
+    return EmitEltwise(l, t, plan, ops);
+  };
+  std::vector<Replayed> costs;
+  auto bound = [&](const EltwiseTiling& t) {
+    return VectorBound(c, l.Elements(), ChunkPixel(l), 2, t);
+  };
+  const std::vector<VectorChoice<EltwiseTiling>> fitting = TryChunks(
+      c, budget, ChunkGroups(l.h, l.w, l.c, ChunkPixel(l)), on_chip,
+      [&](const EltwiseTiling& t, uint32_t a) { return PlanEltwiseSram(l, t, a); }, emit, bound,
+      costs);
+  if (fitting.empty()) {
+    EltwiseTiling minimal = on_chip;
+    minimal.chunk = 1;
+    return NoChunkFits(c, l.DisplayName(), PlanEltwiseSram(l, minimal, 1).sram_bytes, sram_budget);
+  }
+  return fitting[vector_search::Pick(costs)];
+}
+
+StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, const LutLayer& l,
+                                                  LutTiling on_chip, uint64_t sram_budget) {
+  NPU_TRY(CheckLutLayer(l));
+  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
+  auto emit = [&](const LutTiling& t, const VectorPlan& plan) {
+    uint64_t dram = 0, sram = plan.sram_bytes;
+    const LutOperands ops{ReplayPlace(t.input_on_chip, &dram, &sram, l.Elements(), l.c),
+                          ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements(), l.c),
+                          ReplayPlace(false, &dram, &sram, spec::kLutEntries, 1).addr};
+    return EmitLut(l, t, plan, ops);
+  };
+  std::vector<Replayed> costs;
+  auto bound = [&](const LutTiling& t) { return VectorBound(c, l.Elements(), 0, 1, t); };
+  const std::vector<VectorChoice<LutTiling>> fitting = TryChunks(
+      c, budget, ChunkGroups(l.h, l.w, l.c, 0), on_chip,
+      [&](const LutTiling& t, uint32_t a) { return PlanLutSram(l, t, a); }, emit, bound, costs);
+  if (fitting.empty()) {
+    LutTiling minimal = on_chip;
+    minimal.chunk = 1;
+    return NoChunkFits(c, l.DisplayName(), PlanLutSram(l, minimal, 1).sram_bytes, sram_budget);
+  }
+  return fitting[vector_search::Pick(costs)];
+}
+
+}  // namespace npu::compiler

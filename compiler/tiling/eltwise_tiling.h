@@ -1,0 +1,66 @@
+// Tilings of the elementwise vector layers, ELTWISE and LUT: one instruction per chunk of the
+// flattened NHWC tensors (any chunk of the dense bytes is elementwise-valid, except that an
+// ELTWISE broadcasting b per channel or per pixel covers whole pixels or part of one). Whole rows
+// first, so the next layer can start on the first ones; parts of a row only when no number of
+// rows fits. Operands in DRAM go through double-buffered slots (the result overwrites the input's
+// slot); on-chip operands are read and written in place. A b broadcast per channel or as a scalar
+// (small), and a LUT's table, are loaded once per layer into a slot of their own.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/lut_layer.h"
+#include "compiler/tiling/vector_tiling.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+struct EltwiseTiling {
+  uint64_t chunk = 1;  // elements per ELTWISE (Chunks)
+  bool a_on_chip = false, b_on_chip = false, output_on_chip = false;
+};
+
+struct LutTiling {
+  uint64_t chunk = 1;  // elements per LUT
+  bool input_on_chip = false, output_on_chip = false;
+};
+
+std::string ToString(const EltwiseTiling& tiling);
+std::string ToString(const LutTiling& tiling);
+
+// One instruction's elements: [offset, offset + count) of the flattened tensor.
+struct ElementChunk {
+  uint64_t offset = 0, count = 0;
+};
+// The chunks of `elements`, in order: consecutive runs of `chunk`; but with `pixel` > 0 and
+// chunk < pixel, each pixel is cut on its own (a chunk never straddles two pixels). With
+// `pixel` > 0, `chunk` is a multiple of `pixel` or smaller than it.
+std::vector<ElementChunk> Chunks(uint64_t elements, uint64_t chunk, uint64_t pixel = 0);
+
+// The pixel ELTWISE chunks respect: the layer's c when b is broadcast per channel or per pixel,
+// else 0 (any chunk).
+uint64_t ChunkPixel(const EltwiseLayer& layer);
+// b broadcast per channel or as a scalar: loaded once per layer (unless on chip); otherwise a
+// chunk of b per chunk of a.
+bool BLoadedOnce(const EltwiseLayer& layer);
+
+VectorPlan PlanEltwiseSram(const EltwiseLayer& layer, const EltwiseTiling& tiling,
+                           uint32_t align_bytes);
+VectorPlan PlanLutSram(const LutLayer& layer, const LutTiling& tiling, uint32_t align_bytes);
+
+// The chunk chosen by replaying candidates with the cost model (vector_search.h), under
+// `sram_budget` (0: the whole SRAM) with the on-chip operands of `on_chip`. ResourceExhausted
+// naming the layer and the bytes of the smallest chunk if none fits.
+StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig& config,
+                                                          const EltwiseLayer& layer,
+                                                          EltwiseTiling on_chip,
+                                                          uint64_t sram_budget);
+StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& config,
+                                                  const LutLayer& layer, LutTiling on_chip,
+                                                  uint64_t sram_budget);
+
+}  // namespace npu::compiler

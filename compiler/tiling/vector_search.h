@@ -1,0 +1,49 @@
+// What the vector layers' tiling searches share (vector_tiling.cc: POOL; eltwise_tiling.cc:
+// ELTWISE and LUT): SRAM slot layout, candidate sizes, replaying a candidate's instructions with
+// the cost model, and picking among the replayed ones.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "compiler/schedule/tensor_place.h"
+#include "compiler/tiling/vector_tiling.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::compiler::vector_search {
+
+inline constexpr double kNearBest = 1.02;
+inline constexpr uint64_t kMaxCount = (1u << 24) - 1;  // ELTWISE and LUT count: 24 bits
+
+uint64_t AlignUp(uint64_t v, uint64_t a);
+
+// `slots` slots of `slot_bytes` at the next `align`-aligned address after *cursor.
+SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t align);
+
+// ceil(extent / k) for k = 1, 2, 3, 4, 6, 9, ... and 1: a geometric spread of tile sizes.
+std::vector<uint64_t> Splits(uint64_t extent);
+
+// The plan with the largest alignment (stripe, bank word, byte) that fits `budget`, if any.
+std::optional<VectorPlan> FitPlan(const spec::NpuConfig& config, uint64_t budget,
+                                  const std::function<VectorPlan(uint32_t align)>& plan);
+
+struct Replayed {
+  uint64_t cycles = 0;
+  uint64_t longest = 0;  // the longest single vector instruction, alone
+};
+// Tokens, then the fast replay of the cost model.
+Replayed Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns);
+
+// Among the replayed candidates within kNearBest of the fastest, the one with the shortest
+// longest instruction (then the fastest), so the next layer can start on the first ones.
+size_t Pick(const std::vector<Replayed>& costs);
+
+// For replaying a candidate: an operand of `bytes` in DRAM at *dram, or on chip at *sram (after
+// the plan); the cursor moves on.
+TensorPlace ReplayPlace(bool on_chip, uint64_t* dram, uint64_t* sram, uint64_t bytes,
+                        uint32_t channels);
+
+}  // namespace npu::compiler::vector_search

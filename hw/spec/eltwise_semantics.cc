@@ -1,0 +1,96 @@
+// The functional semantics of ELTWISE and LUT.
+#include <fmt/format.h>
+
+#include "hw/spec/arith.h"
+#include "hw/spec/semantics.h"
+
+namespace npu::spec {
+namespace {
+
+bool PerChannelOrPixel(const EltwiseArgs& e) {
+  return e.broadcast == uint32_t(Broadcast::kChannel) || e.broadcast == uint32_t(Broadcast::kPixel);
+}
+
+// The b index element i reads.
+uint64_t BIndex(const EltwiseArgs& e, uint64_t i) {
+  switch (static_cast<Broadcast>(e.broadcast)) {
+    case Broadcast::kNone:
+      return i;
+    case Broadcast::kChannel:
+      return i % e.channels;
+    case Broadcast::kPixel:
+      return i / e.channels;
+    case Broadcast::kScalar:
+      return 0;
+  }
+  return 0;
+}
+
+// f(A, B) of docs/isa.md, before the output zero point and the clamp.
+int64_t Combine(const EltwiseArgs& e, int64_t a, int64_t b) {
+  const int shift = static_cast<int>(e.shift);
+  switch (static_cast<EltwiseOp>(e.op)) {
+    case EltwiseOp::kAdd:
+      return RoundingShift(a * e.a_multiplier + b * e.b_multiplier, shift);
+    case EltwiseOp::kMul:
+      return ApplyScale(static_cast<int32_t>(a * b), e.a_multiplier, shift);
+    case EltwiseOp::kMax:
+      return RoundingShift(std::max(a * e.a_multiplier, b * e.b_multiplier), shift);
+    case EltwiseOp::kMin:
+      return RoundingShift(std::min(a * e.a_multiplier, b * e.b_multiplier), shift);
+  }
+  return 0;
+}
+
+}  // namespace
+
+uint64_t EltwiseBBytes(const EltwiseArgs& e) {
+  switch (static_cast<Broadcast>(e.broadcast)) {
+    case Broadcast::kNone:
+      return e.count;
+    case Broadcast::kChannel:
+      return e.channels;
+    case Broadcast::kPixel:
+      return e.channels == 0 ? 0 : e.count / e.channels;
+    case Broadcast::kScalar:
+      return 1;
+  }
+  return 0;
+}
+
+std::string CheckEltwise(const EltwiseArgs& e) {
+  if (e.count == 0) return "empty eltwise";
+  if (e.shift < kMinShift || e.shift > kMaxShift) {
+    return fmt::format("eltwise shift {} outside 1..62", e.shift);
+  }
+  if (PerChannelOrPixel(e) && e.channels == 0) return "broadcast per channel or pixel, channels 0";
+  if (PerChannelOrPixel(e) && e.count % e.channels != 0) {
+    return fmt::format("count {} is not a whole number of pixels of {} channels", e.count,
+                       e.channels);
+  }
+  if (e.op == uint32_t(EltwiseOp::kMul) && e.b_multiplier != 0) {
+    return fmt::format("mul with b_multiplier {} (must be 0)", e.b_multiplier);
+  }
+  return "";
+}
+
+std::string CheckLut(const LutArgs& l) { return l.count == 0 ? "empty lut" : ""; }
+
+void ComputeEltwise(const EltwiseArgs& e, std::span<const int8_t> a, std::span<const int8_t> b,
+                    std::vector<int8_t>& out) {
+  out.resize(e.count);
+  const int64_t lo = std::max(e.clamp_min, -128), hi = std::min(e.clamp_max, 127);
+  for (uint64_t i = 0; i < e.count; ++i) {
+    const int64_t y =
+        Combine(e, int64_t{a[i]} - e.a_zero_point, int64_t{b[BIndex(e, i)]} - e.b_zero_point);
+    out[i] = static_cast<int8_t>(Clamp64(y + e.out_zero_point, lo, hi));
+  }
+}
+
+void ComputeLut(const LutArgs& l, std::span<const int8_t> in, std::span<const int8_t> table,
+                std::vector<int8_t>& out) {
+  out.resize(l.count);
+  for (uint64_t i = 0; i < l.count; ++i) out[i] = table[LutIndex(in[i])];
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,46 @@
+// The SRAM access lists of unit instructions.
+#include "hw/spec/unit_accesses.h"
+
+#include "hw/spec/semantics.h"
+
+namespace npu::spec {
+namespace {
+
+SramAccess Read(uint64_t addr, uint64_t bytes) { return {addr, bytes, 1, 0, false}; }
+SramAccess Write(uint64_t addr, uint64_t bytes) { return {addr, bytes, 1, 0, true}; }
+
+// The output of ACT and POOL: one run per pixel, unless the pixels are dense (one run).
+SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride) {
+  if (pixels <= 1 || stride == channels) return Write(addr, pixels * channels);
+  return {addr, channels, pixels, stride, true};
+}
+
+}  // namespace
+
+std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
+  if (const auto* c = std::get_if<ConvArgs>(&insn.args)) {
+    return {Read(c->wt_addr, ConvWeightBytes(*c)), Read(c->in_addr, ConvInputBytes(*c))};
+  }
+  if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
+    std::vector<SramAccess> list = {Read(a->param_addr, ActParamBytes(*a))};
+    if (a->use_table) list.push_back(Read(a->table_addr, kLutEntries));
+    list.push_back(PixelWrite(a->out_addr, a->pixels, a->channels, a->out_pixel_stride));
+    return list;
+  }
+  if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
+    return {
+        Read(p->in_addr, PoolInputBytes(*p)),
+        PixelWrite(p->out_addr, uint64_t{p->out_h} * p->out_w, p->channels, p->out_pixel_stride)};
+  }
+  if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
+    return {Read(e->a_addr, e->count), Read(e->b_addr, EltwiseBBytes(*e)),
+            Write(e->out_addr, e->count)};
+  }
+  if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
+    return {Read(l->table_addr, kLutEntries), Read(l->in_addr, l->count),
+            Write(l->out_addr, l->count)};
+  }
+  return {};
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,32 @@
+// The SRAM accesses a compute or vector unit instruction makes, in the order the unit makes them:
+// the one definition the SystemC units perform (hw/mac_array, hw/act), the compiler's event
+// replay books against its bank model (compiler/cost) and spec::IdealCycles sums. An access is
+// `count` runs of `run` bytes, `stride` bytes apart, moved as one SRAM transaction; the reads of
+// an instruction all come before its writes. LOAD and STORE are not listed: their bursts access
+// the SRAM one by one (timing_model.h, SplitIntoBursts).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/spec/isa.h"
+
+namespace npu::spec {
+
+struct SramAccess {
+  uint64_t addr = 0;
+  uint64_t run = 0;    // bytes per run
+  uint64_t count = 1;  // runs
+  uint64_t stride = 0;
+  bool write = false;
+
+  uint64_t bytes() const { return run * count; }
+  bool operator==(const SramAccess&) const = default;
+};
+
+// CONV: weights, input. ACT: parameters, table (with use_table), output. POOL: input, output.
+// ELTWISE: a, b (spec::EltwiseBBytes), output. LUT: table, input, output. Outputs of ACT and
+// POOL are one run per pixel unless dense. Empty for LOAD and STORE.
+std::vector<SramAccess> UnitSramAccesses(const Instruction& insn);
+
+}  // namespace npu::spec

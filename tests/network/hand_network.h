@@ -1,0 +1,75 @@
+// Networks built by hand from NPU layers (no graph, no lowering), for the layers lowering does
+// not produce yet (ELTWISE with mul/max/min and broadcasts, LUT, convolutions with a table), and
+// their direct evaluation: plain loops over the layers' definitions, written apart from
+// hw/spec/semantics.cc (only the rounding rules of hw/spec/arith.h are shared).
+//
+//   HandNetwork n("chain");
+//   int x = n.Input(7, 5, 3, /*zero_point=*/-4);
+//   int y = n.Lut(x, {.table = ...});
+//   n.Output(y);
+//   CompileNetwork(config, n.network());
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/lower/network.h"
+
+namespace npu::compiler::testing {
+
+class HandNetwork {
+ public:
+  explicit HandNetwork(std::string name);
+
+  // Each returns the new value's id.
+  int Input(uint32_t h, uint32_t w, uint32_t c, int32_t zero_point = 0);
+  // One convolution, or several parts over channel slices (a grouped convolution); the output
+  // has the channels the parts write.
+  int Conv(int x, std::vector<ConvPart> parts);
+  // b < 0: the layer's constant b.
+  int Eltwise(int a, int b, const EltwiseLayer& layer);
+  int Lut(int x, const LutLayer& layer);
+  void Output(int value);
+
+  const Network& network() const { return net_; }
+
+ private:
+  int NewValue(uint32_t h, uint32_t w, uint32_t c, int32_t zero_point);
+  int AddLayer(NetLayer layer, uint32_t h, uint32_t w, uint32_t c, int32_t zero_point);
+
+  Network net_;
+};
+
+// The outputs of `net` for `inputs` (one per graph input), by direct evaluation of its
+// convolutions, ELTWISE and LUT layers (pools are not evaluated here).
+std::vector<std::vector<int8_t>> EvaluateNetwork(const Network& net,
+                                                 const std::vector<std::vector<int8_t>>& inputs);
+
+// Seeded int8 values over the whole range; one such buffer per input of `net`.
+std::vector<int8_t> RandomBytes(uint64_t n, uint32_t seed);
+std::vector<std::vector<int8_t>> RandomNetworkInputs(const Network& net, uint32_t seed);
+
+// Layers with varied quantisation (zero points, multipliers of both signs, clamps) so that
+// outputs spread over the int8 range. A constant b is seeded.
+EltwiseLayer TestEltwise(spec::EltwiseOp op, spec::Broadcast broadcast, uint32_t h, uint32_t w,
+                         uint32_t c, bool constant_b, uint32_t seed);
+// A table of a smooth function (sigmoid, GELU, HardSwish or SiLU by seed) of the quantised input.
+std::vector<int8_t> TestTable(uint32_t seed);
+LutLayer TestLut(uint32_t h, uint32_t w, uint32_t c, uint32_t seed);
+// A synthetic 3x3 same-padded convolution (ReLU), with a table if `table`.
+ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool table,
+                   uint32_t seed);
+
+// x (12x10x8) and v (1x1x8) -> conv(x) * conv(v) per channel (squeeze-excite), max'ed with a
+// one-channel conv(x) per pixel (spatial attention) -> conv with a table: broadcast b operands
+// that are activations, on chip when the SRAM holds them.
+Network BroadcastChain();
+
+// One-layer networks: the layer on graph inputs (a, and b if it is an activation of its
+// broadcast's shape), its result the graph output.
+Network OneEltwise(const EltwiseLayer& layer);
+Network OneLut(const LutLayer& layer);
+Network OneConv(std::vector<ConvPart> parts);
+
+}  // namespace npu::compiler::testing
