@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <array>
 #include <unordered_map>
+#include <unordered_set>
 
+#include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_ops.h"
 #include "hw/spec/cpu_ops.h"
@@ -28,10 +30,24 @@ bool IsView(OpKind k) {
   return k == OpKind::kFlatten || k == OpKind::kReshape || k == OpKind::kIdentity;
 }
 
+bool IsEltwise(OpKind k) {
+  return k == OpKind::kAdd || k == OpKind::kFusedAdd || k == OpKind::kMul || k == OpKind::kMax ||
+         k == OpKind::kMin;
+}
+
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
-         k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kAdd ||
-         k == OpKind::kFusedAdd;
+         k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
+         IsEltwise(k);
+}
+
+// The lookup table reading `n`'s output alone, which its ACTs can apply instead.
+const ir::Node* FusableLut(const ir::Graph& g, const ir::Node& n) {
+  if (n.kind() != OpKind::kFusedConv && n.kind() != OpKind::kGemm) return nullptr;
+  const ir::Tensor* out = n.output(0);
+  if (out->users().size() != 1 || g.IsGraphOutput(out)) return nullptr;
+  const ir::Node* u = out->users()[0];
+  return u->kind() == OpKind::kLut ? u : nullptr;
 }
 
 // An activation's (h, w, c): i8 with per-tensor quant; the last dim is the channels, the one
@@ -68,13 +84,16 @@ class Lowering {
       net_.buffers[net_.values[v].buffer].graph_input = true;
       net_.inputs.push_back(v);
     }
-    for (const ir::Node* n : g.nodes()) NPU_TRY(Node(*n));
+    for (const ir::Node* n : g.nodes()) {
+      if (!fused_.count(n)) NPU_TRY(Node(g, *n));
+    }
     if (!refused_.empty()) return Refusal(g);
     for (const ir::Tensor* t : g.outputs()) {
       NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
       net_.buffers[net_.values[v].buffer].graph_output = true;
       net_.outputs.push_back(v);
     }
+    PlaceConcats(net_);
     if (net_.layers.empty()) {
       return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
     }
@@ -129,7 +148,7 @@ class Lowering {
         t.name()));
   }
 
-  Status Node(const ir::Node& n) {
+  Status Node(const ir::Graph& g, const ir::Node& n) {
     if (n.num_outputs() != 1 || n.input(0) == nullptr) {
       return InvalidArgument(
           fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
@@ -143,6 +162,7 @@ class Lowering {
     if (reason.empty() && HasNpuLowering(n.kind())) {
       StatusOr<NetLayer> layer = NpuLayer(n);
       if (layer.ok()) {
+        if (const ir::Node* lut = FusableLut(g, n)) FuseTable(*lut, *layer);
         net_.layers.push_back(*std::move(layer));
         return Status::Ok();
       }
@@ -154,23 +174,33 @@ class Lowering {
     return CpuNode(n, reason);
   }
 
+  // ELTWISE's a is the operand with the output's shape (an activation), b the other.
+  static lowering::EltwiseOperands Operands(const ir::Node& n) {
+    const ir::Tensor *a = n.input(0), *b = n.input(1);
+    return {a->is_constant() || (a->shape() != n.output(0)->shape() &&
+                                 b->shape() == n.output(0)->shape() && !b->is_constant())};
+  }
+
   StatusOr<NetLayer> NpuLayer(const ir::Node& n) {
     NetLayer layer;
     layer.name = n.name();
-    if (n.input(0)->is_constant() || ((n.kind() == OpKind::kAdd || n.kind() == OpKind::kFusedAdd) &&
-                                      n.input(1) != nullptr && n.input(1)->is_constant())) {
-      return Unimplemented("the NPU's layers read activations, not constants");
-    }
-    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
+    const lowering::EltwiseOperands operands =
+        IsEltwise(n.kind()) ? Operands(n) : lowering::EltwiseOperands{};
+    const ir::Tensor* a = n.input(operands.swapped ? 1 : 0);
+    if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
+    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*a));
     layer.inputs.push_back(x);
-    if (n.kind() == OpKind::kAdd || n.kind() == OpKind::kFusedAdd) {
-      if (n.input(1) == nullptr) return InvalidArgument(fmt::format("add '{}': no b", n.name()));
-      NPU_ASSIGN_OR_RETURN(const int b, ValueOf(*n.input(1)));
-      layer.inputs.push_back(b);
+    if (IsEltwise(n.kind())) {
+      const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
+      if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
+      if (!b->is_constant()) {
+        NPU_ASSIGN_OR_RETURN(const int bv, ValueOf(*b));
+        layer.inputs.push_back(bv);
+      }
     }
     const size_t values = net_.values.size(), buffers = net_.buffers.size();
     NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    const Status lowered = LowerNode(n, layer);
+    const Status lowered = LowerNode(n, layer, operands);
     if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
       net_.values.resize(values);
       net_.buffers.resize(buffers);
@@ -180,18 +210,35 @@ class Lowering {
     return layer;
   }
 
-  Status LowerNode(const ir::Node& n, NetLayer& layer) {
+  Status LowerNode(const ir::Node& n, NetLayer& layer, const lowering::EltwiseOperands& operands) {
+    if (IsEltwise(n.kind())) return lowering::LowerEltwise(n, net_, layer, operands);
     switch (n.kind()) {
       case OpKind::kFusedConv:
         return lowering::LowerConv(n, net_, layer);
       case OpKind::kGemm:
         return lowering::LowerGemm(n, net_, layer);
-      case OpKind::kAdd:
-      case OpKind::kFusedAdd:
-        return lowering::LowerAdd(n, net_, layer);
+      case OpKind::kLut:
+        return lowering::LowerLut(n, net_, layer);
       default:
         return lowering::LowerPool(n, net_, layer);
     }
+  }
+
+  // The convolution's ACTs apply `lut`'s table: its output value becomes the table's output.
+  void FuseTable(const ir::Node& lut, NetLayer& layer) {
+    std::vector<int8_t> table;
+    for (int64_t v : lut.attrs().GetInts("table")) table.push_back(static_cast<int8_t>(v));
+    for (ConvPart& part : std::get<std::vector<ConvPart>>(layer.work)) part.conv.table = table;
+    ActivationValue& v = net_.values[layer.output];
+    const ir::Tensor& y = *lut.output(0);
+    v.name = y.name();
+    v.scale = y.quant().scale[0];
+    v.zero_point = y.quant().zero_point[0];
+    value_of_.erase(lut.input(0));
+    value_of_[&y] = layer.output;
+    layer.note += fmt::format("{}lookup table '{}' applied by its ACTs",
+                              layer.note.empty() ? "" : "; ", lut.name());
+    fused_.insert(&lut);
   }
 
   // The node as a CPU layer, or one more entry of the refusal.
@@ -232,6 +279,7 @@ class Lowering {
   Network net_;
   std::unordered_map<const ir::Tensor*, int> value_of_;
   std::vector<std::string> refused_;
+  std::unordered_set<const ir::Node*> fused_;  // tables applied by the convolution before them
 };
 
 }  // namespace

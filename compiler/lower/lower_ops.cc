@@ -187,31 +187,4 @@ Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
   return Status::Ok();
 }
 
-Status LowerAdd(const ir::Node& n, const Network& net, NetLayer& layer) {
-  const ActivationValue &a = net.value(layer.inputs[0]), &b = net.value(layer.inputs[1]);
-  const ActivationValue& y = net.value(layer.output);
-  if (a.bytes() != y.bytes() || b.bytes() != y.bytes()) {
-    return Unimplemented(
-        fmt::format("operands {}x{}x{} and {}x{}x{} -> {}x{}x{}: the NPU adds "
-                    "same-shaped tensors only (no broadcasting)",
-                    a.h, a.w, a.c, b.h, b.w, b.c, y.h, y.w, y.c));
-  }
-  EltwiseLayer add;
-  add.name = n.name();
-  add.h = y.h, add.w = y.w, add.c = y.c;
-  add.a_zero_point = a.zero_point, add.b_zero_point = b.zero_point;
-  add.output_zero_point = y.zero_point;
-  NPU_ASSIGN_OR_RETURN(const int64_t ma, Int(n, "a_multiplier"));
-  NPU_ASSIGN_OR_RETURN(const int64_t mb, Int(n, "b_multiplier"));
-  NPU_ASSIGN_OR_RETURN(const int64_t shift, Int(n, "shift"));
-  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
-  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
-  add.a_multiplier = int32_t(ma), add.b_multiplier = int32_t(mb), add.shift = int32_t(shift);
-  add.clamp_min = int32_t(lo), add.clamp_max = int32_t(hi);
-  NPU_TRY(CheckEltwiseLayer(add));
-  layer.op = "add";
-  layer.work = add;
-  return Status::Ok();
-}
-
 }  // namespace npu::compiler::lowering

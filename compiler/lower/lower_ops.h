@@ -19,6 +19,12 @@ struct QuantOf {
 Status LowerConv(const ir::Node& node, const Network& net, NetLayer& layer);
 Status LowerGemm(const ir::Node& node, const Network& net, NetLayer& layer);
 Status LowerPool(const ir::Node& node, const Network& net, NetLayer& layer);
-Status LowerAdd(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_elementwise.cc. Which of the node's operands ELTWISE reads as a (the full one) and b.
+struct EltwiseOperands {
+  bool swapped = false;  // a is the node's second input
+};
+Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
+                    const EltwiseOperands& operands);
+Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering

@@ -29,6 +29,8 @@ struct ActivationValue {
   float scale = 1.0f;
   int32_t zero_point = 0;
   int buffer = -1;  // index into Network::buffers
+  // In a buffer of channel slices (a concatenation by placement): the value's first channel.
+  uint32_t channel_offset = 0;
   uint64_t bytes() const { return uint64_t{h} * w * c; }
 };
 
@@ -36,6 +38,9 @@ struct NetBuffer {
   uint64_t bytes = 0;
   bool graph_input = false;   // the host writes it before the run
   bool graph_output = false;  // the host reads it after the run
+  // A buffer of channel slices (concat_placement.h): the channels of each of its pixels, which
+  // its values (each a slice) are strided by. 0: every value in it is dense.
+  uint32_t pixel_channels = 0;
 };
 
 // One convolution of a layer: a grouped convolution is one part per group, each reading and
@@ -73,8 +78,14 @@ struct Network {
   std::vector<NetBuffer> buffers;
   std::vector<NetLayer> layers;      // in execution order
   std::vector<int> inputs, outputs;  // value ids, in graph order
+  int concats_placed = 0;            // concatenations that are placement (concat_placement.h)
 
   const ActivationValue& value(int id) const { return values.at(id); }
+  // The pixel stride of value `id` in its buffer: the buffer's channels, or the value's own.
+  uint32_t PixelStride(int id) const {
+    const uint32_t p = buffer_of(id).pixel_channels;
+    return p != 0 ? p : values.at(id).c;
+  }
   const NetBuffer& buffer_of(int value_id) const { return buffers.at(values.at(value_id).buffer); }
 };
 

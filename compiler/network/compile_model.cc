@@ -22,8 +22,9 @@ namespace {
 TensorPlace PlaceOf(const Network& net, int v, const OnChipPlan& chip, const ModelDramPlan& dram) {
   const ActivationValue& value = net.value(v);
   const int b = value.buffer;
-  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b], value.c, 0}
-                         : TensorPlace{false, dram.buffers[b], value.c, 0};
+  const uint32_t stride = net.PixelStride(v);
+  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b], stride, value.channel_offset}
+                         : TensorPlace{false, dram.buffers[b], stride, value.channel_offset};
 }
 
 // Step 5 (emission) and the per-layer records that do not need the replay.

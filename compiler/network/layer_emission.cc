@@ -38,9 +38,9 @@ std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
     if (constants.table) ops.table = places.constants + *constants.table;
     ops.load_table = i == 0;  // the parts share the plan's table slot
     ops.input = places.inputs[0];
-    ops.input.channel_offset = part.in_channel_offset;
+    ops.input.channel_offset += part.in_channel_offset;
     ops.output = places.output;
-    ops.output.channel_offset = part.out_channel_offset;
+    ops.output.channel_offset += part.out_channel_offset;
     const std::vector<spec::Instruction> insns = EmitConv(part.conv, choice.tiling, plan, ops);
     out.insert(out.end(), insns.begin(), insns.end());
     const TileGrid grid(part.conv, choice.tiling);

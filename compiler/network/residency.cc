@@ -83,7 +83,7 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   for (size_t b = 0; b < buffers; ++b) {
     const NetBuffer& nb = net.buffers[b];
     candidate[b] = allow_on_chip && !nb.graph_input && !nb.graph_output && nb.bytes > 0 &&
-                   AlignUp(nb.bytes, stripe) < sram;
+                   nb.pixel_channels == 0 && AlignUp(nb.bytes, stripe) < sram;
   }
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
   std::vector<uint64_t> accesses(buffers, 0);

@@ -91,8 +91,17 @@ double Cosine(std::span<const float> a, std::span<const float> b) {
   return ab / std::sqrt(aa * bb);
 }
 
+void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled);
+
 // Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
-void Check(ir::Graph f, double min_cosine) {
+// Returns the model compiled for the default config.
+CompiledModel Check(ir::Graph f, double min_cosine) {
+  CompiledModel compiled;
+  Checked(std::move(f), min_cosine, compiled);
+  return compiled;
+}
+
+void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled) {
   passes::PassContext ctx;
   ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
   quantize::CalibrationSet calib;
@@ -101,7 +110,8 @@ void Check(ir::Graph f, double min_cosine) {
   ASSERT_TRUE(q.ok()) << q.status().message();
   for (const NamedConfig& c : SweepConfigs()) {
     SCOPED_TRACE(c.name);
-    ExpectBitExact(*q, c.config, 1);
+    CompiledModel m = ExpectBitExact(*q, c.config, 1);
+    if (c.name == "default") compiled = std::move(m);
   }
   const std::vector<interp::HostTensor> in = Sample(f, 100);
   StatusOr<std::vector<interp::HostTensor>> ref = interp::Interpret(f, in);
@@ -176,6 +186,47 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   ir::Tensor* top = b.Op(OpKind::kReduceMax, {y}, mean);
   y = b.Op(OpKind::kMul, {b.Op(OpKind::kSub, {y, m}), top});
   Check(b.Finish(y), 0.99);
+}
+
+int CpuLayers(const CompiledModel& m) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.on_cpu;
+  return n;
+}
+
+TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
+  // An inception block (three convolution branches and a pool branch) and a dense block (each
+  // layer reads the concatenation of the block's input and every earlier layer's features).
+  FloatBuilder b("concats");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 6, 3)});
+  ir::Attributes pool;
+  pool.Set("kernel_shape", std::vector<int64_t>{3, 3});
+  pool.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  ir::Tensor* inception = b.Op(
+      OpKind::kConcat,
+      {b.Conv(x, 6, 4, 1), b.Conv(b.Conv(x, 6, 3, 1), 3, 5, 3), b.Op(OpKind::kMaxPool, {x}, pool)},
+      Attr("axis", int64_t{1}));
+  std::vector<ir::Tensor*> features = {inception};
+  for (int layer = 0; layer < 3; ++layer) {
+    ir::Tensor* cat = features.size() == 1
+                          ? features[0]
+                          : b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
+    features.push_back(b.Op(OpKind::kRelu, {b.Conv(cat, 15 + 4 * layer, 4, 3)}));
+  }
+  ir::Tensor* block = b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
+  // The concatenated tensors share one range (placement needs one scale): a little less exact.
+  const CompiledModel m = Check(b.Finish(b.Conv(block, 27, 5, 1)), 0.97);
+  EXPECT_EQ(m.network.concats_placed, 4);
+  EXPECT_EQ(CpuLayers(m), 0);
+}
+
+TEST(TensorOps, AConcatenationOfAGraphInputIsACopy) {
+  FloatBuilder b("input_concat");
+  ir::Tensor* x = b.Input({1, 3, 5, 5});
+  ir::Tensor* y = b.Op(OpKind::kConcat, {x, b.Conv(x, 3, 2, 3)}, Attr("axis", int64_t{1}));
+  const CompiledModel m = Check(b.Finish(b.Conv(y, 5, 4, 1)), 0.99);
+  EXPECT_EQ(m.network.concats_placed, 0);
+  EXPECT_EQ(CpuLayers(m), 1);
 }
 
 }  // namespace

@@ -1,0 +1,162 @@
+// Concat placement, in reverse execution order, so that the outermost concatenation claims a
+// buffer first:
+//   1. A concatenation whose inputs already lie side by side, in order, in one buffer (DenseNet's
+//      concatenations of the block's first features: prefixes of the block's last one) becomes a
+//      view of that run of slices.
+//   2. Otherwise it is placed where its output lives (its own buffer, or a slice of an outer
+//      concatenation's): each input becomes the slice at its offset, its producer writing there.
+// Step 2 requires of every input: no graph input or output, the output's plane, a buffer of its
+// own, produced by a convolution, a pool or a concatenation placeable in turn, and read otherwise
+// only by convolutions, pools and concatenations step 1 will make views of this one.
+#include "compiler/lower/concat_placement.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace npu::compiler {
+namespace {
+
+class Placer {
+ public:
+  explicit Placer(Network& n) : net_(n) {
+    for (size_t i = 0; i < n.layers.size(); ++i) {
+      producer_[n.layers[i].output] = int(i);
+      for (int v : n.layers[i].inputs) readers_[v].push_back(int(i));
+    }
+    for (int v : n.inputs) io_.insert(v);
+    for (int v : n.outputs) io_.insert(v);
+  }
+
+  int Run() {
+    for (int i = int(net_.layers.size()) - 1; i >= 0; --i) {
+      if (!IsChannelConcat(i)) continue;
+      if (MakeView(i) || (CanPlace(i) && (Place(i), true))) placed_layers_.insert(i);
+    }
+    for (auto it = placed_layers_.rbegin(); it != placed_layers_.rend(); ++it) {
+      net_.layers.erase(net_.layers.begin() + *it);
+    }
+    net_.concats_placed += int(placed_layers_.size());
+    return int(placed_layers_.size());
+  }
+
+ private:
+  bool IsChannelConcat(int layer) const {
+    const CpuLayer* cpu = net_.layers[layer].cpu();
+    if (cpu == nullptr || cpu->kernel != "concat") return false;
+    for (const spec::CpuAttr& a : cpu->attrs) {
+      if (a.name() == "axis" && a.ints_size() == 1) {
+        return a.ints(0) == int64_t(net_.value(net_.layers[layer].output).shape.size()) - 1;
+      }
+    }
+    return false;
+  }
+
+  // Convolutions and pools read and write channel slices through DMA.
+  bool Strides(int layer) const {
+    const NetLayer& l = net_.layers[layer];
+    return l.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(l.work);
+  }
+
+  const std::vector<int>& Readers(int v) const {
+    static const std::vector<int> kNone;
+    auto it = readers_.find(v);
+    return it == readers_.end() ? kNone : it->second;
+  }
+
+  // No other value shares v's buffer.
+  bool AloneInBuffer(int v) const {
+    for (size_t u = 0; u < net_.values.size(); ++u) {
+      if (int(u) != v && net_.values[u].buffer == net_.value(v).buffer) return false;
+    }
+    return true;
+  }
+
+  // Concat `inner`'s inputs are a run of `outer`'s, in order.
+  bool SubRun(int inner, int outer) const {
+    const std::vector<int>&a = net_.layers[inner].inputs, &b = net_.layers[outer].inputs;
+    return std::search(b.begin(), b.end(), a.begin(), a.end()) != b.end();
+  }
+
+  // Its output may become a strided slice: read only by layers that stride.
+  bool OutputMayStride(int layer) const {
+    const int out = net_.layers[layer].output;
+    if (io_.count(out) || !AloneInBuffer(out)) return false;
+    for (int r : Readers(out)) {
+      if (!Strides(r)) return false;
+    }
+    return true;
+  }
+
+  bool InputMayBeSlice(int concat, int v, std::set<int>& visiting) const {
+    const ActivationValue &x = net_.value(v), &out = net_.value(net_.layers[concat].output);
+    if (io_.count(v) || x.h != out.h || x.w != out.w || !AloneInBuffer(v)) return false;
+    auto p = producer_.find(v);
+    if (p == producer_.end()) return false;
+    const bool inner_concat = IsChannelConcat(p->second);
+    if (!Strides(p->second) && !(inner_concat && CanPlace(p->second, visiting))) return false;
+    for (int r : Readers(v)) {
+      if (r == concat || Strides(r)) continue;
+      if (!IsChannelConcat(r) || !SubRun(r, concat) || !OutputMayStride(r)) return false;
+    }
+    return true;
+  }
+
+  bool CanPlace(int concat) const {
+    std::set<int> visiting;
+    return CanPlace(concat, visiting);
+  }
+  bool CanPlace(int concat, std::set<int>& visiting) const {
+    if (!visiting.insert(concat).second) return false;
+    std::set<int> seen;
+    for (int v : net_.layers[concat].inputs) {
+      if (!seen.insert(v).second || !InputMayBeSlice(concat, v, visiting)) return false;
+    }
+    return true;
+  }
+
+  // Step 2: the inputs become slices where the output lives.
+  void Place(int concat) {
+    const ActivationValue& out = net_.value(net_.layers[concat].output);
+    const int target = out.buffer;
+    uint32_t offset = out.channel_offset;
+    for (int v : net_.layers[concat].inputs) {
+      ActivationValue& x = net_.values[v];
+      net_.buffers[x.buffer] = NetBuffer{};
+      x.buffer = target;
+      x.channel_offset = offset;
+      offset += x.c;
+    }
+    if (net_.buffers[target].pixel_channels == 0) net_.buffers[target].pixel_channels = out.c;
+  }
+
+  // Step 1: inputs already side by side in one buffer, in order: the output is their run.
+  bool MakeView(int concat) {
+    const NetLayer& l = net_.layers[concat];
+    const ActivationValue& first = net_.value(l.inputs[0]);
+    if (net_.buffers[first.buffer].pixel_channels == 0) return false;
+    uint32_t offset = first.channel_offset;
+    for (int v : l.inputs) {
+      const ActivationValue& x = net_.value(v);
+      if (x.buffer != first.buffer || x.channel_offset != offset) return false;
+      offset += x.c;
+    }
+    if (!OutputMayStride(concat)) return false;
+    ActivationValue& out = net_.values[l.output];
+    net_.buffers[out.buffer] = NetBuffer{};
+    out.buffer = first.buffer;
+    out.channel_offset = first.channel_offset;
+    return true;
+  }
+
+  Network& net_;
+  std::map<int, int> producer_;              // value -> the layer writing it
+  std::map<int, std::vector<int>> readers_;  // value -> the layers reading it
+  std::set<int> io_, placed_layers_;
+};
+
+}  // namespace
+
+int PlaceConcats(Network& network) { return Placer(network).Run(); }
+
+}  // namespace npu::compiler

@@ -1,0 +1,21 @@
+// Concatenation by placement: the convolutions and pools producing a channel concatenation's inputs
+// write straight into channel slices of the concatenation's buffer (their ACTs' pixel stride is the
+// concatenation's channels), so the concatenation itself moves no byte and disappears. A
+// concatenation of concatenations nests (DenseNet's growing feature maps share one buffer).
+//
+// A Concat (a CPU layer after lowering) over the channel axis is placed when every input is
+// produced by an NPU convolution or pool or by a placed concatenation, is no graph input or
+// output, has no views, and is read otherwise only by NPU convolutions and pools (which read
+// channel slices from DRAM);
+// every value of such a buffer then stays in DRAM (docs/network-compiler.md). Others stay CPU
+// layers.
+#pragma once
+
+#include "compiler/lower/network.h"
+
+namespace npu::compiler {
+
+// Places what it can; returns how many concatenations it placed (also Network::concats_placed).
+int PlaceConcats(Network& network);
+
+}  // namespace npu::compiler
