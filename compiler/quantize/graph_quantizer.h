@@ -54,6 +54,12 @@ class GraphQuantizer {
                       const std::vector<float>& weight_scales);
 
   Status EmitMatMul(const ir::Node& n);  // two activations
+  // emit_deconv.cc: ConvTranspose as a phase convolution and a depth-to-space shuffle.
+  Status EmitConvTranspose(const ir::Node& n);
+  // A node of the quantised graph standing for no float tensor (a step of a decomposition).
+  ir::Tensor* AddInternal(ir::OpKind kind, const std::string& name, std::vector<ir::Tensor*> inputs,
+                          ir::Shape shape, ir::Layout layout, const ir::QuantParams& params,
+                          ir::Attributes attrs);
   // The bias of a Gemm/MatMul: a constant Add reading its output alone (`add`), if any.
   const ir::Node* BiasAdd(const ir::Tensor* out, int64_t n) const;
 

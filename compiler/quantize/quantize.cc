@@ -141,6 +141,8 @@ Status GraphQuantizer::EmitNode(const ir::Node& n) {
   switch (n.kind()) {
     case OpKind::kFusedConv:
       return EmitConv(n);
+    case OpKind::kConvTranspose:
+      return EmitConvTranspose(n);
     case OpKind::kGemm:
       return EmitGemm(n);
     case OpKind::kMatMul:

@@ -188,6 +188,33 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   Check(b.Finish(y), 0.99);
 }
 
+TEST(TensorOps, TransposedConvolutionsAreConvolutionsAndAShuffle) {
+  // Kernel 4 stride 2 pad 1 (the usual 2x upsampling), kernel 3 stride 2 pad 1 output_padding 1
+  // with 2 groups, kernel 2 stride 2 (no overlap), kernel 3 stride 1.
+  FloatBuilder b("deconv");
+  ir::Tensor* x = b.Conv(b.Input({1, 3, 5, 6}), 3, 4, 3);
+  auto deconv = [&](ir::Tensor* in, int64_t cin, int64_t cog, int64_t k, int64_t s, int64_t p,
+                    int64_t op, int64_t group) {
+    ir::Attributes a;
+    a.Set("strides", std::vector<int64_t>{s, s});
+    a.Set("pads", std::vector<int64_t>{p, p, p, p});
+    a.Set("output_padding", std::vector<int64_t>{op, op});
+    a.Set("group", group);
+    return b.Op(OpKind::kConvTranspose,
+                {in, b.Const({cin, cog, k, k}), b.Const({cog * group}, 0.1f)}, a);
+  };
+  x = b.Op(OpKind::kRelu, {deconv(x, 4, 6, 4, 2, 1, 0, 1)});
+  x = deconv(x, 6, 2, 3, 2, 1, 1, 2);
+  x = deconv(x, 4, 3, 2, 2, 0, 0, 1);
+  x = deconv(x, 3, 3, 3, 1, 1, 0, 1);
+  const CompiledModel m = Check(b.Finish(b.Conv(x, 3, 2, 1)), 0.99);
+  for (const ModelLayer& l : m.layers) {
+    if (l.on_cpu) {
+      EXPECT_EQ(l.macs, 0u) << l.name;  // the shuffles and crops, not the MACs
+    }
+  }
+}
+
 int CpuLayers(const CompiledModel& m) {
   int n = 0;
   for (const ModelLayer& l : m.layers) n += l.on_cpu;
