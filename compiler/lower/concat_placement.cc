@@ -1,5 +1,6 @@
 // Concat placement, in reverse execution order, so that the outermost concatenation claims a
-// buffer first:
+// buffer first. A concatenation along an outer axis (only ones before it) is its inputs written
+// one after the other: any producer writes its contiguous range. Along the channels:
 //   1. A concatenation whose inputs already lie side by side, in order, in one buffer (DenseNet's
 //      concatenations of the block's first features: prefixes of the block's last one) becomes a
 //      view of that run of slices.
@@ -30,6 +31,11 @@ class Placer {
 
   int Run() {
     for (int i = int(net_.layers.size()) - 1; i >= 0; --i) {
+      if (IsOuterConcat(i) && CanPlaceOuter(i)) {
+        PlaceOuter(i);
+        placed_layers_.insert(i);
+        continue;
+      }
       if (!IsChannelConcat(i)) continue;
       if (MakeView(i) || (CanPlace(i) && (Place(i), true))) placed_layers_.insert(i);
     }
@@ -50,6 +56,56 @@ class Placer {
       }
     }
     return false;
+  }
+
+  int64_t Axis(int layer) const {
+    for (const spec::CpuAttr& a : net_.layers[layer].cpu()->attrs) {
+      if (a.name() == "axis" && a.ints_size() == 1) return a.ints(0);
+    }
+    return -1;
+  }
+
+  // A concatenation along an axis with only ones before it: its inputs are contiguous byte
+  // ranges of the output (a batch's images, rows of an image).
+  bool IsOuterConcat(int layer) const {
+    const CpuLayer* cpu = net_.layers[layer].cpu();
+    if (cpu == nullptr || cpu->kernel != "concat") return false;
+    const std::vector<uint32_t>& shape = net_.value(net_.layers[layer].output).shape;
+    const int64_t axis = Axis(layer);
+    if (axis < 0 || axis >= int64_t(shape.size()) || axis == int64_t(shape.size()) - 1) {
+      return false;
+    }
+    return std::all_of(shape.begin(), shape.begin() + axis, [](uint32_t d) { return d == 1; });
+  }
+
+  bool Dense(int v) const {
+    const ActivationValue& x = net_.value(v);
+    return net_.buffers[x.buffer].pixel_channels == 0 && x.byte_offset == 0 &&
+           x.channel_offset == 0 && AloneInBuffer(v);
+  }
+
+  // Any layer writes a contiguous range; its readers read it dense.
+  bool CanPlaceOuter(int concat) const {
+    const NetLayer& l = net_.layers[concat];
+    if (!Dense(l.output)) return false;
+    std::set<int> seen;
+    for (int v : l.inputs) {
+      if (!seen.insert(v).second || io_.count(v) || !Dense(v) || !producer_.count(v)) return false;
+    }
+    return true;
+  }
+
+  void PlaceOuter(int concat) {
+    const NetLayer& l = net_.layers[concat];
+    const int target = net_.value(l.output).buffer;
+    uint64_t offset = 0;
+    for (int v : l.inputs) {
+      ActivationValue& x = net_.values[v];
+      net_.buffers[x.buffer] = NetBuffer{};
+      x.buffer = target;
+      x.byte_offset = offset;
+      offset += x.bytes();
+    }
   }
 
   // Convolutions and pools read and write channel slices through DMA.

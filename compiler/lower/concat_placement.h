@@ -7,8 +7,9 @@
 // produced by an NPU convolution or pool or by a placed concatenation, is no graph input or
 // output, has no views, and is read otherwise only by NPU convolutions and pools (which read
 // channel slices from DRAM);
-// every value of such a buffer then stays in DRAM (docs/network-compiler.md). Others stay CPU
-// layers.
+// every value of such a buffer then stays in DRAM (docs/network-compiler.md). A concatenation
+// along an outer axis (only ones before it: a batch of images) needs no striding: each input is
+// a contiguous range of the output, written by whatever produces it. Others stay CPU layers.
 #pragma once
 
 #include "compiler/lower/network.h"

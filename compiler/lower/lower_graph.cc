@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -139,6 +140,48 @@ class Lowering {
     return static_cast<int>(net_.values.size()) - 1;
   }
 
+  // A slice that is one contiguous range of its (dense) input: its byte offset.
+  std::optional<uint64_t> ContiguousSlice(const ir::Node& n) const {
+    auto it = value_of_.find(n.input(0));
+    if (it == value_of_.end()) return std::nullopt;
+    const ActivationValue& x = net_.values[it->second];
+    if (net_.buffers[x.buffer].pixel_channels != 0 || x.bytes() != net_.buffers[x.buffer].bytes) {
+      return std::nullopt;
+    }
+    const ir::Shape &in = n.input(0)->shape(), &out = n.output(0)->shape();
+    const std::vector<int64_t> start = n.attrs().GetInts("starts"),
+                               step = n.attrs().GetInts("steps");
+    if (start.size() != in.size() || step.size() != in.size()) return std::nullopt;
+    size_t axis = 0;  // the first dim the slice keeps more than one of
+    while (axis < out.size() && out[axis] == 1) ++axis;
+    uint64_t offset = 0, stride = 1;
+    for (size_t d = in.size(); d-- > 0;) {
+      if (step[d] != 1 || (d > axis && (start[d] != 0 || out[d] != in[d]))) return std::nullopt;
+      offset += uint64_t(start[d]) * stride;
+      stride *= uint64_t(in[d]);
+    }
+    return x.byte_offset + offset;
+  }
+
+  Status SliceView(const ir::Node& n, uint64_t byte_offset) {
+    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
+    NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(*n.output(0)));
+    const ir::Tensor& t = *n.output(0);
+    ActivationValue v{t.name(),
+                      {},
+                      hwc[0],
+                      hwc[1],
+                      hwc[2],
+                      t.quant().scale[0],
+                      t.quant().zero_point[0],
+                      net_.values[x].buffer};
+    for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
+    v.byte_offset = byte_offset;
+    net_.values.push_back(v);
+    value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
+    return Status::Ok();
+  }
+
   StatusOr<int> ValueOf(const ir::Tensor& t) const {
     auto it = value_of_.find(&t);
     if (it != value_of_.end()) return it->second;
@@ -157,6 +200,9 @@ class Lowering {
     if (IsView(n.kind()) && !ForcedOnCpu(n)) {
       NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
       return NewValue(*n.output(), net_.values[x].buffer).status();
+    }
+    if (n.kind() == OpKind::kSlice && !ForcedOnCpu(n)) {
+      if (const std::optional<uint64_t> at = ContiguousSlice(n)) return SliceView(n, *at);
     }
     std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
     if (reason.empty() && HasNpuLowering(n.kind())) {

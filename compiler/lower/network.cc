@@ -87,6 +87,21 @@ std::vector<Lifetime> BufferLifetimes(const Network& n) {
   return life;
 }
 
+namespace {
+
+// Every value of `buffer` spans all of it (no slices of a placed concatenation or a batch).
+bool Whole(const Network& n, int buffer) {
+  if (n.buffers[buffer].pixel_channels != 0) return false;
+  for (const ActivationValue& v : n.values) {
+    if (v.buffer == buffer && (v.byte_offset != 0 || v.bytes() != n.buffers[buffer].bytes)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int MakeElementwiseInPlace(Network& n) {
   int made = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
@@ -97,9 +112,10 @@ int MakeElementwiseInPlace(Network& n) {
     }
     const std::vector<Lifetime> life = BufferLifetimes(n);  // earlier merges change lifetimes
     const int out_buffer = n.values[layer.output].buffer;
+    if (!Whole(n, out_buffer)) continue;
     for (int operand : layer.inputs) {
       const int buffer = n.values[operand].buffer;
-      if (buffer == out_buffer || n.buffers[buffer].graph_input ||
+      if (buffer == out_buffer || n.buffers[buffer].graph_input || !Whole(n, buffer) ||
           life[buffer].last != static_cast<int>(i) ||
           n.buffers[buffer].bytes != n.buffers[out_buffer].bytes) {
         continue;

@@ -31,6 +31,9 @@ struct ActivationValue {
   int buffer = -1;  // index into Network::buffers
   // In a buffer of channel slices (a concatenation by placement): the value's first channel.
   uint32_t channel_offset = 0;
+  // A contiguous part of its buffer (a slice along the outermost dim, an outer concatenation's
+  // input): where it starts.
+  uint64_t byte_offset = 0;
   uint64_t bytes() const { return uint64_t{h} * w * c; }
 };
 

@@ -23,8 +23,9 @@ TensorPlace PlaceOf(const Network& net, int v, const OnChipPlan& chip, const Mod
   const ActivationValue& value = net.value(v);
   const int b = value.buffer;
   const uint32_t stride = net.PixelStride(v);
-  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b], stride, value.channel_offset}
-                         : TensorPlace{false, dram.buffers[b], stride, value.channel_offset};
+  const uint64_t at = value.byte_offset;
+  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b] + at, stride, value.channel_offset}
+                         : TensorPlace{false, dram.buffers[b] + at, stride, value.channel_offset};
 }
 
 // Step 5 (emission) and the per-layer records that do not need the replay.
@@ -105,7 +106,11 @@ void DescribeCpuSteps(CompiledModel& m, const ModelDramPlan& dram,
   const Network& net = m.network;
   for (size_t i = 0; i < net.layers.size(); ++i) {
     if (!net.layers[i].on_cpu()) continue;
-    CpuPlaces places{[&](int v) { return data_base + dram.buffers[net.value(v).buffer]; }, {}};
+    CpuPlaces places{[&](int v) {
+                       return data_base + dram.buffers[net.value(v).buffer] +
+                              net.value(v).byte_offset;
+                     },
+                     {}};
     for (uint64_t offset : constants[i].cpu) {
       places.constants.push_back(data_base + dram.constants[i] + offset);
     }

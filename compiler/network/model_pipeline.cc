@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "compiler/network/batch.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
@@ -28,18 +29,68 @@ StatusOr<ir::Graph> LoadFloatGraph(std::string_view model, const ModelPipelineOp
     return workloads::BuildModel(model, {.image_size = o.image_size});
   }
 #ifdef NPU_HAVE_ONNX
-  return ImportOnnxFile(std::string(model));
+  ImportOptions options;
+  options.batch = 1;  // a symbolic batch: compiled per inference, run `batch` times
+  return ImportOnnxFile(std::string(model), options);
 #else
   return Unimplemented(
       fmt::format("{}: ONNX import (compiler/onnx) is not part of this build", model));
 #endif
 }
 
-// Step 5: the quantised inputs, from the caller's float values or a seeded one.
+// The model's own batch (its inputs' first dim), made 1 so that it compiles per inference.
+StatusOr<int64_t> Unbatch(ir::Graph& f) {
+  int64_t batch = 1;
+  for (ir::Tensor* t : f.inputs()) {
+    if (t->shape().empty() || t->shape()[0] == 1) continue;
+    if (batch != 1 && t->shape()[0] != batch) {
+      return InvalidArgument(fmt::format("input '{}' has batch {}, another input {}", t->name(),
+                                         t->shape()[0], batch));
+    }
+    batch = t->shape()[0];
+    ir::Shape one = t->shape();
+    one[0] = 1;
+    t->set_shape(one);
+  }
+  return batch;
+}
+
+// Inference `i` of a [N, ...] value (the value itself if it has no batch to split).
+interp::HostTensor Image(const interp::HostTensor& v, int64_t i, int64_t batch) {
+  if (batch == 1 || v.shape.empty() || v.shape[0] != batch) return v;
+  interp::HostTensor one = v;
+  one.shape[0] = 1;
+  const size_t bytes = v.data.size() / batch;
+  one.data.assign(v.data.begin() + i * bytes, v.data.begin() + (i + 1) * bytes);
+  return one;
+}
+
+// `batch` values of one inference stacked along the first dim.
+interp::HostTensor Stack(const std::vector<interp::HostTensor>& images) {
+  interp::HostTensor v = images[0];
+  v.shape[0] = int64_t(images.size());
+  for (size_t i = 1; i < images.size(); ++i) {
+    v.data.insert(v.data.end(), images[i].data.begin(), images[i].data.end());
+  }
+  return v;
+}
+
+// Step 5: the quantised inputs, from the caller's float values or seeded ones.
 StatusOr<std::vector<std::vector<int8_t>>> QuantisedInputs(const ir::Graph& f, const ir::Graph& q,
-                                                           const ModelPipelineOptions& o) {
-  const std::vector<interp::HostTensor> values =
-      o.inputs.empty() ? workloads::MakeInputs(f, o.input_seed) : o.inputs;
+                                                           const ModelPipelineOptions& o,
+                                                           int64_t batch) {
+  std::vector<interp::HostTensor> values = o.inputs;
+  if (values.empty()) {
+    std::vector<std::vector<interp::HostTensor>> images;
+    for (int64_t i = 0; i < batch; ++i) {
+      images.push_back(workloads::MakeInputs(f, o.input_seed + uint32_t(i)));
+    }
+    for (size_t k = 0; k < images[0].size(); ++k) {
+      std::vector<interp::HostTensor> per;
+      for (const auto& image : images) per.push_back(image[k]);
+      values.push_back(Stack(per));
+    }
+  }
   if (values.size() != q.inputs().size()) {
     return InvalidArgument(
         fmt::format("{} inputs given; the model takes {}", values.size(), q.inputs().size()));
@@ -62,16 +113,35 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
                                      const ModelPipelineOptions& o) {
   PreparedModel p;
   p.name = std::string(model);
-  // 1-2. Float graph through the front end.
+  // 1-2. Float graph through the front end, for one inference.
   Clock::time_point t = Clock::now();
   NPU_ASSIGN_OR_RETURN(p.float_graph, LoadFloatGraph(model, o));
+  NPU_ASSIGN_OR_RETURN(const int64_t own_batch, Unbatch(p.float_graph));
+  // The batch: asked for, else the model's own, else that of the inputs given.
+  p.batch = o.batch > 0 ? o.batch : own_batch;
+  if (o.batch == 0 && own_batch == 1 && !o.inputs.empty() && !o.inputs[0].shape.empty()) {
+    p.batch = std::max<int64_t>(o.inputs[0].shape[0], 1);
+  }
   passes::PassContext ctx;
   NPU_TRY(quantize::FoldQdq(p.float_graph, ctx).WithContext("fold-qdq"));
-  NPU_TRY(passes::RunPipeline(p.float_graph, {}, ctx));
+  const Status piped = passes::RunPipeline(p.float_graph, {}, ctx);
+  if (!piped.ok() && own_batch > 1) {
+    return piped.WithContext(fmt::format(
+        "the model's batch of {} cannot be unrolled (compiled per inference)", own_batch));
+  }
+  NPU_TRY(piped);
   p.prepare_seconds = Since(t);
   // 3. Quantise on the caller's calibration samples, or seeded ones.
   t = Clock::now();
-  quantize::CalibrationSet calibration{o.calibration};
+  quantize::CalibrationSet calibration;
+  for (const std::vector<interp::HostTensor>& sample : o.calibration) {
+    const int64_t n = sample.empty() || sample[0].shape.empty() ? 1 : sample[0].shape[0];
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<interp::HostTensor> one;
+      for (const interp::HostTensor& v : sample) one.push_back(Image(v, i, n));
+      calibration.samples.push_back(std::move(one));
+    }
+  }
   for (int s = 0; o.calibration.empty() && s < o.calibration_samples; ++s) {
     calibration.samples.push_back(
         workloads::MakeInputs(p.float_graph, quantize::kCalibrationSeed + uint32_t(s)));
@@ -80,15 +150,18 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
   p.quantize_seconds = Since(t);
   // 4. Compile.
   t = Clock::now();
-  StatusOr<CompiledModel> compiled = CompileModel(config, p.quantized, o.compile);
+  NPU_ASSIGN_OR_RETURN(const ir::Graph batched, ReplicateBatch(p.quantized, p.batch));
+  StatusOr<CompiledModel> compiled = CompileModel(config, batched, o.compile);
   if (!compiled.ok()) return compiled.status().WithContext(fmt::format("compiling {}", model));
   p.compiled = *std::move(compiled);
   p.compile_seconds = Since(t);
   // 5. Inputs and the integer reference.
-  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.quantized, o));
+  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, batched, o, p.batch));
+  for (const interp::HostTensor& v : o.inputs) p.float_inputs.push_back(Image(v, 0, p.batch));
+  if (o.inputs.empty()) p.float_inputs = workloads::MakeInputs(p.float_graph, o.input_seed);
   if (o.compute_reference) {
     t = Clock::now();
-    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(p.quantized, p.inputs));
+    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(batched, p.inputs));
     p.reference_seconds = Since(t);
   }
   return p;

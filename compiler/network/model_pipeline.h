@@ -12,6 +12,9 @@
 //   4. CompileModel (compile_model.h).
 //   5. The input: a seeded float input (or the caller's), quantised with the graph input's
 //      parameters; the expected outputs from the integer reference (compiler/qinterp).
+// A batch of N: the float graph is made batch 1 (a fixed batch in the model is undone by shape
+// inference, which names the node a hard-coded batch breaks), quantised, and replicated N times
+// before compiling (batch.h); inputs and calibration samples are split per inference.
 #pragma once
 
 #include <cstdint>
@@ -40,13 +43,19 @@ struct ModelPipelineOptions {
   // shapes, NCHW for images).
   std::vector<interp::HostTensor> inputs;
   bool compute_reference = true;  // false: skip the integer reference (timing-only runs)
+  // Inferences per run: 0 is the model's own (its inputs' first dim, or 1 where that is
+  // symbolic). The model is compiled for one and replicated (compiler/network/batch.h); `inputs`
+  // and calibration samples may carry the batch in their first dim.
+  int64_t batch = 0;
   CompileOptions compile;
 };
 
 struct PreparedModel {
   std::string name;
-  ir::Graph float_graph;  // after the front-end pipeline
-  ir::Graph quantized;
+  ir::Graph float_graph;  // after the front-end pipeline, one inference (batch 1)
+  ir::Graph quantized;    // one inference; the program runs `batch` copies of it
+  int64_t batch = 1;
+  std::vector<interp::HostTensor> float_inputs;  // the first inference's (for accuracy reports)
   CompiledModel compiled;
   std::vector<std::vector<int8_t>> inputs;    // quantised, one per program input
   std::vector<std::vector<int8_t>> expected;  // integer reference outputs (empty if skipped)

@@ -171,12 +171,12 @@ StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const C
   AddRegion(p, "activation arena", "activations", data_base + dram.arena, dram.arena_bytes);
   for (int v : m.network.inputs) {
     const ActivationValue& value = m.network.value(v);
-    *p.add_inputs() = Describe(value, data_base + dram.buffers[value.buffer]);
+    *p.add_inputs() = Describe(value, data_base + dram.buffers[value.buffer] + value.byte_offset);
     AddRegion(p, value.name, "input", data_base + dram.buffers[value.buffer], value.bytes());
   }
   for (int v : m.network.outputs) {
     const ActivationValue& value = m.network.value(v);
-    *p.add_outputs() = Describe(value, data_base + dram.buffers[value.buffer]);
+    *p.add_outputs() = Describe(value, data_base + dram.buffers[value.buffer] + value.byte_offset);
     AddRegion(p, value.name, "output", data_base + dram.buffers[value.buffer], value.bytes());
   }
   for (const ModelLayer& l : m.layers) AddLayerInfo(p, l);

@@ -52,6 +52,8 @@ Json LayerJson(const LayerReport& l) {
 
 Json TotalsJson(const RunReport& r) {
   return {{"cycles", r.cycles},
+          {"batch", r.batch},
+          {"cycles_per_inference", r.cycles / uint64_t(std::max<int64_t>(r.batch, 1))},
           {"predicted_cycles", r.predicted_cycles},
           {"latency_us", r.latency_us},
           {"inferences_per_second", r.inferences_per_second},

@@ -150,8 +150,9 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.image_dram_bytes = in.program->dram_bytes();
   r.cycles = in.cycles;
   r.macs = k[regs::kMacs];
+  r.batch = std::max<int64_t>(in.batch, 1);
   r.latency_us = double(r.cycles) / c.clock_mhz();
-  r.inferences_per_second = r.latency_us > 0 ? 1e6 / r.latency_us : 0;
+  r.inferences_per_second = r.latency_us > 0 ? 1e6 * double(r.batch) / r.latency_us : 0;
   r.mac_utilisation = Utilisation(r.macs, r.cycles, c);
   r.dram_read_bytes = k[regs::kDramReadBytes];
   r.dram_write_bytes = k[regs::kDramWriteBytes];

@@ -54,6 +54,7 @@ struct RunReport {
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"
+  int64_t batch = 1;           // inferences per run
   double compile_seconds = 0, simulate_seconds = 0;
   uint32_t instructions = 0;
   uint64_t image_dram_bytes = 0;
@@ -88,6 +89,7 @@ struct RunInputs {
   uint64_t cycles = 0;                         // the inference, on the timeline
   bool timing_only = false;
   double compile_seconds = 0, simulate_seconds = 0;
+  int64_t batch = 1;
 };
 
 RunReport BuildRunReport(const RunInputs& in);

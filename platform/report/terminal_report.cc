@@ -92,6 +92,10 @@ std::string Totals(const RunReport& r) {
       "({})\n",
       Grouped(r.cycles), r.latency_us, r.config.clock_mhz(), r.inferences_per_second,
       Grouped(r.predicted_cycles), Percent(double(r.predicted_cycles), double(r.cycles)));
+  if (r.batch > 1) {
+    t += fmt::format("batch           {} inferences per run: {} cycles per inference\n", r.batch,
+                     Grouped(r.cycles / uint64_t(r.batch)));
+  }
   t += fmt::format("roofline        {} cycles; measured is {:.2f}x\n", Grouped(r.roofline_cycles),
                    ratio);
   t += fmt::format("MAC utilisation {:.1f}% ({} MACs on {}x{})\n", 100 * r.mac_utilisation,

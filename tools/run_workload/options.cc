@@ -50,6 +50,9 @@ po::options_description Visible() {
       ("csv", po::value<std::string>(), "write the per-layer table as CSV to this file")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")
+      ("batch", po::value<int64_t>(),
+       "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
+       "the model is compiled for one and run that many times in one program")
       ("image-size", po::value<int64_t>(),
        "input height and width for the built-in CNNs (default 224), e.g. --image-size 112")
       ("cpu-ops", po::value<std::vector<std::string>>()->composing(),
@@ -88,6 +91,11 @@ int ParseOptions(int argc, char** argv, Options& options) {
   Take(vm, "csv", options.csv_file);
   Take(vm, "trace", options.trace_file);
   Take(vm, "image-size", options.image_size);
+  Take(vm, "batch", options.batch);
+  if (options.batch < 0 || options.batch > 4096) {
+    std::cerr << "run_workload: --batch " << options.batch << ": must be between 1 and 4096\n";
+    return 2;
+  }
   std::vector<std::string> cpu_ops;
   Take(vm, "cpu-ops", cpu_ops);
   for (const std::string& list : cpu_ops) {

@@ -87,6 +87,7 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
   compiler::ModelPipelineOptions mo;
   mo.compute_reference = !options.timing_only;
   mo.image_size = options.image_size;
+  mo.batch = options.batch;
   mo.compile.cpu_fallback = options.cpu_fallback;
   mo.compile.cpu_ops = options.cpu_ops;
   if (options.timing_only) {
@@ -112,8 +113,8 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
   p.inputs = std::move(m.inputs);
   p.expected = std::move(m.expected);
   p.compile_seconds = m.prepare_seconds + m.quantize_seconds + m.compile_seconds;
-  p.float_inputs =
-      mo.inputs.empty() ? workloads::MakeInputs(m.float_graph, mo.input_seed) : mo.inputs;
+  p.float_inputs = std::move(m.float_inputs);
+  p.batch = m.batch;
   p.float_graph = std::move(m.float_graph);
   p.quantized = std::move(m.quantized);
   return p;

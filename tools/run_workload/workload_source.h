@@ -26,7 +26,8 @@ struct PreparedWorkload {
   double compile_seconds = 0;                 // front end, quantisation and compilation
   // Whole models only: the float graph, the quantised graph and the float input the run used.
   std::optional<compiler::ir::Graph> float_graph, quantized;
-  std::vector<compiler::interp::HostTensor> float_inputs;
+  std::vector<compiler::interp::HostTensor> float_inputs;  // the first inference's
+  int64_t batch = 1;                                       // inferences per run
 };
 
 // The names --list shows, each with a one-line description.
