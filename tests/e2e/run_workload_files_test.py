@@ -105,6 +105,37 @@ def main():
         assert fast_model["totals"]["cycles"] == model["totals"]["cycles"], "timing-only differs"
         assert "accuracy" not in fast_model
 
+        # A torch export with ops the NPU cannot run: they run on the control core (cpu layers,
+        # the engines' shares, a cpu track in the trace); without the fallback it is refused.
+        shuffle = os.path.join(SOURCE, "tests/corpus/data/shufflenet_v2.op17.onnx")
+        out_dir = os.path.join(tmp, "shuffle")
+        run(shuffle, "--quiet", "--output-dir", out_dir)
+        report = json.load(open(os.path.join(out_dir, "report.json")))
+        jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
+        engines = report["totals"]["engines"]
+        assert report["check"]["status"] == "pass" and engines["cpu_ops"] > 0, engines
+        assert engines["npu_cycles"] + engines["cpu_cycles"] + engines["other_cycles"] == \
+            report["totals"]["cycles"], engines
+        cpu_layers = [l for l in report["layers"] if l["engine"] == "cpu"]
+        assert len(cpu_layers) == engines["cpu_ops"] and all(l["instructions"] == 0
+                                                                for l in cpu_layers)
+        trace = json.load(open(os.path.join(out_dir, "trace.json")))
+        names = [e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"]
+        assert "cpu" in names, names
+        check_trace(trace, report["totals"]["cycles"] / report["config"]["clock_mhz"])
+        p = run(shuffle, "--quiet", "--no-cpu-fallback", "--json", os.path.join(tmp, "no.json"),
+                expect=1)
+        assert p.returncode == 2 and "fallback is off" in p.stderr and "channel_shuffle" in p.stderr
+        assert not os.path.exists(os.path.join(tmp, "no.json"))
+
+        # A batch: cycles per inference in the report.
+        batch_json = os.path.join(tmp, "batch.json")
+        run("small_cnn", "--quiet", "--batch", "2", "--timing-only", "--json", batch_json)
+        batch = json.load(open(batch_json))
+        jsonschema.validate(batch, schema, cls=jsonschema.Draft202012Validator)
+        assert batch["totals"]["batch"] == 2
+        assert batch["totals"]["cycles_per_inference"] == batch["totals"]["cycles"] // 2
+
         bad = os.path.join(tmp, "bad.json")
         cases = [(["resnet9"], "no model 'resnet9'"),
                  (["/nonexistent/model.onnx"], "cannot open"),
@@ -112,7 +143,10 @@ def main():
                  (["conv3x3", "--set", "mac.rowz=3"], "no field 'rowz'"),
                  (["conv3x3", "--config", "/nonexistent.textproto"], "cannot open config file"),
                  (["conv3x3", "--input", "/nonexistent.npy"], "cannot open input file"),
-                 (["conv3x3", "--input", os.path.join(SOURCE, "README.md")], "not a .npy file")]
+                 (["conv3x3", "--input", os.path.join(SOURCE, "README.md")], "not a .npy file"),
+                 (["small_cnn", "--batch", "-2"], "--batch -2"),
+                 (["small_cnn", "--cpu-ops", "fused_conv", "--no-cpu-fallback"],
+                  "fallback is off")]
         for args, needle in cases:
             p = run(*args, "--json", bad, "--quiet", expect=1)
             assert needle in p.stderr, f"{args}: stderr was {p.stderr!r}, expected {needle!r}"
