@@ -93,4 +93,44 @@ std::optional<OpKind> OpKindFromOnnx(std::string_view op_type) {
   return std::nullopt;
 }
 
+bool IsUnaryMath(OpKind kind) {
+  switch (kind) {
+    case OpKind::kSigmoid:
+    case OpKind::kHardSigmoid:
+    case OpKind::kHardSwish:
+    case OpKind::kTanh:
+    case OpKind::kErf:
+    case OpKind::kExp:
+    case OpKind::kLog:
+    case OpKind::kSqrt:
+    case OpKind::kReciprocal:
+    case OpKind::kNeg:
+    case OpKind::kAbs:
+    case OpKind::kLeakyRelu:
+    case OpKind::kElu:
+    case OpKind::kSoftplus:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsElementwise(OpKind kind) {
+  switch (kind) {
+    case OpKind::kRelu:
+    case OpKind::kClip:
+    case OpKind::kAdd:
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kDiv:
+    case OpKind::kPow:
+    case OpKind::kMax:
+    case OpKind::kMin:
+    case OpKind::kFusedAdd:
+      return true;
+    default:
+      return IsUnaryMath(kind);
+  }
+}
+
 }  // namespace npu::compiler::ir

@@ -80,4 +80,11 @@ enum class OpKind {
 std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...
 std::optional<OpKind> OpKindFromOnnx(std::string_view op_type);  // "Conv" -> kConv
 
+// The unary float ops of one input (kSigmoid .. kSoftplus above): one kernel, one type rule.
+bool IsUnaryMath(OpKind kind);
+// Ops computing each output element from the same element of their (broadcast) inputs: ReLU,
+// Clip, the unary math ops, Add Sub Mul Div Pow Max Min and FusedAdd. Layout passes move them
+// freely; the quantiser can fold chains of them into one lookup table.
+bool IsElementwise(OpKind kind);
+
 }  // namespace npu::compiler::ir

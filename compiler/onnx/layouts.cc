@@ -26,40 +26,18 @@ bool MakesNchw(OpKind kind) {
 
 // Ops whose result keeps an input's dim order (reductions only with keepdims).
 bool KeepsOrder(const ir::Node& node) {
+  if (ir::IsElementwise(node.kind())) return true;
   switch (node.kind()) {
     case OpKind::kReduceMean:
     case OpKind::kReduceSum:
     case OpKind::kReduceMax:
       return node.attrs().GetInt("keepdims", 1) != 0;
-    case OpKind::kSigmoid:
-    case OpKind::kHardSigmoid:
-    case OpKind::kHardSwish:
-    case OpKind::kTanh:
-    case OpKind::kErf:
-    case OpKind::kExp:
-    case OpKind::kLog:
-    case OpKind::kSqrt:
-    case OpKind::kReciprocal:
-    case OpKind::kNeg:
-    case OpKind::kAbs:
-    case OpKind::kLeakyRelu:
-    case OpKind::kElu:
-    case OpKind::kSoftplus:
-    case OpKind::kPow:
-    case OpKind::kMax:
-    case OpKind::kMin:
     case OpKind::kSlice:
     case OpKind::kSplit:
     case OpKind::kResize:
     case OpKind::kLayerNormalization:
     case OpKind::kCast:
-    case OpKind::kRelu:
-    case OpKind::kClip:
     case OpKind::kSoftmax:
-    case OpKind::kAdd:
-    case OpKind::kSub:
-    case OpKind::kMul:
-    case OpKind::kDiv:
     case OpKind::kIdentity:
     case OpKind::kPad:
     case OpKind::kQuantizeLinear:

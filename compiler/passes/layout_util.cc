@@ -33,6 +33,7 @@ bool AllOnes(const ir::Shape& s) {
 }  // namespace
 
 Role RoleOf(ir::OpKind kind) {
+  if (ir::IsElementwise(kind)) return Role::kElementwise;
   switch (kind) {
     case ir::OpKind::kConv:
     case ir::OpKind::kFusedConv:
@@ -43,31 +44,7 @@ Role RoleOf(ir::OpKind kind) {
     case ir::OpKind::kGlobalAveragePool:
     case ir::OpKind::kChannelShuffle:
       return Role::kLayoutAware;
-    case ir::OpKind::kSigmoid:
-    case ir::OpKind::kHardSigmoid:
-    case ir::OpKind::kHardSwish:
-    case ir::OpKind::kTanh:
-    case ir::OpKind::kErf:
-    case ir::OpKind::kExp:
-    case ir::OpKind::kLog:
-    case ir::OpKind::kSqrt:
-    case ir::OpKind::kReciprocal:
-    case ir::OpKind::kNeg:
-    case ir::OpKind::kAbs:
-    case ir::OpKind::kLeakyRelu:
-    case ir::OpKind::kElu:
-    case ir::OpKind::kSoftplus:
-    case ir::OpKind::kPow:
-    case ir::OpKind::kMax:
-    case ir::OpKind::kMin:
-    case ir::OpKind::kRelu:
-    case ir::OpKind::kClip:
     case ir::OpKind::kIdentity:
-    case ir::OpKind::kAdd:
-    case ir::OpKind::kSub:
-    case ir::OpKind::kMul:
-    case ir::OpKind::kDiv:
-    case ir::OpKind::kFusedAdd:
       return Role::kElementwise;
     case ir::OpKind::kConcat:
     case ir::OpKind::kSplit:

@@ -12,38 +12,6 @@ namespace {
 
 using ir::OpKind;
 
-bool IsElementwise(OpKind k) {
-  switch (k) {
-    case OpKind::kRelu:
-    case OpKind::kClip:
-    case OpKind::kSigmoid:
-    case OpKind::kHardSigmoid:
-    case OpKind::kHardSwish:
-    case OpKind::kTanh:
-    case OpKind::kErf:
-    case OpKind::kExp:
-    case OpKind::kLog:
-    case OpKind::kSqrt:
-    case OpKind::kReciprocal:
-    case OpKind::kNeg:
-    case OpKind::kAbs:
-    case OpKind::kLeakyRelu:
-    case OpKind::kElu:
-    case OpKind::kSoftplus:
-    case OpKind::kAdd:
-    case OpKind::kSub:
-    case OpKind::kMul:
-    case OpKind::kDiv:
-    case OpKind::kPow:
-    case OpKind::kMax:
-    case OpKind::kMin:
-    case OpKind::kFusedAdd:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Ops whose emitter merges a following ReLU into its clamp (GraphQuantizer::FollowActivations).
 bool MergesActivations(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMatMul ||
@@ -65,7 +33,7 @@ LutRegions FindLutRegions(const ir::Graph& g) {
     return it == r.root.end() ? t : it->second;
   };
   for (const ir::Node* n : g.nodes()) {
-    if (!IsElementwise(n->kind()) || n->num_outputs() != 1) continue;
+    if (!ir::IsElementwise(n->kind()) || n->num_outputs() != 1) continue;
     const ir::Tensor* root = nullptr;
     bool ok = true;
     for (const ir::Tensor* in : n->inputs()) {
