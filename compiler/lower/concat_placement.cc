@@ -11,6 +11,8 @@
 // only by convolutions, pools and concatenations step 1 will make views of this one.
 #include "compiler/lower/concat_placement.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -46,23 +48,41 @@ class Placer {
     return int(placed_layers_.size());
   }
 
+  // Before each channel concatenation Run left, a copy of every input whose producer cannot
+  // write its slice (a graph input, a view, a CPU layer, a value other layers read dense), so
+  // that the next Run places it. Returns the copies made.
+  int CopyInputs() {
+    std::vector<std::pair<int, size_t>> copies;  // (concat, input), ascending
+    for (int i = 0; i < int(net_.layers.size()); ++i) {
+      if (!IsChannelConcat(i)) continue;
+      const NetLayer& l = net_.layers[i];
+      const ActivationValue& out = net_.value(l.output);
+      std::set<int> seen;
+      std::vector<size_t> inputs;
+      bool plane = true;
+      for (size_t k = 0; k < l.inputs.size(); ++k) {
+        const int v = l.inputs[k];
+        std::set<int> visiting{i};
+        plane &= net_.value(v).h == out.h && net_.value(v).w == out.w;
+        if (!seen.insert(v).second || !InputMayBeSlice(i, v, visiting, true)) inputs.push_back(k);
+      }
+      if (!plane) continue;
+      for (size_t k : inputs) copies.emplace_back(i, k);
+    }
+    for (auto it = copies.rbegin(); it != copies.rend(); ++it) InsertCopy(it->first, it->second);
+    return int(copies.size());
+  }
+
  private:
   bool IsChannelConcat(int layer) const {
     const CpuLayer* cpu = net_.layers[layer].cpu();
-    if (cpu == nullptr || cpu->kernel != "concat") return false;
-    for (const spec::CpuAttr& a : cpu->attrs) {
-      if (a.name() == "axis" && a.ints_size() == 1) {
-        return a.ints(0) == int64_t(net_.value(net_.layers[layer].output).shape.size()) - 1;
-      }
-    }
-    return false;
+    return cpu != nullptr && cpu->kernel == "concat" &&
+           Axis(layer) == int64_t(net_.value(net_.layers[layer].output).shape.size()) - 1;
   }
 
   int64_t Axis(int layer) const {
-    for (const spec::CpuAttr& a : net_.layers[layer].cpu()->attrs) {
-      if (a.name() == "axis" && a.ints_size() == 1) return a.ints(0);
-    }
-    return -1;
+    const std::vector<int64_t> axis = net_.layers[layer].cpu()->Ints("axis");
+    return axis.size() == 1 ? axis[0] : -1;
   }
 
   // A concatenation along an axis with only ones before it: its inputs are contiguous byte
@@ -108,10 +128,11 @@ class Placer {
     }
   }
 
-  // Convolutions and pools read and write channel slices through DMA.
+  // Convolutions, pools and copies read and write channel slices through DMA.
   bool Strides(int layer) const {
     const NetLayer& l = net_.layers[layer];
-    return l.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(l.work);
+    return l.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(l.work) ||
+           std::holds_alternative<CopyLayer>(l.work);
   }
 
   const std::vector<int>& Readers(int v) const {
@@ -144,13 +165,16 @@ class Placer {
     return true;
   }
 
-  bool InputMayBeSlice(int concat, int v, std::set<int>& visiting) const {
+  // With `hopeful`, an input that is a concatenation counts as placeable (copies will make it so).
+  bool InputMayBeSlice(int concat, int v, std::set<int>& visiting, bool hopeful = false) const {
     const ActivationValue &x = net_.value(v), &out = net_.value(net_.layers[concat].output);
     if (io_.count(v) || x.h != out.h || x.w != out.w || !AloneInBuffer(v)) return false;
     auto p = producer_.find(v);
     if (p == producer_.end()) return false;
     const bool inner_concat = IsChannelConcat(p->second);
-    if (!Strides(p->second) && !(inner_concat && CanPlace(p->second, visiting))) return false;
+    if (!Strides(p->second) && !(inner_concat && (hopeful || CanPlace(p->second, visiting)))) {
+      return false;
+    }
     for (int r : Readers(v)) {
       if (r == concat || Strides(r)) continue;
       if (!IsChannelConcat(r) || !SubRun(r, concat) || !OutputMayStride(r)) return false;
@@ -205,6 +229,34 @@ class Placer {
     return true;
   }
 
+  // A copy of input `k` of `concat` (its producer cannot write the slice), inserted before it.
+  void InsertCopy(int concat, size_t k) {
+    NetLayer& cat = net_.layers[concat];
+    const int v = cat.inputs[k];
+    ActivationValue copy = net_.value(v);
+    copy.name += ".copy";
+    copy.buffer = int(net_.buffers.size());
+    copy.channel_offset = 0;
+    copy.byte_offset = 0;
+    net_.buffers.push_back({copy.bytes()});
+    net_.values.push_back(copy);
+    const int id = int(net_.values.size()) - 1;
+    cat.inputs[k] = id;
+    size_t activation = 0;  // CPU layers list their activation operands in operand order
+    for (CpuOperand& operand : std::get<CpuLayer>(cat.work).operands) {
+      if (operand.value >= 0 && activation++ == k) operand.value = id;
+    }
+    NetLayer layer;
+    layer.name = fmt::format("{}/copy{}", cat.name, k);
+    layer.op = "copy";
+    layer.work = CopyLayer{layer.name, copy.h, copy.w, copy.c};
+    layer.inputs = {v};
+    layer.output = id;
+    layer.note = fmt::format("'{}' copied into its slice of concatenation '{}'", net_.value(v).name,
+                             cat.name);
+    net_.layers.insert(net_.layers.begin() + concat, std::move(layer));
+  }
+
   Network& net_;
   std::map<int, int> producer_;              // value -> the layer writing it
   std::map<int, std::vector<int>> readers_;  // value -> the layers reading it
@@ -213,6 +265,10 @@ class Placer {
 
 }  // namespace
 
-int PlaceConcats(Network& network) { return Placer(network).Run(); }
+int PlaceConcats(Network& network) {
+  int placed = Placer(network).Run();
+  if (Placer(network).CopyInputs() > 0) placed += Placer(network).Run();
+  return placed;
+}
 
 }  // namespace npu::compiler

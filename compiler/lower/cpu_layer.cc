@@ -7,6 +7,13 @@
 
 namespace npu::compiler {
 
+std::vector<int64_t> CpuLayer::Ints(const std::string& name) const {
+  for (const spec::CpuAttr& a : attrs) {
+    if (a.name() == name) return {a.ints().begin(), a.ints().end()};
+  }
+  return {};
+}
+
 std::vector<spec::CpuAttr> CpuAttrsOf(const ir::Node& node) {
   std::vector<spec::CpuAttr> attrs;
   for (const auto& [name, value] : node.attrs().values()) {

@@ -35,6 +35,9 @@ struct CpuLayer {
   std::vector<CpuConstant> constants;
   uint64_t macs = 0;
   std::string reason;  // why the NPU does not run it
+
+  // The integers of attribute `name` (empty if it has none).
+  std::vector<int64_t> Ints(const std::string& name) const;
 };
 
 // The node's attributes as CPU op attributes (ints, int lists, floats, strings).

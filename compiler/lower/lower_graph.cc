@@ -6,6 +6,8 @@
 //   3. One error for every node that cannot run anywhere (or only on the CPU, with the fallback
 //      off).
 //   4. Mark the buffers the host reads.
+//   5. Channel slices become views or DMA copies (slice_views.h), concatenations placement
+//      (concat_placement.h).
 #include "compiler/lower/lower_graph.h"
 
 #include <fmt/format.h>
@@ -20,6 +22,7 @@
 #include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_ops.h"
+#include "compiler/lower/slice_views.h"
 #include "hw/spec/cpu_ops.h"
 
 namespace npu::compiler {
@@ -94,6 +97,7 @@ class Lowering {
       net_.buffers[net_.values[v].buffer].graph_output = true;
       net_.outputs.push_back(v);
     }
+    PlaceSlices(net_);
     PlaceConcats(net_);
     if (net_.layers.empty()) {
       return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));

@@ -1,5 +1,5 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups) over
+// layers, table lookups, DMA copies) over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compiler/layer/conv_layer.h"
+#include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/pool_layer.h"
@@ -58,7 +59,7 @@ struct NetLayer {
   std::string name;  // the IR node's name
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", "add", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
-  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CpuLayer> work;
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CopyLayer, CpuLayer> work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
   // is carried by the EltwiseLayer); a CPU layer: every activation it reads.
   std::vector<int> inputs;

@@ -93,6 +93,11 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     return EmitLut(*lut, choice.tiling, choice.plan,
                    {places.inputs[0], places.output, places.constants + *constants.table});
   }
+  if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {
+    VectorChoice<CopyTiling> choice = std::get<VectorChoice<CopyTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitCopy(*copy, choice.tiling, choice.plan, {places.inputs[0], places.output});
+  }
   const EltwiseLayer& eltwise = std::get<EltwiseLayer>(layer.work);
   VectorChoice<EltwiseTiling> choice = std::get<VectorChoice<EltwiseTiling>>(schedule.choice);
   Rebase(choice.plan, places.scratch_base);

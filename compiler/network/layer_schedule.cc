@@ -1,4 +1,4 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise and lut tiling searches.
+// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut and copy tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -48,7 +48,7 @@ std::string LayerSchedule::Describe() const {
 }
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
-  if (layer.on_cpu()) return false;
+  if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work)) return false;
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
@@ -75,6 +75,10 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice,
                          ChooseLutTiling(config, *lut, LutResidency(residency), sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice, ChooseCopyTiling(config, *copy, sram_budget));
     return Scheduled(std::move(choice));
   }
   NPU_ASSIGN_OR_RETURN(auto choice, ChooseEltwiseTiling(config, std::get<EltwiseLayer>(layer.work),

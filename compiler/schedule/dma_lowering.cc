@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "hw/spec/status.h"
+
 namespace npu::compiler {
 namespace {
 
@@ -69,6 +71,15 @@ StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows
                          uint64_t channels, uint64_t tensor_w, uint64_t tensor_c) {
   return {dram_offset, sram_addr,           channels, cols,           rows,
           tensor_c,    tensor_w * tensor_c, channels, cols * channels};
+}
+
+StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
+                         uint64_t sram_addr) {
+  const uint64_t pixel = offset / c, channel = offset % c;
+  const uint64_t first = place.addr + pixel * place.channels + place.channel_offset + channel;
+  if (place.channels == c || channel + count <= c) return ContiguousCopy(first, sram_addr, count);
+  NPU_CHECK(channel == 0 && count % c == 0);
+  return {first, sram_addr, c, count / c, 1, place.channels, 0, c, 0};
 }
 
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/schedule/tensor_place.h"
 #include "hw/spec/isa.h"
 
 namespace npu::compiler {
@@ -28,6 +29,12 @@ StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t by
 // `dram_offset` (the block's first byte), copied to/from dense SRAM at `sram_addr`.
 StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
                          uint64_t channels, uint64_t tensor_w, uint64_t tensor_c);
+
+// Elements [offset, offset + count) of the flattened HWC tensor of `c` channels at `place` in
+// DRAM, copied to/from dense SRAM at `sram_addr`. A place that is a channel slice of a wider
+// tensor (place.channels > c) takes a chunk of whole pixels or a part of one pixel.
+StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
+                         uint64_t sram_addr);
 
 // Descriptors moving exactly the bytes of `copy`. Addresses are not range-checked here: the
 // encoder rejects what does not fit.

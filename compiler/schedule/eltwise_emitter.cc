@@ -7,6 +7,7 @@
 // a scalar (per pixel); 4. ELTWISE into a's slot (an on-chip a: an output slot; an on-chip
 // output: in place); 5. STORE unless the output is on chip.
 // LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
+// Copy: per chunk, LOAD into a slot and STORE from it.
 #include "compiler/schedule/eltwise_emitter.h"
 
 #include <algorithm>
@@ -118,6 +119,19 @@ std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
     if (!t.output_on_chip) {
       Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, a.out_addr, n));
     }
+  }
+  return out;
+}
+
+std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
+                                        const VectorPlan& plan, const CopyOperands& ops) {
+  std::vector<spec::Instruction> out;
+  const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk, l.c);
+  for (uint64_t k = 0; k < chunks.size(); ++k) {
+    const auto [offset, n] = chunks[k];
+    const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));
+    Dma(out, spec::Opcode::kLoad, ElementsCopy(ops.input, l.c, offset, n, slot));
+    Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, slot));
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/schedule/tensor_place.h"
@@ -32,5 +33,13 @@ struct LutOperands {
 };
 std::vector<spec::Instruction> EmitLut(const LutLayer& layer, const LutTiling& tiling,
                                        const VectorPlan& plan, const LutOperands& operands);
+
+// Both in DRAM; either may be a channel slice of a wider tensor (TensorPlace::channels above
+// layer.c), never overlapping the other.
+struct CopyOperands {
+  TensorPlace input, output;
+};
+std::vector<spec::Instruction> EmitCopy(const CopyLayer& layer, const CopyTiling& tiling,
+                                        const VectorPlan& plan, const CopyOperands& operands);
 
 }  // namespace npu::compiler

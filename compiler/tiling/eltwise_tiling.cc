@@ -61,6 +61,8 @@ std::string ToString(const LutTiling& t) {
                      t.output_on_chip ? " out=sram" : "");
 }
 
+std::string ToString(const CopyTiling& t) { return fmt::format("chunk={}", t.chunk); }
+
 std::vector<ElementChunk> Chunks(uint64_t elements, uint64_t chunk, uint64_t pixel) {
   NPU_CHECK(chunk > 0 && (pixel == 0 || chunk < pixel || chunk % pixel == 0));
   std::vector<ElementChunk> chunks;
@@ -107,6 +109,14 @@ VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
   plan.a = Place(&cursor, t.chunk, t.input_on_chip ? 0 : slots, align);
   plan.table = Place(&cursor, spec::kLutEntries, 1, align);
   plan.out = Place(&cursor, t.chunk, t.input_on_chip && !t.output_on_chip ? slots : 0, align);
+  plan.sram_bytes = cursor;
+  return plan;
+}
+
+VectorPlan PlanCopySram(const CopyLayer& l, const CopyTiling& t, uint32_t align) {
+  VectorPlan plan;
+  uint64_t cursor = 0;
+  plan.a = Place(&cursor, t.chunk, ChunkCount(l.Elements(), t.chunk, l.c) > 1 ? 2 : 1, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -221,6 +231,29 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, cons
     LutTiling minimal = on_chip;
     minimal.chunk = 1;
     return NoChunkFits(c, l.DisplayName(), PlanLutSram(l, minimal, 1).sram_bytes, sram_budget);
+  }
+  return fitting[vector_search::Pick(costs)];
+}
+
+StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& c, const CopyLayer& l,
+                                                    uint64_t sram_budget) {
+  NPU_TRY(CheckCopyLayer(l));
+  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
+  auto emit = [&](const CopyTiling& t, const VectorPlan& plan) {
+    uint64_t dram = 0, sram = plan.sram_bytes;
+    const CopyOperands ops{ReplayPlace(false, &dram, &sram, l.Elements(), l.c),
+                           ReplayPlace(false, &dram, &sram, l.Elements(), l.c)};
+    return EmitCopy(l, t, plan, ops);
+  };
+  std::vector<Replayed> costs;
+  auto no_bound = [](const CopyTiling&) { return uint64_t{0}; };  // no compute unit
+  const std::vector<VectorChoice<CopyTiling>> fitting = TryChunks(
+      c, budget, ChunkGroups(l.h, l.w, l.c, l.c), CopyTiling{},
+      [&](const CopyTiling& t, uint32_t a) { return PlanCopySram(l, t, a); }, emit, no_bound,
+      costs);
+  if (fitting.empty()) {
+    return NoChunkFits(c, l.DisplayName(), PlanCopySram(l, CopyTiling{}, 1).sram_bytes,
+                       sram_budget);
   }
   return fitting[vector_search::Pick(costs)];
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/tiling/vector_tiling.h"
@@ -29,8 +30,15 @@ struct LutTiling {
   bool input_on_chip = false, output_on_chip = false;
 };
 
+// A copy's operands are in DRAM (either may be a channel slice of a wider tensor): chunks of whole
+// pixels, or parts of one, go through double-buffered slots.
+struct CopyTiling {
+  uint64_t chunk = 1;  // elements per LOAD/STORE pair
+};
+
 std::string ToString(const EltwiseTiling& tiling);
 std::string ToString(const LutTiling& tiling);
+std::string ToString(const CopyTiling& tiling);
 
 // One instruction's elements: [offset, offset + count) of the flattened tensor.
 struct ElementChunk {
@@ -51,6 +59,7 @@ bool BLoadedOnce(const EltwiseLayer& layer);
 VectorPlan PlanEltwiseSram(const EltwiseLayer& layer, const EltwiseTiling& tiling,
                            uint32_t align_bytes);
 VectorPlan PlanLutSram(const LutLayer& layer, const LutTiling& tiling, uint32_t align_bytes);
+VectorPlan PlanCopySram(const CopyLayer& layer, const CopyTiling& tiling, uint32_t align_bytes);
 
 // The chunk chosen by replaying candidates with the cost model (vector_search.h), under
 // `sram_budget` (0: the whole SRAM) with the on-chip operands of `on_chip`. ResourceExhausted
@@ -62,5 +71,7 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
 StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& config,
                                                   const LutLayer& layer, LutTiling on_chip,
                                                   uint64_t sram_budget);
+StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& config,
+                                                    const CopyLayer& layer, uint64_t sram_budget);
 
 }  // namespace npu::compiler

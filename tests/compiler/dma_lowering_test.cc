@@ -1,10 +1,10 @@
 // DMA lowering: merging, splitting, and moving exactly the logical copy's bytes.
 #include "compiler/schedule/dma_lowering.h"
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <random>
-
-#include <gtest/gtest.h>
 
 namespace npu::compiler {
 namespace {
@@ -99,6 +99,28 @@ TEST(DmaLowering, RandomBlocksMoveExactlyTheirBytes) {
         HwcBlockCopy(rng() % 1000, rng() % 1000, rows, cols, channels, tensor_w, tensor_c);
     ASSERT_EQ(Bytes(LowerCopy(c)), Bytes(c)) << i;
   }
+}
+
+TEST(DmaLowering, ElementsOfAChannelSliceArePixelRuns) {
+  // Channels [3, 7) of a tensor with 10 per pixel, at 1000: element 8 is pixel 2, channel 0.
+  const TensorPlace slice{false, 1000, 10, 3};
+  const StridedCopy pixels = ElementsCopy(slice, 4, 8, 12, 50);
+  EXPECT_EQ(pixels.dram_offset, 1000u + 2 * 10 + 3);
+  EXPECT_EQ(pixels.run_bytes, 4u);
+  EXPECT_EQ(pixels.n1, 3u);
+  EXPECT_EQ(pixels.dram_stride1, 10u);
+  EXPECT_EQ(pixels.sram_stride1, 4u);
+  std::map<uint64_t, uint64_t> expected;
+  for (uint64_t e = 0; e < 12; ++e) expected[1000 + (2 + e / 4) * 10 + 3 + e % 4] = 50 + e;
+  EXPECT_EQ(Bytes(LowerCopy(pixels)), expected);
+  // Part of one pixel is one run; a dense place any range.
+  const StridedCopy part = ElementsCopy(slice, 4, 9, 2, 50);
+  EXPECT_EQ(part.dram_offset, 1000u + 2 * 10 + 3 + 1);
+  EXPECT_EQ(part.run_bytes, 2u);
+  EXPECT_EQ(part.n1, 1u);
+  const StridedCopy dense = ElementsCopy(DramTensor(1000, 4), 4, 9, 13, 50);
+  EXPECT_EQ(dense.dram_offset, 1009u);
+  EXPECT_EQ(dense.run_bytes, 13u);
 }
 
 }  // namespace

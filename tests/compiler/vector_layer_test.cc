@@ -3,10 +3,12 @@
 
 #include <cmath>
 
+#include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/lut_table.h"
 #include "compiler/tiling/eltwise_tiling.h"
+#include "hw/spec/config.h"
 
 namespace npu::compiler {
 namespace {
@@ -66,6 +68,24 @@ TEST(EltwiseTiling, ChunksNeverStraddleAPixelWhenSmallerThanOne) {
   EXPECT_EQ(cut[3].offset, 5u);
   // Chunks of whole pixels run on.
   EXPECT_EQ(Chunks(30, 10, 5).size(), 3u);
+}
+
+TEST(CopyTiling, ChunksOfWholePixelsInTwoSlots) {
+  CopyLayer copy{"gather", 6, 5, 7};
+  EXPECT_TRUE(CheckCopyLayer(copy).ok());
+  const VectorPlan plan = PlanCopySram(copy, CopyTiling{35}, 1);
+  EXPECT_EQ(plan.a.slots, 2u);
+  EXPECT_EQ(plan.sram_bytes, 70u);
+  EXPECT_EQ(PlanCopySram(copy, CopyTiling{210}, 1).a.slots, 1u);  // one chunk: one slot
+  // The chosen chunk covers whole pixels, or part of one, and fits the budget.
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<VectorChoice<CopyTiling>> c = ChooseCopyTiling(config, copy, 100);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_TRUE(c->tiling.chunk % 7 == 0 || c->tiling.chunk < 7) << c->tiling.chunk;
+  EXPECT_LE(c->plan.sram_bytes, 100u);
+  copy.c = 0;
+  ExpectError(CheckCopyLayer(copy), "layer 'gather'");
+  ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, 1).status(), "no tiling fits");
 }
 
 TEST(LutTable, IdentityAndScaling) {

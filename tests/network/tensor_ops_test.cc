@@ -221,6 +221,12 @@ int CpuLayers(const CompiledModel& m) {
   return n;
 }
 
+int Layers(const CompiledModel& m, const std::string& op) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.op == op;
+  return n;
+}
+
 TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   // An inception block (three convolution branches and a pool branch) and a dense block (each
   // layer reads the concatenation of the block's input and every earlier layer's features).
@@ -247,13 +253,47 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   EXPECT_EQ(CpuLayers(m), 0);
 }
 
-TEST(TensorOps, AConcatenationOfAGraphInputIsACopy) {
+TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
+  // The host writes the graph input dense, so the DMA copies it into its slice; the convolution
+  // writes its own slice.
   FloatBuilder b("input_concat");
   ir::Tensor* x = b.Input({1, 3, 5, 5});
   ir::Tensor* y = b.Op(OpKind::kConcat, {x, b.Conv(x, 3, 2, 3)}, Attr("axis", int64_t{1}));
   const CompiledModel m = Check(b.Finish(b.Conv(y, 5, 4, 1)), 0.99);
-  EXPECT_EQ(m.network.concats_placed, 0);
-  EXPECT_EQ(CpuLayers(m), 1);
+  EXPECT_EQ(m.network.concats_placed, 1);
+  EXPECT_EQ(Layers(m, "copy"), 1);
+  EXPECT_EQ(CpuLayers(m), 0);
+}
+
+TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
+  // Two ShuffleNet v2 units: a shuffle, its halves split (the half a convolution reads is a view,
+  // the half passed through is copied into its slice of the concatenation), the concatenation
+  // placed, and shuffled again. Then slices a CPU op reads, and a graph output, are gathered
+  // dense by DMA; a slice of a slice is a view of the first's buffer.
+  FloatBuilder b("shuffle_units");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 6, 7}), 3, 10, 3)});
+  for (int unit = 0; unit < 2; ++unit) {
+    x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
+    ir::Attributes split = Attr("axis", int64_t{1});
+    split.Set("split", std::vector<int64_t>{5, 5});
+    const std::string name = "split" + std::to_string(unit);
+    ir::Node* s = b.graph().AddNode(OpKind::kSplit, name, {x}, {name + ".0", name + ".1"}, split);
+    ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), 5, 5, 3)});
+    x = b.Op(OpKind::kConcat, {s->output(0), branch}, Attr("axis", int64_t{1}));
+  }
+  ir::Tensor* head = b.Op(OpKind::kSlice, {x, b.Ints({2}), b.Ints({9}), b.Ints({1})});
+  ir::Tensor* inner = b.Op(OpKind::kSlice, {head, b.Ints({1}), b.Ints({4}), b.Ints({1})});
+  ir::Tensor* wide = b.Op(OpKind::kTranspose, {b.Op(OpKind::kRelu, {b.Conv(inner, 3, 4, 1)})},
+                          Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
+  ir::Tensor* tail = b.Op(OpKind::kSlice, {x, b.Ints({6}), b.Ints({10}), b.Ints({1})});
+  ir::Tensor* y = b.Op(
+      OpKind::kAdd,
+      {b.Op(OpKind::kTranspose, {tail}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2})), wide});
+  const CompiledModel m = Check(b.Finish(y), 0.99);
+  EXPECT_EQ(m.network.concats_placed, 2);
+  EXPECT_EQ(Layers(m, "copy"), 3);   // the two passed-through halves, the sliced tail
+  EXPECT_EQ(Layers(m, "slice"), 0);  // every slice a view or a copy
+  EXPECT_EQ(Layers(m, "channel_shuffle"), 2);
 }
 
 }  // namespace

@@ -1,0 +1,19 @@
+// Channel slices without the control core. A slice (a CPU layer after lowering) that keeps a
+// range of the channels (the last axis, step 1) and all of every other axis
+//   1. becomes a view of its input, a channel slice of the input's buffer read with the buffer's
+//      pixel stride, when every reader takes channel slices (convolutions, pools and copies read
+//      them through DMA) and it is no graph output;
+//   2. otherwise becomes a copy layer (copy_layer.h) from that view into its own dense buffer.
+// Either way the input's buffer gets a pixel stride (NetBuffer::pixel_channels), so it may hold
+// only values of the input's plane (no reshaped views of it) and stays in DRAM. Runs before
+// concat placement, which places the copies' outputs like any other producer's.
+#pragma once
+
+#include "compiler/lower/network.h"
+
+namespace npu::compiler {
+
+// Returns how many slices became views or copies.
+int PlaceSlices(Network& network);
+
+}  // namespace npu::compiler
