@@ -42,7 +42,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         IsEltwise(k);
+         k == OpKind::kTranspose || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -186,6 +186,13 @@ class Lowering {
     return Status::Ok();
   }
 
+  // A transpose moving only dims of one: the same bytes in the same order.
+  static bool MemoryOrderTranspose(const ir::Node& n) {
+    if (n.kind() != OpKind::kTranspose) return false;
+    const ir::Shape& s = n.input(0)->shape();
+    return KeepsMemoryOrder(std::vector<uint64_t>(s.begin(), s.end()), n.attrs().GetInts("perm"));
+  }
+
   StatusOr<int> ValueOf(const ir::Tensor& t) const {
     auto it = value_of_.find(&t);
     if (it != value_of_.end()) return it->second;
@@ -201,7 +208,7 @@ class Lowering {
           fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
                       ir::OpName(n.kind())));
     }
-    if (IsView(n.kind()) && !ForcedOnCpu(n)) {
+    if ((IsView(n.kind()) || MemoryOrderTranspose(n)) && !ForcedOnCpu(n)) {
       NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
       return NewValue(*n.output(), net_.values[x].buffer).status();
     }
@@ -269,6 +276,8 @@ class Lowering {
         return lowering::LowerGemm(n, net_, layer);
       case OpKind::kLut:
         return lowering::LowerLut(n, net_, layer);
+      case OpKind::kTranspose:
+        return lowering::LowerTranspose(n, net_, layer);
       default:
         return lowering::LowerPool(n, net_, layer);
     }

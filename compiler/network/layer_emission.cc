@@ -98,6 +98,11 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitCopy(*copy, choice.tiling, choice.plan, {places.inputs[0], places.output});
   }
+  if (const auto* transpose = std::get_if<TransposeLayer>(&layer.work)) {
+    VectorChoice<TransposeTiling> choice = std::get<VectorChoice<TransposeTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitTranspose(*transpose, choice.tiling, choice.plan, {places.inputs[0], places.output});
+  }
   const EltwiseLayer& eltwise = std::get<EltwiseLayer>(layer.work);
   VectorChoice<EltwiseTiling> choice = std::get<VectorChoice<EltwiseTiling>>(schedule.choice);
   Rebase(choice.plan, places.scratch_base);

@@ -1,4 +1,5 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut and copy tiling searches.
+// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut, copy and transpose tiling
+// searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -48,7 +49,10 @@ std::string LayerSchedule::Describe() const {
 }
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
-  if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work)) return false;
+  if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work) ||
+      std::holds_alternative<TransposeLayer>(layer.work)) {
+    return false;
+  }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
@@ -79,6 +83,10 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   }
   if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice, ChooseCopyTiling(config, *copy, sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* transpose = std::get_if<TransposeLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice, ChooseTransposeTiling(config, *transpose, sram_budget));
     return Scheduled(std::move(choice));
   }
   NPU_ASSIGN_OR_RETURN(auto choice, ChooseEltwiseTiling(config, std::get<EltwiseLayer>(layer.work),

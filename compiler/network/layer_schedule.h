@@ -28,7 +28,8 @@ struct CpuChoice {};
 struct LayerSchedule {
   // Convolutions: one tiling for every part (the groups of a grouped convolution are alike).
   std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<EltwiseTiling>,
-               VectorChoice<LutTiling>, VectorChoice<CopyTiling>, CpuChoice>
+               VectorChoice<LutTiling>, VectorChoice<CopyTiling>, VectorChoice<TransposeTiling>,
+               CpuChoice>
       choice;
   uint64_t scratch_bytes = 0;
   std::string Describe() const;  // the tiling text for LayerInfo
@@ -36,8 +37,8 @@ struct LayerSchedule {
 
 // Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
 // in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, and so does
-// every operand of a CPU layer (the control core reaches DRAM only) and of a copy (which exists
-// to move bytes between DRAM places).
+// every operand of a CPU layer (the control core reaches DRAM only) and of a copy or transpose
+// (which exist to move bytes between DRAM places).
 bool CanBeOnChip(const NetLayer& layer, int index);
 
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,

@@ -8,6 +8,7 @@
 // output: in place); 5. STORE unless the output is on chip.
 // LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
 // Copy: per chunk, LOAD into a slot and STORE from it.
+// Transpose: per chunk of output rows, LOADs gathering them from the input, one STORE.
 #include "compiler/schedule/eltwise_emitter.h"
 
 #include <algorithm>
@@ -66,6 +67,42 @@ spec::EltwiseArgs EltwiseFields(const EltwiseLayer& l) {
   e.clamp_min = l.clamp_min;
   e.clamp_max = l.clamp_max;
   return e;
+}
+
+// The input offset of line `line` of a transpose (one step of every dim but the last two).
+uint64_t LineOffset(const TransposeLayer& t, uint64_t line) {
+  uint64_t offset = 0;
+  for (size_t d = t.dims.size() - 2; d-- > 0;) {
+    offset += line % t.dims[d] * t.in_strides[d];
+    line /= t.dims[d];
+  }
+  return offset;
+}
+
+// LOADs of output rows [begin, end) of `t` from the input at `input` into dense SRAM at `sram`:
+// whole lines of one segment of the third-innermost dim per descriptor, parts of a line alone.
+void GatherRows(const TransposeLayer& t, uint64_t input, uint64_t sram, uint64_t begin,
+                uint64_t end, std::vector<spec::Instruction>& out) {
+  const size_t k = t.dims.size();
+  const uint64_t run = t.dims[k - 1], per_line = t.dims[k - 2];
+  const uint64_t segment = k >= 3 ? t.dims[k - 3] : 1, stride2 = k >= 3 ? t.in_strides[k - 3] : 0;
+  for (uint64_t r = begin; r < end;) {
+    const uint64_t line = r / per_line, first = r % per_line;
+    StridedCopy c{input + LineOffset(t, line) + first * t.in_strides[k - 2],
+                  sram + (r - begin) * run, run};
+    c.dram_stride1 = t.in_strides[k - 2];
+    c.sram_stride1 = run;
+    if (first == 0 && end - r >= per_line) {
+      c.n1 = per_line;
+      c.n2 = std::min((end - r) / per_line, segment - line % segment);
+      c.dram_stride2 = stride2;
+      c.sram_stride2 = per_line * run;
+    } else {
+      c.n1 = std::min(per_line - first, end - r);
+    }
+    Dma(out, spec::Opcode::kLoad, c);
+    r += c.n1 * c.n2;
+  }
 }
 
 }  // namespace
@@ -132,6 +169,22 @@ std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
     const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));
     Dma(out, spec::Opcode::kLoad, ElementsCopy(ops.input, l.c, offset, n, slot));
     Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, slot));
+  }
+  return out;
+}
+
+std::vector<spec::Instruction> EmitTranspose(const TransposeLayer& l, const TransposeTiling& t,
+                                             const VectorPlan& plan, const TransposeOperands& ops) {
+  NPU_CHECK(ops.input.channel_offset == 0 && ops.output.channel_offset == 0);  // dense
+  std::vector<spec::Instruction> out;
+  const uint64_t run = l.dims.back(), rows = l.Elements() / run;
+  uint64_t k = 0;
+  for (uint64_t begin = 0; begin < rows; begin += t.chunk, ++k) {
+    const uint64_t end = std::min(rows, begin + t.chunk);
+    const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));
+    GatherRows(l, ops.input.addr, slot, begin, end, out);
+    Dma(out, spec::Opcode::kStore,
+        ContiguousCopy(ops.output.addr + begin * run, slot, (end - begin) * run));
   }
   return out;
 }

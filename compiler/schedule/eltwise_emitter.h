@@ -12,6 +12,7 @@
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
+#include "compiler/layer/transpose_layer.h"
 #include "compiler/schedule/tensor_place.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "hw/spec/isa.h"
@@ -41,5 +42,13 @@ struct CopyOperands {
 };
 std::vector<spec::Instruction> EmitCopy(const CopyLayer& layer, const CopyTiling& tiling,
                                         const VectorPlan& plan, const CopyOperands& operands);
+
+// Both dense in DRAM.
+struct TransposeOperands {
+  TensorPlace input, output;
+};
+std::vector<spec::Instruction> EmitTranspose(const TransposeLayer& layer,
+                                             const TransposeTiling& tiling, const VectorPlan& plan,
+                                             const TransposeOperands& operands);
 
 }  // namespace npu::compiler

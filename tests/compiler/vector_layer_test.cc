@@ -1,12 +1,17 @@
 // The elementwise layers' field checks and the lookup tables built from unary functions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/lut_table.h"
+#include "compiler/layer/transpose_layer.h"
+#include "compiler/schedule/eltwise_emitter.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "hw/spec/config.h"
 
@@ -86,6 +91,91 @@ TEST(CopyTiling, ChunksOfWholePixelsInTwoSlots) {
   copy.c = 0;
   ExpectError(CheckCopyLayer(copy), "layer 'gather'");
   ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, 1).status(), "no tiling fits");
+}
+
+TEST(TransposeLayer, MergesDimsAndKeepsTheInnermostRun) {
+  // Attention's head split: [S=5, H=3, D=4] -> [H, S, D].
+  std::optional<TransposeLayer> heads = TransposeOf("heads", {5, 3, 4}, {1, 0, 2});
+  ASSERT_TRUE(heads);
+  EXPECT_EQ(heads->dims, (std::vector<uint64_t>{3, 5, 4}));
+  EXPECT_EQ(heads->in_strides, (std::vector<uint64_t>{4, 12, 1}));
+  EXPECT_EQ(heads->LineBytes(), 20u);
+  EXPECT_EQ(heads->Lines(), 3u);
+  // Depth-to-space [H, W, s, s, C] -> [H, s, W, s, C]: s and C merge into one run.
+  std::optional<TransposeLayer> d2s = TransposeOf("d2s", {2, 3, 2, 2, 5}, {0, 2, 1, 3, 4});
+  ASSERT_TRUE(d2s);
+  EXPECT_EQ(d2s->dims, (std::vector<uint64_t>{2, 2, 3, 10}));
+  EXPECT_EQ(d2s->in_strides, (std::vector<uint64_t>{60, 10, 20, 1}));
+  // Dims of one drop out; moving the innermost axis is not a DMA transpose.
+  EXPECT_EQ(TransposeOf("t", {1, 4, 1, 6}, {2, 1, 0, 3})->dims, (std::vector<uint64_t>{1, 24}));
+  EXPECT_FALSE(TransposeOf("k", {5, 3, 4}, {1, 2, 0}));
+  EXPECT_TRUE(KeepsMemoryOrder({1, 4, 1, 6}, {2, 1, 0, 3}));
+  EXPECT_FALSE(KeepsMemoryOrder({5, 3, 4}, {1, 0, 2}));
+  // A long run is cut at a divisor so that two rows fit any SRAM.
+  std::optional<TransposeLayer> wide = TransposeOf("w", {3, 2, 3000}, {1, 0, 2});
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->dims, (std::vector<uint64_t>{2, 3, 3, 1000}));
+  EXPECT_EQ(wide->in_strides, (std::vector<uint64_t>{3000, 6000, 1000, 1}));
+  EXPECT_FALSE(TransposeOf("prime", {3, 2, 1031}, {1, 0, 2}));  // no divisor >= 64
+  EXPECT_TRUE(CheckTransposeLayer(*heads).ok());
+  TransposeLayer bad = *heads;
+  bad.in_strides.back() = 2;
+  ExpectError(CheckTransposeLayer(bad), "layer 'heads'");
+}
+
+// Runs LOADs and STOREs in stream order over byte arrays (DRAM: input at 0, output after it).
+void RunDma(const std::vector<spec::Instruction>& insns, std::vector<uint8_t>& dram,
+            std::vector<uint8_t>& sram) {
+  for (const spec::Instruction& insn : insns) {
+    const auto& d = std::get<spec::DmaArgs>(insn.args);
+    for (uint64_t i2 = 0; i2 < d.n2; ++i2) {
+      for (uint64_t i1 = 0; i1 < d.n1; ++i1) {
+        for (uint64_t b = 0; b < d.run_bytes; ++b) {
+          uint8_t& at_dram = dram.at(d.dram_offset + i2 * d.dram_stride2 + i1 * d.dram_stride1 + b);
+          uint8_t& at_sram = sram.at(d.sram_addr + i2 * d.sram_stride2 + i1 * d.sram_stride1 + b);
+          if (insn.opcode == spec::Opcode::kLoad)
+            at_sram = at_dram;
+          else
+            at_dram = at_sram;
+        }
+      }
+    }
+  }
+}
+
+TEST(TransposeEmission, MovesExactlyThePermutationInChunksThatFit) {
+  std::mt19937 rng(11);
+  const spec::NpuConfig config = spec::DefaultConfig();
+  for (int trial = 0; trial < 60; ++trial) {
+    const size_t rank = 2 + rng() % 4;
+    std::vector<uint64_t> shape(rank);
+    for (uint64_t& d : shape) d = 1 + rng() % 6;
+    shape.back() += 1;  // a run of more than one byte (else the next axis is the innermost)
+    std::vector<int64_t> perm(rank);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end() - 1, rng);  // the innermost axis stays
+    const std::optional<TransposeLayer> t = TransposeOf("t", shape, perm);
+    ASSERT_TRUE(t);
+    // Budgets from two rows (the least any tiling needs) up: chunks of parts of lines too.
+    const uint64_t n = t->Elements(), budget = 2 * t->dims.back() + rng() % 300;
+    StatusOr<VectorChoice<TransposeTiling>> choice = ChooseTransposeTiling(config, *t, budget);
+    ASSERT_TRUE(choice.ok()) << choice.status().message();
+    std::vector<uint8_t> dram(2 * n), sram(budget);
+    for (uint64_t i = 0; i < n; ++i) dram[i] = uint8_t(rng());
+    RunDma(EmitTranspose(*t, choice->tiling, choice->plan, {DramTensor(0, 1), DramTensor(n, 1)}),
+           dram, sram);
+    // Reference: output index (row-major over the permuted shape) -> input index.
+    std::vector<uint64_t> stride(rank, 1), index(rank, 0);
+    for (size_t d = rank - 1; d-- > 0;) stride[d] = stride[d + 1] * shape[d + 1];
+    for (uint64_t o = 0; o < n; ++o) {
+      uint64_t rest = o, in = 0;
+      for (size_t d = rank; d-- > 0;) {
+        in += rest % shape[perm[d]] * stride[perm[d]];
+        rest /= shape[perm[d]];
+      }
+      ASSERT_EQ(dram[n + o], dram[in]) << "trial " << trial << " element " << o;
+    }
+  }
 }
 
 TEST(LutTable, IdentityAndScaling) {

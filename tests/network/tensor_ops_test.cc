@@ -125,6 +125,19 @@ void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled) {
   EXPECT_GE(Cosine(y->values<float>(), (*ref)[0].values<float>()), min_cosine);
 }
 
+int CpuLayers(const CompiledModel& m) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.on_cpu;
+  return n;
+}
+
+// NPU layers of `op` (a CPU layer's op is its kernel's name).
+int Layers(const CompiledModel& m, const std::string& op) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.op == op && !l.on_cpu;
+  return n;
+}
+
 TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
   // conv -> SiLU (x * sigmoid x) -> squeeze-excite (gap, 1x1 convs, hard sigmoid, mul by the
   // per-channel scale) -> GELU (erf form) -> max with a constant -> minus a per-channel constant.
@@ -210,21 +223,34 @@ TEST(TensorOps, TransposedConvolutionsAreConvolutionsAndAShuffle) {
   const CompiledModel m = Check(b.Finish(b.Conv(x, 3, 2, 1)), 0.99);
   for (const ModelLayer& l : m.layers) {
     if (l.on_cpu) {
-      EXPECT_EQ(l.macs, 0u) << l.name;  // the shuffles and crops, not the MACs
+      EXPECT_EQ(l.macs, 0u) << l.name;  // the crops, not the MACs
     }
   }
+  // The three strided ones' depth-to-space shuffles are DMA transposes (runs of s x C bytes).
+  EXPECT_EQ(Layers(m, "transpose"), 3);
 }
 
-int CpuLayers(const CompiledModel& m) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += l.on_cpu;
-  return n;
-}
-
-int Layers(const CompiledModel& m, const std::string& op) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += l.op == op;
-  return n;
+TEST(TensorOps, HeadTransposesAreDmaGathers) {
+  // Multi-head projections: [6 tokens, 12] -> [6, 3 heads, 4] -> [3, 6, 4] (a DMA transpose,
+  // runs of 4 bytes), a per-head product, and back; the scores' transpose of the innermost axis
+  // ([3, 6, 4] -> [3, 4, 6]) stays on the control core.
+  FloatBuilder b("heads");
+  ir::Tensor* x = b.Input({1, 6, 12});
+  auto heads = [&](ir::Tensor* t) {
+    ir::Tensor* r = b.Op(OpKind::kReshape, {t, b.Ints({1, 6, 3, 4})});
+    return b.Op(OpKind::kTranspose, {r}, Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
+  };
+  ir::Tensor* q = heads(b.Op(OpKind::kMatMul, {x, b.Const({12, 12}, 0.3f)}));
+  ir::Tensor* k = heads(b.Op(OpKind::kMatMul, {x, b.Const({12, 12}, 0.3f)}));
+  ir::Tensor* kt = b.Op(OpKind::kTranspose, {k}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
+  ir::Tensor* att = b.Op(OpKind::kMatMul, {q, kt});
+  ir::Tensor* back = b.Op(OpKind::kTranspose, {b.Op(OpKind::kMatMul, {att, q})},
+                          Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
+  const CompiledModel m = Check(b.Finish(b.Op(OpKind::kReshape, {back, b.Ints({1, 6, 12})})), 0.99);
+  EXPECT_EQ(Layers(m, "transpose"), 3);  // q's and k's heads, and back
+  int cpu_transposes = 0;
+  for (const ModelLayer& l : m.layers) cpu_transposes += l.on_cpu && l.op == "transpose";
+  EXPECT_EQ(cpu_transposes, 1);
 }
 
 TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
@@ -293,7 +319,7 @@ TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
   EXPECT_EQ(m.network.concats_placed, 2);
   EXPECT_EQ(Layers(m, "copy"), 3);   // the two passed-through halves, the sliced tail
   EXPECT_EQ(Layers(m, "slice"), 0);  // every slice a view or a copy
-  EXPECT_EQ(Layers(m, "channel_shuffle"), 2);
+  EXPECT_EQ(CpuLayers(m), 4);        // the two shuffles, the two transposes of the innermost axis
 }
 
 }  // namespace
