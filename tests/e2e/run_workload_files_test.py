@@ -146,9 +146,13 @@ def main():
                  (["conv3x3", "--input", os.path.join(SOURCE, "README.md")], "not a .npy file"),
                  (["small_cnn", "--batch", "-2"], "--batch -2"),
                  (["small_cnn", "--cpu-ops", "fused_conv", "--no-cpu-fallback"],
-                  "fallback is off")]
+                  "fallback is off"),
+                 # An op neither the NPU nor the control core has (a determinant).
+                 ([os.path.join(SOURCE, "tests/e2e/data/unsupported_op.onnx")],
+                  "node 'Det_0' (op Det")]
         for args, needle in cases:
             p = run(*args, "--json", bad, "--quiet", expect=1)
+            assert p.returncode == 2, f"{args}: exit {p.returncode}"
             assert needle in p.stderr, f"{args}: stderr was {p.stderr!r}, expected {needle!r}"
             assert not os.path.exists(bad) and not os.path.exists(bad + ".partial"), args
     print("ok")
