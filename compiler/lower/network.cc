@@ -65,7 +65,7 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
                                                           : e->OpName();
     return fmt::format("{} {} {} -> {}", hwc(inputs[0]), symbol, b, hwc(output));
   }
-  if (std::holds_alternative<CopyLayer>(work) || std::holds_alternative<TransposeLayer>(work)) {
+  if (std::holds_alternative<CopyLayer>(work) || std::holds_alternative<GatherLayer>(work)) {
     return fmt::format("{} -> {}", hwc(inputs[0]), hwc(output));
   }
   return fmt::format("{} -> {}, table", hwc(inputs[0]), hwc(output));

@@ -1,5 +1,5 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups, DMA copies and transposes) over
+// layers, table lookups, DMA copies and gathers) over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
@@ -19,7 +19,7 @@
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/pool_layer.h"
-#include "compiler/layer/transpose_layer.h"
+#include "compiler/layer/gather_layer.h"
 #include "compiler/lower/cpu_layer.h"
 
 namespace npu::compiler {
@@ -60,7 +60,7 @@ struct NetLayer {
   std::string name;  // the IR node's name
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", "add", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
-  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CopyLayer, TransposeLayer,
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CopyLayer, GatherLayer,
                CpuLayer>
       work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b

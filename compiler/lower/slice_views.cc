@@ -40,7 +40,10 @@ class SlicePlacer {
     int placed = 0;
     for (int i = 0; i < int(net_.layers.size()); ++i) {
       const std::optional<uint32_t> start = ChannelSliceStart(net_, net_.layers[i]);
-      if (!start || !PlaneOnly(net_.layers[i].inputs[0])) continue;
+      if (!start || !PlaneOnly(net_.layers[i].inputs[0])) {
+        placed += MakeGather(net_.layers[i]);
+        continue;
+      }
       ++placed;
       if (ReadersStride(net_.layers[i].output)) {
         MakeView(net_.layers[i], *start);
@@ -87,7 +90,7 @@ class SlicePlacer {
   }
 
   // Value `v` becomes channels [start, start + v.c) of `input`'s buffer.
-  void SliceOf(ActivationValue& v, int input, uint32_t start) {
+  void ChannelSliceOf(ActivationValue& v, int input, uint32_t start) {
     const ActivationValue& x = net_.value(input);
     NetBuffer& buffer = net_.buffers[x.buffer];
     if (buffer.pixel_channels == 0) buffer.pixel_channels = x.c;
@@ -98,18 +101,38 @@ class SlicePlacer {
   void MakeView(const NetLayer& layer, uint32_t start) {
     ActivationValue& out = net_.values[layer.output];
     net_.buffers[out.buffer] = NetBuffer{};
-    SliceOf(out, layer.inputs[0], start);
+    ChannelSliceOf(out, layer.inputs[0], start);
   }
 
   void MakeCopy(NetLayer& layer, uint32_t start) {
     ActivationValue view = net_.value(layer.output);
     view.name += ".slice";
-    SliceOf(view, layer.inputs[0], start);
+    ChannelSliceOf(view, layer.inputs[0], start);
     net_.values.push_back(view);
     layer.inputs = {int(net_.values.size()) - 1};
     layer.op = "copy";
     layer.work = CopyLayer{layer.name, view.h, view.w, view.c};
     layer.note = fmt::format("channels [{}, {}) gathered by DMA", start, start + view.c);
+  }
+
+  // A slice of other axes, of a dense input: a DMA gather (gather_layer.h), if its runs are
+  // longer than one byte.
+  bool MakeGather(NetLayer& layer) {
+    const CpuLayer* cpu = layer.cpu();
+    if (cpu == nullptr || cpu->kernel != "slice" || layer.inputs.size() != 1) return false;
+    const ActivationValue& x = net_.value(layer.inputs[0]);
+    if (net_.buffers[x.buffer].pixel_channels != 0 && net_.PixelStride(layer.inputs[0]) != x.c) {
+      return false;  // a channel slice itself
+    }
+    const std::vector<uint32_t>&in = x.shape, &out = net_.value(layer.output).shape;
+    std::optional<GatherLayer> g = compiler::SliceOf(
+        layer.name, std::vector<uint64_t>(in.begin(), in.end()), cpu->Ints("starts"),
+        cpu->Ints("steps"), std::vector<uint64_t>(out.begin(), out.end()));
+    if (!g) return false;
+    layer.op = "slice";
+    layer.work = *std::move(g);
+    layer.note = "gathered by DMA";
+    return true;
   }
 
   Network& net_;

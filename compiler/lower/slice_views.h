@@ -6,7 +6,9 @@
 //   2. otherwise becomes a copy layer (copy_layer.h) from that view into its own dense buffer.
 // Either way the input's buffer gets a pixel stride (NetBuffer::pixel_channels), so it may hold
 // only values of the input's plane (no reshaped views of it) and stays in DRAM. Runs before
-// concat placement, which places the copies' outputs like any other producer's.
+// concat placement, which places the copies' outputs like any other producer's. A slice of other
+// axes (a crop, every other row) of a dense input becomes a DMA gather (gather_layer.h) when its
+// runs are longer than one byte.
 #pragma once
 
 #include "compiler/lower/network.h"

@@ -98,10 +98,10 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitCopy(*copy, choice.tiling, choice.plan, {places.inputs[0], places.output});
   }
-  if (const auto* transpose = std::get_if<TransposeLayer>(&layer.work)) {
-    VectorChoice<TransposeTiling> choice = std::get<VectorChoice<TransposeTiling>>(schedule.choice);
+  if (const auto* gather = std::get_if<GatherLayer>(&layer.work)) {
+    VectorChoice<GatherTiling> choice = std::get<VectorChoice<GatherTiling>>(schedule.choice);
     Rebase(choice.plan, places.scratch_base);
-    return EmitTranspose(*transpose, choice.tiling, choice.plan, {places.inputs[0], places.output});
+    return EmitGather(*gather, choice.tiling, choice.plan, {places.inputs[0], places.output});
   }
   const EltwiseLayer& eltwise = std::get<EltwiseLayer>(layer.work);
   VectorChoice<EltwiseTiling> choice = std::get<VectorChoice<EltwiseTiling>>(schedule.choice);

@@ -1,4 +1,4 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut, copy and transpose tiling
+// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut, copy and gather tiling
 // searches.
 #include "compiler/network/layer_schedule.h"
 
@@ -50,7 +50,7 @@ std::string LayerSchedule::Describe() const {
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
   if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work) ||
-      std::holds_alternative<TransposeLayer>(layer.work)) {
+      std::holds_alternative<GatherLayer>(layer.work)) {
     return false;
   }
   const auto* parts = layer.conv_parts();
@@ -85,8 +85,8 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
     NPU_ASSIGN_OR_RETURN(auto choice, ChooseCopyTiling(config, *copy, sram_budget));
     return Scheduled(std::move(choice));
   }
-  if (const auto* transpose = std::get_if<TransposeLayer>(&layer.work)) {
-    NPU_ASSIGN_OR_RETURN(auto choice, ChooseTransposeTiling(config, *transpose, sram_budget));
+  if (const auto* gather = std::get_if<GatherLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice, ChooseGatherTiling(config, *gather, sram_budget));
     return Scheduled(std::move(choice));
   }
   NPU_ASSIGN_OR_RETURN(auto choice, ChooseEltwiseTiling(config, std::get<EltwiseLayer>(layer.work),

@@ -28,7 +28,7 @@ struct CpuChoice {};
 struct LayerSchedule {
   // Convolutions: one tiling for every part (the groups of a grouped convolution are alike).
   std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<EltwiseTiling>,
-               VectorChoice<LutTiling>, VectorChoice<CopyTiling>, VectorChoice<TransposeTiling>,
+               VectorChoice<LutTiling>, VectorChoice<CopyTiling>, VectorChoice<GatherTiling>,
                CpuChoice>
       choice;
   uint64_t scratch_bytes = 0;
@@ -37,7 +37,7 @@ struct LayerSchedule {
 
 // Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
 // in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, and so does
-// every operand of a CPU layer (the control core reaches DRAM only) and of a copy or transpose
+// every operand of a CPU layer (the control core reaches DRAM only) and of a copy or gather
 // (which exist to move bytes between DRAM places).
 bool CanBeOnChip(const NetLayer& layer, int index);
 

@@ -8,7 +8,7 @@
 // output: in place); 5. STORE unless the output is on chip.
 // LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
 // Copy: per chunk, LOAD into a slot and STORE from it.
-// Transpose: per chunk of output rows, LOADs gathering them from the input, one STORE.
+// Gather: per chunk of output rows, LOADs gathering them from the input, one STORE.
 #include "compiler/schedule/eltwise_emitter.h"
 
 #include <algorithm>
@@ -69,9 +69,9 @@ spec::EltwiseArgs EltwiseFields(const EltwiseLayer& l) {
   return e;
 }
 
-// The input offset of line `line` of a transpose (one step of every dim but the last two).
-uint64_t LineOffset(const TransposeLayer& t, uint64_t line) {
-  uint64_t offset = 0;
+// The input offset of line `line` of a gather (one step of every dim but the last two).
+uint64_t LineOffset(const GatherLayer& t, uint64_t line) {
+  uint64_t offset = t.in_offset;
   for (size_t d = t.dims.size() - 2; d-- > 0;) {
     offset += line % t.dims[d] * t.in_strides[d];
     line /= t.dims[d];
@@ -79,10 +79,11 @@ uint64_t LineOffset(const TransposeLayer& t, uint64_t line) {
   return offset;
 }
 
-// LOADs of output rows [begin, end) of `t` from the input at `input` into dense SRAM at `sram`:
-// whole lines of one segment of the third-innermost dim per descriptor, parts of a line alone.
-void GatherRows(const TransposeLayer& t, uint64_t input, uint64_t sram, uint64_t begin,
-                uint64_t end, std::vector<spec::Instruction>& out) {
+// LOADs of output rows [begin, end) of gather `t` from the input at `input` into dense SRAM at
+// `sram`: whole lines of one segment of the third-innermost dim per descriptor, parts of a line
+// alone.
+void GatherRows(const GatherLayer& t, uint64_t input, uint64_t sram, uint64_t begin, uint64_t end,
+                std::vector<spec::Instruction>& out) {
   const size_t k = t.dims.size();
   const uint64_t run = t.dims[k - 1], per_line = t.dims[k - 2];
   const uint64_t segment = k >= 3 ? t.dims[k - 3] : 1, stride2 = k >= 3 ? t.in_strides[k - 3] : 0;
@@ -173,8 +174,8 @@ std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
   return out;
 }
 
-std::vector<spec::Instruction> EmitTranspose(const TransposeLayer& l, const TransposeTiling& t,
-                                             const VectorPlan& plan, const TransposeOperands& ops) {
+std::vector<spec::Instruction> EmitGather(const GatherLayer& l, const GatherTiling& t,
+                                          const VectorPlan& plan, const GatherOperands& ops) {
   NPU_CHECK(ops.input.channel_offset == 0 && ops.output.channel_offset == 0);  // dense
   std::vector<spec::Instruction> out;
   const uint64_t run = l.dims.back(), rows = l.Elements() / run;

@@ -11,8 +11,8 @@
 
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
-#include "compiler/layer/transpose_layer.h"
 #include "compiler/schedule/tensor_place.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "hw/spec/isa.h"
@@ -44,11 +44,10 @@ std::vector<spec::Instruction> EmitCopy(const CopyLayer& layer, const CopyTiling
                                         const VectorPlan& plan, const CopyOperands& operands);
 
 // Both dense in DRAM.
-struct TransposeOperands {
+struct GatherOperands {
   TensorPlace input, output;
 };
-std::vector<spec::Instruction> EmitTranspose(const TransposeLayer& layer,
-                                             const TransposeTiling& tiling, const VectorPlan& plan,
-                                             const TransposeOperands& operands);
+std::vector<spec::Instruction> EmitGather(const GatherLayer& layer, const GatherTiling& tiling,
+                                          const VectorPlan& plan, const GatherOperands& operands);
 
 }  // namespace npu::compiler

@@ -63,7 +63,7 @@ std::string ToString(const LutTiling& t) {
 
 std::string ToString(const CopyTiling& t) { return fmt::format("chunk={}", t.chunk); }
 
-std::string ToString(const TransposeTiling& t) { return fmt::format("rows={}", t.chunk); }
+std::string ToString(const GatherTiling& t) { return fmt::format("rows={}", t.chunk); }
 
 std::vector<ElementChunk> Chunks(uint64_t elements, uint64_t chunk, uint64_t pixel) {
   NPU_CHECK(chunk > 0 && (pixel == 0 || chunk < pixel || chunk % pixel == 0));
@@ -123,7 +123,7 @@ VectorPlan PlanCopySram(const CopyLayer& l, const CopyTiling& t, uint32_t align)
   return plan;
 }
 
-VectorPlan PlanTransposeSram(const TransposeLayer& l, const TransposeTiling& t, uint32_t align) {
+VectorPlan PlanGatherSram(const GatherLayer& l, const GatherTiling& t, uint32_t align) {
   const uint64_t rows = l.Elements() / l.dims.back();
   VectorPlan plan;
   uint64_t cursor = 0;
@@ -269,16 +269,16 @@ StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& c, co
   return fitting[vector_search::Pick(costs)];
 }
 
-StatusOr<VectorChoice<TransposeTiling>> ChooseTransposeTiling(const spec::NpuConfig& c,
-                                                              const TransposeLayer& l,
-                                                              uint64_t sram_budget) {
-  NPU_TRY(CheckTransposeLayer(l));
+StatusOr<VectorChoice<GatherTiling>> ChooseGatherTiling(const spec::NpuConfig& c,
+                                                        const GatherLayer& l,
+                                                        uint64_t sram_budget) {
+  NPU_TRY(CheckGatherLayer(l));
   const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
-  auto emit = [&](const TransposeTiling& t, const VectorPlan& plan) {
+  auto emit = [&](const GatherTiling& t, const VectorPlan& plan) {
     uint64_t dram = 0, sram = plan.sram_bytes;
-    const TransposeOperands ops{ReplayPlace(false, &dram, &sram, l.Elements(), 1),
-                                ReplayPlace(false, &dram, &sram, l.Elements(), 1)};
-    return EmitTranspose(l, t, plan, ops);
+    const GatherOperands ops{ReplayPlace(false, &dram, &sram, l.Elements(), 1),
+                             ReplayPlace(false, &dram, &sram, l.Elements(), 1)};
+    return EmitGather(l, t, plan, ops);
   };
   // Whole lines first; parts of one only if no number of lines fits.
   const uint64_t per_line = l.dims[l.dims.size() - 2];
@@ -286,13 +286,13 @@ StatusOr<VectorChoice<TransposeTiling>> ChooseTransposeTiling(const spec::NpuCon
   for (uint64_t n : Splits(l.Lines())) groups[0].push_back(n * per_line);
   groups.push_back(Splits(per_line));
   std::vector<Replayed> costs;
-  auto no_bound = [](const TransposeTiling&) { return uint64_t{0}; };  // no compute unit
-  const std::vector<VectorChoice<TransposeTiling>> fitting = TryChunks(
-      c, budget, groups, TransposeTiling{},
-      [&](const TransposeTiling& t, uint32_t a) { return PlanTransposeSram(l, t, a); }, emit,
-      no_bound, costs);
+  auto no_bound = [](const GatherTiling&) { return uint64_t{0}; };  // no compute unit
+  const std::vector<VectorChoice<GatherTiling>> fitting = TryChunks(
+      c, budget, groups, GatherTiling{},
+      [&](const GatherTiling& t, uint32_t a) { return PlanGatherSram(l, t, a); }, emit, no_bound,
+      costs);
   if (fitting.empty()) {
-    return NoChunkFits(c, l.DisplayName(), PlanTransposeSram(l, TransposeTiling{}, 1).sram_bytes,
+    return NoChunkFits(c, l.DisplayName(), PlanGatherSram(l, GatherTiling{}, 1).sram_bytes,
                        sram_budget);
   }
   return fitting[vector_search::Pick(costs)];

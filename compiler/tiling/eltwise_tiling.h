@@ -13,8 +13,8 @@
 
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
-#include "compiler/layer/transpose_layer.h"
 #include "compiler/tiling/vector_tiling.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -37,16 +37,16 @@ struct CopyTiling {
   uint64_t chunk = 1;  // elements per LOAD/STORE pair
 };
 
-// A transpose's operands are dense in DRAM: chunks of output rows (each the innermost dim's
-// bytes), whole lines (TransposeLayer) first, gathered into double-buffered slots.
-struct TransposeTiling {
+// A gather's operands are dense in DRAM: chunks of output rows (each the innermost dim's
+// bytes), whole lines (GatherLayer) first, gathered into double-buffered slots.
+struct GatherTiling {
   uint64_t chunk = 1;  // output rows per chunk
 };
 
 std::string ToString(const EltwiseTiling& tiling);
 std::string ToString(const LutTiling& tiling);
 std::string ToString(const CopyTiling& tiling);
-std::string ToString(const TransposeTiling& tiling);
+std::string ToString(const GatherTiling& tiling);
 
 // One instruction's elements: [offset, offset + count) of the flattened tensor.
 struct ElementChunk {
@@ -68,8 +68,8 @@ VectorPlan PlanEltwiseSram(const EltwiseLayer& layer, const EltwiseTiling& tilin
                            uint32_t align_bytes);
 VectorPlan PlanLutSram(const LutLayer& layer, const LutTiling& tiling, uint32_t align_bytes);
 VectorPlan PlanCopySram(const CopyLayer& layer, const CopyTiling& tiling, uint32_t align_bytes);
-VectorPlan PlanTransposeSram(const TransposeLayer& layer, const TransposeTiling& tiling,
-                             uint32_t align_bytes);
+VectorPlan PlanGatherSram(const GatherLayer& layer, const GatherTiling& tiling,
+                          uint32_t align_bytes);
 
 // The chunk chosen by replaying candidates with the cost model (vector_search.h), under
 // `sram_budget` (0: the whole SRAM) with the on-chip operands of `on_chip`. ResourceExhausted
@@ -83,8 +83,8 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& config,
                                                   uint64_t sram_budget);
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& config,
                                                     const CopyLayer& layer, uint64_t sram_budget);
-StatusOr<VectorChoice<TransposeTiling>> ChooseTransposeTiling(const spec::NpuConfig& config,
-                                                              const TransposeLayer& layer,
-                                                              uint64_t sram_budget);
+StatusOr<VectorChoice<GatherTiling>> ChooseGatherTiling(const spec::NpuConfig& config,
+                                                        const GatherLayer& layer,
+                                                        uint64_t sram_budget);
 
 }  // namespace npu::compiler

@@ -8,9 +8,9 @@
 
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/lut_table.h"
-#include "compiler/layer/transpose_layer.h"
 #include "compiler/schedule/eltwise_emitter.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "hw/spec/config.h"
@@ -93,16 +93,16 @@ TEST(CopyTiling, ChunksOfWholePixelsInTwoSlots) {
   ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, 1).status(), "no tiling fits");
 }
 
-TEST(TransposeLayer, MergesDimsAndKeepsTheInnermostRun) {
+TEST(GatherLayer, MergesDimsAndKeepsTheInnermostRun) {
   // Attention's head split: [S=5, H=3, D=4] -> [H, S, D].
-  std::optional<TransposeLayer> heads = TransposeOf("heads", {5, 3, 4}, {1, 0, 2});
+  std::optional<GatherLayer> heads = TransposeOf("heads", {5, 3, 4}, {1, 0, 2});
   ASSERT_TRUE(heads);
   EXPECT_EQ(heads->dims, (std::vector<uint64_t>{3, 5, 4}));
   EXPECT_EQ(heads->in_strides, (std::vector<uint64_t>{4, 12, 1}));
   EXPECT_EQ(heads->LineBytes(), 20u);
   EXPECT_EQ(heads->Lines(), 3u);
   // Depth-to-space [H, W, s, s, C] -> [H, s, W, s, C]: s and C merge into one run.
-  std::optional<TransposeLayer> d2s = TransposeOf("d2s", {2, 3, 2, 2, 5}, {0, 2, 1, 3, 4});
+  std::optional<GatherLayer> d2s = TransposeOf("d2s", {2, 3, 2, 2, 5}, {0, 2, 1, 3, 4});
   ASSERT_TRUE(d2s);
   EXPECT_EQ(d2s->dims, (std::vector<uint64_t>{2, 2, 3, 10}));
   EXPECT_EQ(d2s->in_strides, (std::vector<uint64_t>{60, 10, 20, 1}));
@@ -112,15 +112,26 @@ TEST(TransposeLayer, MergesDimsAndKeepsTheInnermostRun) {
   EXPECT_TRUE(KeepsMemoryOrder({1, 4, 1, 6}, {2, 1, 0, 3}));
   EXPECT_FALSE(KeepsMemoryOrder({5, 3, 4}, {1, 0, 2}));
   // A long run is cut at a divisor so that two rows fit any SRAM.
-  std::optional<TransposeLayer> wide = TransposeOf("w", {3, 2, 3000}, {1, 0, 2});
+  std::optional<GatherLayer> wide = TransposeOf("w", {3, 2, 3000}, {1, 0, 2});
   ASSERT_TRUE(wide);
   EXPECT_EQ(wide->dims, (std::vector<uint64_t>{2, 3, 3, 1000}));
   EXPECT_EQ(wide->in_strides, (std::vector<uint64_t>{3000, 6000, 1000, 1}));
   EXPECT_FALSE(TransposeOf("prime", {3, 2, 1031}, {1, 0, 2}));  // no divisor >= 64
-  EXPECT_TRUE(CheckTransposeLayer(*heads).ok());
-  TransposeLayer bad = *heads;
+  // A crop of [4, 5, 3] to rows 1..2, columns 2..4: runs of 3 x 3 bytes from offset 21.
+  std::optional<GatherLayer> crop = SliceOf("crop", {4, 5, 3}, {1, 2, 0}, {1, 1, 1}, {2, 3, 3});
+  ASSERT_TRUE(crop);
+  EXPECT_EQ(crop->dims, (std::vector<uint64_t>{2, 9}));
+  EXPECT_EQ(crop->in_strides, (std::vector<uint64_t>{15, 1}));
+  EXPECT_EQ(crop->in_offset, 21u);
+  // Every other row; a step on the innermost axis (single bytes) or backwards is no gather.
+  EXPECT_EQ(SliceOf("rows", {4, 5, 3}, {0, 0, 0}, {2, 1, 1}, {2, 5, 3})->in_strides,
+            (std::vector<uint64_t>{30, 1}));
+  EXPECT_FALSE(SliceOf("odd", {4, 5, 3}, {0, 0, 0}, {1, 1, 2}, {4, 5, 2}));
+  EXPECT_FALSE(SliceOf("back", {4, 5, 3}, {3, 0, 0}, {-1, 1, 1}, {4, 5, 3}));
+  EXPECT_TRUE(CheckGatherLayer(*heads).ok());
+  GatherLayer bad = *heads;
   bad.in_strides.back() = 2;
-  ExpectError(CheckTransposeLayer(bad), "layer 'heads'");
+  ExpectError(CheckGatherLayer(bad), "layer 'heads'");
 }
 
 // Runs LOADs and STOREs in stream order over byte arrays (DRAM: input at 0, output after it).
@@ -154,16 +165,16 @@ TEST(TransposeEmission, MovesExactlyThePermutationInChunksThatFit) {
     std::vector<int64_t> perm(rank);
     std::iota(perm.begin(), perm.end(), 0);
     std::shuffle(perm.begin(), perm.end() - 1, rng);  // the innermost axis stays
-    const std::optional<TransposeLayer> t = TransposeOf("t", shape, perm);
+    const std::optional<GatherLayer> t = TransposeOf("t", shape, perm);
     ASSERT_TRUE(t);
     // Budgets from two rows (the least any tiling needs) up: chunks of parts of lines too.
     const uint64_t n = t->Elements(), budget = 2 * t->dims.back() + rng() % 300;
-    StatusOr<VectorChoice<TransposeTiling>> choice = ChooseTransposeTiling(config, *t, budget);
+    StatusOr<VectorChoice<GatherTiling>> choice = ChooseGatherTiling(config, *t, budget);
     ASSERT_TRUE(choice.ok()) << choice.status().message();
     std::vector<uint8_t> dram(2 * n), sram(budget);
     for (uint64_t i = 0; i < n; ++i) dram[i] = uint8_t(rng());
-    RunDma(EmitTranspose(*t, choice->tiling, choice->plan, {DramTensor(0, 1), DramTensor(n, 1)}),
-           dram, sram);
+    RunDma(EmitGather(*t, choice->tiling, choice->plan, {DramTensor(0, 1), DramTensor(n, 1)}), dram,
+           sram);
     // Reference: output index (row-major over the permuted shape) -> input index.
     std::vector<uint64_t> stride(rank, 1), index(rank, 0);
     for (size_t d = rank - 1; d-- > 0;) stride[d] = stride[d + 1] * shape[d + 1];
@@ -174,6 +185,45 @@ TEST(TransposeEmission, MovesExactlyThePermutationInChunksThatFit) {
         rest /= shape[perm[d]];
       }
       ASSERT_EQ(dram[n + o], dram[in]) << "trial " << trial << " element " << o;
+    }
+  }
+}
+
+TEST(GatherEmission, SlicesMoveExactlyTheirElements) {
+  std::mt19937 rng(5);
+  const spec::NpuConfig config = spec::DefaultConfig();
+  for (int trial = 0; trial < 60; ++trial) {
+    const size_t rank = 2 + rng() % 3;
+    std::vector<uint64_t> shape(rank), out(rank);
+    std::vector<int64_t> start(rank), step(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      shape[d] = 1 + rng() % 7;
+      step[d] = d + 1 == rank ? 1 : 1 + rng() % 3;
+      start[d] = rng() % shape[d];
+      out[d] = 1 + rng() % ((shape[d] - start[d] + step[d] - 1) / step[d]);
+    }
+    const std::optional<GatherLayer> g = SliceOf("s", shape, start, step, out);
+    if (!g) {  // only a slice keeping one element of the innermost axis moves single bytes
+      EXPECT_EQ(out.back(), 1u) << trial;
+      continue;
+    }
+    uint64_t n_in = 1, n_out = 1;
+    for (size_t d = 0; d < rank; ++d) n_in *= shape[d], n_out *= out[d];
+    const uint64_t budget = 2 * g->dims.back() + rng() % 100;
+    StatusOr<VectorChoice<GatherTiling>> choice = ChooseGatherTiling(config, *g, budget);
+    ASSERT_TRUE(choice.ok()) << choice.status().message();
+    std::vector<uint8_t> dram(n_in + n_out), sram(budget);
+    for (uint64_t i = 0; i < n_in; ++i) dram[i] = uint8_t(rng());
+    RunDma(EmitGather(*g, choice->tiling, choice->plan, {DramTensor(0, 1), DramTensor(n_in, 1)}),
+           dram, sram);
+    for (uint64_t o = 0; o < n_out; ++o) {
+      uint64_t rest = o, in = 0, stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        in += (start[d] + rest % out[d] * step[d]) * stride;
+        rest /= out[d];
+        stride *= shape[d];
+      }
+      ASSERT_EQ(dram[n_in + o], dram[in]) << "trial " << trial << " element " << o;
     }
   }
 }
