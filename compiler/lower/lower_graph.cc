@@ -38,7 +38,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         IsEltwise(k);
+         k == OpKind::kMatMul || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -190,7 +190,7 @@ class Lowering {
     if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
     NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*a));
     layer.inputs.push_back(x);
-    if (IsEltwise(n.kind())) {
+    if (IsEltwise(n.kind()) || n.kind() == OpKind::kMatMul) {
       const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
       if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
       if (!b->is_constant()) {
@@ -219,6 +219,8 @@ class Lowering {
         return lowering::LowerGemm(n, net_, layer);
       case OpKind::kLut:
         return lowering::LowerLut(n, net_, layer);
+      case OpKind::kMatMul:
+        return lowering::LowerMatMul(n, net_, layer);
       default:
         return lowering::LowerPool(n, net_, layer);
     }

@@ -26,5 +26,7 @@ struct EltwiseOperands {
 Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
                     const EltwiseOperands& operands);
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_matmul.cc: a product of two activations (layer.inputs = a, b).
+Status LowerMatMul(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering

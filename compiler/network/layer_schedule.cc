@@ -1,4 +1,5 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise and lut tiling searches.
+// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise and lut tiling
+// searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -49,6 +50,7 @@ std::string LayerSchedule::Describe() const {
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
   if (layer.on_cpu()) return false;
+  if (layer.matmul() != nullptr) return index != 1;  // b is LOADed block by block from DRAM
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
@@ -64,6 +66,11 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   }
   if (const auto* parts = layer.conv_parts()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, parts->front().conv,
+                                                           ConvContext(residency, sram_budget)));
+    return Scheduled(std::move(choice));
+  }
+  if (const MatMulLayer* matmul = layer.matmul()) {
+    NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, matmul->AsConv(),
                                                            ConvContext(residency, sram_budget)));
     return Scheduled(std::move(choice));
   }
@@ -88,6 +95,9 @@ StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network
   if (layer.on_cpu()) return TilingOutlook{0, 0};
   if (const auto* parts = layer.conv_parts()) {
     return SurveyTilings(config, parts->front().conv, ConvContext(residency, sram_budget));
+  }
+  if (const MatMulLayer* matmul = layer.matmul()) {
+    return SurveyTilings(config, matmul->AsConv(), ConvContext(residency, sram_budget));
   }
   NPU_ASSIGN_OR_RETURN(const LayerSchedule s,
                        ScheduleLayer(config, net, layer, residency, sram_budget));

@@ -19,6 +19,13 @@ struct TensorPlace {
   }
 };
 
+// The tensor from pixel `pixel` on: a later matrix of a batched [batch][rows][cols] value, whose
+// matrices are consecutive runs of pixels.
+inline TensorPlace FromPixel(TensorPlace t, uint64_t pixel) {
+  t.addr += pixel * t.channels;
+  return t;
+}
+
 // A whole tensor of `channels` channels in DRAM at `addr`.
 inline TensorPlace DramTensor(uint64_t addr, uint32_t channels) {
   return {false, addr, channels, 0};

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "compiler/layer/lut_table.h"
+#include "compiler/quant/quant_math.h"
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/status.h"
@@ -70,6 +72,14 @@ int HandNetwork::Lut(int x, const LutLayer& l) {
   layer.inputs = {x};
   layer.work = l;
   return AddLayer(std::move(layer), l.h, l.w, l.c, 0);
+}
+
+int HandNetwork::MatMul(int a, int b, const MatMulLayer& m) {
+  NetLayer layer;
+  layer.op = "matmul";
+  layer.inputs = {a, b};
+  layer.work = m;
+  return AddLayer(std::move(layer), m.batches(), m.m, m.n, m.output_zero_point);
 }
 
 void HandNetwork::Output(int value) {
@@ -138,6 +148,29 @@ Tensor EvalEltwise(const EltwiseLayer& e, const Tensor& a, const Tensor& b) {
   return y;
 }
 
+// y[i] = requantise(sum over k of (a[a_batch[i]] - z_a)(b[b_batch[i]] - z_b)), from the IR's
+// definition (docs/quantized-ir.md), in 64-bit.
+Tensor EvalMatMul(const MatMulLayer& l, const Tensor& a, const Tensor& b) {
+  Tensor y(uint64_t{l.batches()} * l.m * l.n);
+  for (uint32_t i = 0; i < l.batches(); ++i) {
+    const int8_t* pa = a.data() + uint64_t{l.a_batch[i]} * l.m * l.k;
+    const int8_t* pb = b.data() + uint64_t{l.b_batch[i]} * l.k * l.n;
+    for (uint32_t r = 0; r < l.m; ++r) {
+      for (uint32_t c = 0; c < l.n; ++c) {
+        int64_t acc = 0;
+        for (uint32_t j = 0; j < l.k; ++j) {
+          acc += (int64_t{pa[r * l.k + j]} - l.a_zero_point) *
+                 (int64_t{pb[uint64_t{j} * l.n + c]} - l.b_zero_point);
+        }
+        y[(uint64_t{i} * l.m + r) * l.n + c] =
+            spec::Requantize(static_cast<int32_t>(acc), 0, l.multiplier, l.shift,
+                             l.output_zero_point, l.clamp_min, l.clamp_max);
+      }
+    }
+  }
+  return y;
+}
+
 }  // namespace
 
 std::vector<Tensor> EvaluateNetwork(const Network& net, const std::vector<Tensor>& inputs) {
@@ -150,6 +183,8 @@ std::vector<Tensor> EvaluateNetwork(const Network& net, const std::vector<Tensor
     } else if (const auto* e = std::get_if<EltwiseLayer>(&l.work)) {
       const Tensor& b = e->b_is_constant() ? e->b_constant : values[l.inputs.at(1)];
       values[l.output] = EvalEltwise(*e, x, b);
+    } else if (const MatMulLayer* m = l.matmul()) {
+      values[l.output] = EvalMatMul(*m, x, values[l.inputs.at(1)]);
     } else {
       const LutLayer& lut = std::get<LutLayer>(l.work);
       Tensor y(x.size());
@@ -226,6 +261,23 @@ ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool t
   return *conv;
 }
 
+MatMulLayer TestMatMul(uint32_t m, uint32_t k, uint32_t n, std::vector<uint32_t> a_batch,
+                       std::vector<uint32_t> b_batch, uint32_t seed) {
+  MatMulLayer l;
+  l.name = fmt::format("matmul{}", seed);
+  l.m = m, l.k = k, l.n = n;
+  l.a_batch = std::move(a_batch), l.b_batch = std::move(b_batch);
+  l.a_zero_point = -9 + int32_t(seed % 5), l.b_zero_point = 13 - int32_t(seed % 7);
+  l.output_zero_point = -4;
+  // Random int8 operands minus their zero points have a deviation near 74: the sum of k
+  // products one near 5500 sqrt(k), scaled to about 40.
+  const StatusOr<QuantizedMultiplier> q = QuantizeMultiplier(40.0 / (5500.0 * std::sqrt(k)));
+  NPU_CHECK(q.ok());
+  l.multiplier = q->multiplier, l.shift = q->shift;
+  if (seed % 2) l.clamp_min = l.output_zero_point;  // a ReLU
+  return l;
+}
+
 Network BroadcastChain() {
   using spec::Broadcast;
   using spec::EltwiseOp;
@@ -272,6 +324,16 @@ Network OneConv(std::vector<ConvPart> parts) {
   const ConvLayer& first = parts.front().conv;
   const int x = n.Input(first.in_h, first.in_w, in_c, first.input_zero_point);
   n.Output(n.Conv(x, std::move(parts)));
+  return n.network();
+}
+
+Network OneMatMul(const MatMulLayer& l) {
+  HandNetwork n("matmul");
+  const uint32_t a_matrices = *std::max_element(l.a_batch.begin(), l.a_batch.end()) + 1;
+  const uint32_t b_matrices = *std::max_element(l.b_batch.begin(), l.b_batch.end()) + 1;
+  const int a = n.Input(a_matrices, l.m, l.k, l.a_zero_point);
+  const int b = n.Input(b_matrices, l.k, l.n, l.b_zero_point);
+  n.Output(n.MatMul(a, b, l));
   return n.network();
 }
 

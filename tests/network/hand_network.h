@@ -1,7 +1,8 @@
-// Networks built by hand from NPU layers (no graph, no lowering), for the layers lowering does
-// not produce yet (ELTWISE with mul/max/min and broadcasts, LUT, convolutions with a table), and
-// their direct evaluation: plain loops over the layers' definitions, written apart from
-// hw/spec/semantics.cc (only the rounding rules of hw/spec/arith.h are shared).
+// Networks built by hand from NPU layers (no graph, no lowering), for layers in forms lowering
+// does not produce (ELTWISE with mul/max/min and broadcasts, LUT, convolutions with a table,
+// matrix products of any batch mapping), and their direct evaluation: plain loops over the
+// layers' definitions, written apart from hw/spec/semantics.cc (only the rounding rules of
+// hw/spec/arith.h are shared).
 //
 //   HandNetwork n("chain");
 //   int x = n.Input(7, 5, 3, /*zero_point=*/-4);
@@ -30,6 +31,9 @@ class HandNetwork {
   // b < 0: the layer's constant b.
   int Eltwise(int a, int b, const EltwiseLayer& layer);
   int Lut(int x, const LutLayer& layer);
+  // a: its matrices as rows of an (a matrices) x M x K value; b likewise (b matrices) x K x N.
+  // The output has layer.batches() matrices of M x N.
+  int MatMul(int a, int b, const MatMulLayer& layer);
   void Output(int value);
 
   const Network& network() const { return net_; }
@@ -61,6 +65,12 @@ LutLayer TestLut(uint32_t h, uint32_t w, uint32_t c, uint32_t seed);
 ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool table,
                    uint32_t seed);
 
+// An m x k times k x n product per entry of a_batch / b_batch (the a and b matrix each output
+// matrix reads), with zero points, a multiplier that spreads the outputs over the int8 range and,
+// by seed, a ReLU-like clamp.
+MatMulLayer TestMatMul(uint32_t m, uint32_t k, uint32_t n, std::vector<uint32_t> a_batch,
+                       std::vector<uint32_t> b_batch, uint32_t seed);
+
 // x (12x10x8) and v (1x1x8) -> conv(x) * conv(v) per channel (squeeze-excite), max'ed with a
 // one-channel conv(x) per pixel (spatial attention) -> conv with a table: broadcast b operands
 // that are activations, on chip when the SRAM holds them.
@@ -71,5 +81,7 @@ Network BroadcastChain();
 Network OneEltwise(const EltwiseLayer& layer);
 Network OneLut(const LutLayer& layer);
 Network OneConv(std::vector<ConvPart> parts);
+// a and b graph inputs with as many matrices as the layer's batch indices name.
+Network OneMatMul(const MatMulLayer& layer);
 
 }  // namespace npu::compiler::testing
