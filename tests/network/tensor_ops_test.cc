@@ -93,6 +93,13 @@ double Cosine(std::span<const float> a, std::span<const float> b) {
 
 void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled);
 
+// Layers of `op` the NPU runs.
+int NpuLayers(const CompiledModel& m, const std::string& op) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += !l.on_cpu && l.op == op;
+  return n;
+}
+
 // Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
 // Returns the model compiled for the default config.
 CompiledModel Check(ir::Graph f, double min_cosine) {
@@ -185,7 +192,67 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   ir::Tensor* m = b.Op(OpKind::kReduceMean, {y}, mean);
   ir::Tensor* top = b.Op(OpKind::kReduceMax, {y}, mean);
   y = b.Op(OpKind::kMul, {b.Op(OpKind::kSub, {y, m}), top});
-  Check(b.Finish(y), 0.99);
+  const CompiledModel c = Check(b.Finish(y), 0.99);
+  EXPECT_EQ(NpuLayers(c, "matmul"), 2);
+}
+
+// Three heads of 4 features over 6 tokens (q, k, v reshaped and transposed per head), and a
+// multi-query attention whose one key and one value serve every head (the products broadcast b
+// over the heads); the heads transposed back and projected.
+TEST(TensorOps, MultiHeadAndMultiQueryAttentionOnTheMacArray) {
+  FloatBuilder b("heads");
+  ir::Tensor* x = b.Input({1, 6, 12});
+  auto project = [&](ir::Tensor* in, int64_t k, int64_t n) {
+    return b.Op(OpKind::kAdd, {b.Op(OpKind::kMatMul, {in, b.Const({k, n}, 0.3f)}), b.Const({n})});
+  };
+  auto perm = [&](ir::Tensor* t, std::vector<int64_t> p) {
+    return b.Op(OpKind::kTranspose, {t}, Attr("perm", std::move(p)));
+  };
+  auto heads = [&](ir::Tensor* t) {  // [1,6,12] -> [1,3,6,4]
+    return perm(b.Op(OpKind::kReshape, {t, b.Ints({1, 6, 3, 4})}), {0, 2, 1, 3});
+  };
+  ir::Tensor *q = heads(project(x, 12, 12)), *k = heads(project(x, 12, 12));
+  ir::Tensor* v = heads(project(x, 12, 12));
+  ir::Tensor* att =
+      b.Op(OpKind::kDiv, {b.Op(OpKind::kMatMul, {q, perm(k, {0, 1, 3, 2})}), b.Scalar(2.0f)});
+  att = b.Op(OpKind::kSoftmax, {att}, Attr("axis", int64_t{-1}));
+  ir::Tensor* o = b.Op(OpKind::kMatMul, {att, v});  // [1,3,6,4]
+  // Multi-query: one key [1,1,4,6] and one value [1,1,6,4] for the three heads of q.
+  ir::Tensor* k1 =
+      b.Op(OpKind::kReshape, {perm(project(x, 12, 4), {0, 2, 1}), b.Ints({1, 1, 4, 6})});
+  ir::Tensor* v1 = b.Op(OpKind::kReshape, {project(x, 12, 4), b.Ints({1, 1, 6, 4})});
+  ir::Tensor* att1 =
+      b.Op(OpKind::kSoftmax, {b.Op(OpKind::kMatMul, {q, k1})}, Attr("axis", int64_t{-1}));
+  o = b.Op(OpKind::kAdd, {o, b.Op(OpKind::kMatMul, {att1, v1})});
+  ir::Tensor* y = b.Op(OpKind::kReshape, {perm(o, {0, 2, 1, 3}), b.Ints({1, 6, 12})});
+  const CompiledModel c = Check(b.Finish(project(y, 12, 5)), 0.98);
+  EXPECT_EQ(NpuLayers(c, "matmul"), 4);
+}
+
+// The control core's matmul kernel stays covered: the attention with its products forced there.
+TEST(TensorOps, AttentionProductsForcedOnTheControlCore) {
+  FloatBuilder b("cpu_matmul");
+  ir::Tensor* x = b.Op(OpKind::kReshape, {b.Input({1, 10, 6}), b.Ints({1, 2, 5, 6})});
+  ir::Tensor* kt = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
+  ir::Tensor* att =
+      b.Op(OpKind::kSoftmax, {b.Op(OpKind::kMatMul, {x, kt})}, Attr("axis", int64_t{-1}));
+  ir::Graph f = b.Finish(b.Op(OpKind::kMatMul, {att, x}));
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
+  quantize::CalibrationSet calib;
+  calib.samples.push_back(Sample(f, 100));
+  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  CompileOptions options;
+  options.cpu_ops = {"matmul"};
+  for (const NamedConfig& c : SweepConfigs()) {
+    SCOPED_TRACE(c.name);
+    const CompiledModel m = ExpectBitExact(*q, c.config, 1, options);
+    EXPECT_EQ(NpuLayers(m, "matmul"), 0);
+    int on_cpu = 0;
+    for (const ModelLayer& l : m.layers) on_cpu += l.on_cpu && l.op == "matmul";
+    EXPECT_EQ(on_cpu, 2);
+  }
 }
 
 int CpuLayers(const CompiledModel& m) {
