@@ -73,6 +73,9 @@ Status CheckShape(const ConvLayer& l) {
         "kernel_h x kernel_w x in_c = {}: above {} the int32 accumulator could overflow",
         l.ReductionSize(), kMaxReduction));
   }
+  if (l.weights_nk && !l.activation_weights) {
+    return InvalidArgument("weights_nk: only weights from an activation have that layout");
+  }
   return l.activation_weights ? CheckActivationWeights(l) : Status::Ok();
 }
 

@@ -20,11 +20,12 @@ struct ConvLayer {
   bool depthwise = false;
   // Weights that are an activation, not constants (a tile of a matrix product of two
   // activations, matmul_layer.h): `weights` is empty and each weight tile is LOADed from the
-  // activation b, in_c x out_c (K x N) row-major, which CONV reads as it is (weights_kn). CONV
-  // subtracts both zero points itself (input_zero_point, weight_zero_point), so nothing is
-  // folded into the bias and the reduction is bounded by kMaxActivationReduction. 1x1 kernels,
-  // no padding.
+  // activation b, in_c x out_c (K x N) row-major, which CONV reads as it is (weights_kn), or with
+  // weights_nk out_c x in_c (b transposed: CONV's usual layout). CONV subtracts both zero points
+  // itself (input_zero_point, weight_zero_point), so nothing is folded into the bias and the
+  // reduction is bounded by kMaxActivationReduction. 1x1 kernels, no padding.
   bool activation_weights = false;
+  bool weights_nk = false;
   int32_t weight_zero_point = 0;  // 0 unless activation_weights
   // Independent convolutions computed alike, one after the other with one tiling and one set of
   // buffers (a matrix product's batch indices: attention's heads): each has its own input,

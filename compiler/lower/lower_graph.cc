@@ -1,7 +1,8 @@
 // LowerGraph: the walk over the quantised graph.
 //   1. Graph inputs become values in their own buffers.
-//   2. In topological order: views become values over their input's buffer; every other node
-//      becomes a layer writing a new value in a new buffer, on the NPU (lower_ops.cc fills in the
+//   2. In topological order: views become values over their input's buffer; a transpose that a
+//      matrix product may read through is deferred (lower_views.cc); every other node becomes a
+//      layer writing a new value in a new buffer, on the NPU (lower_ops.cc fills in the
 //      parameters) or, where the NPU cannot run it, on the control core (CpuLayer).
 //   3. One error for every node that cannot run anywhere (or only on the CPU, with the fallback
 //      off).
@@ -12,16 +13,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <array>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
-#include "compiler/lower/lower_ops.h"
+#include "compiler/lower/lowering.h"
 #include "hw/spec/cpu_ops.h"
 
 namespace npu::compiler {
+namespace lowering {
 namespace {
 
 using ir::OpKind;
@@ -50,8 +49,8 @@ const ir::Node* FusableLut(const ir::Graph& g, const ir::Node& n) {
   return u->kind() == OpKind::kLut ? u : nullptr;
 }
 
-// An activation's (h, w, c): i8 with per-tensor quant; the last dim is the channels, the one
-// before the width, the others together the height ([1,H,W,C] NHWC, [1,K] 1x1xK, [S,1,D] Sx1xD).
+}  // namespace
+
 StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   const ir::Shape& s = t.shape();
   auto bad = [&](const std::string& why) {
@@ -73,221 +72,217 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   return hwc;
 }
 
-class Lowering {
- public:
-  explicit Lowering(const LowerOptions& options) : options_(options) {}
-
-  StatusOr<Network> Run(const ir::Graph& g) {
-    net_.name = g.name();
-    for (const ir::Tensor* t : g.inputs()) {
-      NPU_ASSIGN_OR_RETURN(const int v, NewValue(*t, -1));
-      net_.buffers[net_.values[v].buffer].graph_input = true;
-      net_.inputs.push_back(v);
-    }
-    for (const ir::Node* n : g.nodes()) {
-      if (!fused_.count(n)) NPU_TRY(Node(g, *n));
-    }
-    if (!refused_.empty()) return Refusal(g);
-    for (const ir::Tensor* t : g.outputs()) {
-      NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
-      net_.buffers[net_.values[v].buffer].graph_output = true;
-      net_.outputs.push_back(v);
-    }
-    PlaceConcats(net_);
-    if (net_.layers.empty()) {
-      return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
-    }
-    return std::move(net_);
+StatusOr<Network> Lowering::Run(const ir::Graph& g) {
+  g_ = &g;
+  net_.name = g.name();
+  for (const ir::Tensor* t : g.inputs()) {
+    NPU_ASSIGN_OR_RETURN(const int v, NewValue(*t, -1));
+    net_.buffers[net_.values[v].buffer].graph_input = true;
+    net_.inputs.push_back(v);
   }
-
- private:
-  Status Refusal(const ir::Graph& g) const {
-    return Unimplemented(
-        fmt::format("graph '{}': {} node(s) cannot run {}: {}", g.name(), refused_.size(),
-                    options_.cpu_fallback ? "on the NPU or the control core"
-                                          : "on the NPU, and the CPU fallback is off",
-                    fmt::join(refused_, "; ")));
+  for (const ir::Node* n : g.nodes()) {
+    if (!fused_.count(n)) NPU_TRY(Node(*n));
   }
-
-  bool ForcedOnCpu(const ir::Node& n) const {
-    const auto& ops = options_.cpu_ops;
-    return std::find(ops.begin(), ops.end(), n.name()) != ops.end() ||
-           std::find(ops.begin(), ops.end(), std::string(ir::OpName(n.kind()))) != ops.end();
+  for (const ir::Tensor* t : g.outputs()) NPU_TRY(Materialize(*t).status());
+  if (!refused_.empty()) return Refusal(g);
+  for (const ir::Tensor* t : g.outputs()) {
+    NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
+    net_.buffers[net_.values[v].buffer].graph_output = true;
+    net_.outputs.push_back(v);
   }
+  PlaceConcats(net_);
+  if (net_.layers.empty()) {
+    return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
+  }
+  return std::move(net_);
+}
 
-  // A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
-  StatusOr<int> NewValue(const ir::Tensor& t, int buffer) {
-    NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
-    ActivationValue v{t.name(),
-                      {},
-                      hwc[0],
-                      hwc[1],
-                      hwc[2],
-                      t.quant().scale[0],
-                      t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
-                      buffer};
-    for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
-    if (buffer < 0) {
-      v.buffer = static_cast<int>(net_.buffers.size());
-      net_.buffers.push_back({v.bytes()});
-    } else if (v.bytes() != net_.buffers[buffer].bytes) {
-      return InvalidArgument(fmt::format("view '{}' has {} bytes; its input has {}", t.name(),
-                                         v.bytes(), net_.buffers[buffer].bytes));
+Status Lowering::Refusal(const ir::Graph& g) const {
+  return Unimplemented(
+      fmt::format("graph '{}': {} node(s) cannot run {}: {}", g.name(), refused_.size(),
+                  options_.cpu_fallback ? "on the NPU or the control core"
+                                        : "on the NPU, and the CPU fallback is off",
+                  fmt::join(refused_, "; ")));
+}
+
+bool Lowering::ForcedOnCpu(const ir::Node& n) const {
+  const auto& ops = options_.cpu_ops;
+  return std::find(ops.begin(), ops.end(), n.name()) != ops.end() ||
+         std::find(ops.begin(), ops.end(), std::string(ir::OpName(n.kind()))) != ops.end();
+}
+
+// A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
+StatusOr<int> Lowering::NewValue(const ir::Tensor& t, int buffer) {
+  NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
+  ActivationValue v{t.name(),
+                    {},
+                    hwc[0],
+                    hwc[1],
+                    hwc[2],
+                    t.quant().scale[0],
+                    t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
+                    buffer};
+  for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
+  if (buffer < 0) {
+    v.buffer = static_cast<int>(net_.buffers.size());
+    net_.buffers.push_back({v.bytes()});
+  } else if (v.bytes() != net_.buffers[buffer].bytes) {
+    return InvalidArgument(fmt::format("view '{}' has {} bytes; its input has {}", t.name(),
+                                       v.bytes(), net_.buffers[buffer].bytes));
+  }
+  net_.values.push_back(v);
+  value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
+  return static_cast<int>(net_.values.size()) - 1;
+}
+
+StatusOr<int> Lowering::ValueOf(const ir::Tensor& t) const {
+  auto it = value_of_.find(&t);
+  if (it != value_of_.end()) return it->second;
+  return InvalidArgument(fmt::format(
+      "tensor '{}' is read as an activation but is neither a graph input nor computed by a node "
+      "(constant activations are not supported)",
+      t.name()));
+}
+
+Status Lowering::Node(const ir::Node& n) {
+  if (n.num_outputs() != 1 || n.input(0) == nullptr) {
+    return InvalidArgument(
+        fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
+                    ir::OpName(n.kind())));
+  }
+  if (IsView(n.kind()) && !ForcedOnCpu(n)) {
+    NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
+    return NewValue(*n.output(), net_.values[x].buffer).status();
+  }
+  NPU_ASSIGN_OR_RETURN(const bool deferred, Defer(n));
+  return deferred ? Status::Ok() : Lower(n);
+}
+
+Status Lowering::Lower(const ir::Node& n) {
+  std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
+  if (reason.empty() && HasNpuLowering(n.kind())) {
+    StatusOr<NetLayer> layer = n.kind() == OpKind::kMatMul ? MatMulNpuLayer(n) : NpuLayer(n);
+    if (layer.ok()) {
+      if (const ir::Node* lut = FusableLut(*g_, n)) FuseTable(*lut, *layer);
+      net_.layers.push_back(*std::move(layer));
+      return Status::Ok();
     }
-    net_.values.push_back(v);
-    value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
-    return static_cast<int>(net_.values.size()) - 1;
+    if (layer.status().kind() != ErrorKind::kUnimplemented) return layer.status();
+    reason = layer.status().message();
+  } else if (reason.empty()) {
+    reason = fmt::format("the NPU has no {}", ir::OpName(n.kind()));
   }
+  return CpuNode(n, reason);
+}
 
-  StatusOr<int> ValueOf(const ir::Tensor& t) const {
-    auto it = value_of_.find(&t);
-    if (it != value_of_.end()) return it->second;
-    return InvalidArgument(fmt::format(
-        "tensor '{}' is read as an activation but is neither a graph input nor computed by a node "
-        "(constant activations are not supported)",
-        t.name()));
-  }
+namespace {
 
-  Status Node(const ir::Graph& g, const ir::Node& n) {
-    if (n.num_outputs() != 1 || n.input(0) == nullptr) {
-      return InvalidArgument(
-          fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
-                      ir::OpName(n.kind())));
-    }
-    if (IsView(n.kind()) && !ForcedOnCpu(n)) {
-      NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
-      return NewValue(*n.output(), net_.values[x].buffer).status();
-    }
-    std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
-    if (reason.empty() && HasNpuLowering(n.kind())) {
-      StatusOr<NetLayer> layer = NpuLayer(n);
-      if (layer.ok()) {
-        if (const ir::Node* lut = FusableLut(g, n)) FuseTable(*lut, *layer);
-        net_.layers.push_back(*std::move(layer));
-        return Status::Ok();
-      }
-      if (layer.status().kind() != ErrorKind::kUnimplemented) return layer.status();
-      reason = layer.status().message();
-    } else if (reason.empty()) {
-      reason = fmt::format("the NPU has no {}", ir::OpName(n.kind()));
-    }
-    return CpuNode(n, reason);
-  }
-
-  // ELTWISE's a is the operand with the output's shape (an activation), b the other.
-  static lowering::EltwiseOperands Operands(const ir::Node& n) {
-    const ir::Tensor *a = n.input(0), *b = n.input(1);
-    return {a->is_constant() || (a->shape() != n.output(0)->shape() &&
-                                 b->shape() == n.output(0)->shape() && !b->is_constant())};
-  }
-
-  StatusOr<NetLayer> NpuLayer(const ir::Node& n) {
-    NetLayer layer;
-    layer.name = n.name();
-    const lowering::EltwiseOperands operands =
-        IsEltwise(n.kind()) ? Operands(n) : lowering::EltwiseOperands{};
-    const ir::Tensor* a = n.input(operands.swapped ? 1 : 0);
-    if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
-    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*a));
-    layer.inputs.push_back(x);
-    if (IsEltwise(n.kind()) || n.kind() == OpKind::kMatMul) {
-      const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
-      if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
-      if (!b->is_constant()) {
-        NPU_ASSIGN_OR_RETURN(const int bv, ValueOf(*b));
-        layer.inputs.push_back(bv);
-      }
-    }
-    const size_t values = net_.values.size(), buffers = net_.buffers.size();
-    NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    const Status lowered = LowerNode(n, layer, operands);
-    if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
-      net_.values.resize(values);
-      net_.buffers.resize(buffers);
-      value_of_.erase(n.output());
-      return lowered;
-    }
-    return layer;
-  }
-
-  Status LowerNode(const ir::Node& n, NetLayer& layer, const lowering::EltwiseOperands& operands) {
-    if (IsEltwise(n.kind())) return lowering::LowerEltwise(n, net_, layer, operands);
-    switch (n.kind()) {
-      case OpKind::kFusedConv:
-        return lowering::LowerConv(n, net_, layer);
-      case OpKind::kGemm:
-        return lowering::LowerGemm(n, net_, layer);
-      case OpKind::kLut:
-        return lowering::LowerLut(n, net_, layer);
-      case OpKind::kMatMul:
-        return lowering::LowerMatMul(n, net_, layer);
-      default:
-        return lowering::LowerPool(n, net_, layer);
-    }
-  }
-
-  // The convolution's ACTs apply `lut`'s table: its output value becomes the table's output.
-  void FuseTable(const ir::Node& lut, NetLayer& layer) {
-    std::vector<int8_t> table;
-    for (int64_t v : lut.attrs().GetInts("table")) table.push_back(static_cast<int8_t>(v));
-    for (ConvPart& part : std::get<std::vector<ConvPart>>(layer.work)) part.conv.table = table;
-    ActivationValue& v = net_.values[layer.output];
-    const ir::Tensor& y = *lut.output(0);
-    v.name = y.name();
-    v.scale = y.quant().scale[0];
-    v.zero_point = y.quant().zero_point[0];
-    value_of_.erase(lut.input(0));
-    value_of_[&y] = layer.output;
-    layer.note += fmt::format("{}lookup table '{}' applied by its ACTs",
-                              layer.note.empty() ? "" : "; ", lut.name());
-    fused_.insert(&lut);
-  }
-
-  // The node as a CPU layer, or one more entry of the refusal.
-  Status CpuNode(const ir::Node& n, const std::string& reason) {
-    const std::string op(ir::OpName(n.kind()));
-    if (!options_.cpu_fallback || !spec::IsCpuKernel(op)) {
-      refused_.push_back(fmt::format("'{}' ({}): {}{}", n.name(), op, reason,
-                                     spec::IsCpuKernel(op) ? "" : ", and the CPU has no kernel"));
-      return NewValue(*n.output(), -1).status();  // so its readers can still be looked at
-    }
-    NetLayer layer;
-    layer.name = n.name();
-    layer.op = op;
-    CpuLayer cpu;
-    cpu.kernel = op;
-    cpu.reason = reason;
-    cpu.attrs = CpuAttrsOf(n);
-    for (const ir::Tensor* t : n.inputs()) {
-      CpuOperand operand;
-      if (t != nullptr && t->is_constant()) {
-        NPU_ASSIGN_OR_RETURN(CpuConstant c, CpuConstantOf(*t));
-        operand.constant = static_cast<int>(cpu.constants.size());
-        cpu.constants.push_back(std::move(c));
-      } else if (t != nullptr) {
-        NPU_ASSIGN_OR_RETURN(operand.value, ValueOf(*t));
-        layer.inputs.push_back(operand.value);
-      }
-      cpu.operands.push_back(operand);
-    }
-    NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    layer.work = std::move(cpu);
-    NPU_ASSIGN_OR_RETURN(std::get<CpuLayer>(layer.work).macs, CpuLayerMacs(layer, net_));
-    net_.layers.push_back(std::move(layer));
-    return Status::Ok();
-  }
-
-  const LowerOptions& options_;
-  Network net_;
-  std::unordered_map<const ir::Tensor*, int> value_of_;
-  std::vector<std::string> refused_;
-  std::unordered_set<const ir::Node*> fused_;  // tables applied by the convolution before them
-};
+// ELTWISE's a is the operand with the output's shape (an activation), b the other.
+EltwiseOperands Operands(const ir::Node& n) {
+  const ir::Tensor *a = n.input(0), *b = n.input(1);
+  return {a->is_constant() || (a->shape() != n.output(0)->shape() &&
+                               b->shape() == n.output(0)->shape() && !b->is_constant())};
+}
 
 }  // namespace
 
+StatusOr<NetLayer> Lowering::NpuLayer(const ir::Node& n) {
+  NetLayer layer;
+  layer.name = n.name();
+  const EltwiseOperands operands = IsEltwise(n.kind()) ? Operands(n) : EltwiseOperands{};
+  const ir::Tensor* a = n.input(operands.swapped ? 1 : 0);
+  if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
+  NPU_ASSIGN_OR_RETURN(const int x, Materialize(*a));
+  layer.inputs.push_back(x);
+  if (IsEltwise(n.kind())) {
+    const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
+    if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
+    if (!b->is_constant()) {
+      NPU_ASSIGN_OR_RETURN(const int bv, Materialize(*b));
+      layer.inputs.push_back(bv);
+    }
+  }
+  const size_t values = net_.values.size(), buffers = net_.buffers.size();
+  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+  const Status lowered = LowerNode(n, layer, operands);
+  if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
+    net_.values.resize(values);
+    net_.buffers.resize(buffers);
+    value_of_.erase(n.output());
+    return lowered;
+  }
+  return layer;
+}
+
+Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOperands& operands) {
+  if (IsEltwise(n.kind())) return LowerEltwise(n, net_, layer, operands);
+  switch (n.kind()) {
+    case OpKind::kFusedConv:
+      return LowerConv(n, net_, layer);
+    case OpKind::kGemm:
+      return LowerGemm(n, net_, layer);
+    case OpKind::kLut:
+      return LowerLut(n, net_, layer);
+    default:
+      return LowerPool(n, net_, layer);
+  }
+}
+
+// The convolution's ACTs apply `lut`'s table: its output value becomes the table's output.
+void Lowering::FuseTable(const ir::Node& lut, NetLayer& layer) {
+  std::vector<int8_t> table;
+  for (int64_t v : lut.attrs().GetInts("table")) table.push_back(static_cast<int8_t>(v));
+  for (ConvPart& part : std::get<std::vector<ConvPart>>(layer.work)) part.conv.table = table;
+  ActivationValue& v = net_.values[layer.output];
+  const ir::Tensor& y = *lut.output(0);
+  v.name = y.name();
+  v.scale = y.quant().scale[0];
+  v.zero_point = y.quant().zero_point[0];
+  value_of_.erase(lut.input(0));
+  value_of_[&y] = layer.output;
+  layer.note += fmt::format("{}lookup table '{}' applied by its ACTs",
+                            layer.note.empty() ? "" : "; ", lut.name());
+  fused_.insert(&lut);
+}
+
+// The node as a CPU layer, or one more entry of the refusal.
+Status Lowering::CpuNode(const ir::Node& n, const std::string& reason) {
+  const std::string op(ir::OpName(n.kind()));
+  if (!options_.cpu_fallback || !spec::IsCpuKernel(op)) {
+    refused_.push_back(fmt::format("'{}' ({}): {}{}", n.name(), op, reason,
+                                   spec::IsCpuKernel(op) ? "" : ", and the CPU has no kernel"));
+    return NewValue(*n.output(), -1).status();  // so its readers can still be looked at
+  }
+  NetLayer layer;
+  layer.name = n.name();
+  layer.op = op;
+  CpuLayer cpu;
+  cpu.kernel = op;
+  cpu.reason = reason;
+  cpu.attrs = CpuAttrsOf(n);
+  for (const ir::Tensor* t : n.inputs()) {
+    CpuOperand operand;
+    if (t != nullptr && t->is_constant()) {
+      NPU_ASSIGN_OR_RETURN(CpuConstant c, CpuConstantOf(*t));
+      operand.constant = static_cast<int>(cpu.constants.size());
+      cpu.constants.push_back(std::move(c));
+    } else if (t != nullptr) {
+      NPU_ASSIGN_OR_RETURN(operand.value, Materialize(*t));
+      layer.inputs.push_back(operand.value);
+    }
+    cpu.operands.push_back(operand);
+  }
+  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+  layer.work = std::move(cpu);
+  NPU_ASSIGN_OR_RETURN(std::get<CpuLayer>(layer.work).macs, CpuLayerMacs(layer, net_));
+  net_.layers.push_back(std::move(layer));
+  return Status::Ok();
+}
+
+}  // namespace lowering
+
 StatusOr<Network> LowerGraph(const ir::Graph& quantized, const LowerOptions& options) {
-  return Lowering(options).Run(quantized);
+  return lowering::Lowering(options).Run(quantized);
 }
 
 }  // namespace npu::compiler

@@ -2,6 +2,8 @@
 // and lut emitters with rebased buffers.
 #include "compiler/network/layer_emission.h"
 
+#include <map>
+
 #include "compiler/codegen/constants.h"
 #include "compiler/schedule/conv_emitter.h"
 #include "compiler/schedule/eltwise_emitter.h"
@@ -67,20 +69,33 @@ std::vector<ConvJob> PartJobs(const std::vector<ConvPart>& parts, const LayerCon
   return jobs;
 }
 
-// One job of a batch per output batch index: its a, b and output matrices are consecutive runs
-// of pixels of their values (batches sharing a or b read the same pixels); one set of ACT
+// Ids of the distinct values of `offsets`, in order of first appearance.
+std::vector<uint32_t> Ids(const std::vector<uint64_t>& offsets) {
+  std::map<uint64_t, uint32_t> id;
+  std::vector<uint32_t> ids;
+  for (uint64_t o : offsets) ids.push_back(id.try_emplace(o, uint32_t(id.size())).first->second);
+  return ids;
+}
+
+// An operand's buffer with its matrices' row stride as the pixel stride.
+TensorPlace Rows(const TensorPlace& value, uint64_t row_stride) {
+  return {value.in_sram, value.addr, static_cast<uint32_t>(row_stride), 0};
+}
+
+// One job of a batch per output batch index, each at its matrices' offsets (batch indices
+// sharing a matrix read the same bytes and, with equal ids, the same tiles); one set of ACT
 // records.
 std::vector<ConvJob> MatMulJob(const MatMulLayer& m, const ConvLayer& conv,
                                const LayerConstants& constants, const LayerPlaces& places) {
   NPU_CHECK(!places.inputs[1].in_sram);  // CanBeOnChip: b's blocks are LOADed from DRAM
   ConvOperands ops;
   ops.params = places.constants + constants.params[0];
-  ops.input = places.inputs[0];
-  ops.b = places.inputs[1];
-  ops.output = places.output;
+  ops.input = Rows(places.inputs[0], m.a.row_stride);
+  ops.b = Rows(places.inputs[1], m.b.row_stride);
+  ops.output = Rows(places.output, m.y.row_stride);
+  const std::vector<uint32_t> a_ids = Ids(m.a.offset), b_ids = Ids(m.b.offset);
   for (uint32_t i = 0; i < m.batches(); ++i) {
-    ops.batches.push_back({uint64_t{m.a_batch[i]} * m.m, uint64_t{i} * m.m,
-                           uint64_t{m.b_batch[i]} * m.k, m.a_batch[i], m.b_batch[i]});
+    ops.batches.push_back({m.a.offset[i], m.y.offset[i], m.b.offset[i], a_ids[i], b_ids[i]});
   }
   return {{&conv, ops}};
 }

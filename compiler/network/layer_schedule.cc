@@ -50,7 +50,9 @@ std::string LayerSchedule::Describe() const {
 
 bool CanBeOnChip(const NetLayer& layer, int index) {
   if (layer.on_cpu()) return false;
-  if (layer.matmul() != nullptr) return index != 1;  // b is LOADed block by block from DRAM
+  // A matrix product's b is LOADed block by block from DRAM; its a is read in place only with
+  // dense rows (not through a transpose of heads); its output is written with any row stride.
+  if (const MatMulLayer* m = layer.matmul()) return index < 0 || (index == 0 && m->a_rows_dense());
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;

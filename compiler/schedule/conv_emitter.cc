@@ -6,12 +6,12 @@
 //   1. LOAD the input tile (clipped to the tensor; the halo rows/cols are part of it) unless
 //      its slot still holds it or the input is on chip (then CONV reads the tensor in place),
 //      then the weight tile (one contiguous packed block, or for activation weights the
-//      ic-tile x oc-tile block of b: ic runs of oc bytes, one per row) likewise, then on the
-//      first ic step the oc tile's ACT parameters.
+//      ic-tile x oc-tile block of b: ic runs of oc bytes, one per row, or oc runs of ic bytes if
+//      b is transposed) likewise, then on the first ic step the oc tile's ACT parameters.
 //   2. CONV into the group's accumulator tile, accumulating after the first ic tile. Padding
 //      is exact: CONV's pad_value is the input zero point, which the folded bias cancels. With
-//      activation weights CONV reads the block as [ic][oc] (weights_kn) and subtracts both zero
-//      points (nothing is folded).
+//      activation weights CONV reads the block as [ic][oc] (weights_kn; [oc][ic] if b is
+//      transposed) and subtracts both zero points (nothing is folded).
 //   3. On the last ic step: ACT the accumulator tile (through the table, if any) into an SRAM
 //      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
 //      output tensor.
@@ -48,10 +48,10 @@ class Emitter {
  private:
   // The batch's own operands.
   TensorPlace Input(const ConvStep& s) const {
-    return FromPixel(ops_.input, batches_[s.batch].input_pixel);
+    return Offset(ops_.input, batches_[s.batch].input_offset);
   }
   TensorPlace Output(const ConvStep& s) const {
-    return FromPixel(ops_.output, batches_[s.batch].output_pixel);
+    return Offset(ops_.output, batches_[s.batch].output_offset);
   }
 
   void Step(const ConvStep& s) {
@@ -89,12 +89,16 @@ class Emitter {
                                               grid_.WeightTileBytes(s.oc, s.ic)));
       return;
     }
-    // Rows ic of the batch's b (a 1 x in_c x out_c value), columns oc: dense [ic][oc] in the
-    // slot.
+    // The batch's b: rows ic, columns oc, dense [ic][oc] in the slot; or, transposed (weights_nk),
+    // rows oc, columns ic, dense [oc][ic].
     const Span1D ic = grid_.InputChannels(s.ic), oc = grid_.oc().At(s.oc);
-    const TensorPlace b = FromPixel(ops_.b, batches_[s.batch].b_pixel);
-    Dma(spec::Opcode::kLoad, HwcBlockCopy(b.At(0, ic.begin, oc.begin, layer_.in_c), sram, 1,
-                                          ic.size, oc.size, layer_.in_c, b.channels));
+    const TensorPlace b = Offset(ops_.b, batches_[s.batch].b_offset);
+    const StridedCopy block = layer_.weights_nk
+                                  ? HwcBlockCopy(b.At(0, oc.begin, ic.begin, layer_.out_c), sram, 1,
+                                                 oc.size, ic.size, layer_.out_c, b.channels)
+                                  : HwcBlockCopy(b.At(0, ic.begin, oc.begin, layer_.in_c), sram, 1,
+                                                 ic.size, oc.size, layer_.in_c, b.channels);
+    Dma(spec::Opcode::kLoad, block);
   }
 
   void Conv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
@@ -123,7 +127,7 @@ class Emitter {
     c.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));
     c.accumulate = !s.first_ic;
     c.depthwise = l.depthwise;
-    c.weights_kn = l.activation_weights;
+    c.weights_kn = l.activation_weights && !l.weights_nk;
     c.in_zero_point = l.activation_weights ? l.input_zero_point : 0;
     c.wt_zero_point = l.weight_zero_point;
     out_.push_back({spec::Opcode::kConv, 0, 0, c});

@@ -71,8 +71,8 @@ struct StepWalker {
 std::vector<ConvBatch> ConsecutiveBatches(const ConvLayer& l) {
   std::vector<ConvBatch> batches;
   for (uint32_t i = 0; i < l.batches; ++i) {
-    batches.push_back({uint64_t{i} * l.in_h * l.in_w, uint64_t{i} * l.OutH() * l.OutW(),
-                       uint64_t{i} * l.in_c, i, i});
+    batches.push_back({uint64_t{i} * l.InputBytes(), uint64_t{i} * l.OutputBytes(),
+                       uint64_t{i} * l.WeightBytes(), i, i});
   }
   return batches;
 }

@@ -35,15 +35,15 @@ class SlotCache {
   uint32_t last_ = 1;          // slot the previous step used
 };
 
-// One batch index of a batched layer (ConvLayer::batches): the first pixel of its input and of
-// its output, and the first pixel (row) of its activation weights b, from the layer's operand
-// places; and which input and weight matrices it reads: equal ids are the same matrix (a
-// broadcast), so a tile still in a slot is not loaded again.
+// One batch index of a batched layer (ConvLayer::batches): where its input, output and
+// activation weights b start, in bytes from the layer's operand places; and which input and
+// weight matrices it reads: equal ids are the same matrix (a broadcast), so a tile still in a
+// slot is not loaded again.
 struct ConvBatch {
-  uint64_t input_pixel = 0, output_pixel = 0, b_pixel = 0;
+  uint64_t input_offset = 0, output_offset = 0, b_offset = 0;
   uint32_t input_id = 0, weight_id = 0;
 };
-// Batch i at its own consecutive input, output and b matrices, ids i.
+// Batch i at its own consecutive dense input, output and b, ids i.
 std::vector<ConvBatch> ConsecutiveBatches(const ConvLayer& layer);
 
 struct ConvStep {

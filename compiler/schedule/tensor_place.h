@@ -19,10 +19,9 @@ struct TensorPlace {
   }
 };
 
-// The tensor from pixel `pixel` on: a later matrix of a batched [batch][rows][cols] value, whose
-// matrices are consecutive runs of pixels.
-inline TensorPlace FromPixel(TensorPlace t, uint64_t pixel) {
-  t.addr += pixel * t.channels;
+// The tensor `bytes` further on: another matrix of a batched value (ConvBatch).
+inline TensorPlace Offset(TensorPlace t, uint64_t bytes) {
+  t.addr += bytes;
   return t;
 }
 

@@ -108,10 +108,12 @@ uint64_t BlockRunBytes(uint64_t rows, uint64_t cols, uint64_t channels, uint64_t
 }
 
 // The contiguous run of a weight tile's LOAD: the whole packed tile, or for activation weights
-// one row of the tile's output channels (the whole tile if it spans every one).
+// one row of the tile (of its output channels, or input channels if b is transposed), the whole
+// tile if the rows span b's.
 uint64_t WeightRunBytes(const ConvLayer& l, const TileGrid& g, const ConvTiling& t) {
-  if (!l.activation_weights || t.tile_oc == l.out_c) return g.MaxWeightTileBytes();
-  return t.tile_oc;
+  if (!l.activation_weights) return g.MaxWeightTileBytes();
+  if (l.weights_nk) return t.tile_ic == l.in_c ? g.MaxWeightTileBytes() : t.tile_ic;
+  return t.tile_oc == l.out_c ? g.MaxWeightTileBytes() : t.tile_oc;
 }
 
 }  // namespace

@@ -115,6 +115,39 @@ TEST(MatMulLayers, ABroadcastOverTheBatchIsLoadedOnce) {
   EXPECT_EQ(Of(m, 0, spec::Opcode::kConv).size(), 4u);
 }
 
+// Attention's heads as they come out of a projection, [tokens][heads x dim], without transposes:
+// scores = q k^T per head (b transposed: k's rows), out = scores v per head written back into
+// [tokens][heads x dim]. One head's matrices are its dim columns, rows heads x dim bytes apart.
+Network Heads(uint32_t tokens, uint32_t heads, uint32_t dim) {
+  HandNetwork n("heads");
+  const int q = n.Input(1, tokens, heads * dim, -3), k = n.Input(1, tokens, heads * dim, 6);
+  const int v = n.Input(1, tokens, heads * dim, 2);
+  MatMulLayer scores = HeadsScores(tokens, heads, dim, 7);
+  scores.a_zero_point = -3, scores.b_zero_point = 6;
+  const int s = n.MatMul(q, k, scores);
+  MatMulLayer values = HeadsValues(tokens, heads, dim, 8);
+  values.a_zero_point = scores.output_zero_point, values.b_zero_point = 2;
+  n.Output(n.MatMul(s, v, values, {1, tokens, heads * dim}));
+  return n.network();
+}
+
+TEST(MatMulLayers, HeadsReadAndWrittenInPlaceOfTransposesOnEveryConfig) {
+  for (const NamedConfig& config : SweepConfigs()) {
+    for (const Shape s : {Shape{6, 2, 3}, Shape{16, 4, 8}, Shape{37, 3, 21}}) {
+      SCOPED_TRACE(::testing::Message()
+                   << config.name << " tokens " << s.m << " heads " << s.k << " dim " << s.n);
+      const CompiledModel m = ExpectExact(Heads(s.m, s.k, s.n), config.config, 11);
+      ASSERT_EQ(m.layers.size(), 2u);
+      // q k^T: CONV reads k's rows as they are (no weights_kn); scores v: weights_kn.
+      for (size_t layer : {0, 1}) {
+        for (const spec::Instruction& insn : Of(m, layer, spec::Opcode::kConv)) {
+          EXPECT_EQ(std::get<spec::ConvArgs>(insn.args).weights_kn, layer == 1);
+        }
+      }
+    }
+  }
+}
+
 // q = conv(x) (12 x 8), k = conv(y) (8 x 12); q x k, then a convolution: q may stay on chip
 // (CONV reads it in place), k is LOADed from DRAM block by block.
 Network Attention() {

@@ -93,10 +93,15 @@ double Cosine(std::span<const float> a, std::span<const float> b) {
 
 void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled);
 
-// Layers of `op` the NPU runs.
+// Layers of `op` the NPU (the control core) runs.
 int NpuLayers(const CompiledModel& m, const std::string& op) {
   int n = 0;
   for (const ModelLayer& l : m.layers) n += !l.on_cpu && l.op == op;
+  return n;
+}
+int CpuLayers(const CompiledModel& m, const std::string& op) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.on_cpu && l.op == op;
   return n;
 }
 
@@ -227,6 +232,44 @@ TEST(TensorOps, MultiHeadAndMultiQueryAttentionOnTheMacArray) {
   ir::Tensor* y = b.Op(OpKind::kReshape, {perm(o, {0, 2, 1, 3}), b.Ints({1, 6, 12})});
   const CompiledModel c = Check(b.Finish(project(y, 12, 5)), 0.98);
   EXPECT_EQ(NpuLayers(c, "matmul"), 4);
+  // The heads' transposes and k's second one are read through; what a reshape or an add reads
+  // (the shared key's transpose, the heads' transpose back after the sum) runs on the CPU.
+  EXPECT_EQ(CpuLayers(c, "transpose"), 2);
+}
+
+// PyTorch's multi-head attention: q, k, v split into heads by reshape and transpose, q scaled
+// (a lookup table), k transposed again, the heads transposed back and merged. The products read
+// and write through every transpose; the table runs before q's; none runs on the CPU. A head
+// transpose also read by an add runs there for the add, and the product still reads through it.
+TEST(TensorOps, HeadTransposesAreReadAndWrittenThroughNotRun) {
+  for (bool also_added : {false, true}) {
+    SCOPED_TRACE(also_added ? "v's transpose also added" : "only the products");
+    FloatBuilder b("mha");
+    ir::Tensor* x = b.Input({1, 7, 12});
+    auto perm = [&](ir::Tensor* t, std::vector<int64_t> p) {
+      return b.Op(OpKind::kTranspose, {t}, Attr("perm", std::move(p)));
+    };
+    auto heads = [&](ir::Tensor* t) {  // [1,7,12] -> [1,3,7,4]
+      t = b.Op(OpKind::kMatMul, {t, b.Const({12, 12}, 0.3f)});
+      return perm(b.Op(OpKind::kReshape, {t, b.Ints({1, 7, 3, 4})}), {0, 2, 1, 3});
+    };
+    ir::Tensor *q = heads(x), *k = heads(x), *v = heads(x);
+    q = b.Op(OpKind::kDiv, {q, b.Scalar(2.0f)});
+    ir::Tensor* att = b.Op(OpKind::kMatMul, {q, perm(k, {0, 1, 3, 2})});
+    att = b.Op(OpKind::kSoftmax, {att}, Attr("axis", int64_t{-1}));
+    ir::Tensor* o = b.Op(OpKind::kMatMul, {att, v});
+    if (also_added) o = b.Op(OpKind::kAdd, {o, v});
+    o = b.Op(OpKind::kReshape, {perm(o, {0, 2, 1, 3}), b.Ints({1, 7, 12})});
+    const CompiledModel c = Check(b.Finish(b.Op(OpKind::kMatMul, {o, b.Const({12, 5})})), 0.98);
+    EXPECT_EQ(NpuLayers(c, "matmul"), 2);
+    EXPECT_EQ(CpuLayers(c, "transpose"), also_added ? 2 : 0);  // v's, and the one after the add
+    int notes = 0;
+    for (const ModelLayer& l : c.layers) {
+      notes += l.note.find("applied before transpose") != std::string::npos ||
+               l.note.find("writes through transpose") != std::string::npos;
+    }
+    EXPECT_EQ(notes, also_added ? 1 : 2);
+  }
 }
 
 // The control core's matmul kernel stays covered: the attention with its products forced there.

@@ -107,6 +107,17 @@ Network Heads() {
   return n.network();
 }
 
+// Heads read from and written to [tokens][heads x dim] (q k^T with b transposed, then v).
+Network HeadColumns(uint32_t tokens, uint32_t heads, uint32_t dim) {
+  HandNetwork n("head_columns");
+  const int q = n.Input(1, tokens, heads * dim, -3), k = n.Input(1, tokens, heads * dim, 6);
+  const int v = n.Input(1, tokens, heads * dim, 2);
+  const MatMulLayer scores = HeadsScores(tokens, heads, dim, 7);
+  const int s = n.MatMul(q, k, scores);
+  n.Output(n.MatMul(s, v, HeadsValues(tokens, heads, dim, 8), {1, tokens, heads * dim}));
+  return n.network();
+}
+
 Network MatMul(uint32_t m, uint32_t k, uint32_t n, std::vector<uint32_t> a,
                std::vector<uint32_t> b) {
   return OneMatMul(TestMatMul(m, k, n, std::move(a), std::move(b), 6));
@@ -150,7 +161,9 @@ INSTANTIATE_TEST_SUITE_P(
              [] {
                return MatMul(50, 300, 100, {0, 0}, {0, 1});
              }},
-        Case{"matmul_heads_on_chip_big", "big", Heads}, Case{"matmul_heads_tiny", "tiny", Heads}),
+        Case{"matmul_heads_on_chip_big", "big", Heads}, Case{"matmul_heads_tiny", "tiny", Heads},
+        Case{"matmul_head_columns_default", "default", [] { return HeadColumns(16, 4, 8); }},
+        Case{"matmul_head_columns_tiny", "tiny", [] { return HeadColumns(37, 3, 21); }}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
