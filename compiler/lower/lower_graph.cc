@@ -150,12 +150,13 @@ Status Lowering::Node(const ir::Node& n) {
         fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
                     ir::OpName(n.kind())));
   }
+  NPU_ASSIGN_OR_RETURN(const bool deferred, Defer(n));
+  if (deferred) return Status::Ok();
   if (IsView(n.kind()) && !ForcedOnCpu(n)) {
     NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
     return NewValue(*n.output(), net_.values[x].buffer).status();
   }
-  NPU_ASSIGN_OR_RETURN(const bool deferred, Defer(n));
-  return deferred ? Status::Ok() : Lower(n);
+  return Lower(n);
 }
 
 Status Lowering::Lower(const ir::Node& n) {

@@ -1,11 +1,12 @@
 // The state of one LowerGraph walk (internal to compiler/lower): the network being built, the
-// value of every IR tensor lowered so far, and the transposes not run because their readers read
-// through them. lower_graph.cc walks the graph (values, NPU and CPU layers, refusals);
-// lower_views.cc defers transposes and lowers the matrix products that read and write through
-// them.
+// value of every IR tensor lowered so far, and the slices, reshapes and transposes not run
+// because their readers read through them. lower_graph.cc walks the graph (values, NPU and CPU
+// layers, refusals); lower_views.cc defers those nodes and lowers the matrix products that read
+// and write through them.
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,14 +31,12 @@ class Lowering {
   StatusOr<Network> Run(const ir::Graph& g);
 
  private:
-  // A transpose not run: its output is the permutation `perm` of value `source` (of IR shape
-  // `shape`, dense); `node` is what runs if a reader cannot read through it (Materialize): the
-  // transpose, or a lookup table moved before it (applied to `source` already).
+  // A node not run: its output is `view` of a dense value; `node` is what runs if a reader
+  // cannot read through it (Materialize): the slice, reshape or transpose, or a lookup table
+  // moved before them (applied to the whole of the view's value already).
   struct Deferred {
     const ir::Node* node;
-    int source;
-    ir::Shape shape;
-    std::vector<int64_t> perm;
+    StridedView view;
   };
 
   // lower_graph.cc
@@ -53,13 +52,16 @@ class Lowering {
   Status CpuNode(const ir::Node& n, const std::string& reason);
 
   // lower_views.cc
-  // Defers `n` if it is a transpose a matrix product may read through, or a lookup table after
-  // such a transpose that only products read (it then runs before the transpose). True if so.
+  // Defers `n` if it is a slice, reshape or transpose a matrix product may read through, or a
+  // lookup table after such nodes that only products read (it then runs before them, on their
+  // source). True if so.
   StatusOr<bool> Defer(const ir::Node& n);
-  StatusOr<bool> DeferLutBeforeTranspose(const ir::Node& lut, const Deferred& transpose);
+  StatusOr<bool> DeferLutBeforeViews(const ir::Node& lut, const Deferred& views);
+  // The view `n`'s input is read through: a deferred one, or a dense value's own; nothing if
+  // the input is neither.
+  StatusOr<std::optional<StridedView>> InputView(const ir::Node& n, bool only_deferred);
   // The value of `t`, running what was deferred to make it if needed.
   StatusOr<int> Materialize(const ir::Tensor& t);
-  StridedView ViewOfDeferred(const Deferred& d) const;
   // A product's operand read through its view, or materialised if the NPU cannot read it so.
   StatusOr<StridedView> OperandView(const ir::Tensor& t, bool is_b);
   // The transpose after `n` it may write through (its output's only reader), or null.
