@@ -28,8 +28,9 @@ StatusOr<int64_t> Int(const ir::Node& n, const std::string& name) {
 Status SetPlaces(const MatMulViews& views, const ir::Shape& batch, MatMulLayer& m) {
   const ViewMatrices a = MatricesOf(views.a, batch), b = MatricesOf(views.b, batch);
   const ViewMatrices y = MatricesOf(views.y, batch);
-  if (a.col_stride != 1 || y.col_stride != 1) {
-    return Unimplemented("a's or the output's rows are not contiguous");
+  if (a.col_stride != 1 || y.col_stride != 1 || int64_t(a.places.row_stride) <= 0 ||
+      int64_t(y.places.row_stride) <= 0 || int64_t(b.places.row_stride) <= 0) {
+    return Unimplemented("a's or the output's rows are not contiguous, or a view runs backwards");
   }
   m.a = a.places, m.y = y.places, m.b = b.places;
   if (b.col_stride == 1) return Status::Ok();

@@ -46,10 +46,11 @@ bool ReadByProducts(const ir::Graph& g, const ir::Tensor& t, const Forced& force
   });
 }
 
-// A view a product can read: rows contiguous, or for b also its columns (b transposed).
+// A view a product can read: rows contiguous, or for b also its columns (b transposed); rows
+// and columns going forwards (a slice with negative steps does not).
 bool Readable(const StridedView& v, bool is_b) {
   const size_t r = v.shape.size();
-  if (r < 2) return false;
+  if (r < 2 || v.strides[r - 1] < 0 || v.strides[r - 2] < 0) return false;
   const bool rows = v.strides[r - 1] == 1 || v.shape[r - 1] == 1;
   return rows || (is_b && (v.strides[r - 2] == 1 || v.shape[r - 2] == 1));
 }

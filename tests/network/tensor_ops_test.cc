@@ -2,140 +2,15 @@
 // pipeline and the quantiser, compiled (the NPU runs what it can, the control core the rest) and
 // executed functionally on every sweep config, every output byte against the integer reference
 // (so the quantiser, the checker, the integer reference and the firmware's CPU kernels agree);
-// and the int8 result close to the float one.
+// and the int8 result close to the float one. Attention: attention_test.cc.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <random>
-
-#include "compiler/interp/interpreter.h"
-#include "compiler/passes/pipeline.h"
-#include "compiler/qinterp/host_io.h"
-#include "compiler/qinterp/qinterp.h"
-#include "compiler/quantize/quantize.h"
-#include "tests/network/network_test_util.h"
+#include "tests/network/float_graph.h"
 
 namespace npu::compiler::testing {
 namespace {
 
 using ir::OpKind;
-
-// A float graph under construction, with seeded constants.
-class FloatBuilder {
- public:
-  explicit FloatBuilder(const std::string& name) : g_(name), rng_(7) {}
-  ir::Graph& graph() { return g_; }
-
-  ir::Tensor* Input(ir::Shape shape) {
-    return g_.AddInput("x", ir::DType::kFloat32, shape,
-                       shape.size() == 4 ? ir::Layout::kNCHW : ir::Layout::kNone);
-  }
-  ir::Tensor* Const(ir::Shape shape, float scale = 0.5f) {
-    std::vector<float> v(ir::NumElements(shape));
-    std::normal_distribution<float> d(0.0f, scale);
-    for (float& x : v) x = d(rng_);
-    return g_.AddConstant(g_.UniqueName("c"), shape, v);
-  }
-  ir::Tensor* Scalar(float v) {
-    return g_.AddConstant(g_.UniqueName("s"), {}, std::vector<float>{v});
-  }
-  ir::Tensor* Floats(std::vector<float> v) {
-    const int64_t n = int64_t(v.size());
-    return g_.AddConstant(g_.UniqueName("f"), {n}, v);
-  }
-  ir::Tensor* Ints(std::vector<int64_t> v) {
-    const int64_t n = int64_t(v.size());
-    return g_.AddConstant(g_.UniqueName("i"), {n}, v);
-  }
-  ir::Tensor* Op(OpKind k, std::vector<ir::Tensor*> in, ir::Attributes a = {}) {
-    const std::string name = g_.UniqueName(std::string(ir::OpName(k)));
-    return g_.AddNode(k, name, std::move(in), {name}, std::move(a))->output(0);
-  }
-  ir::Tensor* Conv(ir::Tensor* x, int64_t in_c, int64_t out_c, int64_t k) {
-    ir::Attributes a;
-    a.Set("kernel_shape", std::vector<int64_t>{k, k});
-    a.Set("pads", std::vector<int64_t>{k / 2, k / 2, k / 2, k / 2});
-    return Op(OpKind::kConv, {x, Const({out_c, in_c, k, k}), Const({out_c}, 0.1f)}, a);
-  }
-  ir::Graph Finish(ir::Tensor* y) {
-    g_.AddOutput(y);
-    return std::move(g_);
-  }
-
- private:
-  ir::Graph g_;
-  std::mt19937 rng_;
-};
-
-ir::Attributes Attr(const std::string& name, ir::AttrValue v) {
-  ir::Attributes a;
-  a.Set(name, std::move(v));
-  return a;
-}
-
-std::vector<interp::HostTensor> Sample(const ir::Graph& g, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<interp::HostTensor> in;
-  for (const ir::Tensor* t : g.inputs()) {
-    std::vector<float> v(ir::NumElements(t->shape()));
-    for (float& x : v) x = d(rng);
-    in.push_back(interp::HostTensor::FromValues(t->shape(), v, t->layout()));
-  }
-  return in;
-}
-
-double Cosine(std::span<const float> a, std::span<const float> b) {
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
-  return ab / std::sqrt(aa * bb);
-}
-
-void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled);
-
-// Layers of `op` the NPU (the control core) runs.
-int NpuLayers(const CompiledModel& m, const std::string& op) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += !l.on_cpu && l.op == op;
-  return n;
-}
-int CpuLayers(const CompiledModel& m, const std::string& op) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += l.on_cpu && l.op == op;
-  return n;
-}
-
-// Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
-// Returns the model compiled for the default config.
-CompiledModel Check(ir::Graph f, double min_cosine) {
-  CompiledModel compiled;
-  Checked(std::move(f), min_cosine, compiled);
-  return compiled;
-}
-
-void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled) {
-  passes::PassContext ctx;
-  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
-  quantize::CalibrationSet calib;
-  for (uint32_t s = 0; s < 4; ++s) calib.samples.push_back(Sample(f, 100 + s));
-  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
-  ASSERT_TRUE(q.ok()) << q.status().message();
-  for (const NamedConfig& c : SweepConfigs()) {
-    SCOPED_TRACE(c.name);
-    CompiledModel m = ExpectBitExact(*q, c.config, 1);
-    if (c.name == "default") compiled = std::move(m);
-  }
-  const std::vector<interp::HostTensor> in = Sample(f, 100);
-  StatusOr<std::vector<interp::HostTensor>> ref = interp::Interpret(f, in);
-  StatusOr<std::vector<int8_t>> qin = qinterp::QuantizeInput(*q->inputs()[0], in[0]);
-  ASSERT_TRUE(ref.ok() && qin.ok());
-  StatusOr<std::vector<std::vector<int8_t>>> out = qinterp::InterpretQuantized(*q, {*qin});
-  ASSERT_TRUE(out.ok()) << out.status().message();
-  StatusOr<interp::HostTensor> y =
-      qinterp::ToShape(qinterp::DequantizeOutput(*q->outputs()[0], (*out)[0]), (*ref)[0].shape);
-  ASSERT_TRUE(y.ok()) << y.status().message();
-  EXPECT_GE(Cosine(y->values<float>(), (*ref)[0].values<float>()), min_cosine);
-}
 
 TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
   // conv -> SiLU (x * sigmoid x) -> squeeze-excite (gap, 1x1 convs, hard sigmoid, mul by the
@@ -201,140 +76,7 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   EXPECT_EQ(NpuLayers(c, "matmul"), 2);
 }
 
-// Three heads of 4 features over 6 tokens (q, k, v reshaped and transposed per head), and a
-// multi-query attention whose one key and one value serve every head (the products broadcast b
-// over the heads); the heads transposed back and projected.
-TEST(TensorOps, MultiHeadAndMultiQueryAttentionOnTheMacArray) {
-  FloatBuilder b("heads");
-  ir::Tensor* x = b.Input({1, 6, 12});
-  auto project = [&](ir::Tensor* in, int64_t k, int64_t n) {
-    return b.Op(OpKind::kAdd, {b.Op(OpKind::kMatMul, {in, b.Const({k, n}, 0.3f)}), b.Const({n})});
-  };
-  auto perm = [&](ir::Tensor* t, std::vector<int64_t> p) {
-    return b.Op(OpKind::kTranspose, {t}, Attr("perm", std::move(p)));
-  };
-  auto heads = [&](ir::Tensor* t) {  // [1,6,12] -> [1,3,6,4]
-    return perm(b.Op(OpKind::kReshape, {t, b.Ints({1, 6, 3, 4})}), {0, 2, 1, 3});
-  };
-  ir::Tensor *q = heads(project(x, 12, 12)), *k = heads(project(x, 12, 12));
-  ir::Tensor* v = heads(project(x, 12, 12));
-  ir::Tensor* att =
-      b.Op(OpKind::kDiv, {b.Op(OpKind::kMatMul, {q, perm(k, {0, 1, 3, 2})}), b.Scalar(2.0f)});
-  att = b.Op(OpKind::kSoftmax, {att}, Attr("axis", int64_t{-1}));
-  ir::Tensor* o = b.Op(OpKind::kMatMul, {att, v});  // [1,3,6,4]
-  // Multi-query: one key [1,1,4,6] and one value [1,1,6,4] for the three heads of q.
-  ir::Tensor* k1 =
-      b.Op(OpKind::kReshape, {perm(project(x, 12, 4), {0, 2, 1}), b.Ints({1, 1, 4, 6})});
-  ir::Tensor* v1 = b.Op(OpKind::kReshape, {project(x, 12, 4), b.Ints({1, 1, 6, 4})});
-  ir::Tensor* att1 =
-      b.Op(OpKind::kSoftmax, {b.Op(OpKind::kMatMul, {q, k1})}, Attr("axis", int64_t{-1}));
-  o = b.Op(OpKind::kAdd, {o, b.Op(OpKind::kMatMul, {att1, v1})});
-  ir::Tensor* y = b.Op(OpKind::kReshape, {perm(o, {0, 2, 1, 3}), b.Ints({1, 6, 12})});
-  const CompiledModel c = Check(b.Finish(project(y, 12, 5)), 0.98);
-  EXPECT_EQ(NpuLayers(c, "matmul"), 4);
-  // The heads' transposes, k's second one and the shared key's transpose and reshape are read
-  // through; the heads' transpose back after the sum (an add reads it) runs on the CPU.
-  EXPECT_EQ(CpuLayers(c, "transpose"), 1);
-}
-
-// PyTorch's multi-head attention: q, k, v split into heads by reshape and transpose, q scaled
-// (a lookup table), k transposed again, the heads transposed back and merged. The products read
-// and write through every transpose; the table runs before q's; none runs on the CPU. A head
-// transpose also read by an add runs there for the add, and the product still reads through it.
-TEST(TensorOps, HeadTransposesAreReadAndWrittenThroughNotRun) {
-  for (bool also_added : {false, true}) {
-    SCOPED_TRACE(also_added ? "v's transpose also added" : "only the products");
-    FloatBuilder b("mha");
-    ir::Tensor* x = b.Input({1, 7, 12});
-    auto perm = [&](ir::Tensor* t, std::vector<int64_t> p) {
-      return b.Op(OpKind::kTranspose, {t}, Attr("perm", std::move(p)));
-    };
-    auto heads = [&](ir::Tensor* t) {  // [1,7,12] -> [1,3,7,4]
-      t = b.Op(OpKind::kMatMul, {t, b.Const({12, 12}, 0.3f)});
-      return perm(b.Op(OpKind::kReshape, {t, b.Ints({1, 7, 3, 4})}), {0, 2, 1, 3});
-    };
-    ir::Tensor *q = heads(x), *k = heads(x), *v = heads(x);
-    q = b.Op(OpKind::kDiv, {q, b.Scalar(2.0f)});
-    ir::Tensor* att = b.Op(OpKind::kMatMul, {q, perm(k, {0, 1, 3, 2})});
-    att = b.Op(OpKind::kSoftmax, {att}, Attr("axis", int64_t{-1}));
-    ir::Tensor* o = b.Op(OpKind::kMatMul, {att, v});
-    if (also_added) o = b.Op(OpKind::kAdd, {o, v});
-    o = b.Op(OpKind::kReshape, {perm(o, {0, 2, 1, 3}), b.Ints({1, 7, 12})});
-    const CompiledModel c = Check(b.Finish(b.Op(OpKind::kMatMul, {o, b.Const({12, 5})})), 0.98);
-    EXPECT_EQ(NpuLayers(c, "matmul"), 2);
-    EXPECT_EQ(CpuLayers(c, "transpose"), also_added ? 2 : 0);  // v's, and the one after the add
-    int notes = 0;
-    for (const ModelLayer& l : c.layers) {
-      notes += l.note.find("which the matrix products read through") != std::string::npos ||
-               l.note.find("writes through transpose") != std::string::npos;
-    }
-    EXPECT_EQ(notes, also_added ? 1 : 2);
-  }
-}
-
-// PyTorch's nn.MultiheadAttention: one projection to 3E split by three slices into q, k and v,
-// each reshaped to heads and transposed. The products read all of it through; nothing but the
-// softmax runs on the CPU. A slice another layer also reads runs for it, and only for it.
-TEST(TensorOps, QkvSlicedOffOneProjectionAreReadThrough) {
-  for (bool k_also_added : {false, true}) {
-    SCOPED_TRACE(k_also_added ? "k's slice also added" : "only the products");
-    FloatBuilder b("in_proj");
-    ir::Tensor* x = b.Input({1, 5, 12});
-    ir::Tensor* qkv = b.Op(OpKind::kMatMul, {x, b.Const({12, 36}, 0.3f)});
-    auto part = [&](int64_t i) {
-      return b.Op(OpKind::kSlice,
-                  {qkv, b.Ints({12 * i}), b.Ints({12 * i + 12}), b.Ints({2}), b.Ints({1})});
-    };
-    auto heads = [&](ir::Tensor* t) {  // [1,5,12] -> [1,2,5,6]
-      return b.Op(OpKind::kTranspose, {b.Op(OpKind::kReshape, {t, b.Ints({1, 5, 2, 6})})},
-                  Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
-    };
-    ir::Tensor *q = heads(part(0)), *k = part(1), *v = heads(part(2));
-    ir::Tensor* kt =
-        b.Op(OpKind::kTranspose, {heads(k)}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
-    ir::Tensor* att =
-        b.Op(OpKind::kSoftmax, {b.Op(OpKind::kMatMul, {q, kt})}, Attr("axis", int64_t{-1}));
-    ir::Tensor* o = b.Op(OpKind::kTranspose, {b.Op(OpKind::kMatMul, {att, v})},
-                         Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
-    o = b.Op(OpKind::kReshape, {o, b.Ints({1, 5, 12})});
-    if (k_also_added) o = b.Op(OpKind::kAdd, {o, k});
-    const CompiledModel c = Check(b.Finish(o), 0.98);
-    EXPECT_EQ(NpuLayers(c, "matmul"), 2);
-    EXPECT_EQ(CpuLayers(c, "slice"), k_also_added ? 1 : 0);
-    EXPECT_EQ(CpuLayers(c, "transpose"), 0);
-    int cpu = 0;
-    for (const ModelLayer& l : c.layers) cpu += l.on_cpu;
-    EXPECT_EQ(cpu, k_also_added ? 2 : 1);  // the softmax (and k's slice)
-  }
-}
-
-// The control core's matmul kernel stays covered: the attention with its products forced there.
-TEST(TensorOps, AttentionProductsForcedOnTheControlCore) {
-  FloatBuilder b("cpu_matmul");
-  ir::Tensor* x = b.Op(OpKind::kReshape, {b.Input({1, 10, 6}), b.Ints({1, 2, 5, 6})});
-  ir::Tensor* kt = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
-  ir::Tensor* att =
-      b.Op(OpKind::kSoftmax, {b.Op(OpKind::kMatMul, {x, kt})}, Attr("axis", int64_t{-1}));
-  ir::Graph f = b.Finish(b.Op(OpKind::kMatMul, {att, x}));
-  passes::PassContext ctx;
-  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
-  quantize::CalibrationSet calib;
-  calib.samples.push_back(Sample(f, 100));
-  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
-  ASSERT_TRUE(q.ok()) << q.status().message();
-  CompileOptions options;
-  options.cpu_ops = {"matmul"};
-  for (const NamedConfig& c : SweepConfigs()) {
-    SCOPED_TRACE(c.name);
-    const CompiledModel m = ExpectBitExact(*q, c.config, 1, options);
-    EXPECT_EQ(NpuLayers(m, "matmul"), 0);
-    int on_cpu = 0;
-    for (const ModelLayer& l : m.layers) on_cpu += l.on_cpu && l.op == "matmul";
-    EXPECT_EQ(on_cpu, 2);
-  }
-}
-
-int CpuLayers(const CompiledModel& m) {
+int AllCpuLayers(const CompiledModel& m) {
   int n = 0;
   for (const ModelLayer& l : m.layers) n += l.on_cpu;
   return n;
@@ -363,7 +105,7 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   // The concatenated tensors share one range (placement needs one scale): a little less exact.
   const CompiledModel m = Check(b.Finish(b.Conv(block, 27, 5, 1)), 0.97);
   EXPECT_EQ(m.network.concats_placed, 4);
-  EXPECT_EQ(CpuLayers(m), 0);
+  EXPECT_EQ(AllCpuLayers(m), 0);
 }
 
 TEST(TensorOps, AConcatenationOfAGraphInputIsACopy) {
@@ -372,7 +114,7 @@ TEST(TensorOps, AConcatenationOfAGraphInputIsACopy) {
   ir::Tensor* y = b.Op(OpKind::kConcat, {x, b.Conv(x, 3, 2, 3)}, Attr("axis", int64_t{1}));
   const CompiledModel m = Check(b.Finish(b.Conv(y, 5, 4, 1)), 0.99);
   EXPECT_EQ(m.network.concats_placed, 0);
-  EXPECT_EQ(CpuLayers(m), 1);
+  EXPECT_EQ(AllCpuLayers(m), 1);
 }
 
 }  // namespace
