@@ -51,8 +51,11 @@ std::string LayerSchedule::Describe() const {
 bool CanBeOnChip(const NetLayer& layer, int index) {
   if (layer.on_cpu()) return false;
   // A matrix product's b is LOADed block by block from DRAM; its a is read in place only with
-  // dense rows (not through a transpose of heads); its output is written with any row stride.
-  if (const MatMulLayer* m = layer.matmul()) return index < 0 || (index == 0 && m->a_rows_dense());
+  // dense rows (not through a transpose of heads); its output is written in place with its row
+  // stride as ACT's out_pixel_stride (16 bits).
+  if (const MatMulLayer* m = layer.matmul()) {
+    return index < 0 ? m->y.row_stride <= 65535 : index == 0 && m->a_rows_dense();
+  }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
