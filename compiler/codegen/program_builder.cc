@@ -28,7 +28,8 @@ ConvOperands PlaceData(const ConvLayer& layer) {
   const uint64_t batches = layer.batches;
   d.output = DramTensor(AlignUp(d.input.addr + batches * layer.InputBytes()), layer.out_c);
   if (layer.activation_weights) {
-    d.b = DramTensor(AlignUp(d.output.addr + batches * layer.OutputBytes()), layer.out_c);
+    d.b = DramTensor(AlignUp(d.output.addr + batches * layer.OutputBytes()),
+                     layer.weights_nk ? layer.in_c : layer.out_c);  // dense rows of b
   }
   return d;
 }

@@ -4,8 +4,9 @@
 //                             clamp),
 // a[i] being an M x K and b[i] a K x N matrix. Attention's Q x K^T and softmax(...) x V, batched
 // over heads. Where each matrix is in its value's buffer is explicit (MatrixPlaces): batch dims
-// broadcast (several batch indices read the same a or b), and a transpose that moves whole rows
-// (attention's heads) or swaps b's two dims (K^T) is read through instead of being run.
+// broadcast (several batch indices read the same a or b), and the slices, reshapes and
+// transposes around a product (q, k, v sliced off one projection, split into heads, K^T) are
+// read through instead of being run (compiler/lower/lower_views.cc).
 //
 // On the NPU the product is the batched 1x1 convolution AsConv(), one batch per output batch
 // index: a's M x K matrix is a 1 x M x K input region, b's matrix the weights, LOADed from b's
