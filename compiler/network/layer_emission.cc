@@ -82,9 +82,9 @@ TensorPlace Rows(const TensorPlace& value, uint64_t row_stride) {
   return {value.in_sram, value.addr, static_cast<uint32_t>(row_stride), 0};
 }
 
-// One job of a batch per output batch index, each at its matrices' offsets (batch indices
-// sharing a matrix read the same bytes and, with equal ids, the same tiles); one set of ACT
-// records.
+// The product as one job of batched convolutions, a batch per output batch index at its
+// matrices' offsets (batch indices sharing a matrix read the same bytes and, with equal ids, the
+// same tiles); one set of ACT records.
 std::vector<ConvJob> MatMulJob(const MatMulLayer& m, const ConvLayer& conv,
                                const LayerConstants& constants, const LayerPlaces& places) {
   NPU_CHECK(!places.inputs[1].in_sram);  // CanBeOnChip: b's blocks are LOADed from DRAM
