@@ -33,6 +33,12 @@ StatusOr<CompiledLayer> CompileConvLayerDetailed(const spec::NpuConfig& config,
                                                  const CompileOptions& options) {
   NPU_TRY(spec::Validate(config));
   NPU_TRY(CheckLayer(layer));
+  if (layer.activation_weights || layer.batches > 1) {
+    return InvalidArgument(fmt::format(
+        "layer '{}': weights from an activation (another layer's output) and batches of "
+        "operands are compiled in a network (CompileNetwork)",
+        layer.DisplayName()));
+  }
   NPU_TRY(CheckDramFits(config, layer, 0));  // before tiling sizes anything by the tensors
   NPU_ASSIGN_OR_RETURN(const TilingChoice choice, Tile(config, layer, options));
   NPU_ASSIGN_OR_RETURN(std::vector<uint8_t> params, PackActParams(layer));

@@ -9,6 +9,7 @@
 namespace npu::compiler {
 
 std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
+  if (l.activation_weights) return {};  // LOADed from the activation
   std::vector<uint8_t> packed(l.weights.size());
   const std::vector<uint64_t> offsets = g.WeightTileOffsets();
   const uint64_t channels = l.WeightChannels();
@@ -32,6 +33,7 @@ std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
 }
 
 StatusOr<int32_t> FoldedBias(const ConvLayer& l, uint32_t n) {
+  if (l.activation_weights) return l.bias[n];  // CONV subtracts the zero points itself
   int64_t weight_sum = 0;
   const uint64_t k = l.ReductionSize();
   for (uint64_t i = 0; i < k; ++i) weight_sum += l.weights[n * k + i];

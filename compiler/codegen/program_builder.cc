@@ -25,7 +25,12 @@ ConvOperands PlaceData(const ConvLayer& layer) {
   d.params = AlignUp(d.weights + layer.weights.size());
   d.table = d.params + uint64_t{layer.out_c} * spec::kActParamBytes;  // ends the params segment
   d.input = DramTensor(AlignUp(d.table + layer.table.size()), layer.in_c);
-  d.output = DramTensor(AlignUp(d.input.addr + layer.InputBytes()), layer.out_c);
+  const uint64_t batches = layer.batches;
+  d.output = DramTensor(AlignUp(d.input.addr + batches * layer.InputBytes()), layer.out_c);
+  if (layer.activation_weights) {
+    d.b = DramTensor(AlignUp(d.output.addr + batches * layer.OutputBytes()),
+                     layer.weights_nk ? layer.in_c : layer.out_c);  // dense rows of b
+  }
   return d;
 }
 
@@ -37,9 +42,11 @@ DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count) {
   l.data = PlaceData(layer);
   l.weight_bytes = layer.weights.size();
   l.param_bytes = uint64_t{layer.out_c} * spec::kActParamBytes + layer.table.size();
-  l.input_bytes = layer.InputBytes();
-  l.output_bytes = layer.OutputBytes();
-  l.end = AlignUp(l.data_base + l.data.output.addr + l.output_bytes);
+  l.input_bytes = layer.batches * layer.InputBytes();
+  l.output_bytes = layer.batches * layer.OutputBytes();
+  l.end = AlignUp(l.data_base + (layer.activation_weights
+                                     ? l.data.b.addr + layer.batches * layer.WeightBytes()
+                                     : l.data.output.addr + l.output_bytes));
   return l;
 }
 

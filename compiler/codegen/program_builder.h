@@ -32,7 +32,7 @@ struct DramLayout {
 };
 
 // Data offsets relative to the weights region (what the emitter needs before the instruction
-// count is known).
+// count is known); activation weights (b) after the output.
 ConvOperands PlaceData(const ConvLayer& layer);
 DramLayout PlanDram(const ConvLayer& layer, uint64_t instruction_count);
 

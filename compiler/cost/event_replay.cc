@@ -44,15 +44,21 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
   Unit vector(static_cast<int>(spec::Queue::kVector));
   DmaEngine load(config, spec::Queue::kLoad), store(config, spec::Queue::kStore);
   while (s.retired < insns.size()) {
-    // 1. Everything that can move at this instant, in unit order, until nothing does.
-    for (bool moved = true; moved;) {
-      moved = compute.Step(s);
-      moved |= vector.Step(s);
-      moved |= load.Step(s);
-      moved |= store.Step(s);
-      moved |= cp.Step(s);
-      moved |= load.StartKicked(s);
-      moved |= store.StartKicked(s);
+    // 1. Everything that can move at this instant, in unit order, until nothing does; then the
+    //    next delta (units woken by tokens given in this one, DMA retirements), if any.
+    bool next_delta = true;
+    while (next_delta) {
+      for (bool moved = true; moved;) {
+        moved = compute.Step(s);
+        moved |= vector.Step(s);
+        moved |= load.Step(s);
+        moved |= store.Step(s);
+        moved |= cp.Step(s);
+        moved |= load.StartKicked(s);
+        moved |= store.StartKicked(s);
+      }
+      next_delta = load.RetiresNextDelta() | store.RetiresNextDelta();
+      next_delta |= s.NextDelta();
     }
     if (s.retired == insns.size()) break;
     // 2. The next instant anything waits for.

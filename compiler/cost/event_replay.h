@@ -16,7 +16,10 @@
 // the DMA channels given a descriptor in that pass start, each going as far as it can before the
 // next, and again until nothing moves; so a unit that goes on from its previous instruction acts
 // before one woken by the token it gives, and the command processor's fetch request goes to DRAM
-// before the first requests of a descriptor dispatched at the same instant, as in SystemC.
+// before the first requests of a descriptor dispatched at the same instant, as in SystemC. Then,
+// as SystemC's delta cycles: tokens count at once, but a unit already blocked on them wakes only
+// in the next delta (after the SRAM accesses and bursts due in this one), and a descriptor
+// retires, giving its tokens, a delta after its channel finishes it.
 // The timing formulas are hw/spec/timing_model.h's, so this is the hardware's timing up to the
 // order of simultaneous events.
 #pragma once

@@ -53,11 +53,14 @@ bool DmaEngine::Dispatch(Shared& s) {
       const size_t i = s.fifo[q_].front();
       s.fifo[q_].pop_front();
       pending_ = std::make_shared<Job>(Job{i, spec::Footprints(s.insns[i])});
-      has_tokens_ = false;
+      has_tokens_ = blocked_ = false;
       moved = true;
     }
     if (!has_tokens_) {
-      if (!s.HasTokens(pending_->insn, q_)) return moved;
+      if (!s.Ready(pending_->insn, q_, blocked_)) {
+        blocked_ = true;
+        return moved;
+      }
       s.TakeTokens(pending_->insn, q_);
       has_tokens_ = moved = true;
     }
@@ -116,6 +119,7 @@ bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
   s.timeline[i].end = s.now;
   s.cost.busy_cycles[q_] += s.now - s.timeline[i].start;
   ch.job->done = true;
+  ch.job->done_in = s.delta;
   ch = Channel{};
   ch.wake = kNever;
   return true;
@@ -123,7 +127,7 @@ bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
 
 bool DmaEngine::RetireInOrder(Shared& s) {
   bool moved = false;
-  while (!in_order_.empty() && in_order_.front()->done) {
+  while (!in_order_.empty() && in_order_.front()->done && in_order_.front()->done_in < s.delta) {
     s.Retire(in_order_.front()->insn, q_);
     in_order_.pop_front();
     moved = true;

@@ -44,8 +44,12 @@ bool Unit::Step(Shared& s) {
       insn_ = s.fifo[q_].front();
       s.fifo[q_].pop_front();
       taken_ = moved = true;
+      blocked_ = false;
     }
-    if (!s.HasTokens(insn_, q_)) return moved;
+    if (!s.Ready(insn_, q_, blocked_)) {
+      blocked_ = true;
+      return moved;
+    }
     s.TakeTokens(insn_, q_);
     Start(s);
     moved = true;

@@ -44,11 +44,33 @@ struct Shared {
     }
     return true;
   }
+  // Whether instruction i of queue q may take its tokens now. Tokens count as soon as they are
+  // given, but a unit already `blocked` on them wakes a delta later (hw's TokenSync notifies
+  // with SC_ZERO_TIME): after everything else due in the delta they were given in.
+  bool Ready(size_t i, int q, bool blocked) const {
+    if (!HasTokens(i, q)) return false;
+    for (int p = 0; p < kQueues && blocked; ++p) {
+      if ((insns[i].wait_mask >> p & 1) && given_in[p][q] == delta) return false;
+    }
+    return true;
+  }
   void TakeTokens(size_t i, int q) {
     for (int p = 0; p < kQueues; ++p) tokens[p][q] -= insns[i].wait_mask >> p & 1;
   }
+  // Ends the delta: true if tokens were given in it (their waiters act in the next one).
+  bool NextDelta() {
+    const bool given = given_this_delta;
+    given_this_delta = false;
+    ++delta;
+    return given;
+  }
   void Retire(size_t i, int q) {
-    for (int p = 0; p < kQueues; ++p) tokens[q][p] += insns[i].signal_mask >> p & 1;
+    for (int p = 0; p < kQueues; ++p) {
+      if (!(insns[i].signal_mask >> p & 1)) continue;
+      ++tokens[q][p];
+      given_in[q][p] = delta;
+      given_this_delta = true;
+    }
     timeline[i].retire = now;
     done[i] = true;
     cost.cycles = std::max(cost.cycles, now);
@@ -59,8 +81,11 @@ struct Shared {
   const std::vector<spec::Instruction>& insns;
   SramBanks banks;
   uint64_t now = 0, bus_free = 0;
-  std::array<std::array<int64_t, kQueues>, kQueues> tokens{};  // [src][dst]
-  std::array<std::deque<size_t>, kQueues> fifo;                // dispatched, not yet taken
+  std::array<std::array<int64_t, kQueues>, kQueues> tokens{};     // [src][dst]
+  std::array<std::array<uint64_t, kQueues>, kQueues> given_in{};  // delta of the last give
+  uint64_t delta = 1;                                             // every delta of every instant
+  bool given_this_delta = false;
+  std::array<std::deque<size_t>, kQueues> fifo;  // dispatched, not yet taken
   std::vector<InstructionTiming> timeline;
   std::vector<bool> done;  // retired
   CostEstimate cost;
@@ -90,6 +115,7 @@ class Unit {
 
   int q_;
   bool taken_ = false, busy_ = false;
+  bool blocked_ = false;  // found its tokens missing
   size_t insn_ = 0;
   uint64_t end_ = 0;
 };
@@ -106,6 +132,9 @@ class DmaEngine {
   // its next batch), and before the units of the next pass.
   bool StartKicked(Shared& s);
   uint64_t Wake() const;
+  // A finished descriptor retires (gives its tokens) a delta after its channel finishes it, as
+  // hw/dma's in-order retirement wakes on the channel's delta notification.
+  bool RetiresNextDelta() const { return !in_order_.empty() && in_order_.front()->done; }
 
  private:
   struct InFlight {
@@ -116,6 +145,7 @@ class DmaEngine {
     size_t insn;
     std::vector<spec::Footprint> footprint;
     bool done = false;
+    uint64_t done_in = 0;  // the delta its channel finished it in
   };
   struct Channel {
     std::shared_ptr<Job> job;  // null: free
@@ -140,6 +170,7 @@ class DmaEngine {
   std::deque<std::shared_ptr<Job>> in_order_;  // dispatched, not retired
   std::shared_ptr<Job> pending_;               // taken from the queue, not yet on a channel
   bool has_tokens_ = false;
+  bool blocked_ = false;  // pending_ found its tokens missing
 };
 
 }  // namespace npu::compiler::replay

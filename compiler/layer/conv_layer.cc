@@ -22,10 +22,28 @@ uint32_t OutExtent(uint32_t in, uint32_t pad_before, uint32_t pad_after, uint32_
   return static_cast<uint32_t>((padded - extent) / stride + 1);
 }
 
+// Weights from an activation: read as CONV's weights_kn, which only 1x1 kernels have, and a
+// reduction short enough for 9-bit x 9-bit products.
+Status CheckActivationWeights(const ConvLayer& l) {
+  if (l.depthwise || l.kernel_h != 1 || l.kernel_w != 1 || l.pad_top || l.pad_left ||
+      l.pad_bottom || l.pad_right) {
+    return InvalidArgument(
+        "weights from an activation need a 1x1 kernel without padding, not depthwise");
+  }
+  if (l.ReductionSize() > kMaxActivationReduction) {
+    return Unimplemented(fmt::format(
+        "in_c = {}: with both operands' zero points subtracted, above {} the int32 accumulator "
+        "could overflow",
+        l.in_c, kMaxActivationReduction));
+  }
+  return Status::Ok();
+}
+
 // Shapes: every dimension positive. Kernels, strides and dilations beyond CONV's 4-bit fields
 // are decomposed by the tiler (tile_grid.h), up to what its 12-bit extents allow.
 Status CheckShape(const ConvLayer& l) {
-  const std::pair<const char*, uint32_t> dims[] = {{"in_h", l.in_h},
+  const std::pair<const char*, uint32_t> dims[] = {{"batches", l.batches},
+                                                   {"in_h", l.in_h},
                                                    {"in_w", l.in_w},
                                                    {"in_c", l.in_c},
                                                    {"out_c", l.out_c},
@@ -38,7 +56,7 @@ Status CheckShape(const ConvLayer& l) {
   for (const auto& [field, value] : dims) {
     if (value == 0) return InvalidArgument(fmt::format("{} = 0: must be at least 1", field));
   }
-  for (const auto& [field, value] : std::span(dims).subspan(4)) {
+  for (const auto& [field, value] : std::span(dims).subspan(5)) {
     if (value > kMaxWindowField) {
       return Unimplemented(
           fmt::format("{} = {}: at most {} is supported", field, value, kMaxWindowField));
@@ -55,7 +73,10 @@ Status CheckShape(const ConvLayer& l) {
         "kernel_h x kernel_w x in_c = {}: above {} the int32 accumulator could overflow",
         l.ReductionSize(), kMaxReduction));
   }
-  return Status::Ok();
+  if (l.weights_nk && !l.activation_weights) {
+    return InvalidArgument("weights_nk: only weights from an activation have that layout");
+  }
+  return l.activation_weights ? CheckActivationWeights(l) : Status::Ok();
 }
 
 // Padding: the padded input must hold one kernel window. Windows that see only padding are
@@ -82,7 +103,10 @@ Status CheckPadding(const ConvLayer& l) {
 }
 
 Status CheckSizes(const ConvLayer& l) {
-  const uint64_t want_weights = uint64_t{l.out_c} * l.ReductionSize();
+  const uint64_t want_weights = l.activation_weights ? 0 : l.WeightBytes();
+  if (l.activation_weights && !l.weights.empty()) {
+    return InvalidArgument("weights from an activation: the constant weights must be empty");
+  }
   if (l.weights.size() != want_weights) {
     return InvalidArgument(
         fmt::format("weights has {} values, expected out_c x kernel_h x kernel_w x {} = {}",
@@ -118,6 +142,13 @@ Status CheckQuantisation(const ConvLayer& l) {
     }
   }
   NPU_TRY(CheckInt8Fields(l.input_zero_point, l.output_zero_point, l.clamp_min, l.clamp_max));
+  if (l.weight_zero_point < -128 || l.weight_zero_point > 127 ||
+      (l.weight_zero_point != 0 && !l.activation_weights)) {
+    return InvalidArgument(fmt::format(
+        "weight_zero_point = {}: must be 0 for constant weights (symmetric), int8 for activation "
+        "weights",
+        l.weight_zero_point));
+  }
   return CheckOptionalTable(l.table);
 }
 

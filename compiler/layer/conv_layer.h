@@ -18,6 +18,20 @@ struct ConvLayer {
   // Depthwise (group == in_c == out_c): output channel n sees only input channel n; weights are
   // [out_c][kernel_h][kernel_w].
   bool depthwise = false;
+  // Weights that are an activation, not constants (a tile of a matrix product of two
+  // activations, matmul_layer.h): `weights` is empty and each weight tile is LOADed from the
+  // activation b, in_c x out_c (K x N) row-major, which CONV reads as it is (weights_kn), or with
+  // weights_nk out_c x in_c (b transposed: CONV's usual layout). CONV subtracts both zero points
+  // itself (input_zero_point, weight_zero_point), so nothing is folded into the bias and the
+  // reduction is bounded by kMaxActivationReduction. 1x1 kernels, no padding.
+  bool activation_weights = false;
+  bool weights_nk = false;
+  int32_t weight_zero_point = 0;  // 0 unless activation_weights
+  // Independent convolutions computed alike, one after the other with one tiling and one set of
+  // buffers (a matrix product's batch indices: attention's heads): each has its own input,
+  // weights (activation weights) and output, whose places the emitter is given. The sizes below
+  // are one batch's; Macs() counts them all.
+  uint32_t batches = 1;
 
   uint32_t in_h = 1, in_w = 1, in_c = 1;
   uint32_t out_c = 1;
@@ -26,7 +40,8 @@ struct ConvLayer {
   uint32_t dilation_h = 1, dilation_w = 1;
   uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
 
-  std::vector<int8_t> weights;      // [out_c][kernel_h][kernel_w][in_c] ([..][1] if depthwise)
+  // [out_c][kernel_h][kernel_w][in_c] ([..][1] if depthwise); empty with activation_weights.
+  std::vector<int8_t> weights;
   std::vector<int32_t> bias;        // [out_c]: real bias / (input_scale * weight_scale[n])
   std::vector<int32_t> multiplier;  // [out_c]: with shift, input_scale * weight_scale[n] /
   std::vector<int32_t> shift;       // [out_c]   output_scale (see quant/quant_math.h)
@@ -52,11 +67,15 @@ struct ConvLayer {
   uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c); }
   // Input channels one weight row covers: in_c, or 1 if depthwise.
   uint32_t WeightChannels() const { return depthwise ? 1 : in_c; }
-  uint64_t Macs() const { return uint64_t{OutH()} * OutW() * out_c * ReductionSize(); }
+  uint64_t WeightBytes() const { return uint64_t{out_c} * ReductionSize(); }
+  uint64_t Macs() const { return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize(); }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c; }
   uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c; }
   const char* OpName() const {
-    return fully_connected ? "fully_connected" : depthwise ? "depthwise_conv2d" : "conv2d";
+    return activation_weights ? "matmul"
+           : fully_connected  ? "fully_connected"
+           : depthwise        ? "depthwise_conv2d"
+                              : "conv2d";
   }
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };
@@ -68,6 +87,10 @@ inline constexpr uint32_t kMaxWindowField = 4095;
 // The largest reduction (kernel_h * kernel_w * in_c) whose int32 accumulator cannot overflow:
 // |x - zp| <= 255 and |w| <= 128, so 65535 terms stay below 2^31.
 inline constexpr uint64_t kMaxReduction = 65535;
+
+// With activation weights both operands of a product range over 255 values around their zero
+// points: 255 x 255 x 33025 stays below 2^31.
+inline constexpr uint64_t kMaxActivationReduction = 33025;
 
 // Every rule the compiler and the reference rely on; the error names the layer and the field.
 Status CheckLayer(const ConvLayer& layer);

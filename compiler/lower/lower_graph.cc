@@ -1,31 +1,30 @@
 // LowerGraph: the walk over the quantised graph.
 //   1. Graph inputs become values in their own buffers.
-//   2. In topological order: views become values over their input's buffer; every other node
-//      becomes a layer writing a new value in a new buffer, on the NPU (lower_ops.cc fills in the
+//   2. In topological order: views (and slices of one contiguous range, transposes moving only
+//      dims of one) become values over their input's buffer; a transpose that a
+//      matrix product may read through is deferred (lower_views.cc); every other node becomes a
+//      layer writing a new value in a new buffer, on the NPU (lower_ops.cc fills in the
 //      parameters) or, where the NPU cannot run it, on the control core (CpuLayer).
 //   3. One error for every node that cannot run anywhere (or only on the CPU, with the fallback
 //      off).
 //   4. Mark the buffers the host reads.
-//   5. Channel slices become views or DMA copies (slice_views.h), concatenations placement
-//      (concat_placement.h).
+//   5. Channel slices become views or DMA copies, other slices DMA gathers (slice_views.h);
+//      concatenations become placement (concat_placement.h).
 #include "compiler/lower/lower_graph.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <array>
-#include <optional>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
-#include "compiler/lower/lower_ops.h"
+#include "compiler/lower/lowering.h"
 #include "compiler/lower/slice_views.h"
 #include "hw/spec/cpu_ops.h"
 
 namespace npu::compiler {
+namespace lowering {
 namespace {
 
 using ir::OpKind;
@@ -42,7 +41,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         k == OpKind::kTranspose || IsEltwise(k);
+         k == OpKind::kMatMul || k == OpKind::kTranspose || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -54,8 +53,8 @@ const ir::Node* FusableLut(const ir::Graph& g, const ir::Node& n) {
   return u->kind() == OpKind::kLut ? u : nullptr;
 }
 
-// An activation's (h, w, c): i8 with per-tensor quant; the last dim is the channels, the one
-// before the width, the others together the height ([1,H,W,C] NHWC, [1,K] 1x1xK, [S,1,D] Sx1xD).
+}  // namespace
+
 StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   const ir::Shape& s = t.shape();
   auto bad = [&](const std::string& why) {
@@ -77,274 +76,268 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   return hwc;
 }
 
-class Lowering {
- public:
-  explicit Lowering(const LowerOptions& options) : options_(options) {}
-
-  StatusOr<Network> Run(const ir::Graph& g) {
-    net_.name = g.name();
-    for (const ir::Tensor* t : g.inputs()) {
-      NPU_ASSIGN_OR_RETURN(const int v, NewValue(*t, -1));
-      net_.buffers[net_.values[v].buffer].graph_input = true;
-      net_.inputs.push_back(v);
-    }
-    for (const ir::Node* n : g.nodes()) {
-      if (!fused_.count(n)) NPU_TRY(Node(g, *n));
-    }
-    if (!refused_.empty()) return Refusal(g);
-    for (const ir::Tensor* t : g.outputs()) {
-      NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
-      net_.buffers[net_.values[v].buffer].graph_output = true;
-      net_.outputs.push_back(v);
-    }
-    PlaceSlices(net_);
-    PlaceConcats(net_);
-    if (net_.layers.empty()) {
-      return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
-    }
-    return std::move(net_);
+StatusOr<Network> Lowering::Run(const ir::Graph& g) {
+  g_ = &g;
+  net_.name = g.name();
+  for (const ir::Tensor* t : g.inputs()) {
+    NPU_ASSIGN_OR_RETURN(const int v, NewValue(*t, -1));
+    net_.buffers[net_.values[v].buffer].graph_input = true;
+    net_.inputs.push_back(v);
   }
-
- private:
-  Status Refusal(const ir::Graph& g) const {
-    return Unimplemented(
-        fmt::format("graph '{}': {} node(s) cannot run {}: {}", g.name(), refused_.size(),
-                    options_.cpu_fallback ? "on the NPU or the control core"
-                                          : "on the NPU, and the CPU fallback is off",
-                    fmt::join(refused_, "; ")));
+  for (const ir::Node* n : g.nodes()) {
+    if (!fused_.count(n)) NPU_TRY(Node(*n));
   }
-
-  bool ForcedOnCpu(const ir::Node& n) const {
-    const auto& ops = options_.cpu_ops;
-    return std::find(ops.begin(), ops.end(), n.name()) != ops.end() ||
-           std::find(ops.begin(), ops.end(), std::string(ir::OpName(n.kind()))) != ops.end();
+  for (const ir::Tensor* t : g.outputs()) NPU_TRY(Materialize(*t).status());
+  if (!refused_.empty()) return Refusal(g);
+  for (const ir::Tensor* t : g.outputs()) {
+    NPU_ASSIGN_OR_RETURN(const int v, ValueOf(*t));
+    net_.buffers[net_.values[v].buffer].graph_output = true;
+    net_.outputs.push_back(v);
   }
+  PlaceSlices(net_);
+  PlaceConcats(net_);
+  if (net_.layers.empty()) {
+    return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
+  }
+  return std::move(net_);
+}
 
-  // A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
-  StatusOr<int> NewValue(const ir::Tensor& t, int buffer) {
-    NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
-    ActivationValue v{t.name(),
-                      {},
-                      hwc[0],
-                      hwc[1],
-                      hwc[2],
-                      t.quant().scale[0],
-                      t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
-                      buffer};
-    for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
-    if (buffer < 0) {
-      v.buffer = static_cast<int>(net_.buffers.size());
-      net_.buffers.push_back({v.bytes()});
-    } else if (v.bytes() != net_.buffers[buffer].bytes) {
-      return InvalidArgument(fmt::format("view '{}' has {} bytes; its input has {}", t.name(),
-                                         v.bytes(), net_.buffers[buffer].bytes));
+Status Lowering::Refusal(const ir::Graph& g) const {
+  return Unimplemented(
+      fmt::format("graph '{}': {} node(s) cannot run {}: {}", g.name(), refused_.size(),
+                  options_.cpu_fallback ? "on the NPU or the control core"
+                                        : "on the NPU, and the CPU fallback is off",
+                  fmt::join(refused_, "; ")));
+}
+
+bool Lowering::ForcedOnCpu(const ir::Node& n) const {
+  const auto& ops = options_.cpu_ops;
+  return std::find(ops.begin(), ops.end(), n.name()) != ops.end() ||
+         std::find(ops.begin(), ops.end(), std::string(ir::OpName(n.kind()))) != ops.end();
+}
+
+// A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
+StatusOr<int> Lowering::NewValue(const ir::Tensor& t, int buffer) {
+  NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
+  ActivationValue v{t.name(),
+                    {},
+                    hwc[0],
+                    hwc[1],
+                    hwc[2],
+                    t.quant().scale[0],
+                    t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
+                    buffer};
+  for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
+  if (buffer < 0) {
+    v.buffer = static_cast<int>(net_.buffers.size());
+    net_.buffers.push_back({v.bytes()});
+  } else if (v.bytes() != net_.buffers[buffer].bytes) {
+    return InvalidArgument(fmt::format("view '{}' has {} bytes; its input has {}", t.name(),
+                                       v.bytes(), net_.buffers[buffer].bytes));
+  }
+  net_.values.push_back(v);
+  value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
+  return static_cast<int>(net_.values.size()) - 1;
+}
+
+StatusOr<int> Lowering::ValueOf(const ir::Tensor& t) const {
+  auto it = value_of_.find(&t);
+  if (it != value_of_.end()) return it->second;
+  return InvalidArgument(fmt::format(
+      "tensor '{}' is read as an activation but is neither a graph input nor computed by a node "
+      "(constant activations are not supported)",
+      t.name()));
+}
+
+Status Lowering::Node(const ir::Node& n) {
+  if (n.num_outputs() != 1 || n.input(0) == nullptr) {
+    return InvalidArgument(
+        fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
+                    ir::OpName(n.kind())));
+  }
+  NPU_ASSIGN_OR_RETURN(const bool deferred, Defer(n));
+  if (deferred) return Status::Ok();
+  if ((IsView(n.kind()) || MemoryOrderTranspose(n)) && !ForcedOnCpu(n)) {
+    NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
+    return NewValue(*n.output(), net_.values[x].buffer).status();
+  }
+  if (n.kind() == OpKind::kSlice && !ForcedOnCpu(n)) {
+    NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
+    if (const std::optional<uint64_t> at = ContiguousSlice(n, x)) return SliceView(n, x, *at);
+  }
+  return Lower(n);
+}
+
+bool Lowering::MemoryOrderTranspose(const ir::Node& n) {
+  if (n.kind() != OpKind::kTranspose) return false;
+  const ir::Shape& s = n.input(0)->shape();
+  return KeepsMemoryOrder(std::vector<uint64_t>(s.begin(), s.end()), n.attrs().GetInts("perm"));
+}
+
+std::optional<uint64_t> Lowering::ContiguousSlice(const ir::Node& n, int input) const {
+  const ActivationValue& x = net_.values[input];
+  if (net_.buffers[x.buffer].pixel_channels != 0 || x.bytes() != net_.buffers[x.buffer].bytes) {
+    return std::nullopt;
+  }
+  const ir::Shape &in = n.input(0)->shape(), &out = n.output(0)->shape();
+  const std::vector<int64_t> start = n.attrs().GetInts("starts"), step = n.attrs().GetInts("steps");
+  if (start.size() != in.size() || step.size() != in.size()) return std::nullopt;
+  size_t axis = 0;  // the first dim the slice keeps more than one of
+  while (axis < out.size() && out[axis] == 1) ++axis;
+  uint64_t offset = 0, stride = 1;
+  for (size_t d = in.size(); d-- > 0;) {
+    if (step[d] != 1 || (d > axis && (start[d] != 0 || out[d] != in[d]))) return std::nullopt;
+    offset += uint64_t(start[d]) * stride;
+    stride *= uint64_t(in[d]);
+  }
+  return x.byte_offset + offset;
+}
+
+Status Lowering::SliceView(const ir::Node& n, int input, uint64_t byte_offset) {
+  NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(*n.output(0)));
+  const ir::Tensor& t = *n.output(0);
+  ActivationValue v{t.name(),
+                    {},
+                    hwc[0],
+                    hwc[1],
+                    hwc[2],
+                    t.quant().scale[0],
+                    t.quant().zero_point[0],
+                    net_.values[input].buffer};
+  for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
+  v.byte_offset = byte_offset;
+  net_.values.push_back(v);
+  value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
+  return Status::Ok();
+}
+
+Status Lowering::Lower(const ir::Node& n) {
+  std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
+  if (reason.empty() && HasNpuLowering(n.kind())) {
+    StatusOr<NetLayer> layer = n.kind() == OpKind::kMatMul ? MatMulNpuLayer(n) : NpuLayer(n);
+    if (layer.ok()) {
+      if (const ir::Node* lut = FusableLut(*g_, n)) FuseTable(*lut, *layer);
+      net_.layers.push_back(*std::move(layer));
+      return Status::Ok();
     }
-    net_.values.push_back(v);
-    value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
-    return static_cast<int>(net_.values.size()) - 1;
+    if (layer.status().kind() != ErrorKind::kUnimplemented) return layer.status();
+    reason = layer.status().message();
+  } else if (reason.empty()) {
+    reason = fmt::format("the NPU has no {}", ir::OpName(n.kind()));
   }
+  return CpuNode(n, reason);
+}
 
-  // A slice that is one contiguous range of its (dense) input: its byte offset.
-  std::optional<uint64_t> ContiguousSlice(const ir::Node& n) const {
-    auto it = value_of_.find(n.input(0));
-    if (it == value_of_.end()) return std::nullopt;
-    const ActivationValue& x = net_.values[it->second];
-    if (net_.buffers[x.buffer].pixel_channels != 0 || x.bytes() != net_.buffers[x.buffer].bytes) {
-      return std::nullopt;
-    }
-    const ir::Shape &in = n.input(0)->shape(), &out = n.output(0)->shape();
-    const std::vector<int64_t> start = n.attrs().GetInts("starts"),
-                               step = n.attrs().GetInts("steps");
-    if (start.size() != in.size() || step.size() != in.size()) return std::nullopt;
-    size_t axis = 0;  // the first dim the slice keeps more than one of
-    while (axis < out.size() && out[axis] == 1) ++axis;
-    uint64_t offset = 0, stride = 1;
-    for (size_t d = in.size(); d-- > 0;) {
-      if (step[d] != 1 || (d > axis && (start[d] != 0 || out[d] != in[d]))) return std::nullopt;
-      offset += uint64_t(start[d]) * stride;
-      stride *= uint64_t(in[d]);
-    }
-    return x.byte_offset + offset;
-  }
+namespace {
 
-  Status SliceView(const ir::Node& n, uint64_t byte_offset) {
-    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
-    NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(*n.output(0)));
-    const ir::Tensor& t = *n.output(0);
-    ActivationValue v{t.name(),
-                      {},
-                      hwc[0],
-                      hwc[1],
-                      hwc[2],
-                      t.quant().scale[0],
-                      t.quant().zero_point[0],
-                      net_.values[x].buffer};
-    for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
-    v.byte_offset = byte_offset;
-    net_.values.push_back(v);
-    value_of_[&t] = static_cast<int>(net_.values.size()) - 1;
-    return Status::Ok();
-  }
-
-  // A transpose moving only dims of one: the same bytes in the same order.
-  static bool MemoryOrderTranspose(const ir::Node& n) {
-    if (n.kind() != OpKind::kTranspose) return false;
-    const ir::Shape& s = n.input(0)->shape();
-    return KeepsMemoryOrder(std::vector<uint64_t>(s.begin(), s.end()), n.attrs().GetInts("perm"));
-  }
-
-  StatusOr<int> ValueOf(const ir::Tensor& t) const {
-    auto it = value_of_.find(&t);
-    if (it != value_of_.end()) return it->second;
-    return InvalidArgument(fmt::format(
-        "tensor '{}' is read as an activation but is neither a graph input nor computed by a node "
-        "(constant activations are not supported)",
-        t.name()));
-  }
-
-  Status Node(const ir::Graph& g, const ir::Node& n) {
-    if (n.num_outputs() != 1 || n.input(0) == nullptr) {
-      return InvalidArgument(
-          fmt::format("node '{}' ({}): expected an activation input and one output", n.name(),
-                      ir::OpName(n.kind())));
-    }
-    if ((IsView(n.kind()) || MemoryOrderTranspose(n)) && !ForcedOnCpu(n)) {
-      NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*n.input(0)));
-      return NewValue(*n.output(), net_.values[x].buffer).status();
-    }
-    if (n.kind() == OpKind::kSlice && !ForcedOnCpu(n)) {
-      if (const std::optional<uint64_t> at = ContiguousSlice(n)) return SliceView(n, *at);
-    }
-    std::string reason = ForcedOnCpu(n) ? "placed on the CPU by the options" : "";
-    if (reason.empty() && HasNpuLowering(n.kind())) {
-      StatusOr<NetLayer> layer = NpuLayer(n);
-      if (layer.ok()) {
-        if (const ir::Node* lut = FusableLut(g, n)) FuseTable(*lut, *layer);
-        net_.layers.push_back(*std::move(layer));
-        return Status::Ok();
-      }
-      if (layer.status().kind() != ErrorKind::kUnimplemented) return layer.status();
-      reason = layer.status().message();
-    } else if (reason.empty()) {
-      reason = fmt::format("the NPU has no {}", ir::OpName(n.kind()));
-    }
-    return CpuNode(n, reason);
-  }
-
-  // ELTWISE's a is the operand with the output's shape (an activation), b the other.
-  static lowering::EltwiseOperands Operands(const ir::Node& n) {
-    const ir::Tensor *a = n.input(0), *b = n.input(1);
-    return {a->is_constant() || (a->shape() != n.output(0)->shape() &&
-                                 b->shape() == n.output(0)->shape() && !b->is_constant())};
-  }
-
-  StatusOr<NetLayer> NpuLayer(const ir::Node& n) {
-    NetLayer layer;
-    layer.name = n.name();
-    const lowering::EltwiseOperands operands =
-        IsEltwise(n.kind()) ? Operands(n) : lowering::EltwiseOperands{};
-    const ir::Tensor* a = n.input(operands.swapped ? 1 : 0);
-    if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
-    NPU_ASSIGN_OR_RETURN(const int x, ValueOf(*a));
-    layer.inputs.push_back(x);
-    if (IsEltwise(n.kind())) {
-      const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
-      if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
-      if (!b->is_constant()) {
-        NPU_ASSIGN_OR_RETURN(const int bv, ValueOf(*b));
-        layer.inputs.push_back(bv);
-      }
-    }
-    const size_t values = net_.values.size(), buffers = net_.buffers.size();
-    NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    const Status lowered = LowerNode(n, layer, operands);
-    if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
-      net_.values.resize(values);
-      net_.buffers.resize(buffers);
-      value_of_.erase(n.output());
-      return lowered;
-    }
-    return layer;
-  }
-
-  Status LowerNode(const ir::Node& n, NetLayer& layer, const lowering::EltwiseOperands& operands) {
-    if (IsEltwise(n.kind())) return lowering::LowerEltwise(n, net_, layer, operands);
-    switch (n.kind()) {
-      case OpKind::kFusedConv:
-        return lowering::LowerConv(n, net_, layer);
-      case OpKind::kGemm:
-        return lowering::LowerGemm(n, net_, layer);
-      case OpKind::kLut:
-        return lowering::LowerLut(n, net_, layer);
-      case OpKind::kTranspose:
-        return lowering::LowerTranspose(n, net_, layer);
-      default:
-        return lowering::LowerPool(n, net_, layer);
-    }
-  }
-
-  // The convolution's ACTs apply `lut`'s table: its output value becomes the table's output.
-  void FuseTable(const ir::Node& lut, NetLayer& layer) {
-    std::vector<int8_t> table;
-    for (int64_t v : lut.attrs().GetInts("table")) table.push_back(static_cast<int8_t>(v));
-    for (ConvPart& part : std::get<std::vector<ConvPart>>(layer.work)) part.conv.table = table;
-    ActivationValue& v = net_.values[layer.output];
-    const ir::Tensor& y = *lut.output(0);
-    v.name = y.name();
-    v.scale = y.quant().scale[0];
-    v.zero_point = y.quant().zero_point[0];
-    value_of_.erase(lut.input(0));
-    value_of_[&y] = layer.output;
-    layer.note += fmt::format("{}lookup table '{}' applied by its ACTs",
-                              layer.note.empty() ? "" : "; ", lut.name());
-    fused_.insert(&lut);
-  }
-
-  // The node as a CPU layer, or one more entry of the refusal.
-  Status CpuNode(const ir::Node& n, const std::string& reason) {
-    const std::string op(ir::OpName(n.kind()));
-    if (!options_.cpu_fallback || !spec::IsCpuKernel(op)) {
-      refused_.push_back(fmt::format("'{}' ({}): {}{}", n.name(), op, reason,
-                                     spec::IsCpuKernel(op) ? "" : ", and the CPU has no kernel"));
-      return NewValue(*n.output(), -1).status();  // so its readers can still be looked at
-    }
-    NetLayer layer;
-    layer.name = n.name();
-    layer.op = op;
-    CpuLayer cpu;
-    cpu.kernel = op;
-    cpu.reason = reason;
-    cpu.attrs = CpuAttrsOf(n);
-    for (const ir::Tensor* t : n.inputs()) {
-      CpuOperand operand;
-      if (t != nullptr && t->is_constant()) {
-        NPU_ASSIGN_OR_RETURN(CpuConstant c, CpuConstantOf(*t));
-        operand.constant = static_cast<int>(cpu.constants.size());
-        cpu.constants.push_back(std::move(c));
-      } else if (t != nullptr) {
-        NPU_ASSIGN_OR_RETURN(operand.value, ValueOf(*t));
-        layer.inputs.push_back(operand.value);
-      }
-      cpu.operands.push_back(operand);
-    }
-    NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
-    layer.work = std::move(cpu);
-    NPU_ASSIGN_OR_RETURN(std::get<CpuLayer>(layer.work).macs, CpuLayerMacs(layer, net_));
-    net_.layers.push_back(std::move(layer));
-    return Status::Ok();
-  }
-
-  const LowerOptions& options_;
-  Network net_;
-  std::unordered_map<const ir::Tensor*, int> value_of_;
-  std::vector<std::string> refused_;
-  std::unordered_set<const ir::Node*> fused_;  // tables applied by the convolution before them
-};
+// ELTWISE's a is the operand with the output's shape (an activation), b the other.
+EltwiseOperands Operands(const ir::Node& n) {
+  const ir::Tensor *a = n.input(0), *b = n.input(1);
+  return {a->is_constant() || (a->shape() != n.output(0)->shape() &&
+                               b->shape() == n.output(0)->shape() && !b->is_constant())};
+}
 
 }  // namespace
 
+StatusOr<NetLayer> Lowering::NpuLayer(const ir::Node& n) {
+  NetLayer layer;
+  layer.name = n.name();
+  const EltwiseOperands operands = IsEltwise(n.kind()) ? Operands(n) : EltwiseOperands{};
+  const ir::Tensor* a = n.input(operands.swapped ? 1 : 0);
+  if (a->is_constant()) return Unimplemented("the NPU's layers read activations");
+  NPU_ASSIGN_OR_RETURN(const int x, Materialize(*a));
+  layer.inputs.push_back(x);
+  if (IsEltwise(n.kind())) {
+    const ir::Tensor* b = n.input(operands.swapped ? 0 : 1);
+    if (b == nullptr) return InvalidArgument(fmt::format("node '{}': no b", n.name()));
+    if (!b->is_constant()) {
+      NPU_ASSIGN_OR_RETURN(const int bv, Materialize(*b));
+      layer.inputs.push_back(bv);
+    }
+  }
+  const size_t values = net_.values.size(), buffers = net_.buffers.size();
+  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+  const Status lowered = LowerNode(n, layer, operands);
+  if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
+    net_.values.resize(values);
+    net_.buffers.resize(buffers);
+    value_of_.erase(n.output());
+    return lowered;
+  }
+  return layer;
+}
+
+Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOperands& operands) {
+  if (IsEltwise(n.kind())) return LowerEltwise(n, net_, layer, operands);
+  switch (n.kind()) {
+    case OpKind::kFusedConv:
+      return LowerConv(n, net_, layer);
+    case OpKind::kGemm:
+      return LowerGemm(n, net_, layer);
+    case OpKind::kLut:
+      return LowerLut(n, net_, layer);
+    case OpKind::kTranspose:
+      return LowerTranspose(n, net_, layer);
+    default:
+      return LowerPool(n, net_, layer);
+  }
+}
+
+// The convolution's ACTs apply `lut`'s table: its output value becomes the table's output.
+void Lowering::FuseTable(const ir::Node& lut, NetLayer& layer) {
+  std::vector<int8_t> table;
+  for (int64_t v : lut.attrs().GetInts("table")) table.push_back(static_cast<int8_t>(v));
+  for (ConvPart& part : std::get<std::vector<ConvPart>>(layer.work)) part.conv.table = table;
+  ActivationValue& v = net_.values[layer.output];
+  const ir::Tensor& y = *lut.output(0);
+  v.name = y.name();
+  v.scale = y.quant().scale[0];
+  v.zero_point = y.quant().zero_point[0];
+  value_of_.erase(lut.input(0));
+  value_of_[&y] = layer.output;
+  layer.note += fmt::format("{}lookup table '{}' applied by its ACTs",
+                            layer.note.empty() ? "" : "; ", lut.name());
+  fused_.insert(&lut);
+}
+
+// The node as a CPU layer, or one more entry of the refusal.
+Status Lowering::CpuNode(const ir::Node& n, const std::string& reason) {
+  const std::string op(ir::OpName(n.kind()));
+  if (!options_.cpu_fallback || !spec::IsCpuKernel(op)) {
+    refused_.push_back(fmt::format("'{}' ({}): {}{}", n.name(), op, reason,
+                                   spec::IsCpuKernel(op) ? "" : ", and the CPU has no kernel"));
+    return NewValue(*n.output(), -1).status();  // so its readers can still be looked at
+  }
+  NetLayer layer;
+  layer.name = n.name();
+  layer.op = op;
+  CpuLayer cpu;
+  cpu.kernel = op;
+  cpu.reason = reason;
+  cpu.attrs = CpuAttrsOf(n);
+  for (const ir::Tensor* t : n.inputs()) {
+    CpuOperand operand;
+    if (t != nullptr && t->is_constant()) {
+      NPU_ASSIGN_OR_RETURN(CpuConstant c, CpuConstantOf(*t));
+      operand.constant = static_cast<int>(cpu.constants.size());
+      cpu.constants.push_back(std::move(c));
+    } else if (t != nullptr) {
+      NPU_ASSIGN_OR_RETURN(operand.value, Materialize(*t));
+      layer.inputs.push_back(operand.value);
+    }
+    cpu.operands.push_back(operand);
+  }
+  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+  layer.work = std::move(cpu);
+  NPU_ASSIGN_OR_RETURN(std::get<CpuLayer>(layer.work).macs, CpuLayerMacs(layer, net_));
+  net_.layers.push_back(std::move(layer));
+  return Status::Ok();
+}
+
+}  // namespace lowering
+
 StatusOr<Network> LowerGraph(const ir::Graph& quantized, const LowerOptions& options) {
-  return Lowering(options).Run(quantized);
+  return lowering::Lowering(options).Run(quantized);
 }
 
 }  // namespace npu::compiler

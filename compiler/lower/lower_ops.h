@@ -5,6 +5,7 @@
 
 #include "compiler/ir/graph.h"
 #include "compiler/lower/network.h"
+#include "compiler/lower/strided_view.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler::lowering {
@@ -28,5 +29,12 @@ Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
 // lower_data.cc.
 Status LowerTranspose(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_matmul.cc: a product of two activations read through views of layer.inputs (a, b) and
+// written through a view of layer.output.
+struct MatMulViews {
+  StridedView a, b, y;
+};
+Status LowerMatMul(const ir::Node& node, const Network& net, NetLayer& layer,
+                   const MatMulViews& views);
 
 }  // namespace npu::compiler::lowering

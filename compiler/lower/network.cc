@@ -13,6 +13,7 @@ namespace npu::compiler {
 
 uint64_t NetLayer::Macs() const {
   if (const CpuLayer* c = cpu()) return c->macs;
+  if (const MatMulLayer* m = matmul()) return m->Macs();
   uint64_t macs = 0;
   if (const auto* parts = conv_parts()) {
     for (const ConvPart& p : *parts) macs += p.conv.Macs();
@@ -34,6 +35,8 @@ uint64_t NetLayer::ConstantBytes() const {
     bytes += e->b_constant.size();
   } else if (const auto* l = std::get_if<LutLayer>(&work)) {
     bytes += l->table.size();
+  } else if (const MatMulLayer* m = matmul()) {
+    bytes += uint64_t{m->n} * spec::kActParamBytes;  // one set of ACT records for every batch
   }
   return bytes;
 }
@@ -51,6 +54,9 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
   if (const auto* pool = std::get_if<PoolLayer>(&work)) {
     return fmt::format("{} -> {}, {}x{}/{}", hwc(inputs[0]), hwc(output), pool->kernel_h,
                        pool->kernel_w, pool->stride_h);
+  }
+  if (matmul() != nullptr) {
+    return fmt::format("{} x {} -> {}", hwc(inputs[0]), hwc(inputs[1]), hwc(output));
   }
   if (on_cpu()) {
     std::vector<std::string> in;

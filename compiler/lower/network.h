@@ -1,5 +1,5 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups, DMA copies and gathers) over
+// layers, table lookups, matrix products of two activations, DMA copies and gathers) over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
@@ -18,6 +18,7 @@
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
+#include "compiler/layer/matmul_layer.h"
 #include "compiler/layer/pool_layer.h"
 #include "compiler/layer/gather_layer.h"
 #include "compiler/lower/cpu_layer.h"
@@ -58,13 +59,14 @@ struct ConvPart {
 
 struct NetLayer {
   std::string name;  // the IR node's name
-  std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", "add", ...
+  std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "matmul", "max_pool", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
-  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CopyLayer, GatherLayer,
-               CpuLayer>
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, MatMulLayer, CopyLayer,
+               GatherLayer, CpuLayer>
       work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
-  // is carried by the EltwiseLayer); a CPU layer: every activation it reads.
+  // is carried by the EltwiseLayer) and for a matrix product; a CPU layer: every activation it
+  // reads.
   std::vector<int> inputs;
   int output = -1;   // value id
   std::string note;  // how a form the hardware lacks was decomposed, if it was
@@ -72,6 +74,7 @@ struct NetLayer {
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);
   }
+  const MatMulLayer* matmul() const { return std::get_if<MatMulLayer>(&work); }
   const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;

@@ -1,5 +1,8 @@
-// Layer emission: dispatch to the conv, pool, eltwise and lut emitters with rebased buffers.
+// Layer emission: dispatch to the conv (also per batch index of a matrix product), pool, eltwise
+// and lut emitters with rebased buffers.
 #include "compiler/network/layer_emission.h"
+
+#include <map>
 
 #include "compiler/codegen/constants.h"
 #include "compiler/schedule/conv_emitter.h"
@@ -22,31 +25,79 @@ uint64_t Append(std::vector<uint8_t>& to, const Bytes& bytes) {
   return at;
 }
 
-std::vector<spec::Instruction> EmitConvParts(const std::vector<ConvPart>& parts,
-                                             const TilingChoice& choice,
-                                             const LayerConstants& constants,
-                                             const LayerPlaces& places, uint32_t* acc_phase) {
+// One convolution of a layer and where its operands are.
+struct ConvJob {
+  const ConvLayer* conv;
+  ConvOperands ops;
+};
+
+// The jobs one after the other with the layer's tiling and buffers; the accumulator slot
+// rotation continues from job to job.
+std::vector<spec::Instruction> EmitConvJobs(const std::vector<ConvJob>& jobs,
+                                            const TilingChoice& choice, const LayerPlaces& places,
+                                            uint32_t* acc_phase) {
   SramPlan plan = choice.plan;
   Rebase(plan, places.scratch_base);
   std::vector<spec::Instruction> out;
+  for (const ConvJob& job : jobs) {
+    plan.acc_phase = *acc_phase;
+    const std::vector<spec::Instruction> insns = EmitConv(*job.conv, choice.tiling, plan, job.ops);
+    out.insert(out.end(), insns.begin(), insns.end());
+    const TileGrid grid(*job.conv, choice.tiling);
+    *acc_phase = static_cast<uint32_t>((*acc_phase + OutputGroups(grid)) % plan.acc.slots);
+  }
+  return out;
+}
+
+// One job per part, over its channel slices; the parts share the table slot.
+std::vector<ConvJob> PartJobs(const std::vector<ConvPart>& parts, const LayerConstants& constants,
+                              const LayerPlaces& places) {
+  std::vector<ConvJob> jobs;
   for (size_t i = 0; i < parts.size(); ++i) {
     const ConvPart& part = parts[i];
-    plan.acc_phase = *acc_phase;
     ConvOperands ops;
     ops.weights = places.constants + constants.weights[i];
     ops.params = places.constants + constants.params[i];
     if (constants.table) ops.table = places.constants + *constants.table;
-    ops.load_table = i == 0;  // the parts share the plan's table slot
+    ops.load_table = i == 0;
     ops.input = places.inputs[0];
     ops.input.channel_offset += part.in_channel_offset;
     ops.output = places.output;
     ops.output.channel_offset += part.out_channel_offset;
-    const std::vector<spec::Instruction> insns = EmitConv(part.conv, choice.tiling, plan, ops);
-    out.insert(out.end(), insns.begin(), insns.end());
-    const TileGrid grid(part.conv, choice.tiling);
-    *acc_phase = static_cast<uint32_t>((*acc_phase + OutputGroups(grid)) % plan.acc.slots);
+    jobs.push_back({&part.conv, ops});
   }
-  return out;
+  return jobs;
+}
+
+// Ids of the distinct values of `offsets`, in order of first appearance.
+std::vector<uint32_t> Ids(const std::vector<uint64_t>& offsets) {
+  std::map<uint64_t, uint32_t> id;
+  std::vector<uint32_t> ids;
+  for (uint64_t o : offsets) ids.push_back(id.try_emplace(o, uint32_t(id.size())).first->second);
+  return ids;
+}
+
+// An operand's buffer with its matrices' row stride as the pixel stride.
+TensorPlace Rows(const TensorPlace& value, uint64_t row_stride) {
+  return {value.in_sram, value.addr, static_cast<uint32_t>(row_stride), 0};
+}
+
+// The product as one job of batched convolutions, a batch per output batch index at its
+// matrices' offsets (batch indices sharing a matrix read the same bytes and, with equal ids, the
+// same tiles); one set of ACT records.
+std::vector<ConvJob> MatMulJob(const MatMulLayer& m, const ConvLayer& conv,
+                               const LayerConstants& constants, const LayerPlaces& places) {
+  NPU_CHECK(!places.inputs[1].in_sram);  // CanBeOnChip: b's blocks are LOADed from DRAM
+  ConvOperands ops;
+  ops.params = places.constants + constants.params[0];
+  ops.input = Rows(places.inputs[0], m.a.row_stride);
+  ops.b = Rows(places.inputs[1], m.b.row_stride);
+  ops.output = Rows(places.output, m.y.row_stride);
+  const std::vector<uint32_t> a_ids = Ids(m.a.offset), b_ids = Ids(m.b.offset);
+  for (uint32_t i = 0; i < m.batches(); ++i) {
+    ops.batches.push_back({m.a.offset[i], m.y.offset[i], m.b.offset[i], a_ids[i], b_ids[i]});
+  }
+  return {{&conv, ops}};
 }
 
 }  // namespace
@@ -61,6 +112,11 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
     c.table = Append(c.bytes, lut->table);
   } else if (const auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
     if (e->b_is_constant()) c.b = Append(c.bytes, e->b_constant);
+  }
+  if (const MatMulLayer* m = layer.matmul()) {
+    NPU_ASSIGN_OR_RETURN(const std::vector<uint8_t> params, PackActParams(m->AsConv()));
+    c.params.push_back(Append(c.bytes, params));
+    return c;
   }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr) return c;
@@ -79,8 +135,13 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
                                          uint32_t* acc_phase) {
   if (layer.on_cpu()) return {};
   if (const auto* parts = layer.conv_parts()) {
-    return EmitConvParts(*parts, std::get<TilingChoice>(schedule.choice), constants, places,
-                         acc_phase);
+    return EmitConvJobs(PartJobs(*parts, constants, places),
+                        std::get<TilingChoice>(schedule.choice), places, acc_phase);
+  }
+  if (const MatMulLayer* m = layer.matmul()) {
+    const ConvLayer conv = m->AsConv();
+    return EmitConvJobs(MatMulJob(*m, conv, constants, places),
+                        std::get<TilingChoice>(schedule.choice), places, acc_phase);
   }
   if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {
     VectorChoice<PoolTiling> choice = std::get<VectorChoice<PoolTiling>>(schedule.choice);

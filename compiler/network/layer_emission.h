@@ -17,7 +17,8 @@ namespace npu::compiler {
 
 // A layer's constants, as one DRAM segment, each part 64-byte aligned at the offsets listed: per
 // convolution part its packed weights (tile order) and its ACT records, then the convolution's
-// table (one for all parts); a LUT's table; an ELTWISE's constant b.
+// table (one for all parts); a matrix product's ACT records (one set for every batch index); a
+// LUT's table; an ELTWISE's constant b.
 struct LayerConstants {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> weights, params;  // per part, offsets into `bytes`

@@ -1,5 +1,5 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut, copy and gather tiling
-// searches.
+// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise, lut, copy
+// and gather tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -53,6 +53,12 @@ bool CanBeOnChip(const NetLayer& layer, int index) {
       std::holds_alternative<GatherLayer>(layer.work)) {
     return false;
   }
+  // A matrix product's b is LOADed block by block from DRAM; its a is read in place only with
+  // dense rows (not through a transpose of heads); its output is written in place with its row
+  // stride as ACT's out_pixel_stride (16 bits).
+  if (const MatMulLayer* m = layer.matmul()) {
+    return index < 0 ? m->y.row_stride <= 65535 : index == 0 && m->a_rows_dense();
+  }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr || index < 0) return true;
   return parts->size() == 1 && parts->front().in_channel_offset == 0;
@@ -68,6 +74,11 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   }
   if (const auto* parts = layer.conv_parts()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, parts->front().conv,
+                                                           ConvContext(residency, sram_budget)));
+    return Scheduled(std::move(choice));
+  }
+  if (const MatMulLayer* matmul = layer.matmul()) {
+    NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, matmul->AsConv(),
                                                            ConvContext(residency, sram_budget)));
     return Scheduled(std::move(choice));
   }
@@ -100,6 +111,9 @@ StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network
   if (layer.on_cpu()) return TilingOutlook{0, 0};
   if (const auto* parts = layer.conv_parts()) {
     return SurveyTilings(config, parts->front().conv, ConvContext(residency, sram_budget));
+  }
+  if (const MatMulLayer* matmul = layer.matmul()) {
+    return SurveyTilings(config, matmul->AsConv(), ConvContext(residency, sram_budget));
   }
   NPU_ASSIGN_OR_RETURN(const LayerSchedule s,
                        ScheduleLayer(config, net, layer, residency, sram_budget));

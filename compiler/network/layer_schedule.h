@@ -26,7 +26,8 @@ struct LayerResidency {
 struct CpuChoice {};
 
 struct LayerSchedule {
-  // Convolutions: one tiling for every part (the groups of a grouped convolution are alike).
+  // Convolutions: one tiling for every part (the groups of a grouped convolution are alike);
+  // matrix products: one for every batch index.
   std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<EltwiseTiling>,
                VectorChoice<LutTiling>, VectorChoice<CopyTiling>, VectorChoice<GatherTiling>,
                CpuChoice>
@@ -36,9 +37,10 @@ struct LayerSchedule {
 };
 
 // Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
-// in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, and so does
-// every operand of a CPU layer (the control core reaches DRAM only) and of a copy or gather
-// (which exist to move bytes between DRAM places).
+// in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, so does a
+// matrix product's b (its blocks are LOADed), and so does every operand of a CPU layer (the
+// control core reaches DRAM only) and of a copy or gather (which exist to move bytes between DRAM
+// places).
 bool CanBeOnChip(const NetLayer& layer, int index);
 
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,

@@ -1,13 +1,17 @@
-// Instruction emission for a tiled convolution.
+// Instruction emission for a tiled convolution, batch by batch (ConvLayer::batches, each with
+// its own operands: ConvOperands::batches).
 //
 // First, if the layer has a table, LOAD it into its slot (once: every ACT reads it there).
 // Per step (spatial tile sp, output-channel tile oc, input-channel tile ic), in stream order:
 //   1. LOAD the input tile (clipped to the tensor; the halo rows/cols are part of it) unless
 //      its slot still holds it or the input is on chip (then CONV reads the tensor in place),
-//      then the weight tile (one contiguous packed block) likewise, then on the first ic step
-//      the oc tile's ACT parameters.
+//      then the weight tile (one contiguous packed block, or for activation weights the
+//      ic-tile x oc-tile block of b: ic runs of oc bytes, one per row, or oc runs of ic bytes if
+//      b is transposed) likewise, then on the first ic step the oc tile's ACT parameters.
 //   2. CONV into the group's accumulator tile, accumulating after the first ic tile. Padding
-//      is exact: CONV's pad_value is the input zero point, which the folded bias cancels.
+//      is exact: CONV's pad_value is the input zero point, which the folded bias cancels. With
+//      activation weights CONV reads the block as [ic][oc] (weights_kn; [oc][ic] if b is
+//      transposed) and subtracts both zero points (nothing is folded).
 //   3. On the last ic step: ACT the accumulator tile (through the table, if any) into an SRAM
 //      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
 //      output tensor.
@@ -29,33 +33,37 @@ class Emitter {
         grid_(layer, tiling),
         plan_(plan),
         ops_(operands),
-        weight_offsets_(grid_.WeightTileOffsets()) {}
+        weight_offsets_(grid_.WeightTileOffsets()),
+        batches_(operands.batches.empty() ? ConsecutiveBatches(layer) : operands.batches) {}
 
   std::vector<spec::Instruction> Run() {
     if (!layer_.table.empty() && ops_.load_table) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
     }
-    ForEachStep(grid_, tiling_, plan_, [&](const ConvStep& step) { Step(step); });
+    ForEachStep(grid_, tiling_, plan_, batches_, [&](const ConvStep& step) { Step(step); });
     return std::move(out_);
   }
 
  private:
+  // The batch's own operands.
+  TensorPlace Input(const ConvStep& s) const {
+    return Offset(ops_.input, batches_[s.batch].input_offset);
+  }
+  TensorPlace Output(const ConvStep& s) const {
+    return Offset(ops_.output, batches_[s.batch].output_offset);
+  }
+
   void Step(const ConvStep& s) {
     const InputRegion in = grid_.Input(s.sp, s.oc, s.ic);
     uint64_t in_addr = 0;
     if (tiling_.input_on_chip) {
-      in_addr = ops_.input.At(in.rows.begin, 0, 0, layer_.in_w);
+      in_addr = Input(s).At(in.rows.begin, 0, 0, layer_.in_w);
     } else {
       in_addr = plan_.inputs.Addr(s.input.slot);
-      if (s.input.load) LoadInput(in, in_addr);
+      if (s.input.load) LoadInput(Input(s), in, in_addr);
     }
-    if (s.weights.load) {
-      const uint64_t index = uint64_t{s.oc} * grid_.reductions() + s.ic;
-      Dma(spec::Opcode::kLoad,
-          ContiguousCopy(ops_.weights + weight_offsets_[index], plan_.weights.Addr(s.weights.slot),
-                         grid_.WeightTileBytes(s.oc, s.ic)));
-    }
+    if (s.weights.load) LoadWeights(s);
     if (s.params.load) {
       const Span1D oc = grid_.oc().At(s.oc);
       Dma(spec::Opcode::kLoad,
@@ -67,11 +75,30 @@ class Emitter {
     if (s.last_ic) ActAndStore(s);
   }
 
-  void LoadInput(const InputRegion& in, uint64_t sram_addr) {
-    const TensorPlace& t = ops_.input;
+  void LoadInput(const TensorPlace& t, const InputRegion& in, uint64_t sram_addr) {
     Dma(spec::Opcode::kLoad,
         HwcBlockCopy(t.At(in.rows.begin, in.cols.begin, in.channels.begin, layer_.in_w), sram_addr,
                      in.rows.size, in.cols.size, in.channels.size, layer_.in_w, t.channels));
+  }
+
+  void LoadWeights(const ConvStep& s) {
+    const uint64_t sram = plan_.weights.Addr(s.weights.slot);
+    if (!layer_.activation_weights) {
+      const uint64_t index = uint64_t{s.oc} * grid_.reductions() + s.ic;
+      Dma(spec::Opcode::kLoad, ContiguousCopy(ops_.weights + weight_offsets_[index], sram,
+                                              grid_.WeightTileBytes(s.oc, s.ic)));
+      return;
+    }
+    // The batch's b: rows ic, columns oc, dense [ic][oc] in the slot; or, transposed (weights_nk),
+    // rows oc, columns ic, dense [oc][ic].
+    const Span1D ic = grid_.InputChannels(s.ic), oc = grid_.oc().At(s.oc);
+    const TensorPlace b = Offset(ops_.b, batches_[s.batch].b_offset);
+    const StridedCopy block = layer_.weights_nk
+                                  ? HwcBlockCopy(b.At(0, oc.begin, ic.begin, layer_.out_c), sram, 1,
+                                                 oc.size, ic.size, layer_.out_c, b.channels)
+                                  : HwcBlockCopy(b.At(0, ic.begin, oc.begin, layer_.in_c), sram, 1,
+                                                 ic.size, oc.size, layer_.in_c, b.channels);
+    Dma(spec::Opcode::kLoad, block);
   }
 
   void Conv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
@@ -100,13 +127,16 @@ class Emitter {
     c.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));
     c.accumulate = !s.first_ic;
     c.depthwise = l.depthwise;
+    c.weights_kn = l.activation_weights && !l.weights_nk;
+    c.in_zero_point = l.activation_weights ? l.input_zero_point : 0;
+    c.wt_zero_point = l.weight_zero_point;
     out_.push_back({spec::Opcode::kConv, 0, 0, c});
   }
 
   void ActAndStore(const ConvStep& s) {
     const ConvLayer& l = layer_;
     const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
-    const TensorPlace& t = ops_.output;
+    const TensorPlace t = Output(s);
     const uint64_t out_w = l.OutW();
     const uint64_t first = t.At(rows.begin, cols.begin, oc.begin, out_w);
     spec::ActArgs a;
@@ -140,6 +170,7 @@ class Emitter {
   const SramPlan& plan_;
   ConvOperands ops_;
   std::vector<uint64_t> weight_offsets_;
+  std::vector<ConvBatch> batches_;
   std::vector<spec::Instruction> out_;
 };
 

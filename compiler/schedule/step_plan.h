@@ -35,7 +35,19 @@ class SlotCache {
   uint32_t last_ = 1;          // slot the previous step used
 };
 
+// One batch index of a batched layer (ConvLayer::batches): where its input, output and
+// activation weights b start, in bytes from the layer's operand places; and which input and
+// weight matrices it reads: equal ids are the same matrix (a broadcast), so a tile still in a
+// slot is not loaded again.
+struct ConvBatch {
+  uint64_t input_offset = 0, output_offset = 0, b_offset = 0;
+  uint32_t input_id = 0, weight_id = 0;
+};
+// Batch i at its own consecutive dense input, output and b, ids i.
+std::vector<ConvBatch> ConsecutiveBatches(const ConvLayer& layer);
+
 struct ConvStep {
+  uint32_t batch = 0;       // index into the layer's batches
   uint32_t sp = 0, oc = 0;  // tile indices
   uint32_t ic = 0;          // reduction step: input-channel tile x kernel block (TileGrid)
   uint64_t group = 0;       // index of the (sp, oc) output tile in execution order
@@ -45,8 +57,10 @@ struct ConvStep {
   uint32_t acc_slot = 0, out_slot = 0;
 };
 
-// Calls `visit` for each step in execution order.
+// Calls `visit` for each step in execution order: batch by batch (`batches`, one per
+// ConvLayer::batches), each the loop nest of the tiling.
 void ForEachStep(const TileGrid& grid, const ConvTiling& tiling, const SramPlan& plan,
+                 const std::vector<ConvBatch>& batches,
                  const std::function<void(const ConvStep&)>& visit);
 
 }  // namespace npu::compiler

@@ -19,6 +19,12 @@ struct TensorPlace {
   }
 };
 
+// The tensor `bytes` further on: another matrix of a batched value (ConvBatch).
+inline TensorPlace Offset(TensorPlace t, uint64_t bytes) {
+  t.addr += bytes;
+  return t;
+}
+
 // A whole tensor of `channels` channels in DRAM at `addr`.
 inline TensorPlace DramTensor(uint64_t addr, uint32_t channels) {
   return {false, addr, channels, 0};

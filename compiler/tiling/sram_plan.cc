@@ -26,15 +26,18 @@ SlotBuffer Place(uint64_t* cursor, uint64_t slot_bytes, uint32_t slots, uint64_t
 
 }  // namespace
 
-uint64_t DistinctInputTiles(const TileGrid& g) {
+uint64_t DistinctInputTiles(const TileGrid& g) { return g.layer().batches * BatchInputTiles(g); }
+uint64_t BatchInputTiles(const TileGrid& g) {
   const uint64_t blocks = g.blocks();
   return uint64_t{g.spatial_count()} *
          (g.layer().depthwise ? g.oc().count() * blocks : g.reductions());
 }
 uint64_t DistinctWeightTiles(const TileGrid& g) {
-  return uint64_t{g.oc().count()} * g.reductions();
+  return uint64_t{g.layer().batches} * g.oc().count() * g.reductions();
 }
-uint64_t OutputGroups(const TileGrid& g) { return uint64_t{g.spatial_count()} * g.oc().count(); }
+uint64_t OutputGroups(const TileGrid& g) {
+  return uint64_t{g.layer().batches} * g.spatial_count() * g.oc().count();
+}
 
 namespace {
 

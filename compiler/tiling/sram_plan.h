@@ -34,10 +34,12 @@ struct SramPlan {
   uint32_t acc_phase = 0;
 };
 
-// Distinct tiles of each operand, which resident buffers need one slot for.
+// Distinct tiles of each operand, which resident buffers need one slot for, over every batch
+// (ConvLayer::batches; batches sharing a matrix need fewer).
 uint64_t DistinctInputTiles(const TileGrid& grid);
 uint64_t DistinctWeightTiles(const TileGrid& grid);
-uint64_t OutputGroups(const TileGrid& grid);  // (spatial tile, oc tile) pairs
+uint64_t OutputGroups(const TileGrid& grid);     // (batch, spatial tile, oc tile) triples
+uint64_t BatchInputTiles(const TileGrid& grid);  // one batch's distinct input tiles
 
 // Lays the buffers out with every base and slot size a multiple of `align_bytes`.
 SramPlan PlanSram(const TileGrid& grid, const ConvTiling& tiling, uint32_t align_bytes);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "compiler/tiling/sram_plan.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
@@ -106,6 +107,15 @@ uint64_t BlockRunBytes(uint64_t rows, uint64_t cols, uint64_t channels, uint64_t
   return rows * tensor_w * tensor_c;
 }
 
+// The contiguous run of a weight tile's LOAD: the whole packed tile, or for activation weights
+// one row of the tile (of its output channels, or input channels if b is transposed), the whole
+// tile if the rows span b's.
+uint64_t WeightRunBytes(const ConvLayer& l, const TileGrid& g, const ConvTiling& t) {
+  if (!l.activation_weights) return g.MaxWeightTileBytes();
+  if (l.weights_nk) return t.tile_ic == l.in_c ? g.MaxWeightTileBytes() : t.tile_ic;
+  return t.tile_oc == l.out_c ? g.MaxWeightTileBytes() : t.tile_oc;
+}
+
 }  // namespace
 
 LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
@@ -127,21 +137,29 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
   }
   if (t.input_on_chip) n.inputs = 0, n.input_passes = 1;
   n.weights = o * i * n.weight_passes;
+  // Batches: each loads its own inputs and weights; the parameters stay in their slots from one
+  // batch to the next unless they cycle through a double buffer.
+  const uint64_t batches = g.layer().batches;
+  if (o > 2 && !t.params_resident) n.param_passes *= batches;
   n.params = o * n.param_passes;
+  n.inputs *= batches;
+  n.weights *= batches;
   return n;
 }
 
 TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, const ConvTiling& t) {
   const TileGrid g(l, t);
   const LoadCounts loads = CountLoads(g, t);
-  const uint64_t groups = uint64_t{g.spatial_count()} * g.oc().count();
+  const uint64_t batches = l.batches, output_bytes = batches * l.OutputBytes();
+  const uint64_t groups = OutputGroups(g);
   const uint64_t steps = groups * g.reductions();
-  const uint64_t input_bytes = t.input_on_chip ? 0 : InputPassBytes(l, g) * loads.input_passes;
+  const uint64_t input_bytes =
+      t.input_on_chip ? 0 : batches * InputPassBytes(l, g) * loads.input_passes;
   const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
-  const uint64_t weight_bytes = l.weights.size() * loads.weight_passes;
+  const uint64_t weight_bytes = batches * l.WeightBytes() * loads.weight_passes;
   const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
   const uint64_t stores = t.output_on_chip ? 0 : groups;
-  const uint64_t store_bytes = t.output_on_chip ? 0 : l.OutputBytes();
+  const uint64_t store_bytes = t.output_on_chip ? 0 : output_bytes;
   TilingEstimate e;
   e.instructions = loads.inputs + loads.weights + loads.params + steps + groups + stores;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
@@ -149,20 +167,20 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
       spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} * spec::kInsnBytes);
   const uint64_t act =
-      groups * c.act().pipeline_cycles() + spec::CeilDiv(l.OutputBytes(), c.act().lanes());
+      groups * c.act().pipeline_cycles() + spec::CeilDiv(output_bytes, c.act().lanes());
   const uint64_t load_queue =
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,
                        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
                                      l.depthwise ? t.tile_oc : t.tile_ic, l.in_w, l.in_c)},
-                      {loads.weights, weight_bytes, g.MaxWeightTileBytes()},
+                      {loads.weights, weight_bytes, WeightRunBytes(l, g, t)},
                       {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
                      c.dma().load_channels());
   const uint64_t store_queue = DmaQueueCycles(
       c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
       c.dma().store_channels());
   const uint64_t bottleneck =
-      std::max({ComputeCycles(c, l, g), act, fetch,
+      std::max({batches * ComputeCycles(c, l, g), act, fetch,
                 spec::DramDataCycles(c, load_bytes + store_bytes), load_queue, store_queue});
   const uint64_t fill = spec::DramTransferCycles(
       c, (t.input_on_chip ? 0 : g.MaxInputTileBytes()) + g.MaxWeightTileBytes());

@@ -18,7 +18,8 @@ struct TilingEstimate {
 };
 
 // How often each operand tile is loaded, following the slot rules of step_plan.h: a double
-// buffer cycling through more than two distinct tiles reloads on every use.
+// buffer cycling through more than two distinct tiles reloads on every use. Loads count every
+// batch (ConvLayer::batches); passes are per batch, but for parameters, which batches share.
 struct LoadCounts {
   uint64_t inputs = 0;         // input tile loads
   uint64_t weights = 0;        // weight tile loads

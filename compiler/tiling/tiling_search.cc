@@ -189,7 +189,9 @@ std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const Co
   const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
   const uint64_t after = (choice.plan.sram_bytes + stripe - 1) / stripe * stripe;
   if (choice.tiling.input_on_chip) ops.input = {true, after, l.in_c, 0};
-  if (choice.tiling.output_on_chip) ops.output = {true, after + l.InputBytes(), l.out_c, 0};
+  if (choice.tiling.output_on_chip) {
+    ops.output = {true, after + uint64_t{l.batches} * l.InputBytes(), l.out_c, 0};
+  }
   std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, ops);
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});

@@ -1,8 +1,9 @@
 // The systolic int8 MAC array (mac.rows x mac.cols, weight- or output-stationary). Executes CONV:
 // reads the weight block and the input region from SRAM (spec::UnitSramAccesses), computes int32
-// partial sums (spec::ComputeConv) and writes them to the accumulator buffer. A CONV takes
-// spec::IdealCycles (max of its fold cycles and the SRAM cycles to read its operands) plus the
-// cycles its SRAM reads lose to banks busy with other units' accesses.
+// partial sums of 9-bit operands (each int8 minus its zero point; weights [out_c][kh][kw][in_c],
+// or [in_c][out_c] with weights_kn: spec::ComputeConv) and writes them to the accumulator buffer. A
+// CONV takes spec::IdealCycles (max of its fold cycles and the SRAM cycles to read its operands)
+// plus the cycles its SRAM reads lose to banks busy with other units' accesses.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>

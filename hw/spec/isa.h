@@ -47,10 +47,13 @@ struct DmaArgs {
   bool operator==(const DmaArgs&) const = default;
 };
 
-// CONV: acc[out pixel][out channel] (+)= sum over kernel window and in_c of input x weight.
+// CONV: acc[out pixel][out channel] (+)= sum over kernel window and in_c of
+// (input - in_zero_point) x (weight - wt_zero_point), 9-bit operands, int32 sums (modulo 2^32).
 // Input is an HWC int8 region in SRAM, weights are [out_c][kernel_h][kernel_w][in_c] int8.
 // Window positions outside the in_h x in_w region read pad_value. Depthwise: in_c == out_c and
-// channel n sees only input channel n, weights [out_c][kernel_h][kernel_w].
+// channel n sees only input channel n, weights [out_c][kernel_h][kernel_w]. weights_kn (1x1
+// kernels only, not depthwise): weights are [in_c][out_c], one row of out_c per reduction index,
+// the layout a row-major K x N activation has (a matrix product of two activations).
 struct ConvArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, in_c = 0;
@@ -64,6 +67,8 @@ struct ConvArgs {
   uint32_t acc_addr = 0;
   bool accumulate = false;
   bool depthwise = false;
+  bool weights_kn = false;
+  int32_t in_zero_point = 0, wt_zero_point = 0;
   bool operator==(const ConvArgs&) const = default;
 };
 

@@ -48,6 +48,9 @@ void ConvFields(A& a, F& f) {
   f("acc_addr", a.acc_addr, 20, false);
   f("accumulate", a.accumulate, 1, false);
   f("depthwise", a.depthwise, 1, false);
+  f("weights_kn", a.weights_kn, 1, false);
+  f("in_zero_point", a.in_zero_point, 8, true);
+  f("wt_zero_point", a.wt_zero_point, 8, true);
 }
 
 template <class A, class F>

@@ -31,6 +31,10 @@ std::string CheckConv(const ConvArgs& c) {
   if (c.stride_h == 0 || c.stride_w == 0) return "zero stride";
   if (c.dilation_h == 0 || c.dilation_w == 0) return "zero dilation";
   if (c.depthwise && c.in_c != c.out_c) return "depthwise with in_c != out_c";
+  if (c.weights_kn && (c.kernel_h != 1 || c.kernel_w != 1)) {
+    return fmt::format("weights_kn with a {}x{} kernel (1x1 only)", c.kernel_h, c.kernel_w);
+  }
+  if (c.weights_kn && c.depthwise) return "weights_kn with depthwise";
   return "";
 }
 
@@ -79,10 +83,23 @@ void GatherWindow(const ConvArgs& c, std::span<const int8_t> input, uint32_t oh,
   }
 }
 
-int32_t Dot(const int8_t* a, const int8_t* b, uint64_t n) {
-  int32_t sum = 0;
-  for (uint64_t i = 0; i < n; ++i) sum += int32_t{a[i]} * int32_t{b[i]};
-  return sum;
+// (a - za) x (b - zb): 9-bit operands, the product fits int32.
+uint32_t Product(int8_t a, int32_t za, int8_t b, int32_t zb) {
+  return static_cast<uint32_t>((int32_t{a} - za) * (int32_t{b} - zb));
+}
+
+// The sum over i < n of (a[i] - za) * (b[i * b_stride] - zb), modulo 2^32 as int32 adders wrap.
+int32_t Dot(const int8_t* a, int32_t za, const int8_t* b, uint64_t b_stride, int32_t zb,
+            uint64_t n) {
+  uint32_t sum = 0;
+  for (uint64_t i = 0; i < n; ++i) sum += Product(a[i], za, b[i * b_stride], zb);
+  return static_cast<int32_t>(sum);
+}
+
+// The accumulator entry after adding `sum` (or replacing it), modulo 2^32.
+int32_t Accumulate(const ConvArgs& c, int32_t entry, int32_t sum) {
+  if (!c.accumulate) return sum;
+  return static_cast<int32_t>(static_cast<uint32_t>(entry) + static_cast<uint32_t>(sum));
 }
 
 }  // namespace
@@ -99,11 +116,12 @@ void ComputeDepthwise(const ConvArgs& c, std::span<const int8_t> input,
       GatherWindow(c, input, oh, ow, window.data());  // [tap][channel]
       int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
       for (uint32_t n = 0; n < c.out_c; ++n) {
-        int32_t sum = 0;
+        uint32_t sum = 0;
         for (uint64_t t = 0; t < taps; ++t) {
-          sum += int32_t{window[t * c.in_c + n]} * int32_t{weights[n * taps + t]};
+          sum += Product(window[t * c.in_c + n], c.in_zero_point, weights[n * taps + t],
+                         c.wt_zero_point);
         }
-        out[n] = c.accumulate ? out[n] + sum : sum;
+        out[n] = Accumulate(c, out[n], static_cast<int32_t>(sum));
       }
     }
   }
@@ -124,8 +142,12 @@ void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<con
       GatherWindow(c, input, oh, ow, row.data());
       int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
       for (uint32_t n = 0; n < c.out_c; ++n) {
-        const int32_t sum = Dot(row.data(), weights.data() + n * k, k);
-        out[n] = c.accumulate ? out[n] + sum : sum;
+        // Weight (n, i) is at n*k + i, or i*out_c + n with weights_kn.
+        const int32_t sum =
+            c.weights_kn
+                ? Dot(row.data(), c.in_zero_point, weights.data() + n, c.out_c, c.wt_zero_point, k)
+                : Dot(row.data(), c.in_zero_point, weights.data() + n * k, 1, c.wt_zero_point, k);
+        out[n] = Accumulate(c, out[n], sum);
       }
     }
   }

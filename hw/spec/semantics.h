@@ -31,8 +31,9 @@ uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + c
 // (scalar); 0 for a broadcast whose channels is 0.
 uint64_t EltwiseBBytes(const EltwiseArgs& eltwise);
 
-// Field sanity that the encoding cannot express (zero kernel, stride, dimension...). Empty string
-// when valid, else what is wrong.
+// Field sanity that the encoding cannot express (zero kernel, stride, dimension...; CONV's
+// weights_kn with a kernel other than 1x1 or with depthwise). Empty string when valid, else what
+// is wrong.
 std::string CheckConv(const ConvArgs& conv);
 std::string CheckAct(const ActArgs& act);
 std::string CheckPool(const PoolArgs& pool);
@@ -42,10 +43,13 @@ std::string CheckEltwise(const EltwiseArgs& eltwise);
 std::string CheckLut(const LutArgs& lut);
 
 // acc[(oh*out_w + ow)*out_c + n] = (accumulate ? acc : 0) + sum over kh, kw, c of
-//   in(oh*stride_h + kh*dilation_h - pad_top, ow*stride_w + kw*dilation_w - pad_left, c)
-//   * w[((n*kernel_h + kh)*kernel_w + kw)*in_c + c],
-// where in(y, x, c) is input[(y*in_w + x)*in_c + c] inside the region and pad_value outside.
-// Depthwise: the sum is over kh, kw only, of in(..., n) * w[(n*kernel_h + kh)*kernel_w + kw].
+//   (in(oh*stride_h + kh*dilation_h - pad_top, ow*stride_w + kw*dilation_w - pad_left, c)
+//    - in_zero_point) * (w[((n*kernel_h + kh)*kernel_w + kw)*in_c + c] - wt_zero_point),
+// where in(y, x, c) is input[(y*in_w + x)*in_c + c] inside the region and pad_value outside;
+// with weights_kn (1x1) the weight is w[c*out_c + n]. Depthwise: the sum is over kh, kw only, of
+// (in(..., n) - in_zero_point) * (w[(n*kernel_h + kh)*kernel_w + kw] - wt_zero_point). Sums are
+// int32 and wrap modulo 2^32 (the compiler keeps them from overflowing).
+// `conv` must pass CheckConv.
 void ComputeConv(const ConvArgs& conv, std::span<const int8_t> input,
                  std::span<const int8_t> weights, std::span<int32_t> acc);
 

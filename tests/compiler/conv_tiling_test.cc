@@ -85,7 +85,7 @@ TEST(TilingEstimate, LoadCountsMatchTheStepWalk) {
     const StatusOr<TilingChoice> fit = FitTiling(config, l, t);
     if (!fit.ok()) continue;
     LoadCounts walked;
-    ForEachStep(TileGrid(l, t), t, fit->plan, [&](const ConvStep& s) {
+    ForEachStep(TileGrid(l, t), t, fit->plan, ConsecutiveBatches(l), [&](const ConvStep& s) {
       walked.inputs += s.input.load;
       walked.weights += s.weights.load;
       walked.params += s.params.load;

@@ -97,6 +97,20 @@ TEST(Hardware, BadRequantisationShiftFaults) {
   ExpectMessage(RunExpectingError(program.Sealed(), config), "bad requantisation parameter");
 }
 
+TEST(Hardware, WeightsKnOutsideAOneByOneKernelFaults) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  spec::ConvArgs conv;
+  conv.in_h = conv.in_w = 3;
+  conv.in_c = conv.out_h = conv.out_w = conv.out_c = 1;
+  conv.kernel_h = conv.kernel_w = 3;
+  conv.weights_kn = true;
+  ProgramBuilder program(config);
+  program.Add({spec::Opcode::kConv, 0, 0, conv});
+  const Status s = RunExpectingError(program.Sealed(), config);
+  ExpectMessage(s, "error 'bad instruction' at instruction 0");
+  ExpectMessage(s, "weights_kn with a 3x3 kernel (1x1 only)");
+}
+
 TEST(Hardware, WaitForATokenNeverGivenIsReportedAsAHang) {
   const spec::NpuConfig config = spec::DefaultConfig();
   spec::ConvArgs conv;

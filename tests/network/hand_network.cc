@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "compiler/layer/lut_table.h"
+#include "compiler/quant/quant_math.h"
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/status.h"
@@ -70,6 +72,15 @@ int HandNetwork::Lut(int x, const LutLayer& l) {
   layer.inputs = {x};
   layer.work = l;
   return AddLayer(std::move(layer), l.h, l.w, l.c, 0);
+}
+
+int HandNetwork::MatMul(int a, int b, const MatMulLayer& m, std::array<uint32_t, 3> out) {
+  NetLayer layer;
+  layer.op = "matmul";
+  layer.inputs = {a, b};
+  layer.work = m;
+  if (out[0] == 0) out = {m.batches(), m.m, m.n};
+  return AddLayer(std::move(layer), out[0], out[1], out[2], m.output_zero_point);
 }
 
 void HandNetwork::Output(int value) {
@@ -138,6 +149,30 @@ Tensor EvalEltwise(const EltwiseLayer& e, const Tensor& a, const Tensor& b) {
   return y;
 }
 
+// y[i] = requantise(sum over k of (a[i] - z_a)(b[i] - z_b)), from the IR's definition
+// (docs/quantized-ir.md), in 64-bit, each matrix where the layer's places say.
+Tensor EvalMatMul(const MatMulLayer& l, const Tensor& a, const Tensor& b, uint64_t out_bytes) {
+  Tensor y(out_bytes);
+  for (uint32_t i = 0; i < l.batches(); ++i) {
+    auto at_b = [&](uint64_t j, uint64_t c) {
+      return l.b.offset[i] + (l.b_transposed ? c * l.b.row_stride + j : j * l.b.row_stride + c);
+    };
+    for (uint32_t r = 0; r < l.m; ++r) {
+      for (uint32_t c = 0; c < l.n; ++c) {
+        int64_t acc = 0;
+        for (uint32_t j = 0; j < l.k; ++j) {
+          acc += (int64_t{a[l.a.offset[i] + r * l.a.row_stride + j]} - l.a_zero_point) *
+                 (int64_t{b[at_b(j, c)]} - l.b_zero_point);
+        }
+        y[l.y.offset[i] + r * l.y.row_stride + c] =
+            spec::Requantize(static_cast<int32_t>(acc), 0, l.multiplier, l.shift,
+                             l.output_zero_point, l.clamp_min, l.clamp_max);
+      }
+    }
+  }
+  return y;
+}
+
 }  // namespace
 
 std::vector<Tensor> EvaluateNetwork(const Network& net, const std::vector<Tensor>& inputs) {
@@ -150,6 +185,8 @@ std::vector<Tensor> EvaluateNetwork(const Network& net, const std::vector<Tensor
     } else if (const auto* e = std::get_if<EltwiseLayer>(&l.work)) {
       const Tensor& b = e->b_is_constant() ? e->b_constant : values[l.inputs.at(1)];
       values[l.output] = EvalEltwise(*e, x, b);
+    } else if (const MatMulLayer* m = l.matmul()) {
+      values[l.output] = EvalMatMul(*m, x, values[l.inputs.at(1)], net.value(l.output).bytes());
     } else {
       const LutLayer& lut = std::get<LutLayer>(l.work);
       Tensor y(x.size());
@@ -226,6 +263,55 @@ ConvLayer TestConv(uint32_t h, uint32_t w, uint32_t in_c, uint32_t out_c, bool t
   return *conv;
 }
 
+MatMulLayer TestMatMul(uint32_t m, uint32_t k, uint32_t n, const std::vector<uint32_t>& a_batch,
+                       const std::vector<uint32_t>& b_batch, uint32_t seed) {
+  MatMulLayer l;
+  l.name = fmt::format("matmul{}", seed);
+  l.m = m, l.k = k, l.n = n;
+  std::vector<uint32_t> outputs(a_batch.size());
+  for (uint32_t i = 0; i < outputs.size(); ++i) outputs[i] = i;
+  l.a = DenseMatrices(a_batch, m, k), l.b = DenseMatrices(b_batch, k, n);
+  l.y = DenseMatrices(outputs, m, n);
+  l.a_zero_point = -9 + int32_t(seed % 5), l.b_zero_point = 13 - int32_t(seed % 7);
+  l.output_zero_point = -4;
+  // Random int8 operands minus their zero points have a deviation near 74: the sum of k
+  // products one near 5500 sqrt(k), scaled to about 40.
+  const StatusOr<QuantizedMultiplier> q = QuantizeMultiplier(40.0 / (5500.0 * std::sqrt(k)));
+  NPU_CHECK(q.ok());
+  l.multiplier = q->multiplier, l.shift = q->shift;
+  if (seed % 2) l.clamp_min = l.output_zero_point;  // a ReLU
+  return l;
+}
+
+// Head h: its dim columns of a [tokens][heads x dim] value.
+MatrixPlaces HeadColumns(uint32_t heads, uint32_t dim) {
+  MatrixPlaces p;
+  for (uint32_t h = 0; h < heads; ++h) p.offset.push_back(uint64_t{h} * dim);
+  p.row_stride = uint64_t{heads} * dim;
+  return p;
+}
+
+MatMulLayer HeadsScores(uint32_t tokens, uint32_t heads, uint32_t dim, uint32_t seed) {
+  MatMulLayer l = TestMatMul(tokens, dim, tokens, std::vector<uint32_t>(heads, 0),
+                             std::vector<uint32_t>(heads, 0), seed);
+  l.a = l.b = HeadColumns(heads, dim);
+  l.b_transposed = true;  // k's rows: tokens x dim, the transpose of the k x n the product needs
+  std::vector<uint32_t> outputs(heads);
+  for (uint32_t h = 0; h < heads; ++h) outputs[h] = h;
+  l.y = DenseMatrices(outputs, tokens, tokens);
+  return l;
+}
+
+MatMulLayer HeadsValues(uint32_t tokens, uint32_t heads, uint32_t dim, uint32_t seed) {
+  MatMulLayer l = TestMatMul(tokens, tokens, dim, std::vector<uint32_t>(heads, 0),
+                             std::vector<uint32_t>(heads, 0), seed);
+  std::vector<uint32_t> index(heads);
+  for (uint32_t h = 0; h < heads; ++h) index[h] = h;
+  l.a = DenseMatrices(index, tokens, tokens);
+  l.b = l.y = HeadColumns(heads, dim);
+  return l;
+}
+
 Network BroadcastChain() {
   using spec::Broadcast;
   using spec::EltwiseOp;
@@ -272,6 +358,19 @@ Network OneConv(std::vector<ConvPart> parts) {
   const ConvLayer& first = parts.front().conv;
   const int x = n.Input(first.in_h, first.in_w, in_c, first.input_zero_point);
   n.Output(n.Conv(x, std::move(parts)));
+  return n.network();
+}
+
+Network OneMatMul(const MatMulLayer& l) {
+  HandNetwork n("matmul");
+  // Dense consecutive matrices: as many as the last offset reaches.
+  const uint32_t a_matrices =
+      uint32_t(*std::max_element(l.a.offset.begin(), l.a.offset.end()) / (uint64_t{l.m} * l.k) + 1);
+  const uint32_t b_matrices =
+      uint32_t(*std::max_element(l.b.offset.begin(), l.b.offset.end()) / (uint64_t{l.k} * l.n) + 1);
+  const int a = n.Input(a_matrices, l.m, l.k, l.a_zero_point);
+  const int b = n.Input(b_matrices, l.k, l.n, l.b_zero_point);
+  n.Output(n.MatMul(a, b, l));
   return n.network();
 }
 

@@ -250,6 +250,36 @@ TEST(Lowering, GlobalPoolWithoutAnExactFormAndNoFallbackIsRefusedWithTheReason) 
   EXPECT_NE(m.status().message().find("fallback is off"), std::string::npos);
 }
 
+TEST(Lowering, MatrixProductsOfTwoActivationsRunOnTheMacArray) {
+  QuantGraphBuilder b("products", 3);
+  ir::Tensor* a = b.Input("a", 3, 7, 5);  // three 7 x 5 matrices
+  ir::Tensor* k = b.Input("k", 1, 5, 9);  // one 5 x 9 matrix for all three
+  const ir::Graph g = b.Finish({b.MatMul(a, k, "scores")});
+  for (const NamedConfig& c : SweepConfigs()) {
+    SCOPED_TRACE(c.name);
+    const CompiledModel m = ExpectBitExact(g, c.config, 2);
+    ASSERT_EQ(m.layers.size(), 1u);
+    EXPECT_FALSE(m.layers[0].on_cpu);
+    EXPECT_EQ(m.layers[0].op, "matmul");
+    EXPECT_EQ(m.layers[0].macs, 3u * 7 * 5 * 9);
+    EXPECT_EQ(m.layers[0].shape, "3x7x5 x 1x5x9 -> 3x7x9");
+  }
+}
+
+// K above 33025: 9-bit x 9-bit products could overflow the NPU's int32 sums.
+TEST(Lowering, MatMulWithAReductionTooLongForTheNpuRunsOnTheCpuWithTheReason) {
+  QuantGraphBuilder b("long", 4);
+  ir::Tensor* a = b.Input("a", 1, 1, 33026);
+  ir::Tensor* k = b.Input("k", 1, 33026, 2);
+  const ir::Graph g = b.Finish({b.MatMul(a, k, "long")});
+  const CompiledModel m = ExpectBitExact(g, Config({}), 0);
+  ASSERT_EQ(m.layers.size(), 1u);
+  EXPECT_TRUE(m.layers[0].on_cpu);
+  EXPECT_NE(m.layers[0].note.find("above 33025 the int32 accumulator could overflow"),
+            std::string::npos)
+      << m.layers[0].note;
+}
+
 TEST(Lowering, SramTooSmallForOneTileNamesTheLayerAndTheBytes) {
   // The smallest SRAM a 4x4 array accepts (144 bytes) cannot hold one double-buffered tile of a
   // dilated 7x7 kernel: 2 x (13x13 window + 49 weights + 12 parameter bytes + 1 output).

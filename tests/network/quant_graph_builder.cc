@@ -197,6 +197,23 @@ ir::Tensor* QuantGraphBuilder::Add(ir::Tensor* a, ir::Tensor* b, const std::stri
   return Out(n, a->shape(), s_y, zp);
 }
 
+ir::Tensor* QuantGraphBuilder::MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name) {
+  const ir::Shape &sa = a->shape(), &sb = b->shape();
+  ir::Shape y(sa.begin(), sa.end() - 1);  // a's batch dims and M (b's broadcast to them)
+  y.push_back(sb.back());
+  // Products of operands about 74 from their zero points: a sum near 5500 sqrt(K), scaled to 40.
+  const double real = 40.0 / (5500.0 * std::sqrt(double(sa.back())));
+  const QuantizedMultiplier m = Mult(real);
+  ir::Attributes attrs;
+  attrs.Set("multiplier", int64_t{m.multiplier});
+  attrs.Set("shift", int64_t{m.shift});
+  const int32_t zp = Int(-30, 30);
+  const float s_y = float(double(Scale(a)) * Scale(b) / real);
+  SetClamp(attrs, "none", s_y, zp);
+  ir::Node* n = g_.AddNode(ir::OpKind::kMatMul, name, {a, b}, {name}, std::move(attrs));
+  return Out(n, y, s_y, zp);
+}
+
 ir::Tensor* QuantGraphBuilder::Flatten(ir::Tensor* x, const std::string& name) {
   ir::Attributes a;
   a.Set("axis", int64_t{1});

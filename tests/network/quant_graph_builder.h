@@ -45,6 +45,8 @@ class QuantGraphBuilder {
   ir::Tensor* AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
   ir::Tensor* GlobalAvgPool(ir::Tensor* x, const std::string& name);
   ir::Tensor* Add(ir::Tensor* a, ir::Tensor* b, const std::string& name, bool relu = false);
+  // The product of two activations [.., M, K] x [.., K, N], batch dims broadcast.
+  ir::Tensor* MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);
   ir::Tensor* Reshape(ir::Tensor* x, const std::string& name, ir::Shape shape);
   // Any node (e.g. an op the NPU does not run), output shaped and quantised like its input.

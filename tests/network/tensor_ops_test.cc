@@ -2,141 +2,15 @@
 // pipeline and the quantiser, compiled (the NPU runs what it can, the control core the rest) and
 // executed functionally on every sweep config, every output byte against the integer reference
 // (so the quantiser, the checker, the integer reference and the firmware's CPU kernels agree);
-// and the int8 result close to the float one.
+// and the int8 result close to the float one. Attention: attention_test.cc.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <random>
-
-#include "compiler/interp/interpreter.h"
-#include "compiler/passes/pipeline.h"
-#include "compiler/qinterp/host_io.h"
-#include "compiler/qinterp/qinterp.h"
-#include "compiler/quantize/quantize.h"
-#include "tests/network/network_test_util.h"
+#include "tests/network/float_graph.h"
 
 namespace npu::compiler::testing {
 namespace {
 
 using ir::OpKind;
-
-// A float graph under construction, with seeded constants.
-class FloatBuilder {
- public:
-  explicit FloatBuilder(const std::string& name) : g_(name), rng_(7) {}
-  ir::Graph& graph() { return g_; }
-
-  ir::Tensor* Input(ir::Shape shape) {
-    return g_.AddInput("x", ir::DType::kFloat32, shape,
-                       shape.size() == 4 ? ir::Layout::kNCHW : ir::Layout::kNone);
-  }
-  ir::Tensor* Const(ir::Shape shape, float scale = 0.5f) {
-    std::vector<float> v(ir::NumElements(shape));
-    std::normal_distribution<float> d(0.0f, scale);
-    for (float& x : v) x = d(rng_);
-    return g_.AddConstant(g_.UniqueName("c"), shape, v);
-  }
-  ir::Tensor* Scalar(float v) {
-    return g_.AddConstant(g_.UniqueName("s"), {}, std::vector<float>{v});
-  }
-  ir::Tensor* Floats(std::vector<float> v) {
-    const int64_t n = int64_t(v.size());
-    return g_.AddConstant(g_.UniqueName("f"), {n}, v);
-  }
-  ir::Tensor* Ints(std::vector<int64_t> v) {
-    const int64_t n = int64_t(v.size());
-    return g_.AddConstant(g_.UniqueName("i"), {n}, v);
-  }
-  ir::Tensor* Op(OpKind k, std::vector<ir::Tensor*> in, ir::Attributes a = {}) {
-    const std::string name = g_.UniqueName(std::string(ir::OpName(k)));
-    return g_.AddNode(k, name, std::move(in), {name}, std::move(a))->output(0);
-  }
-  ir::Tensor* Conv(ir::Tensor* x, int64_t in_c, int64_t out_c, int64_t k) {
-    ir::Attributes a;
-    a.Set("kernel_shape", std::vector<int64_t>{k, k});
-    a.Set("pads", std::vector<int64_t>{k / 2, k / 2, k / 2, k / 2});
-    return Op(OpKind::kConv, {x, Const({out_c, in_c, k, k}), Const({out_c}, 0.1f)}, a);
-  }
-  ir::Graph Finish(ir::Tensor* y) {
-    g_.AddOutput(y);
-    return std::move(g_);
-  }
-
- private:
-  ir::Graph g_;
-  std::mt19937 rng_;
-};
-
-ir::Attributes Attr(const std::string& name, ir::AttrValue v) {
-  ir::Attributes a;
-  a.Set(name, std::move(v));
-  return a;
-}
-
-std::vector<interp::HostTensor> Sample(const ir::Graph& g, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> d(0.0f, 1.0f);
-  std::vector<interp::HostTensor> in;
-  for (const ir::Tensor* t : g.inputs()) {
-    std::vector<float> v(ir::NumElements(t->shape()));
-    for (float& x : v) x = d(rng);
-    in.push_back(interp::HostTensor::FromValues(t->shape(), v, t->layout()));
-  }
-  return in;
-}
-
-double Cosine(std::span<const float> a, std::span<const float> b) {
-  double ab = 0, aa = 0, bb = 0;
-  for (size_t i = 0; i < a.size(); ++i) ab += a[i] * b[i], aa += a[i] * a[i], bb += b[i] * b[i];
-  return ab / std::sqrt(aa * bb);
-}
-
-void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled);
-
-// Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
-// Returns the model compiled for the default config.
-CompiledModel Check(ir::Graph f, double min_cosine) {
-  CompiledModel compiled;
-  Checked(std::move(f), min_cosine, compiled);
-  return compiled;
-}
-
-void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled) {
-  passes::PassContext ctx;
-  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
-  quantize::CalibrationSet calib;
-  for (uint32_t s = 0; s < 4; ++s) calib.samples.push_back(Sample(f, 100 + s));
-  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
-  ASSERT_TRUE(q.ok()) << q.status().message();
-  for (const NamedConfig& c : SweepConfigs()) {
-    SCOPED_TRACE(c.name);
-    CompiledModel m = ExpectBitExact(*q, c.config, 1);
-    if (c.name == "default") compiled = std::move(m);
-  }
-  const std::vector<interp::HostTensor> in = Sample(f, 100);
-  StatusOr<std::vector<interp::HostTensor>> ref = interp::Interpret(f, in);
-  StatusOr<std::vector<int8_t>> qin = qinterp::QuantizeInput(*q->inputs()[0], in[0]);
-  ASSERT_TRUE(ref.ok() && qin.ok());
-  StatusOr<std::vector<std::vector<int8_t>>> out = qinterp::InterpretQuantized(*q, {*qin});
-  ASSERT_TRUE(out.ok()) << out.status().message();
-  StatusOr<interp::HostTensor> y =
-      qinterp::ToShape(qinterp::DequantizeOutput(*q->outputs()[0], (*out)[0]), (*ref)[0].shape);
-  ASSERT_TRUE(y.ok()) << y.status().message();
-  EXPECT_GE(Cosine(y->values<float>(), (*ref)[0].values<float>()), min_cosine);
-}
-
-int CpuLayers(const CompiledModel& m) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += l.on_cpu;
-  return n;
-}
-
-// NPU layers of `op` (a CPU layer's op is its kernel's name).
-int Layers(const CompiledModel& m, const std::string& op) {
-  int n = 0;
-  for (const ModelLayer& l : m.layers) n += l.op == op && !l.on_cpu;
-  return n;
-}
 
 TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
   // conv -> SiLU (x * sigmoid x) -> squeeze-excite (gap, 1x1 convs, hard sigmoid, mul by the
@@ -198,7 +72,14 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   ir::Tensor* m = b.Op(OpKind::kReduceMean, {y}, mean);
   ir::Tensor* top = b.Op(OpKind::kReduceMax, {y}, mean);
   y = b.Op(OpKind::kMul, {b.Op(OpKind::kSub, {y, m}), top});
-  Check(b.Finish(y), 0.99);
+  const CompiledModel c = Check(b.Finish(y), 0.99);
+  EXPECT_EQ(NpuLayers(c, "matmul"), 2);
+}
+
+int AllCpuLayers(const CompiledModel& m) {
+  int n = 0;
+  for (const ModelLayer& l : m.layers) n += l.on_cpu;
+  return n;
 }
 
 TEST(TensorOps, TransposedConvolutionsAreConvolutionsAndAShuffle) {
@@ -223,32 +104,26 @@ TEST(TensorOps, TransposedConvolutionsAreConvolutionsAndAShuffle) {
   const CompiledModel m = Check(b.Finish(b.Conv(x, 3, 2, 1)), 0.99);
   // The three strided ones' depth-to-space shuffles are DMA transposes (runs of s x C bytes),
   // their crops DMA gathers (runs of a cropped row's pixels): nothing is left to the CPU.
-  EXPECT_EQ(Layers(m, "transpose"), 3);
-  EXPECT_GE(Layers(m, "slice"), 2);
-  EXPECT_EQ(CpuLayers(m), 0);
+  EXPECT_EQ(NpuLayers(m, "transpose"), 3);
+  EXPECT_GE(NpuLayers(m, "slice"), 2);
+  EXPECT_EQ(AllCpuLayers(m), 0);
 }
 
-TEST(TensorOps, HeadTransposesAreDmaGathers) {
-  // Multi-head projections: [6 tokens, 12] -> [6, 3 heads, 4] -> [3, 6, 4] (a DMA transpose,
-  // runs of 4 bytes), a per-head product, and back; the scores' transpose of the innermost axis
-  // ([3, 6, 4] -> [3, 4, 6]) stays on the control core.
+TEST(TensorOps, TransposesKeepingTheInnermostAxisAreDmaGathers) {
+  // Heads split off a projection ([6 tokens, 12] -> [6, 3 heads, 4] -> [3, 6, 4]: runs of 4
+  // bytes), a table on them, their innermost axes swapped ([3, 4, 6]: single bytes, the control
+  // core), and the heads moved inside ([4, 3, 6]: runs of 6). No product reads through them.
   FloatBuilder b("heads");
-  ir::Tensor* x = b.Input({1, 6, 12});
-  auto heads = [&](ir::Tensor* t) {
-    ir::Tensor* r = b.Op(OpKind::kReshape, {t, b.Ints({1, 6, 3, 4})});
-    return b.Op(OpKind::kTranspose, {r}, Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
-  };
-  ir::Tensor* q = heads(b.Op(OpKind::kMatMul, {x, b.Const({12, 12}, 0.3f)}));
-  ir::Tensor* k = heads(b.Op(OpKind::kMatMul, {x, b.Const({12, 12}, 0.3f)}));
-  ir::Tensor* kt = b.Op(OpKind::kTranspose, {k}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
-  ir::Tensor* att = b.Op(OpKind::kMatMul, {q, kt});
-  ir::Tensor* back = b.Op(OpKind::kTranspose, {b.Op(OpKind::kMatMul, {att, q})},
-                          Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
-  const CompiledModel m = Check(b.Finish(b.Op(OpKind::kReshape, {back, b.Ints({1, 6, 12})})), 0.99);
-  EXPECT_EQ(Layers(m, "transpose"), 3);  // q's and k's heads, and back
-  int cpu_transposes = 0;
-  for (const ModelLayer& l : m.layers) cpu_transposes += l.on_cpu && l.op == "transpose";
-  EXPECT_EQ(cpu_transposes, 1);
+  ir::Tensor* x = b.Op(OpKind::kMatMul, {b.Input({1, 6, 12}), b.Const({12, 12}, 0.3f)});
+  x = b.Op(OpKind::kReshape, {x, b.Ints({1, 6, 3, 4})});
+  x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
+  x = b.Op(OpKind::kSigmoid, {x});
+  x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
+  x = b.Op(OpKind::kTranspose, {b.Op(OpKind::kTanh, {x})},
+           Attr("perm", std::vector<int64_t>{0, 2, 1, 3}));
+  const CompiledModel m = Check(b.Finish(x), 0.99);
+  EXPECT_EQ(NpuLayers(m, "transpose"), 2);
+  EXPECT_EQ(CpuLayers(m, "transpose"), 1);
 }
 
 TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
@@ -274,8 +149,9 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   // The concatenated tensors share one range (placement needs one scale): a little less exact.
   const CompiledModel m = Check(b.Finish(b.Conv(block, 27, 5, 1)), 0.97);
   EXPECT_EQ(m.network.concats_placed, 4);
-  EXPECT_EQ(CpuLayers(m), 0);
+  EXPECT_EQ(AllCpuLayers(m), 0);
 }
+
 
 TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
   // The host writes the graph input dense, so the DMA copies it into its slice; the convolution
@@ -285,8 +161,8 @@ TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
   ir::Tensor* y = b.Op(OpKind::kConcat, {x, b.Conv(x, 3, 2, 3)}, Attr("axis", int64_t{1}));
   const CompiledModel m = Check(b.Finish(b.Conv(y, 5, 4, 1)), 0.99);
   EXPECT_EQ(m.network.concats_placed, 1);
-  EXPECT_EQ(Layers(m, "copy"), 1);
-  EXPECT_EQ(CpuLayers(m), 0);
+  EXPECT_EQ(NpuLayers(m, "copy"), 1);
+  EXPECT_EQ(AllCpuLayers(m), 0);
 }
 
 TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
@@ -315,9 +191,9 @@ TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
       {b.Op(OpKind::kTranspose, {tail}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2})), wide});
   const CompiledModel m = Check(b.Finish(y), 0.99);
   EXPECT_EQ(m.network.concats_placed, 2);
-  EXPECT_EQ(Layers(m, "copy"), 3);   // the two passed-through halves, the sliced tail
-  EXPECT_EQ(Layers(m, "slice"), 0);  // every slice a view or a copy
-  EXPECT_EQ(CpuLayers(m), 4);        // the two shuffles, the two transposes of the innermost axis
+  EXPECT_EQ(NpuLayers(m, "copy"), 3);   // the two passed-through halves, the sliced tail
+  EXPECT_EQ(NpuLayers(m, "slice"), 0);  // every slice a view or a copy
+  EXPECT_EQ(AllCpuLayers(m), 4);        // the two shuffles, the two transposes of the innermost axis
 }
 
 }  // namespace

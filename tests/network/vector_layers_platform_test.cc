@@ -1,7 +1,8 @@
-// ELTWISE, LUT and convolutions with a table on the virtual platform: hand-built networks
-// compiled, run by the firmware on the SystemC model, every output byte equal to the direct
-// evaluation, and the compiler's exact replay equal to the platform instruction by instruction
-// (start and end of each) and in total cycles. One case per process (SystemC elaborates once).
+// ELTWISE, LUT, convolutions with a table and matrix products of two activations on the virtual
+// platform: hand-built networks compiled, run by the firmware on the SystemC model, every output
+// byte equal to the direct evaluation, and the compiler's exact replay equal to the platform
+// instruction by instruction (start and end of each) and in total cycles. One case per process
+// (SystemC elaborates once).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -93,6 +94,35 @@ Network Residual() {
   return n.network();
 }
 
+// Two heads of attention scores: x -> q and k^T by convolutions, q x k^T (q on chip, k^T from
+// DRAM), then a convolution over the scores.
+Network Heads() {
+  HandNetwork n("heads");
+  const int x = n.Input(2, 12, 10, -7), y = n.Input(2, 8, 10, -7);
+  const int q = n.Conv(x, {{TestConv(2, 12, 10, 8, false, 41)}});
+  const int k = n.Conv(y, {{TestConv(2, 8, 10, 12, false, 42)}});
+  MatMulLayer l = TestMatMul(12, 8, 12, {0, 1}, {0, 1}, 43);
+  l.a_zero_point = l.b_zero_point = 5;  // TestConv's output zero point
+  n.Output(n.Conv(n.MatMul(q, k, l), {{TestConv(2, 12, 12, 6, false, 44)}}));
+  return n.network();
+}
+
+// Heads read from and written to [tokens][heads x dim] (q k^T with b transposed, then v).
+Network HeadColumns(uint32_t tokens, uint32_t heads, uint32_t dim) {
+  HandNetwork n("head_columns");
+  const int q = n.Input(1, tokens, heads * dim, -3), k = n.Input(1, tokens, heads * dim, 6);
+  const int v = n.Input(1, tokens, heads * dim, 2);
+  const MatMulLayer scores = HeadsScores(tokens, heads, dim, 7);
+  const int s = n.MatMul(q, k, scores);
+  n.Output(n.MatMul(s, v, HeadsValues(tokens, heads, dim, 8), {1, tokens, heads * dim}));
+  return n.network();
+}
+
+Network MatMul(uint32_t m, uint32_t k, uint32_t n, std::vector<uint32_t> a,
+               std::vector<uint32_t> b) {
+  return OneMatMul(TestMatMul(m, k, n, std::move(a), std::move(b), 6));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Layers, VectorLayersOnPlatform,
     ::testing::Values(
@@ -117,7 +147,23 @@ INSTANTIATE_TEST_SUITE_P(
              [] { return OneConv({{TestConv(7, 5, 3, 33, true, 4)}}); }},
         Case{"conv_table_tiny", "tiny", [] { return OneConv({{TestConv(7, 5, 3, 33, true, 4)}}); }},
         Case{"chain_on_chip", "default", Chain}, Case{"chain_big", "big", Chain},
-        Case{"chain_tiny", "tiny", Chain}, Case{"residual_tiny", "tiny", Residual}),
+        Case{"chain_tiny", "tiny", Chain}, Case{"residual_tiny", "tiny", Residual},
+        Case{"matmul_1x1x1", "default", [] { return MatMul(1, 1, 1, {0}, {0}); }},
+        Case{"matmul_four_heads", "default",
+             [] {
+               return MatMul(23, 19, 13, {0, 1, 2, 3}, {0, 1, 2, 3});
+             }},
+        Case{"matmul_b_broadcast_os8", "os8",
+             [] {
+               return MatMul(33, 70, 17, {0, 1, 2}, {0, 0, 0});
+             }},
+        Case{"matmul_tiled_tiny", "tiny",
+             [] {
+               return MatMul(50, 300, 100, {0, 0}, {0, 1});
+             }},
+        Case{"matmul_heads_on_chip_big", "big", Heads}, Case{"matmul_heads_tiny", "tiny", Heads},
+        Case{"matmul_head_columns_default", "default", [] { return HeadColumns(16, 4, 8); }},
+        Case{"matmul_head_columns_tiny", "tiny", [] { return HeadColumns(37, 3, 21); }}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

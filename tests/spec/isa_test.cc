@@ -29,10 +29,10 @@ Instruction RandomInstruction(std::mt19937& rng) {
     insn.args = DmaArgs{bits(32), bits(24), bits(16), bits(16), bits(16),
                         bits(32), bits(32), bits(24), bits(24)};
   } else if (op == Opcode::kConv) {
-    insn.args =
-        ConvArgs{bits(24), bits(12), bits(12), bits(16), bits(8),      bits(8),     sbits(8),
-                 bits(4),  bits(4),  bits(4),  bits(4),  bits(4),      bits(4),     bits(12),
-                 bits(12), bits(16), bits(24), bits(20), bits(1) != 0, bits(1) != 0};
+    insn.args = ConvArgs{bits(24),     bits(12),     bits(12),     bits(16), bits(8),  bits(8),
+                         sbits(8),     bits(4),      bits(4),      bits(4),  bits(4),  bits(4),
+                         bits(4),      bits(12),     bits(12),     bits(16), bits(24), bits(20),
+                         bits(1) != 0, bits(1) != 0, bits(1) != 0, sbits(8), sbits(8)};
   } else if (op == Opcode::kPool) {
     insn.args =
         PoolArgs{bits(24), bits(12), bits(12),  bits(16), bits(4),  bits(4),  bits(8), bits(8),
@@ -106,6 +106,37 @@ TEST(Isa, NewFieldsOverflowNamingTheField) {
   ActArgs a;
   a.table_addr = 1u << 24;
   ExpectOverflow({Opcode::kAct, 0, 0, a}, "act: field table_addr = 16777216");
+  ConvArgs c;
+  c.in_zero_point = 128;
+  ExpectOverflow({Opcode::kConv, 0, 0, c}, "conv: field in_zero_point = 128 does not fit");
+  c = {}, c.wt_zero_point = -129;
+  ExpectOverflow({Opcode::kConv, 0, 0, c}, "wt_zero_point = -129 does not fit in 8 signed");
+  c = {}, c.in_zero_point = -128, c.wt_zero_point = 127;  // the full int8 range fits
+  EXPECT_TRUE(Encode({Opcode::kConv, 0, 0, c}).ok());
+}
+
+// The matrix-product fields sit after depthwise, in the bits that were reserved (an old CONV
+// word, with them zero, decodes to the same instruction), and disassemble by name.
+TEST(Isa, ConvZeroPointsAndWeightsKn) {
+  ConvArgs c;
+  c.in_h = c.in_w = c.in_c = c.out_h = c.out_w = c.out_c = 1;
+  c.weights_kn = true;
+  c.in_zero_point = -3;
+  c.wt_zero_point = 5;
+  StatusOr<InsnWord> w = Encode({Opcode::kConv, 0, 0, c});
+  ASSERT_TRUE(w.ok());
+  // Bit 214 (byte 26, bit 6); in_zero_point -3 = 0xFD at bits 215..222; wt_zero_point 5 at
+  // 223..230.
+  EXPECT_EQ((*w)[26] >> 6 & 1, 1);
+  EXPECT_EQ(((*w)[26] >> 7 | (*w)[27] << 1) & 0xFF, 0xFD);
+  EXPECT_EQ(((*w)[27] >> 7 | (*w)[28] << 1) & 0xFF, 5);
+  EXPECT_EQ((*w)[28] >> 7, 0);  // reserved from bit 231 on
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(std::get<ConvArgs>(back->args), c);
+  EXPECT_NE(Disassemble(*back).find("weights_kn=1 in_zero_point=-3 wt_zero_point=5"),
+            std::string::npos)
+      << Disassemble(*back);
 }
 
 TEST(Isa, NewInstructionsDecodeAndDisassemble) {

@@ -1,4 +1,5 @@
-// What POOL, ADD and depthwise CONV compute, against hand-computed values.
+// What POOL, ADD and CONV (depthwise, zero points, weights_kn) compute, against hand-computed
+// values, and which CONV fields fault.
 #include "hw/spec/semantics.h"
 
 #include <gtest/gtest.h>
@@ -95,6 +96,104 @@ TEST(Conv, DepthwiseSeesOnlyItsChannel) {
   ComputeConv(c, input, weights, acc);
   EXPECT_EQ(acc, (std::vector<int32_t>{10, 10 - 40}));
   EXPECT_EQ(ConvWeightBytes(c), 8u);
+}
+
+// A 1x1 CONV over a 1 x 2 x 3 region (two pixels, K = 3) into N = 2 channels.
+ConvArgs MatMulTile() {
+  ConvArgs c;
+  c.in_h = 1, c.in_w = 2, c.in_c = 3;
+  c.out_h = 1, c.out_w = 2, c.out_c = 2;
+  return c;
+}
+
+TEST(Conv, ZeroPointsAreSubtractedFromBothOperands) {
+  ConvArgs c = MatMulTile();
+  c.in_zero_point = 10;
+  c.wt_zero_point = -2;
+  const std::vector<int8_t> a = {11, 12, 13, -118, 10, 127};  // minus 10: 1 2 3 / -128 0 117
+  const std::vector<int8_t> w = {-1, 0, 1, 2, -2, -2};        // [n][c]; plus 2: 1 2 3 / 4 0 0
+  std::vector<int32_t> acc(4);
+  ComputeConv(c, a, w, acc);
+  // Pixel 0: 1*1 + 2*2 + 3*3 = 14, 1*4 = 4. Pixel 1: -128*1 + 0 + 117*3 = 223, -128*4 = -512.
+  EXPECT_EQ(acc, (std::vector<int32_t>{14, 4, 223, -512}));
+}
+
+TEST(Conv, WeightsKnReadsOneRowOfOutChannelsPerReductionIndex) {
+  ConvArgs c = MatMulTile();
+  const std::vector<int8_t> a = {1, 2, 3, 4, 5, 6};
+  const std::vector<int8_t> kn = {1, 4, 2, 0, 3, -1};  // [c][n]: the transpose of [n][c] below
+  const std::vector<int8_t> nk = {1, 2, 3, 4, 0, -1};
+  std::vector<int32_t> from_kn(4), from_nk(4);
+  c.weights_kn = true;
+  ComputeConv(c, a, kn, from_kn);
+  c.weights_kn = false;
+  ComputeConv(c, a, nk, from_nk);
+  // Pixel 0: 1+4+9 = 14, 4+0-3 = 1. Pixel 1: 4+10+18 = 32, 16+0-6 = 10.
+  EXPECT_EQ(from_kn, (std::vector<int32_t>{14, 1, 32, 10}));
+  EXPECT_EQ(from_kn, from_nk);
+  EXPECT_EQ(ConvWeightBytes(c), 6u);  // the same bytes either way
+}
+
+// The largest operands: (-128 - 127) * (-128 - 127) = 65025 per product; 33025 of them fit
+// int32, and a CONV accumulating past that wraps modulo 2^32.
+TEST(Conv, NineBitProductsAndWrappingSums) {
+  ConvArgs c;
+  c.in_h = c.in_w = 1, c.in_c = 3;
+  c.out_h = c.out_w = c.out_c = 1;
+  c.weights_kn = true;
+  c.in_zero_point = 127;
+  c.wt_zero_point = 127;
+  const std::vector<int8_t> a(3, -128), w(3, -128);
+  std::vector<int32_t> acc = {INT32_MAX - 3 * 65025 + 1};
+  c.accumulate = true;
+  ComputeConv(c, a, w, acc);
+  EXPECT_EQ(acc[0], INT32_MIN);  // INT32_MAX + 1 wraps
+  acc = {0};
+  c.accumulate = false;
+  ComputeConv(c, a, w, acc);
+  EXPECT_EQ(acc[0], 3 * 65025);
+}
+
+TEST(Conv, DepthwiseSubtractsZeroPointsToo) {
+  ConvArgs c;
+  c.in_h = 1, c.in_w = 2, c.in_c = c.out_c = 1;
+  c.kernel_w = 2;
+  c.out_h = c.out_w = 1;
+  c.depthwise = true;
+  c.in_zero_point = 1;
+  c.wt_zero_point = -1;
+  std::vector<int32_t> acc(1);
+  ComputeConv(c, std::vector<int8_t>{3, 5}, std::vector<int8_t>{1, 2}, acc);
+  EXPECT_EQ(acc[0], 2 * 2 + 4 * 3);
+}
+
+// Padding reads pad_value, from which in_zero_point is subtracted like from any input.
+TEST(Conv, PaddingReadsPadValueMinusTheZeroPoint) {
+  ConvArgs c;
+  c.in_h = c.in_w = c.in_c = c.out_c = 1;
+  c.kernel_w = 2;
+  c.pad_left = 1;
+  c.out_h = c.out_w = 1;
+  c.pad_value = 7;
+  c.in_zero_point = 4;
+  std::vector<int32_t> acc(1);
+  ComputeConv(c, std::vector<int8_t>{9}, std::vector<int8_t>{2, 3}, acc);
+  EXPECT_EQ(acc[0], (7 - 4) * 2 + (9 - 4) * 3);
+}
+
+TEST(Conv, WeightsKnFaultsOutsideOneByOneKernels) {
+  ConvArgs c = MatMulTile();
+  c.weights_kn = true;
+  EXPECT_EQ(CheckConv(c), "");
+  c.kernel_h = 2;
+  c.in_h = 2;
+  EXPECT_EQ(CheckConv(c), "weights_kn with a 2x1 kernel (1x1 only)");
+  c.kernel_h = 1, c.kernel_w = 3;
+  EXPECT_EQ(CheckConv(c), "weights_kn with a 1x3 kernel (1x1 only)");
+  c = MatMulTile();
+  c.weights_kn = c.depthwise = true;
+  c.in_c = c.out_c;
+  EXPECT_EQ(CheckConv(c), "weights_kn with depthwise");
 }
 
 }  // namespace
