@@ -39,7 +39,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         IsEltwise(k);
+         k == OpKind::kResize || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -265,6 +265,8 @@ class Lowering {
         return lowering::LowerGemm(n, net_, layer);
       case OpKind::kLut:
         return lowering::LowerLut(n, net_, layer);
+      case OpKind::kResize:
+        return lowering::LowerResize(n, net_, layer);
       default:
         return lowering::LowerPool(n, net_, layer);
     }

@@ -26,5 +26,7 @@ struct EltwiseOperands {
 Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
                     const EltwiseOperands& operands);
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_resize.cc.
+Status LowerResize(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering

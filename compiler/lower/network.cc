@@ -34,6 +34,8 @@ uint64_t NetLayer::ConstantBytes() const {
     bytes += e->b_constant.size();
   } else if (const auto* l = std::get_if<LutLayer>(&work)) {
     bytes += l->table.size();
+  } else if (const auto* r = std::get_if<ResizeLayer>(&work)) {
+    bytes += (r->row_taps.size() + r->col_taps.size()) * spec::kResizeTapBytes;
   }
   return bytes;
 }
@@ -64,6 +66,10 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
                          : e->op == spec::EltwiseOp::kMul ? "*"
                                                           : e->OpName();
     return fmt::format("{} {} {} -> {}", hwc(inputs[0]), symbol, b, hwc(output));
+  }
+  if (const auto* r = std::get_if<ResizeLayer>(&work)) {
+    return fmt::format("{} -> {}, {}", hwc(inputs[0]), hwc(output),
+                       r->Nearest() ? "nearest" : "bilinear");
   }
   return fmt::format("{} -> {}, table", hwc(inputs[0]), hwc(output));
 }

@@ -1,5 +1,5 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups) over
+// layers, table lookups, resizes) over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
@@ -18,6 +18,7 @@
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/pool_layer.h"
+#include "compiler/layer/resize_layer.h"
 #include "compiler/lower/cpu_layer.h"
 
 namespace npu::compiler {
@@ -58,7 +59,8 @@ struct NetLayer {
   std::string name;  // the IR node's name
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "max_pool", "add", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
-  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, CpuLayer> work;
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, ResizeLayer, CpuLayer>
+      work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
   // is carried by the EltwiseLayer); a CPU layer: every activation it reads.
   std::vector<int> inputs;
@@ -71,7 +73,7 @@ struct NetLayer {
   const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
-  uint64_t ConstantBytes() const;  // weights, ACT parameter records, tables, constant operands
+  uint64_t ConstantBytes() const;  // weights, ACT records, tables, constant operands, taps
   std::string ShapeText(const std::vector<ActivationValue>& values) const;
 };
 

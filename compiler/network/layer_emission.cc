@@ -1,9 +1,11 @@
-// Layer emission: dispatch to the conv, pool, eltwise and lut emitters with rebased buffers.
+// Layer emission: dispatch to the conv, pool, eltwise, lut and resize emitters with rebased
+// buffers.
 #include "compiler/network/layer_emission.h"
 
 #include "compiler/codegen/constants.h"
 #include "compiler/schedule/conv_emitter.h"
 #include "compiler/schedule/eltwise_emitter.h"
+#include "compiler/schedule/resize_emitter.h"
 #include "compiler/schedule/vector_emitter.h"
 #include "compiler/tiling/tile_grid.h"
 
@@ -61,6 +63,9 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
     c.table = Append(c.bytes, lut->table);
   } else if (const auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
     if (e->b_is_constant()) c.b = Append(c.bytes, e->b_constant);
+  } else if (const auto* r = std::get_if<ResizeLayer>(&layer.work)) {
+    const auto& choice = std::get<VectorChoice<ResizeTiling>>(schedule.choice);
+    c.taps = Append(c.bytes, PackResizeTaps(*r, choice.tiling));
   }
   const auto* parts = layer.conv_parts();
   if (parts == nullptr) return c;
@@ -92,6 +97,12 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitLut(*lut, choice.tiling, choice.plan,
                    {places.inputs[0], places.output, places.constants + *constants.table});
+  }
+  if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {
+    VectorChoice<ResizeTiling> choice = std::get<VectorChoice<ResizeTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitResize(*resize, choice.tiling, choice.plan,
+                      {places.inputs[0], places.output, places.constants + *constants.taps});
   }
   const EltwiseLayer& eltwise = std::get<EltwiseLayer>(layer.work);
   VectorChoice<EltwiseTiling> choice = std::get<VectorChoice<EltwiseTiling>>(schedule.choice);

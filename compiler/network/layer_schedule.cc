@@ -1,4 +1,4 @@
-// Per-layer scheduling: dispatch to the conv, pool, eltwise and lut tiling searches.
+// Per-layer scheduling: dispatch to the conv, pool, eltwise, lut and resize tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -75,6 +75,11 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice,
                          ChooseLutTiling(config, *lut, LutResidency(residency), sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice,
+                         ChooseResizeTiling(config, *resize, ConvContext(residency, sram_budget)));
     return Scheduled(std::move(choice));
   }
   NPU_ASSIGN_OR_RETURN(auto choice, ChooseEltwiseTiling(config, std::get<EltwiseLayer>(layer.work),
