@@ -41,7 +41,8 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         k == OpKind::kMatMul || k == OpKind::kTranspose || IsEltwise(k);
+         k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
+         IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -278,6 +279,8 @@ Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOper
       return LowerLut(n, net_, layer);
     case OpKind::kTranspose:
       return LowerTranspose(n, net_, layer);
+    case OpKind::kResize:
+      return LowerResize(n, net_, layer);
     default:
       return LowerPool(n, net_, layer);
   }

@@ -7,8 +7,9 @@
 // out channels, one convolution per group otherwise); Gemm -> a 1x1 convolution of a 1x1xK
 // input; MaxPool / AveragePool / GlobalAveragePool -> POOL (a global pool wider than POOL's 8-bit
 // kernel field is re-viewed as an equal-area plane that fits, which changes nothing for an
-// average); Add / FusedAdd -> ELTWISE add (EltwiseLayer); Flatten / Reshape / Identity -> views
-// (no instructions). Decompositions are recorded in NetLayer::note.
+// average); Add / FusedAdd -> ELTWISE add (EltwiseLayer); Resize -> RESIZE (ResizeLayer);
+// Flatten / Reshape / Identity -> views (no instructions). Decompositions are recorded in
+// NetLayer::note.
 //
 // Partitioning (docs/cpu-fallback.md): an op with no NPU lowering, or whose NPU lowering refuses
 // its form (Unimplemented), or that the options force there, becomes a CPU layer if the

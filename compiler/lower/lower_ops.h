@@ -36,5 +36,7 @@ struct MatMulViews {
 };
 Status LowerMatMul(const ir::Node& node, const Network& net, NetLayer& layer,
                    const MatMulViews& views);
+// lower_resize.cc.
+Status LowerResize(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering

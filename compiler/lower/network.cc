@@ -37,6 +37,8 @@ uint64_t NetLayer::ConstantBytes() const {
     bytes += l->table.size();
   } else if (const MatMulLayer* m = matmul()) {
     bytes += uint64_t{m->n} * spec::kActParamBytes;  // one set of ACT records for every batch
+  } else if (const auto* r = std::get_if<ResizeLayer>(&work)) {
+    bytes += (r->row_taps.size() + r->col_taps.size()) * spec::kResizeTapBytes;
   }
   return bytes;
 }
@@ -70,6 +72,10 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
                          : e->op == spec::EltwiseOp::kMul ? "*"
                                                           : e->OpName();
     return fmt::format("{} {} {} -> {}", hwc(inputs[0]), symbol, b, hwc(output));
+  }
+  if (const auto* r = std::get_if<ResizeLayer>(&work)) {
+    return fmt::format("{} -> {}, {}", hwc(inputs[0]), hwc(output),
+                       r->Nearest() ? "nearest" : "bilinear");
   }
   if (std::holds_alternative<CopyLayer>(work) || std::holds_alternative<GatherLayer>(work)) {
     return fmt::format("{} -> {}", hwc(inputs[0]), hwc(output));

@@ -1,5 +1,6 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups, matrix products of two activations, DMA copies and gathers) over
+// layers, table lookups, resizes, matrix products of two activations, DMA copies and gathers)
+// over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
 //
@@ -21,6 +22,7 @@
 #include "compiler/layer/matmul_layer.h"
 #include "compiler/layer/pool_layer.h"
 #include "compiler/layer/gather_layer.h"
+#include "compiler/layer/resize_layer.h"
 #include "compiler/lower/cpu_layer.h"
 
 namespace npu::compiler {
@@ -61,8 +63,8 @@ struct NetLayer {
   std::string name;  // the IR node's name
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "matmul", "max_pool", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
-  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, MatMulLayer, CopyLayer,
-               GatherLayer, CpuLayer>
+  std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, ResizeLayer, MatMulLayer,
+               CopyLayer, GatherLayer, CpuLayer>
       work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
   // is carried by the EltwiseLayer) and for a matrix product; a CPU layer: every activation it
@@ -78,7 +80,7 @@ struct NetLayer {
   const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
-  uint64_t ConstantBytes() const;  // weights, ACT parameter records, tables, constant operands
+  uint64_t ConstantBytes() const;  // weights, ACT records, tables, constant operands, taps
   std::string ShapeText(const std::vector<ActivationValue>& values) const;
 };
 

@@ -92,7 +92,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                                      const CompileOptions& options = {});
 
 // Steps 1 (the config) and 2-7 for a network already lowered, or built by hand (every layer
-// kind: ConvLayer with or without a table, PoolLayer, EltwiseLayer, LutLayer).
+// kind: ConvLayer with or without a table, PoolLayer, EltwiseLayer, LutLayer, ResizeLayer).
 StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network network,
                                        const CompileOptions& options = {});
 

@@ -1,5 +1,5 @@
-// Layer emission: dispatch to the conv (also per batch index of a matrix product), pool, eltwise
-// and lut emitters with rebased buffers.
+// Layer emission: dispatch to the conv (also per batch index of a matrix product), pool, eltwise,
+// lut, resize, copy and gather emitters with rebased buffers.
 #include "compiler/network/layer_emission.h"
 
 #include <map>
@@ -7,6 +7,7 @@
 #include "compiler/codegen/constants.h"
 #include "compiler/schedule/conv_emitter.h"
 #include "compiler/schedule/eltwise_emitter.h"
+#include "compiler/schedule/resize_emitter.h"
 #include "compiler/schedule/vector_emitter.h"
 #include "compiler/tiling/tile_grid.h"
 
@@ -112,6 +113,9 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
     c.table = Append(c.bytes, lut->table);
   } else if (const auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
     if (e->b_is_constant()) c.b = Append(c.bytes, e->b_constant);
+  } else if (const auto* r = std::get_if<ResizeLayer>(&layer.work)) {
+    const auto& choice = std::get<VectorChoice<ResizeTiling>>(schedule.choice);
+    c.taps = Append(c.bytes, PackResizeTaps(*r, choice.tiling));
   }
   if (const MatMulLayer* m = layer.matmul()) {
     NPU_ASSIGN_OR_RETURN(const std::vector<uint8_t> params, PackActParams(m->AsConv()));
@@ -153,6 +157,12 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitLut(*lut, choice.tiling, choice.plan,
                    {places.inputs[0], places.output, places.constants + *constants.table});
+  }
+  if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {
+    VectorChoice<ResizeTiling> choice = std::get<VectorChoice<ResizeTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitResize(*resize, choice.tiling, choice.plan,
+                      {places.inputs[0], places.output, places.constants + *constants.taps});
   }
   if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {
     VectorChoice<CopyTiling> choice = std::get<VectorChoice<CopyTiling>>(schedule.choice);

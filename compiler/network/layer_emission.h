@@ -18,13 +18,14 @@ namespace npu::compiler {
 // A layer's constants, as one DRAM segment, each part 64-byte aligned at the offsets listed: per
 // convolution part its packed weights (tile order) and its ACT records, then the convolution's
 // table (one for all parts); a matrix product's ACT records (one set for every batch index); a
-// LUT's table; an ELTWISE's constant b.
+// LUT's table; an ELTWISE's constant b; a RESIZE's taps (packed for its tiling).
 struct LayerConstants {
   std::vector<uint8_t> bytes;
   std::vector<uint64_t> weights, params;  // per part, offsets into `bytes`
   std::vector<uint64_t> cpu;              // a CPU layer: per CpuLayer::constants entry
   std::optional<uint64_t> table;          // a convolution's or a LUT's table
   std::optional<uint64_t> b;              // an ELTWISE's constant b
+  std::optional<uint64_t> taps;           // a RESIZE's taps
 };
 StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSchedule& schedule);
 

@@ -1,5 +1,5 @@
-// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise, lut, copy
-// and gather tiling searches.
+// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise, lut, resize,
+// copy and gather tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <fmt/format.h>
@@ -90,6 +90,11 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice,
                          ChooseLutTiling(config, *lut, LutResidency(residency), sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice,
+                         ChooseResizeTiling(config, *resize, ConvContext(residency, sram_budget)));
     return Scheduled(std::move(choice));
   }
   if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {

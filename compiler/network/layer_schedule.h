@@ -9,6 +9,7 @@
 
 #include "compiler/lower/network.h"
 #include "compiler/tiling/eltwise_tiling.h"
+#include "compiler/tiling/resize_tiling.h"
 #include "compiler/tiling/tiling_search.h"
 #include "compiler/tiling/vector_tiling.h"
 #include "hw/spec/npu_config.pb.h"
@@ -29,8 +30,8 @@ struct LayerSchedule {
   // Convolutions: one tiling for every part (the groups of a grouped convolution are alike);
   // matrix products: one for every batch index.
   std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<EltwiseTiling>,
-               VectorChoice<LutTiling>, VectorChoice<CopyTiling>, VectorChoice<GatherTiling>,
-               CpuChoice>
+               VectorChoice<LutTiling>, VectorChoice<ResizeTiling>, VectorChoice<CopyTiling>,
+               VectorChoice<GatherTiling>, CpuChoice>
       choice;
   uint64_t scratch_bytes = 0;
   std::string Describe() const;  // the tiling text for LayerInfo

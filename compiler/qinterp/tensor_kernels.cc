@@ -6,7 +6,7 @@
 //   (numpy broadcasting of a and b; 64-bit sums, arithmetic shifts)
 //   concat, slice (per-dim start and step), transpose, channel_shuffle (NHWC), pad (the value),
 //   resize (per row and column two source indices and the second's weight w in 1/1024:
-//   y = z + RoundDiv(sum over the 4 taps of (x - z) * wy * wx, 2^20)).
+//   y = z + RoundDiv(sum over the 4 taps of (x - z) * wy * wx, 2^20), spec::ResizeBlend).
 #include "compiler/qinterp/tensor_kernels.h"
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include "compiler/qinterp/qop_attrs.h"
 #include "compiler/qinterp/shape_util.h"
 #include "hw/spec/arith.h"
-#include "hw/spec/semantics.h"
+#include "hw/spec/resize.h"
 
 namespace npu::compiler::qinterp {
 namespace {
@@ -112,19 +112,18 @@ void Pad(const ir::Node& n, std::span<const int8_t> x, std::vector<int8_t>& y) {
 void Resize(const ir::Node& n, std::span<const int8_t> x, std::vector<int8_t>& y) {
   const ir::Shape &in = n.input(0)->shape(), &out = n.output(0)->shape();
   const std::vector<int64_t> ht = n.attrs().GetInts("h_taps"), wt = n.attrs().GetInts("w_taps");
-  const int64_t w_in = in[2], c = in[3], z = Zp(n.input(0));
-  auto at = [&](int64_t r, int64_t col, int64_t ch) {
-    return int64_t{x[(r * w_in + col) * c + ch]} - z;
-  };
+  const int64_t w_in = in[2], c = in[3];
+  const int32_t z = Zp(n.input(0));
+  auto at = [&](int64_t r, int64_t col, int64_t ch) { return x[(r * w_in + col) * c + ch]; };
   for (int64_t oy = 0; oy < out[1]; ++oy) {
-    const int64_t r0 = ht[3 * oy], r1 = ht[3 * oy + 1], fy = ht[3 * oy + 2];
+    const int64_t r0 = ht[3 * oy], r1 = ht[3 * oy + 1];
+    const int32_t fy = int32_t(ht[3 * oy + 2]);
     for (int64_t ox = 0; ox < out[2]; ++ox) {
-      const int64_t c0 = wt[3 * ox], c1 = wt[3 * ox + 1], fx = wt[3 * ox + 2];
+      const int64_t c0 = wt[3 * ox], c1 = wt[3 * ox + 1];
+      const int32_t fx = int32_t(wt[3 * ox + 2]);
       for (int64_t ch = 0; ch < c; ++ch) {
-        const int64_t top = at(r0, c0, ch) * (1024 - fx) + at(r0, c1, ch) * fx;
-        const int64_t bottom = at(r1, c0, ch) * (1024 - fx) + at(r1, c1, ch) * fx;
-        const int64_t v = z + spec::RoundDiv(top * (1024 - fy) + bottom * fy, int64_t{1} << 20);
-        y[(oy * out[2] + ox) * c + ch] = static_cast<int8_t>(spec::Clamp64(v, -128, 127));
+        y[(oy * out[2] + ox) * c + ch] = spec::ResizeBlend(
+            at(r0, c0, ch), at(r0, c1, ch), at(r1, c0, ch), at(r1, c1, ch), fy, fx, z);
       }
     }
   }

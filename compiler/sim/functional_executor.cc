@@ -9,6 +9,7 @@
 #include <random>
 
 #include "compiler/compile.h"
+#include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
@@ -142,6 +143,7 @@ Status FunctionalExecutor::Execute(size_t index) {
   if (const auto* pool = std::get_if<spec::PoolArgs>(&insn.args)) return Pool(*pool);
   if (const auto* eltwise = std::get_if<spec::EltwiseArgs>(&insn.args)) return Eltwise(*eltwise);
   if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) return Lut(*lut);
+  if (const auto* resize = std::get_if<spec::ResizeArgs>(&insn.args)) return Resize(*resize);
   return Act(std::get<spec::ActArgs>(insn.args));
 }
 
@@ -191,6 +193,14 @@ Status FunctionalExecutor::Act(const spec::ActArgs& a) {
   return Status::Ok();
 }
 
+void FunctionalExecutor::ReadPixels(uint64_t addr, std::vector<int8_t>& in, uint64_t pixels,
+                                    uint64_t channels, uint64_t stride) const {
+  in.resize(pixels * channels);
+  for (uint64_t m = 0; m < pixels; ++m) {
+    std::memcpy(in.data() + m * channels, sram_.data() + addr + m * stride, channels);
+  }
+}
+
 void FunctionalExecutor::WritePixels(uint64_t addr, const std::vector<int8_t>& out, uint64_t pixels,
                                      uint64_t channels, uint64_t stride) {
   for (uint64_t m = 0; m < pixels; ++m) {
@@ -233,6 +243,28 @@ Status FunctionalExecutor::Lut(const spec::LutArgs& l) {
   spec::ComputeLut(l, {Sram() + l.in_addr, l.count}, {Sram() + l.table_addr, spec::kLutEntries},
                    out);
   std::memcpy(sram_.data() + l.out_addr, out.data(), l.count);
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Resize(const spec::ResizeArgs& r) {
+  if (const std::string bad = spec::CheckResize(r); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t row_bytes = spec::ResizeRowTapBytes(r), col_bytes = spec::ResizeColTapBytes(r);
+  if (!InRange(r.row_taps_addr, row_bytes, sram_.size()) ||
+      !InRange(r.col_taps_addr, col_bytes, sram_.size()) ||
+      !InRange(r.in_addr, spec::ResizeInputSpan(r), sram_.size()) ||
+      !InRange(r.out_addr, spec::ResizeOutputSpan(r), sram_.size())) {
+    return InvalidArgument("RESIZE operand out of range");
+  }
+  const std::span<const uint8_t> rows{sram_.data() + r.row_taps_addr, row_bytes};
+  const std::span<const uint8_t> cols{sram_.data() + r.col_taps_addr, col_bytes};
+  if (const std::string bad = spec::CheckResizeTaps(r, rows, cols); !bad.empty()) {
+    return InvalidArgument(bad);
+  }
+  const uint64_t in_pixels = uint64_t{r.in_h} * r.in_w;
+  std::vector<int8_t> in, out;
+  ReadPixels(r.in_addr, in, in_pixels, r.channels, r.in_pixel_stride);
+  spec::ComputeResize(r, in, rows, cols, out);
+  WritePixels(r.out_addr, out, uint64_t{r.out_h} * r.out_w, r.channels, r.out_pixel_stride);
   return Status::Ok();
 }
 

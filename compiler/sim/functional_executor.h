@@ -1,6 +1,7 @@
 // A functional executor for compiled programs, in plain C++: byte arrays for DRAM, SRAM and the
 // accumulator; DMA copies burst by burst (spec::SplitIntoBursts), the units' instructions through
-// hw/spec/semantics.h (spec::ComputeConv, ComputeAct, ComputePool, ComputeEltwise, ComputeLut).
+// hw/spec/semantics.h (spec::ComputeConv, ComputeAct, ComputePool, ComputeEltwise, ComputeLut)
+// and hw/spec/resize.h (spec::ComputeResize).
 // No timing. It runs the program's steps in order: each NPU run's decoded instruction words
 // either in stream order or in a random order that only the tokens constrain (so a missing
 // dependency shows up as a wrong result), each CPU op through the runner it was given (tests
@@ -48,7 +49,11 @@ class FunctionalExecutor {
   Status Pool(const spec::PoolArgs& pool);
   Status Eltwise(const spec::EltwiseArgs& eltwise);
   Status Lut(const spec::LutArgs& lut);
+  Status Resize(const spec::ResizeArgs& resize);
   const int8_t* Sram() const { return reinterpret_cast<const int8_t*>(sram_.data()); }
+  // Reads `pixels` runs of `channels` bytes, `stride` apart, from `addr` into dense `in`.
+  void ReadPixels(uint64_t addr, std::vector<int8_t>& in, uint64_t pixels, uint64_t channels,
+                  uint64_t stride) const;
   // Writes `pixels` runs of `channels` bytes from dense `out`, `stride` apart, at `addr`.
   void WritePixels(uint64_t addr, const std::vector<int8_t>& out, uint64_t pixels,
                    uint64_t channels, uint64_t stride);

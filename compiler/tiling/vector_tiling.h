@@ -22,8 +22,8 @@ struct PoolTiling {
   bool output_on_chip = false;
 };
 
-// SRAM slots of a vector layer: its input (POOL, LUT) or a and b (ELTWISE), the output (when it
-// cannot overwrite the input's slot), and a table (LUT).
+// SRAM slots of a vector layer: its input (POOL, LUT, RESIZE) or a and b (ELTWISE), the output
+// (when it cannot overwrite the input's slot), and a table (LUT) or the taps (RESIZE).
 struct VectorPlan {
   SlotBuffer a, b, out, table;
   uint64_t sram_bytes = 0;

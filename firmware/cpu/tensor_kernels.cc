@@ -7,7 +7,7 @@
 #include "firmware/cpu/kernels.h"
 #include "firmware/cpu/tensor_index.h"
 #include "hw/spec/arith.h"
-#include "hw/spec/semantics.h"
+#include "hw/spec/resize.h"
 
 namespace npu::fw::cpu {
 namespace {
@@ -140,25 +140,21 @@ Status Pad(Call& call) {
   return Status::Ok();
 }
 
+// The blend of each output element is spec::ResizeBlend, the one the NPU's RESIZE uses.
 Status Resize(Call& call) {
   const Dims in = DimsOf(*call.inputs[0].desc), out = DimsOf(call.op.outputs(0));
   const std::vector<int64_t> ht = call.Ints("h_taps"), wt = call.Ints("w_taps");
-  const int64_t w_in = in[2], c = in[3], z = call.inputs[0].zero_point();
+  const int64_t w_in = in[2], c = in[3];
+  const int32_t z = call.inputs[0].zero_point();
   std::span<const int8_t> x = call.inputs[0].i8();
   for (int64_t oy = 0; oy < out[1]; ++oy) {
     const int64_t* h = &ht[3 * oy];
     for (int64_t ox = 0; ox < out[2]; ++ox) {
       const int64_t* w = &wt[3 * ox];
       for (int64_t ch = 0; ch < c; ++ch) {
-        int64_t v[2][2];
-        for (int r = 0; r < 2; ++r) {
-          for (int q = 0; q < 2; ++q) v[r][q] = x[(h[r] * w_in + w[q]) * c + ch] - z;
-        }
-        const int64_t top = v[0][0] * (1024 - w[2]) + v[0][1] * w[2];
-        const int64_t bottom = v[1][0] * (1024 - w[2]) + v[1][1] * w[2];
-        const int64_t r = z + spec::RoundDiv(top * (1024 - h[2]) + bottom * h[2], int64_t{1} << 20);
-        call.outputs[0][(oy * out[2] + ox) * c + ch] =
-            static_cast<int8_t>(spec::Clamp64(r, -128, 127));
+        auto at = [&](int r, int q) { return x[(h[r] * w_in + w[q]) * c + ch]; };
+        call.outputs[0][(oy * out[2] + ox) * c + ch] = spec::ResizeBlend(
+            at(0, 0), at(0, 1), at(1, 0), at(1, 1), int32_t(h[2]), int32_t(w[2]), z);
       }
     }
   }

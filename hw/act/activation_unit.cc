@@ -1,4 +1,4 @@
-// ACT, POOL, ELTWISE and LUT execution and timing.
+// ACT, POOL, ELTWISE, LUT and RESIZE execution and timing.
 #include "hw/act/activation_unit.h"
 
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 
 #include "hw/common/in_order_queue.h"
 #include "hw/common/payload.h"
+#include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 
@@ -44,6 +45,8 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
     result = ExecutePool(*pool, accesses, sram_timing);
   } else if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) {
     result = ExecuteLut(*lut, accesses, sram_timing);
+  } else if (const auto* resize = std::get_if<spec::ResizeArgs>(&insn.args)) {
+    result = ExecuteResize(*resize, accesses, sram_timing);
   } else {
     result = ExecuteEltwise(std::get<spec::EltwiseArgs>(insn.args), accesses, sram_timing);
   }
@@ -150,6 +153,33 @@ UnitResult ActivationUnit::ExecuteLut(const spec::LutArgs& lut, SramAccessList& 
     out_.resize(lut.count);
   }
   accesses.Bind(2, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  return {};
+}
+
+// Accesses: row taps, column taps, input pixels (reads), output (write). The taps are checked
+// once read: a bad one faults before anything is written.
+UnitResult ActivationUnit::ExecuteResize(const spec::ResizeArgs& resize, SramAccessList& accesses,
+                                         SramTiming& sram_timing) {
+  if (const std::string problem = spec::CheckResize(resize); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "resize: " + problem};
+  }
+  row_taps_.resize(accesses[0].bytes());
+  col_taps_.resize(accesses[1].bytes());
+  in_a_.resize(accesses[2].bytes());
+  accesses.Bind(0, row_taps_.data());
+  accesses.Bind(1, col_taps_.data());
+  accesses.Bind(2, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  if (const std::string bad = spec::CheckResizeTaps(resize, row_taps_, col_taps_); !bad.empty()) {
+    return {ErrorCode::kBadResizeTap, "resize: " + bad};
+  }
+  if (ctx_.compute_data) {
+    spec::ComputeResize(resize, in_a_, row_taps_, col_taps_, out_);
+  } else {
+    out_.resize(uint64_t{resize.out_h} * resize.out_w * resize.channels);
+  }
+  accesses.Bind(3, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }

@@ -6,6 +6,8 @@
 //  ELTWISE add, mul, max or min of two int8 SRAM vectors with their own scales, b broadcast
 //          per channel, pixel or scalar (spec::ComputeEltwise).
 //  LUT     an int8 SRAM vector through a 256-entry table in SRAM (spec::ComputeLut).
+//  RESIZE  bilinear or nearest resampling of an int8 SRAM region by taps tables in SRAM
+//          (spec::ComputeResize).
 // Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,
 // the SRAM cycles of those accesses) plus the cycles they lose to banks busy with other units
 // (spec::IdealCycles gives the first part).
@@ -45,11 +47,14 @@ class ActivationUnit : public sc_core::sc_module {
                             SramTiming& sram_timing);
   UnitResult ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
                         SramTiming& sram_timing);
+  UnitResult ExecuteResize(const spec::ResizeArgs& resize, SramAccessList& accesses,
+                           SramTiming& sram_timing);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;
   std::vector<int32_t> sums_;
   std::vector<int8_t> in_a_, in_b_, table_, out_;
+  std::vector<uint8_t> row_taps_, col_taps_;
 };
 
 }  // namespace npu::hw

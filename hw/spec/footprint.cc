@@ -1,6 +1,7 @@
 // Instruction footprints.
 #include "hw/spec/footprint.h"
 
+#include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::spec {
@@ -43,6 +44,11 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false});
     f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false});
     f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true});
+  } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
+    f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false});
+    f.push_back({Space::kSram, r->col_taps_addr, r->col_taps_addr + ResizeColTapBytes(*r), false});
+    f.push_back({Space::kSram, r->in_addr, r->in_addr + ResizeInputSpan(*r), false});
+    f.push_back({Space::kSram, r->out_addr, r->out_addr + ResizeOutputSpan(*r), true});
   }
   return f;
 }

@@ -81,6 +81,8 @@ size_t ArgsIndex(Opcode opcode) {
       return 4;
     case Opcode::kLut:
       return 5;
+    case Opcode::kResize:
+      return 6;
   }
   return 0;
 }
@@ -126,6 +128,8 @@ std::string_view OpcodeName(Opcode opcode) {
       return "eltwise";
     case Opcode::kLut:
       return "lut";
+    case Opcode::kResize:
+      return "resize";
   }
   return "?";
 }
@@ -140,6 +144,7 @@ Queue QueueOf(Opcode opcode) {
     case Opcode::kPool:
     case Opcode::kEltwise:
     case Opcode::kLut:
+    case Opcode::kResize:
       return Queue::kVector;
     case Opcode::kStore:
       return Queue::kStore;
@@ -171,7 +176,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
 StatusOr<Instruction> Decode(const uint8_t* word) {
   Instruction insn;
   const uint64_t opcode = GetBits(word, 0, 8);
-  if (opcode < 1 || opcode > 7) {
+  if (opcode < 1 || opcode > static_cast<uint64_t>(Opcode::kResize)) {
     return InvalidArgument(fmt::format("unknown opcode {}", opcode));
   }
   insn.opcode = static_cast<Opcode>(opcode);
@@ -198,6 +203,9 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
     case Opcode::kLut:
       insn.args = DecodeArgs<LutArgs>(word, &end_bit);
       break;
+    case Opcode::kResize:
+      insn.args = DecodeArgs<ResizeArgs>(word, &end_bit);
+      break;
   }
   bool reserved_clear = true;
   for (int bit = end_bit; bit < kInsnBytes * 8; bit += 32) {
@@ -222,6 +230,7 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   static const PoolArgs kNoPool;
   static const EltwiseArgs kNoEltwise;
   static const LutArgs kNoLut;
+  static const ResizeArgs kNoResize;
   std::vector<FieldInfo> fields = {
       {"opcode", 0, 8, false}, {"wait_mask", 8, 4, false}, {"signal_mask", 12, 4, false}};
   int offset = kHeaderBits;
@@ -248,6 +257,9 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
       break;
     case Opcode::kLut:
       ForEachField(kNoLut, add);
+      break;
+    case Opcode::kResize:
+      ForEachField(kNoResize, add);
       break;
   }
   return fields;

@@ -30,7 +30,8 @@ enum class Opcode : uint8_t {
   kAct = 4,
   kPool = 5,
   kEltwise = 6,
-  kLut = 7
+  kLut = 7,
+  kResize = 8
 };
 std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
@@ -147,11 +148,29 @@ struct LutArgs {
   bool operator==(const LutArgs&) const = default;
 };
 
+// RESIZE (vector unit): separable bilinear or nearest resampling of an HWC int8 region
+// (hw/spec/resize.h). Input pixel (y, x) of the in_h x in_w region is the `channels` bytes at
+// in_addr + (y*in_w + x)*in_pixel_stride (a stride above channels reads a channel block of a wider
+// tensor). Output row oy reads row tap oy at row_taps_addr, output column ox column tap ox at
+// col_taps_addr (kResizeTapBytes each: indices into the region and the second's weight), and
+// out[(oy*out_w + ox)*out_pixel_stride + c] blends the four neighbours with ResizeBlend.
+struct ResizeArgs {
+  uint32_t in_addr = 0;
+  uint32_t in_h = 0, in_w = 0, channels = 0;
+  uint32_t in_pixel_stride = 0;
+  uint32_t out_h = 0, out_w = 0;
+  uint32_t out_addr = 0;
+  uint32_t out_pixel_stride = 0;
+  uint32_t row_taps_addr = 0, col_taps_addr = 0;
+  int32_t zero_point = 0;  // of the input and the output (resampling keeps the quantisation)
+  bool operator==(const ResizeArgs&) const = default;
+};
+
 struct Instruction {
   Opcode opcode = Opcode::kLoad;
   uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
   uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
-  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs> args;
+  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs, ResizeArgs> args;
 
   Queue queue() const { return QueueOf(opcode); }
   bool operator==(const Instruction&) const = default;

@@ -121,6 +121,22 @@ void LutFields(A& a, F& f) {
   f("count", a.count, 24, false);
 }
 
+template <class A, class F>
+void ResizeFields(A& a, F& f) {
+  f("in_addr", a.in_addr, 24, false);
+  f("in_h", a.in_h, 16, false);
+  f("in_w", a.in_w, 16, false);
+  f("channels", a.channels, 16, false);
+  f("in_pixel_stride", a.in_pixel_stride, 16, false);
+  f("out_h", a.out_h, 16, false);
+  f("out_w", a.out_w, 16, false);
+  f("out_addr", a.out_addr, 24, false);
+  f("out_pixel_stride", a.out_pixel_stride, 16, false);
+  f("row_taps_addr", a.row_taps_addr, 24, false);
+  f("col_taps_addr", a.col_taps_addr, 24, false);
+  f("zero_point", a.zero_point, 8, true);
+}
+
 // Calls f(name, member, width, is_signed) for each payload field of `a`, in bit order.
 template <class Args, class F>
 void ForEachField(Args& a, F&& f) {
@@ -135,9 +151,11 @@ void ForEachField(Args& a, F&& f) {
     PoolFields(a, f);
   } else if constexpr (std::is_same_v<T, EltwiseArgs>) {
     EltwiseFields(a, f);
-  } else {
-    static_assert(std::is_same_v<T, LutArgs>);
+  } else if constexpr (std::is_same_v<T, LutArgs>) {
     LutFields(a, f);
+  } else {
+    static_assert(std::is_same_v<T, ResizeArgs>);
+    ResizeFields(a, f);
   }
 }
 

@@ -45,6 +45,7 @@ enum class ErrorCode : uint32_t {
   kSramRange = 3,       // an SRAM access outside the SRAM
   kAccRange = 4,        // an accumulator access outside the accumulator buffer
   kBadParameter = 5,    // a requantisation shift outside 1..62
+  kBadResizeTap = 6,    // a RESIZE tap outside its input region or weighing over 1024
 };
 inline std::string_view ErrorCodeName(ErrorCode code) {
   switch (code) {
@@ -60,6 +61,8 @@ inline std::string_view ErrorCodeName(ErrorCode code) {
       return "accumulator access out of range";
     case ErrorCode::kBadParameter:
       return "bad requantisation parameter";
+    case ErrorCode::kBadResizeTap:
+      return "bad resize tap";
   }
   return "unknown error";
 }

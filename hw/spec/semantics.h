@@ -1,8 +1,8 @@
 // What CONV, ACT, POOL, ELTWISE and LUT compute, as pure functions over their operands: the
-// functional half of the ISA contract (docs/isa.md). The SystemC units call these and add timing;
-// the compiler's tests call them to execute instruction streams without SystemC. The integer
-// reference in compiler/reference is written independently, so the end-to-end checks catch a bug
-// here too.
+// functional half of the ISA contract (docs/isa.md; RESIZE: resize.h). The SystemC units call these
+// and add timing; the compiler's tests call them to execute instruction streams without SystemC.
+// The integer reference in compiler/reference is written independently, so the end-to-end checks
+// catch a bug here too.
 #pragma once
 
 #include <cstdint>

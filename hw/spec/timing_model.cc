@@ -60,6 +60,10 @@ uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& l) {
   return ActComputeCycles(c, l.count);
 }
 
+uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& r) {
+  return ActComputeCycles(c, kResizeTapsPerElement * r.out_h * r.out_w * r.channels);
+}
+
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
   return CeilDiv(bytes, c.dram().bytes_per_cycle());
 }
@@ -140,6 +144,7 @@ uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn) {
   }
   if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolComputeCycles(c, *pool);
   if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutComputeCycles(c, *lut);
+  if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeComputeCycles(c, *r);
   return EltwiseComputeCycles(c, std::get<EltwiseArgs>(insn.args));
 }
 

@@ -31,10 +31,13 @@ uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // POOL reads kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's
-// broadcast does not matter); LUT one.
+// broadcast does not matter); LUT one; RESIZE blends four taps per output element (whether a
+// tap's weight is 0, as in nearest, does not matter).
 uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& pool);
 uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& eltwise);
 uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& lut);
+inline constexpr uint64_t kResizeTapsPerElement = 4;
+uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& resize);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
 // latency_cycles from the request (reads and writes alike).
@@ -73,7 +76,7 @@ uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn);
 
 // One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
 // banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles); ACT, POOL, ELTWISE,
-// LUT: max(vector cycles, UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
+// LUT, RESIZE: max(vector cycles, UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
 uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn);
 
 }  // namespace npu::spec

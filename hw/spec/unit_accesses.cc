@@ -1,6 +1,7 @@
 // The SRAM access lists of unit instructions.
 #include "hw/spec/unit_accesses.h"
 
+#include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::spec {
@@ -9,10 +10,15 @@ namespace {
 SramAccess Read(uint64_t addr, uint64_t bytes) { return {addr, bytes, 1, 0, false}; }
 SramAccess Write(uint64_t addr, uint64_t bytes) { return {addr, bytes, 1, 0, true}; }
 
-// The output of ACT and POOL: one run per pixel, unless the pixels are dense (one run).
+// `pixels` of `channels` bytes, `stride` apart: one run per pixel, unless the pixels are dense
+// (one run). The output of ACT, POOL and RESIZE; RESIZE's input.
+SramAccess Pixels(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride, bool write) {
+  if (pixels <= 1 || stride == channels) return {addr, pixels * channels, 1, 0, write};
+  return {addr, channels, pixels, stride, write};
+}
+
 SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride) {
-  if (pixels <= 1 || stride == channels) return Write(addr, pixels * channels);
-  return {addr, channels, pixels, stride, true};
+  return Pixels(addr, pixels, channels, stride, true);
 }
 
 }  // namespace
@@ -39,6 +45,13 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
     return {Read(l->table_addr, kLutEntries), Read(l->in_addr, l->count),
             Write(l->out_addr, l->count)};
+  }
+  if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
+    return {
+        Read(r->row_taps_addr, ResizeRowTapBytes(*r)),
+        Read(r->col_taps_addr, ResizeColTapBytes(*r)),
+        Pixels(r->in_addr, uint64_t{r->in_h} * r->in_w, r->channels, r->in_pixel_stride, false),
+        PixelWrite(r->out_addr, uint64_t{r->out_h} * r->out_w, r->channels, r->out_pixel_stride)};
   }
   return {};
 }

@@ -25,8 +25,9 @@ struct SramAccess {
 };
 
 // CONV: weights, input. ACT: parameters, table (with use_table), output. POOL: input, output.
-// ELTWISE: a, b (spec::EltwiseBBytes), output. LUT: table, input, output. Outputs of ACT and
-// POOL are one run per pixel unless dense. Empty for LOAD and STORE.
+// ELTWISE: a, b (spec::EltwiseBBytes), output. LUT: table, input, output. RESIZE: row taps,
+// column taps, input pixels, output. Outputs of ACT, POOL and RESIZE, and RESIZE's input, are one
+// run per pixel unless dense. Empty for LOAD and STORE.
 std::vector<SramAccess> UnitSramAccesses(const Instruction& insn);
 
 }  // namespace npu::spec

@@ -1,8 +1,10 @@
 // The quantised-graph builder for tests.
 #include "tests/network/quant_graph_builder.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "compiler/interp/resize_taps.h"
 #include "compiler/quant/quant_math.h"
 
 namespace npu::compiler::testing {
@@ -225,6 +227,32 @@ ir::Tensor* QuantGraphBuilder::Reshape(ir::Tensor* x, const std::string& name, i
   ir::Tensor* s = g_.AddConstant(name + ".shape", {int64_t(shape.size())}, shape);
   ir::Node* n = g_.AddNode(ir::OpKind::kReshape, name, {x, s}, {name});
   return Out(n, std::move(shape), Scale(x), Zp(x));
+}
+
+std::vector<int64_t> ResizeTapsOf(const std::string& mode, const std::string& transform, int64_t in,
+                                  int64_t out) {
+  ir::Attributes a;
+  a.Set("mode", mode);
+  a.Set("coordinate_transformation_mode", transform);
+  StatusOr<std::vector<interp::ResizeTap>> taps =
+      interp::ResizeAxisTaps(a, in, out, float(out) / float(in));
+  NPU_CHECK(taps.ok());  // the tests pass modes and sizes ResizeAxisTaps takes
+  std::vector<int64_t> flat;
+  for (const interp::ResizeTap& t : *taps) {
+    flat.insert(flat.end(), {t.i0, t.i1, std::clamp<int64_t>(std::lround(t.w1 * 1024), 0, 1024)});
+  }
+  return flat;
+}
+
+ir::Tensor* QuantGraphBuilder::Resize(ir::Tensor* x, const std::string& name, int64_t out_h,
+                                      int64_t out_w, std::vector<int64_t> h_taps,
+                                      std::vector<int64_t> w_taps) {
+  ir::Attributes a;
+  a.Set("h_taps", std::move(h_taps));
+  a.Set("w_taps", std::move(w_taps));
+  ir::Node* n = g_.AddNode(ir::OpKind::kResize, name, {x}, {name}, std::move(a));
+  const ir::Shape& s = x->shape();
+  return Out(n, {s[0], out_h, out_w, s[3]}, Scale(x), Zp(x));
 }
 
 ir::Tensor* QuantGraphBuilder::Other(ir::OpKind kind, ir::Tensor* x, const std::string& name) {

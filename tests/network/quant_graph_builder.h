@@ -33,6 +33,12 @@ struct PoolSpec {
   bool count_include_pad = false;
 };
 
+// One axis's resize taps as the quantiser makes them (compiler/quantize/emit_data.cc) from the
+// float op's sampling (`mode` "nearest" or "linear", an ONNX coordinate transformation): per
+// output position i0, i1 and i1's weight rounded to 1/1024ths, flat.
+std::vector<int64_t> ResizeTapsOf(const std::string& mode, const std::string& transform, int64_t in,
+                                  int64_t out);
+
 class QuantGraphBuilder {
  public:
   QuantGraphBuilder(std::string name, uint32_t seed) : g_(std::move(name)), rng_(seed) {}
@@ -49,6 +55,10 @@ class QuantGraphBuilder {
   ir::Tensor* MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);
   ir::Tensor* Reshape(ir::Tensor* x, const std::string& name, ir::Shape shape);
+  // A resize to out_h x out_w by taps (3 ints per output row / column: i0, i1, the weight of i1
+  // in 1/1024), quantised like its input.
+  ir::Tensor* Resize(ir::Tensor* x, const std::string& name, int64_t out_h, int64_t out_w,
+                     std::vector<int64_t> h_taps, std::vector<int64_t> w_taps);
   // Any node (e.g. an op the NPU does not run), output shaped and quantised like its input.
   ir::Tensor* Other(ir::OpKind kind, ir::Tensor* x, const std::string& name);
 

@@ -47,7 +47,11 @@ TEST(TensorOps, DataMovement) {
   linear.Set("mode", std::string("linear"));
   x = b.Op(OpKind::kResize, {x, nullptr, nullptr, b.Ints({1, 3, 11, 17})}, linear);
   x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
-  Check(b.Finish(x), 0.999);
+  const CompiledModel m = Check(b.Finish(x), 0.999);
+  // Both resizes run on the NPU (RESIZE); the shuffle, slice, pad and transpose on the CPU.
+  int npu_resizes = 0;
+  for (const ModelLayer& l : m.layers) npu_resizes += l.op == "resize" && !l.on_cpu;
+  EXPECT_EQ(npu_resizes, 2);
 }
 
 TEST(TensorOps, AttentionNormalisationAndReductions) {

@@ -12,15 +12,15 @@ namespace npu::spec {
 namespace {
 
 // One opcode per layout (STORE is LOAD's).
-constexpr Opcode kLayouts[] = {Opcode::kLoad, Opcode::kConv,    Opcode::kAct,
-                               Opcode::kPool, Opcode::kEltwise, Opcode::kLut};
+constexpr Opcode kLayouts[] = {Opcode::kLoad,    Opcode::kConv, Opcode::kAct,   Opcode::kPool,
+                               Opcode::kEltwise, Opcode::kLut,  Opcode::kResize};
 
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
   auto sbits = [&](int w) {
     return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
   };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 7);
+  const Opcode op = static_cast<Opcode>(1 + rng() % 8);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -44,6 +44,9 @@ Instruction RandomInstruction(std::mt19937& rng) {
                     sbits(8), sbits(8), sbits(32), sbits(16), bits(6), sbits(8), sbits(8)};
   } else if (op == Opcode::kLut) {
     insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24)};
+  } else if (op == Opcode::kResize) {
+    insn.args = ResizeArgs{bits(24), bits(16), bits(16), bits(16), bits(16), bits(16),
+                           bits(16), bits(24), bits(16), bits(24), bits(24), sbits(8)};
   } else {
     insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),    bits(16),
                         sbits(8), sbits(8), sbits(8), bits(24), bits(1) != 0};
@@ -159,8 +162,30 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
   EXPECT_EQ(std::get<EltwiseArgs>(back->args), e);
   EXPECT_NE(Disassemble(*back).find("eltwise wait=L signal=S a_addr=0"), std::string::npos);
   InsnWord unknown{};
-  unknown[0] = 8;
-  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 8"), std::string::npos);
+  unknown[0] = 9;
+  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 9"), std::string::npos);
+}
+
+TEST(Isa, ResizeEncodesDecodesAndDisassembles) {
+  ResizeArgs r{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -12};
+  StatusOr<InsnWord> w = Encode({Opcode::kResize, 1, 8, r});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_EQ((*w)[0], 8);
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->queue(), Queue::kVector);
+  EXPECT_EQ(std::get<ResizeArgs>(back->args), r);
+  EXPECT_EQ(Disassemble(*back),
+            "resize wait=L signal=S in_addr=1 in_h=2 in_w=3 channels=4 in_pixel_stride=5 out_h=6 "
+            "out_w=7 out_addr=8 out_pixel_stride=9 row_taps_addr=10 col_taps_addr=11 "
+            "zero_point=-12");
+  r = {}, r.out_h = 1u << 16;
+  ExpectOverflow({Opcode::kResize, 0, 0, r}, "resize: field out_h = 65536 does not fit in 16 bits");
+  r = {}, r.col_taps_addr = 1u << 24;
+  ExpectOverflow({Opcode::kResize, 0, 0, r}, "col_taps_addr = 16777216 does not fit in 24 bits");
+  r = {}, r.zero_point = 128;
+  ExpectOverflow({Opcode::kResize, 0, 0, r}, "zero_point = 128 does not fit in 8 signed");
+  EXPECT_FALSE(Encode({Opcode::kResize, 0, 0, LutArgs{}}).ok());
 }
 
 TEST(Isa, ArgumentsMustMatchTheOpcode) {
@@ -182,6 +207,8 @@ TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
   InsnWord w{};
   EXPECT_NE(Decode(w.data()).status().message().find("unknown opcode 0"), std::string::npos);
   w[0] = 9;
+  EXPECT_FALSE(Decode(w.data()).ok());
+  w[0] = 0xFF;
   EXPECT_FALSE(Decode(w.data()).ok());
   StatusOr<InsnWord> act = Encode({Opcode::kAct, 0, 0, ActArgs{}});
   ASSERT_TRUE(act.ok());
