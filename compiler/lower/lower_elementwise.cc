@@ -17,18 +17,6 @@ namespace {
 
 using ir::OpKind;
 
-Status Bad(const ir::Node& n, const std::string& what) {
-  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
-}
-
-StatusOr<int64_t> Int(const ir::Node& n, const std::string& name) {
-  const auto& values = n.attrs().values();
-  auto it = values.find(name);
-  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
-  if (v == nullptr) return Bad(n, fmt::format("attribute '{}' must be an int", name));
-  return *v;
-}
-
 // `s` right-aligned to `rank` dims, padded with ones.
 ir::Shape Aligned(const ir::Shape& s, size_t rank) {
   ir::Shape a(rank - std::min(rank, s.size()), 1);
@@ -92,17 +80,17 @@ Status LowerEltwise(const ir::Node& n, const Network& net, NetLayer& layer,
     e.b_constant.assign(v.begin(), v.end());
   }
   if (e.op == spec::EltwiseOp::kMul) {
-    NPU_ASSIGN_OR_RETURN(const int64_t m, Int(n, "multiplier"));
+    NPU_ASSIGN_OR_RETURN(const int64_t m, IntAttr(n, "multiplier"));
     e.a_multiplier = int32_t(m), e.b_multiplier = 0;
   } else {
-    NPU_ASSIGN_OR_RETURN(const int64_t ma, Int(n, "a_multiplier"));
-    NPU_ASSIGN_OR_RETURN(const int64_t mb, Int(n, "b_multiplier"));
+    NPU_ASSIGN_OR_RETURN(const int64_t ma, IntAttr(n, "a_multiplier"));
+    NPU_ASSIGN_OR_RETURN(const int64_t mb, IntAttr(n, "b_multiplier"));
     e.a_multiplier = int32_t(ops.swapped ? mb : ma);
     e.b_multiplier = int32_t(ops.swapped ? ma : mb);
   }
-  NPU_ASSIGN_OR_RETURN(const int64_t shift, Int(n, "shift"));
-  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
-  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
+  NPU_ASSIGN_OR_RETURN(const int64_t shift, IntAttr(n, "shift"));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min"));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(n, "clamp_max"));
   e.shift = int32_t(shift), e.clamp_min = int32_t(lo), e.clamp_max = int32_t(hi);
   const Status fits = CheckEltwiseLayer(e);
   if (!fits.ok()) return Unimplemented(fits.message());

@@ -41,8 +41,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
-         IsEltwise(k);
+         k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.

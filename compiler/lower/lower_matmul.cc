@@ -12,18 +12,6 @@
 namespace npu::compiler::lowering {
 namespace {
 
-Status Bad(const ir::Node& n, const std::string& what) {
-  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
-}
-
-StatusOr<int64_t> Int(const ir::Node& n, const std::string& name) {
-  const auto& values = n.attrs().values();
-  auto it = values.find(name);
-  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
-  if (v == nullptr) return Bad(n, fmt::format("attribute '{}' must be an int", name));
-  return *v;
-}
-
 // The matrix places of every operand, or why a view cannot be read so.
 Status SetPlaces(const MatMulViews& views, const ir::Shape& batch, MatMulLayer& m) {
   const ViewMatrices a = MatricesOf(views.a, batch), b = MatricesOf(views.b, batch);
@@ -49,8 +37,8 @@ Status LowerMatMul(const ir::Node& n, const Network& net, NetLayer& layer,
   const ir::Shape &sa = views.a.shape, &sb = views.b.shape, &sy = n.output(0)->shape();
   if (sa.size() < 2 || sb.size() < 2 || sy.size() < 2 || sb[sb.size() - 2] != sa.back() ||
       sy[sy.size() - 2] != sa[sa.size() - 2] || sy.back() != sb.back()) {
-    return Bad(n, fmt::format("{} x {} -> {} is not a matrix product", ir::ShapeText(sa),
-                              ir::ShapeText(sb), ir::ShapeText(sy)));
+    return BadNode(n, fmt::format("{} x {} -> {} is not a matrix product", ir::ShapeText(sa),
+                                  ir::ShapeText(sb), ir::ShapeText(sy)));
   }
   const ActivationValue &a = net.value(views.a.value), &b = net.value(views.b.value);
   const ActivationValue& y = net.value(views.y.value);
@@ -61,10 +49,10 @@ Status LowerMatMul(const ir::Node& n, const Network& net, NetLayer& layer,
   m.a_scale = a.scale, m.a_zero_point = a.zero_point;
   m.b_scale = b.scale, m.b_zero_point = b.zero_point;
   m.output_scale = y.scale, m.output_zero_point = y.zero_point;
-  NPU_ASSIGN_OR_RETURN(const int64_t multiplier, Int(n, "multiplier"));
-  NPU_ASSIGN_OR_RETURN(const int64_t shift, Int(n, "shift"));
-  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
-  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
+  NPU_ASSIGN_OR_RETURN(const int64_t multiplier, IntAttr(n, "multiplier"));
+  NPU_ASSIGN_OR_RETURN(const int64_t shift, IntAttr(n, "shift"));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min"));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(n, "clamp_max"));
   m.multiplier = int32_t(multiplier), m.shift = int32_t(shift);
   m.clamp_min = int32_t(lo), m.clamp_max = int32_t(hi);
   NPU_TRY(CheckMatMulLayer(m));

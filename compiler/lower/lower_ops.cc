@@ -9,34 +9,12 @@
 namespace npu::compiler::lowering {
 namespace {
 
-Status Bad(const ir::Node& n, const std::string& what) {
-  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
-}
-
-StatusOr<std::vector<int64_t>> Ints(const ir::Node& n, const std::string& name, size_t size) {
-  const auto& values = n.attrs().values();
-  auto it = values.find(name);
-  const auto* v = it == values.end() ? nullptr : std::get_if<std::vector<int64_t>>(&it->second);
-  if (v == nullptr || v->size() != size) {
-    return Bad(n, fmt::format("attribute '{}' must be a list of {} ints", name, size));
-  }
-  return *v;
-}
-
-StatusOr<int64_t> Int(const ir::Node& n, const std::string& name) {
-  const auto& values = n.attrs().values();
-  auto it = values.find(name);
-  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
-  if (v == nullptr) return Bad(n, fmt::format("attribute '{}' must be an int", name));
-  return *v;
-}
-
 template <class T>
 StatusOr<std::vector<T>> Constant(const ir::Node& n, size_t index, const ir::Shape& shape) {
   const ir::Tensor* t = n.input(index);
   if (t == nullptr || !t->is_constant() || t->dtype() != ir::DTypeOf<T>() || t->shape() != shape) {
-    return Bad(n, fmt::format("input {} must be a {} constant of shape {}", index,
-                              ir::DTypeName(ir::DTypeOf<T>()), ir::ShapeText(shape)));
+    return BadNode(n, fmt::format("input {} must be a {} constant of shape {}", index,
+                                  ir::DTypeName(ir::DTypeOf<T>()), ir::ShapeText(shape)));
   }
   const auto data = t->data<T>();
   return std::vector<T>(data.begin(), data.end());
@@ -48,10 +26,10 @@ std::vector<int32_t> Narrow(const std::vector<int64_t>& v) { return {v.begin(), 
 // input and output values.
 Status SetRequant(const ir::Node& n, const Network& net, const NetLayer& layer, uint32_t out_c,
                   ConvLayer& c) {
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> m, Ints(n, "multiplier", out_c));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, Ints(n, "shift", out_c));
-  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min"));
-  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max"));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> m, IntsAttr(n, "multiplier", out_c));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(n, "shift", out_c));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min"));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(n, "clamp_max"));
   c.multiplier = Narrow(m);
   c.shift = Narrow(s);
   c.clamp_min = static_cast<int32_t>(lo);
@@ -111,8 +89,8 @@ std::string FieldNote(const ConvLayer& c) {
 
 Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue& y) {
   if (c.OutH() != y.h || c.OutW() != y.w || c.out_c != y.c) {
-    return Bad(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h, y.w,
-                              y.c, c.OutH(), c.OutW(), c.out_c));
+    return BadNode(n, fmt::format("output {}x{}x{} does not match the convolution's {}x{}x{}", y.h,
+                                  y.w, y.c, c.OutH(), c.OutW(), c.out_c));
   }
   return Status::Ok();
 }
@@ -122,18 +100,18 @@ Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue&
 Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
   const ir::Tensor* w = n.input(1);
-  if (w == nullptr || w->shape().size() != 4) return Bad(n, "weights must be [O][kh][kw][I/g]");
+  if (w == nullptr || w->shape().size() != 4) return BadNode(n, "weights must be [O][kh][kw][I/g]");
   const ir::Shape& ws = w->shape();
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, Ints(n, "kernel_shape", 2));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, Ints(n, "strides", 2));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> p, Ints(n, "pads", 4));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> d, Ints(n, "dilations", 2));
-  NPU_ASSIGN_OR_RETURN(const int64_t groups, Int(n, "group"));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, IntsAttr(n, "kernel_shape", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(n, "strides", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> p, IntsAttr(n, "pads", 4));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> d, IntsAttr(n, "dilations", 2));
+  NPU_ASSIGN_OR_RETURN(const int64_t groups, IntAttr(n, "group"));
   if (groups < 1 || x.c % groups != 0 || ws[0] != y.c || y.c % groups != 0 ||
       ws[3] != x.c / groups || ws[1] != k[0] || ws[2] != k[1]) {
-    return Bad(n, fmt::format("weights {} do not fit input channels {}, output channels {}, "
-                              "kernel {}x{} and group {}",
-                              ir::ShapeText(ws), x.c, y.c, k[0], k[1], groups));
+    return BadNode(n, fmt::format("weights {} do not fit input channels {}, output channels {}, "
+                                  "kernel {}x{} and group {}",
+                                  ir::ShapeText(ws), x.c, y.c, k[0], k[1], groups));
   }
   ConvLayer c;
   c.name = n.name();
@@ -169,11 +147,11 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
 Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
   const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
   if (n.attrs().GetInt("transB", 0) != 1 || n.attrs().GetInt("transA", 0) != 0) {
-    return Bad(n, "the quantised gemm takes transA = 0, transB = 1");
+    return BadNode(n, "the quantised gemm takes transA = 0, transB = 1");
   }
   if (x.h != y.h || x.w != y.w) {
-    return Bad(n, fmt::format("gemm maps every row of K values to N: {}x{}x{} -> {}x{}x{}", x.h,
-                              x.w, x.c, y.h, y.w, y.c));
+    return BadNode(n, fmt::format("gemm maps every row of K values to N: {}x{}x{} -> {}x{}x{}", x.h,
+                                  x.w, x.c, y.h, y.w, y.c));
   }
   NPU_ASSIGN_OR_RETURN(std::vector<int8_t> w, Constant<int8_t>(n, 1, {y.c, x.c}));
   NPU_ASSIGN_OR_RETURN(std::vector<int32_t> b, Constant<int32_t>(n, 2, {int64_t{y.c}}));
@@ -185,6 +163,30 @@ Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
   layer.op = "fully_connected";
   layer.work = std::vector<ConvPart>{{std::move(c)}};
   return Status::Ok();
+}
+
+Status BadNode(const ir::Node& n, const std::string& what) {
+  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
+}
+
+StatusOr<int64_t> IntAttr(const ir::Node& n, const std::string& name,
+                          std::optional<int64_t> fallback) {
+  const auto& values = n.attrs().values();
+  auto it = values.find(name);
+  if (it == values.end() && fallback) return *fallback;
+  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
+  if (v == nullptr) return BadNode(n, fmt::format("attribute '{}' must be an int", name));
+  return *v;
+}
+
+StatusOr<std::vector<int64_t>> IntsAttr(const ir::Node& n, const std::string& name, size_t size) {
+  const auto& values = n.attrs().values();
+  auto it = values.find(name);
+  const auto* v = it == values.end() ? nullptr : std::get_if<std::vector<int64_t>>(&it->second);
+  if (v == nullptr || v->size() != size) {
+    return BadNode(n, fmt::format("attribute '{}' must be a list of {} ints", name, size));
+  }
+  return *v;
 }
 
 }  // namespace npu::compiler::lowering

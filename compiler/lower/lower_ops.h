@@ -3,12 +3,24 @@
 // decomposition note).
 #pragma once
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "compiler/ir/graph.h"
 #include "compiler/lower/network.h"
 #include "compiler/lower/strided_view.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler::lowering {
+
+// InvalidArgument "node 'NAME' (op): what": the error every lowering gives about a node.
+Status BadNode(const ir::Node& node, const std::string& what);
+// The int attribute `name`; absent, `fallback` if given, else an error naming the node.
+StatusOr<int64_t> IntAttr(const ir::Node& node, const std::string& name,
+                          std::optional<int64_t> fallback = std::nullopt);
+// The int list attribute `name`, of exactly `size` values.
+StatusOr<std::vector<int64_t>> IntsAttr(const ir::Node& node, const std::string& name, size_t size);
 
 // The quantisation of an IR activation as a value's (scale, zero point).
 struct QuantOf {

@@ -12,38 +12,17 @@
 namespace npu::compiler::lowering {
 namespace {
 
-Status Bad(const ir::Node& n, const std::string& what) {
-  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
-}
-
-StatusOr<int64_t> Int(const ir::Node& n, const std::string& name, int64_t fallback, bool needed) {
-  const auto& values = n.attrs().values();
-  auto it = values.find(name);
-  if (it == values.end() && !needed) return fallback;
-  const auto* v = it == values.end() ? nullptr : std::get_if<int64_t>(&it->second);
-  if (v == nullptr) return Bad(n, fmt::format("attribute '{}' must be an int", name));
-  return *v;
-}
-
-StatusOr<std::vector<int64_t>> Ints(const ir::Node& n, const std::string& name, size_t size) {
-  const std::vector<int64_t> v = n.attrs().GetInts(name);
-  if (v.size() != size) {
-    return Bad(n, fmt::format("attribute '{}' must be a list of {} ints", name, size));
-  }
-  return v;
-}
-
 // The window attributes of MaxPool/AveragePool.
 Status ReadWindow(const ir::Node& n, PoolLayer& p) {
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, Ints(n, "kernel_shape", 2));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, Ints(n, "strides", 2));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, Ints(n, "pads", 4));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, IntsAttr(n, "kernel_shape", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(n, "strides", 2));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, IntsAttr(n, "pads", 4));
   const std::vector<int64_t> d = n.attrs().GetInts("dilations", {1, 1});
   if (d.size() != 2 || d[0] != 1 || d[1] != 1) {
     return Unimplemented(fmt::format("node '{}': dilated pooling is not supported", n.name()));
   }
   for (int64_t v : {k[0], k[1], s[0], s[1], pads[0], pads[1], pads[2], pads[3]}) {
-    if (v < 0 || v > 65535) return Bad(n, "window attributes out of range");
+    if (v < 0 || v > 65535) return BadNode(n, "window attributes out of range");
   }
   p.kernel_h = uint32_t(k[0]), p.kernel_w = uint32_t(k[1]);
   p.stride_h = uint32_t(s[0]), p.stride_w = uint32_t(s[1]);
@@ -89,24 +68,24 @@ Status LowerPool(const ir::Node& n, const Network& net, NetLayer& layer) {
                                                   : PoolKind::kGlobalAverage;
   p.in_h = x.h, p.in_w = x.w, p.channels = x.c;
   p.out_h = y.h, p.out_w = y.w;
-  if (y.c != x.c) return Bad(n, "pooling keeps the channel count");
+  if (y.c != x.c) return BadNode(n, "pooling keeps the channel count");
   if (p.kind == PoolKind::kGlobalAverage) {
-    if (y.h != 1 || y.w != 1) return Bad(n, "a global pool gives one pixel");
+    if (y.h != 1 || y.w != 1) return BadNode(n, "a global pool gives one pixel");
     NPU_TRY(GlobalWindow(n, p, layer.note));
   } else {
     NPU_TRY(ReadWindow(n, p));
   }
   p.input_zero_point = x.zero_point, p.output_zero_point = y.zero_point;
-  NPU_ASSIGN_OR_RETURN(const int64_t lo, Int(n, "clamp_min", -128, false));
-  NPU_ASSIGN_OR_RETURN(const int64_t hi, Int(n, "clamp_max", 127, false));
+  NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min", -128));
+  NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(n, "clamp_max", 127));
   p.clamp_min = int32_t(lo), p.clamp_max = int32_t(hi);
   if (p.average()) {
-    NPU_ASSIGN_OR_RETURN(const int64_t m, Int(n, "multiplier", 0, true));
-    NPU_ASSIGN_OR_RETURN(const int64_t s, Int(n, "shift", 0, true));
-    NPU_ASSIGN_OR_RETURN(const int64_t cip, Int(n, "count_include_pad", 0, false));
+    NPU_ASSIGN_OR_RETURN(const int64_t m, IntAttr(n, "multiplier"));
+    NPU_ASSIGN_OR_RETURN(const int64_t s, IntAttr(n, "shift"));
+    NPU_ASSIGN_OR_RETURN(const int64_t cip, IntAttr(n, "count_include_pad", 0));
     p.multiplier = int32_t(m), p.shift = int32_t(s), p.count_include_pad = cip != 0;
   } else if (x.scale != y.scale || x.zero_point != y.zero_point) {
-    return Bad(n, "max pooling keeps the input's quantisation (scale and zero point)");
+    return BadNode(n, "max pooling keeps the input's quantisation (scale and zero point)");
   }
   layer.op = p.OpName();
   NPU_TRY(CheckPoolLayer(p));

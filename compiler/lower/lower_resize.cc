@@ -10,24 +10,21 @@
 namespace npu::compiler::lowering {
 namespace {
 
-Status Bad(const ir::Node& n, const std::string& what) {
-  return InvalidArgument(fmt::format("node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
-}
-
 // Attribute `name` as out taps.
 StatusOr<std::vector<spec::ResizeTap>> Taps(const ir::Node& n, const std::string& name,
                                             uint32_t out) {
   const std::vector<int64_t> flat = n.attrs().GetInts(name);
   if (flat.size() != 3 * uint64_t{out}) {
-    return Bad(n, fmt::format("attribute '{}' must hold 3 ints per output position ({})", name,
-                              3 * uint64_t{out}));
+    return BadNode(n, fmt::format("attribute '{}' must hold 3 ints per output position ({})", name,
+                                  3 * uint64_t{out}));
   }
   std::vector<spec::ResizeTap> taps;
   for (uint32_t i = 0; i < out; ++i) {
     const int64_t* t = &flat[3 * i];
     if (t[0] < 0 || t[1] < 0 || t[2] < 0 || t[0] > UINT32_MAX || t[1] > UINT32_MAX ||
         t[2] > spec::kResizeWeightOne) {
-      return Bad(n, fmt::format("{}[{}] = ({}, {}, {}) out of range", name, i, t[0], t[1], t[2]));
+      return BadNode(n,
+                     fmt::format("{}[{}] = ({}, {}, {}) out of range", name, i, t[0], t[1], t[2]));
     }
     taps.push_back({uint32_t(t[0]), uint32_t(t[1]), uint32_t(t[2])});
   }
@@ -39,7 +36,7 @@ StatusOr<std::vector<spec::ResizeTap>> Taps(const ir::Node& n, const std::string
 Status LowerResize(const ir::Node& n, const Network& net, NetLayer& layer) {
   const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
   if (x.c != y.c || x.zero_point != y.zero_point) {
-    return Bad(n, "resizes the height and width only, in the input's quantisation");
+    return BadNode(n, "resizes the height and width only, in the input's quantisation");
   }
   ResizeLayer r;
   r.name = n.name();

@@ -18,10 +18,10 @@
 #include "compiler/layer/conv_layer.h"
 #include "compiler/layer/copy_layer.h"
 #include "compiler/layer/eltwise_layer.h"
+#include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/matmul_layer.h"
 #include "compiler/layer/pool_layer.h"
-#include "compiler/layer/gather_layer.h"
 #include "compiler/layer/resize_layer.h"
 #include "compiler/lower/cpu_layer.h"
 
