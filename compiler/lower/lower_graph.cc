@@ -42,7 +42,7 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         IsEltwise(k);
+         k == OpKind::kChannelShuffle || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -269,6 +269,8 @@ class Lowering {
         return lowering::LowerGemm(n, net_, layer);
       case OpKind::kLut:
         return lowering::LowerLut(n, net_, layer);
+      case OpKind::kChannelShuffle:
+        return lowering::LowerChannelShuffle(n, net_, layer);
       default:
         return lowering::LowerPool(n, net_, layer);
     }

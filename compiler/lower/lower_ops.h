@@ -26,5 +26,7 @@ struct EltwiseOperands {
 Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
                     const EltwiseOperands& operands);
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_shuffle.cc: channel_shuffle -> a copy layer that permutes (CopyLayer::group).
+Status LowerChannelShuffle(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering
