@@ -125,5 +125,25 @@ TEST(Dma, AStoreWithAnElementStrideIsABadInstruction) {
       << r.status().message();
 }
 
+TEST(Dma, AScatteredLoadPastTheSramEndIsARangeFault) {
+  // 100 bytes 255 apart span 25,246 bytes: from 10,000 before the end they overrun, though a
+  // dense run there would fit.
+  const spec::NpuConfig config = spec::DefaultConfig();
+  spec::DmaArgs load;
+  load.dram_offset = 1 << 20;
+  load.sram_addr = config.sram().size_bytes() - 10000;
+  load.run_bytes = 100;
+  load.sram_elem_stride = 255;
+  testing::ProgramBuilder program(config);
+  program.Constant(1 << 20, std::vector<uint8_t>(100, 1));
+  program.Add({spec::Opcode::kLoad, 0, 0, load});
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("SRAM access out of range"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("touches SRAM up to 1063822 of 1048576"), std::string::npos)
+      << r.status().message();
+}
+
 }  // namespace
 }  // namespace npu
