@@ -3,6 +3,14 @@
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler::replay {
+namespace {
+
+// The SRAM access of a burst: a LOAD's write (scattered or not), a STORE's read.
+spec::SramAccess SramAccessOf(const spec::Burst& b, bool load) {
+  return spec::BurstSramAccess(b, load ? spec::Opcode::kLoad : spec::Opcode::kStore);
+}
+
+}  // namespace
 
 DmaEngine::DmaEngine(const spec::NpuConfig& c, spec::Queue queue)
     : q_(static_cast<int>(queue)),
@@ -84,7 +92,7 @@ bool DmaEngine::Dispatch(Shared& s) {
 void DmaEngine::Issue(Shared& s, Channel& ch) {
   for (; ch.next < ch.bursts.size() && ch.in_flight.size() < outstanding_; ++ch.next) {
     const spec::Burst& b = ch.bursts[ch.next];
-    const uint64_t at = load_ ? s.now : s.banks.Book({b.sram_addr, b.bytes}, s.now);
+    const uint64_t at = load_ ? s.now : s.banks.Book(SramAccessOf(b, load_), s.now);
     ch.in_flight.push_back({s.Dram(at, b.bytes), ch.next});
   }
 }
@@ -105,7 +113,9 @@ bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
   } else if (!ch.in_flight.empty()) {
     const spec::Burst& b = ch.bursts[ch.in_flight.front().burst];
     ch.in_flight.pop_front();
-    if (load_) ch.written = std::max(ch.written, s.banks.Book({b.sram_addr, b.bytes}, s.now));
+    if (load_) {
+      ch.written = std::max(ch.written, s.banks.Book(SramAccessOf(b, load_), s.now));
+    }
     Issue(s, ch);
   }
   if (!ch.in_flight.empty()) {

@@ -62,7 +62,7 @@ void Unit::Start(Shared& s) {
   uint64_t at = s.now, ideal = 0;
   for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
     at = s.banks.Book(a, at);
-    ideal += spec::SramIdealCycles(s.c, a.addr, a.run, a.count, a.stride);
+    ideal += spec::SramIdealCycles(s.c, a);
   }
   const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;
   if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {

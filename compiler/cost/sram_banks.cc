@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "hw/spec/sram_words.h"
+
 namespace npu::compiler {
 
 SramBanks::SramBanks(const spec::NpuConfig& c)
@@ -13,14 +15,7 @@ SramBanks::SramBanks(const spec::NpuConfig& c)
 
 uint64_t SramBanks::Book(const spec::SramAccess& a, uint64_t at) {
   std::fill(words_.begin(), words_.end(), 0);
-  for (uint64_t i = 0; i < a.count && a.run > 0; ++i) {
-    const uint64_t begin = a.addr + i * a.stride, first = begin / width_;
-    const uint64_t n = (begin + a.run - 1) / width_ - first + 1;
-    if (n >= banks_) {
-      for (uint64_t b = 0; b < banks_; ++b) words_[b] += n / banks_;
-    }
-    for (uint64_t r = 0; r < n % banks_; ++r) ++words_[(first + r) % banks_];
-  }
+  spec::AddBankWords(a, width_, words_);
   uint64_t finish = at;
   for (uint64_t b = 0; b < banks_; ++b) {
     if (words_[b] == 0) continue;

@@ -1,6 +1,6 @@
 // The SRAM's banks as hw/sram times them: per bank a busy-until time; an access books, on each
-// bank, one cycle per bank-width word it touches there, from when it is made or the bank frees.
-// What a unit instruction accesses is hw/spec/unit_accesses.h's.
+// bank, one cycle per bank-width word it touches there (hw/spec/sram_words.h), from when it is
+// made or the bank frees. What a unit instruction accesses is hw/spec/unit_accesses.h's.
 #pragma once
 
 #include <cstdint>

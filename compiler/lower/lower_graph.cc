@@ -41,7 +41,8 @@ bool IsEltwise(OpKind k) {
 bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
-         k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize || IsEltwise(k);
+         k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
+         k == OpKind::kChannelShuffle || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -280,6 +281,8 @@ Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOper
       return LowerTranspose(n, net_, layer);
     case OpKind::kResize:
       return LowerResize(n, net_, layer);
+    case OpKind::kChannelShuffle:
+      return LowerChannelShuffle(n, net_, layer);
     default:
       return LowerPool(n, net_, layer);
   }

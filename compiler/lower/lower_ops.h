@@ -50,5 +50,7 @@ Status LowerMatMul(const ir::Node& node, const Network& net, NetLayer& layer,
                    const MatMulViews& views);
 // lower_resize.cc.
 Status LowerResize(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_shuffle.cc: channel_shuffle -> a copy layer that permutes (CopyLayer::group).
+Status LowerChannelShuffle(const ir::Node& node, const Network& net, NetLayer& layer);
 
 }  // namespace npu::compiler::lowering

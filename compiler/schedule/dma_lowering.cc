@@ -3,16 +3,19 @@
 
 #include <algorithm>
 
+#include "hw/spec/sram_words.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler {
 namespace {
 
-// Folds dimension 1 into the run when it is contiguous on both sides, and drops unit
-// dimensions, so the innermost run is as long as the layout allows.
+// Folds dimension 1 into the run when it is contiguous on both sides (in SRAM: the next run
+// starts one element step after this one's last byte), and drops unit dimensions, so the
+// innermost run is as long as the layout allows.
 StridedCopy Merge(StridedCopy c) {
+  const uint64_t step = spec::ElementStep(c.sram_elem_stride);
   for (int pass = 0; pass < 2; ++pass) {
-    if (c.n1 == 1 || (c.dram_stride1 == c.run_bytes && c.sram_stride1 == c.run_bytes)) {
+    if (c.n1 == 1 || (c.dram_stride1 == c.run_bytes && c.sram_stride1 == c.run_bytes * step)) {
       c.run_bytes *= c.n1;
       c.n1 = c.n2;
       c.dram_stride1 = c.dram_stride2;
@@ -30,7 +33,7 @@ spec::DmaArgs Descriptor(const StridedCopy& c) {
           static_cast<uint32_t>(c.run_bytes),    static_cast<uint32_t>(c.n1),
           static_cast<uint32_t>(c.n2),           static_cast<uint32_t>(c.dram_stride1),
           static_cast<uint32_t>(c.dram_stride2), static_cast<uint32_t>(c.sram_stride1),
-          static_cast<uint32_t>(c.sram_stride2)};
+          static_cast<uint32_t>(c.sram_stride2), static_cast<uint32_t>(c.sram_elem_stride)};
 }
 
 // run_bytes fits; chunks n1 and n2 to at most kMaxCount each.
@@ -48,17 +51,24 @@ void EmitChunked(const StridedCopy& c, std::vector<spec::DmaArgs>& out) {
   }
 }
 
-// One contiguous run of 64 KiB or more: equal pieces (a multiple of 64 bytes dividing the run,
-// as large as possible) in one descriptor, else 32 KiB pieces plus a remainder.
-void EmitLongRun(uint64_t dram, uint64_t sram, uint64_t bytes, std::vector<spec::DmaArgs>& out) {
+// One run of 64 KiB or more (its bytes `elem_stride` apart in SRAM): equal pieces (a multiple
+// of 64 bytes dividing the run, as large as possible) in one descriptor, else 32 KiB pieces plus
+// a remainder.
+void EmitLongRun(uint64_t dram, uint64_t sram, uint64_t bytes, uint64_t elem_stride,
+                 std::vector<spec::DmaArgs>& out) {
   uint64_t piece = 0;
   for (uint64_t p = kMaxRunBytes / 64 * 64; p >= 4096 && piece == 0; p -= 64) {
     if (bytes % p == 0) piece = p;
   }
   if (piece == 0) piece = 32768;
   const uint64_t count = bytes / piece, rest = bytes % piece;
-  EmitChunked({dram, sram, piece, count, 1, piece, 0, piece, 0}, out);
-  if (rest > 0) EmitChunked(Merge({dram + count * piece, sram + count * piece, rest}), out);
+  const uint64_t sram_piece = piece * spec::ElementStep(elem_stride);
+  EmitChunked({dram, sram, piece, count, 1, piece, 0, sram_piece, 0, elem_stride}, out);
+  if (rest > 0) {
+    const StridedCopy tail{dram + count * piece, sram + count * sram_piece, rest, 1, 1, 0, 0, 0, 0,
+                           elem_stride};
+    EmitChunked(Merge(tail), out);
+  }
 }
 
 }  // namespace
@@ -82,6 +92,14 @@ StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, 
   return {first, sram_addr, c, count / c, 1, place.channels, 0, c, 0};
 }
 
+StridedCopy ShuffledPixelsCopy(const TensorPlace& place, uint64_t c, uint64_t group, uint64_t pixel,
+                               uint64_t pixels, uint64_t sram_addr) {
+  NPU_CHECK(group > 0 && c % group == 0);
+  const uint64_t per_group = c / group;
+  const uint64_t first = place.addr + pixel * place.channels + place.channel_offset;
+  return {first, sram_addr, per_group, pixels, group, place.channels, per_group, c, 1, group};
+}
+
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {
   std::vector<spec::DmaArgs> out;
   if (copy.run_bytes == 0 || copy.n1 == 0 || copy.n2 == 0) return out;
@@ -93,7 +111,8 @@ std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {
   for (uint64_t i2 = 0; i2 < c.n2; ++i2) {  // long runs that are not contiguous: one by one
     for (uint64_t i1 = 0; i1 < c.n1; ++i1) {
       EmitLongRun(c.dram_offset + i2 * c.dram_stride2 + i1 * c.dram_stride1,
-                  c.sram_addr + i2 * c.sram_stride2 + i1 * c.sram_stride1, c.run_bytes, out);
+                  c.sram_addr + i2 * c.sram_stride2 + i1 * c.sram_stride1, c.run_bytes,
+                  c.sram_elem_stride, out);
     }
   }
   return out;

@@ -1,6 +1,7 @@
 // Lowers a logical strided copy between DRAM and SRAM to DMA descriptors that fit the ISA's
 // fields: contiguous dimensions merge into long runs (fewer, longer bursts), runs of 64 KiB or
-// more split, and counts above 65535 chunk.
+// more split, and counts above 65535 chunk. A LOAD may scatter its runs' bytes in SRAM
+// (sram_elem_stride): a channel shuffle's permutation.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +12,15 @@
 
 namespace npu::compiler {
 
-// n2 x n1 runs of run_bytes; 64-bit so the caller never has to worry about field widths.
+// n2 x n1 runs of run_bytes; 64-bit so the caller never has to worry about field widths. Byte k
+// of a run is k*sram_elem_stride from the run's SRAM address (0, 1: contiguous; LOAD only).
 struct StridedCopy {
   uint64_t dram_offset = 0, sram_addr = 0;
   uint64_t run_bytes = 0;
   uint64_t n1 = 1, n2 = 1;
   uint64_t dram_stride1 = 0, dram_stride2 = 0;
   uint64_t sram_stride1 = 0, sram_stride2 = 0;
+  uint64_t sram_elem_stride = 0;
 };
 
 inline constexpr uint64_t kMaxRunBytes = 65535;  // run_bytes is a 16-bit field
@@ -35,6 +38,13 @@ StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows
 // tensor (place.channels > c) takes a chunk of whole pixels or a part of one pixel.
 StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
                          uint64_t sram_addr);
+
+// Pixels [pixel, pixel + pixels) of the HWC tensor of `c` channels at `place` in DRAM, LOADed
+// channel-shuffled in `group` groups into dense SRAM at `sram_addr`: channel i*(c/group) + j of
+// a pixel lands at channel j*group + i. The runs are each group's c/group channels of a pixel
+// (n1 the pixels, n2 the groups), scattered `group` bytes apart.
+StridedCopy ShuffledPixelsCopy(const TensorPlace& place, uint64_t c, uint64_t group, uint64_t pixel,
+                               uint64_t pixels, uint64_t sram_addr);
 
 // Descriptors moving exactly the bytes of `copy`. Addresses are not range-checked here: the
 // encoder rejects what does not fit.

@@ -7,7 +7,8 @@
 // a scalar (per pixel); 4. ELTWISE into a's slot (an on-chip a: an output slot; an on-chip
 // output: in place); 5. STORE unless the output is on chip.
 // LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
-// Copy: per chunk, LOAD into a slot and STORE from it.
+// Copy: per chunk, LOAD into a slot and STORE from it; a shuffle's LOAD (whole pixels) scatters
+// each group's channels into their shuffled places.
 // Gather: per chunk of output rows, LOADs gathering them from the input, one STORE.
 #include "compiler/schedule/eltwise_emitter.h"
 
@@ -168,7 +169,13 @@ std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
   for (uint64_t k = 0; k < chunks.size(); ++k) {
     const auto [offset, n] = chunks[k];
     const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));
-    Dma(out, spec::Opcode::kLoad, ElementsCopy(ops.input, l.c, offset, n, slot));
+    if (l.Shuffles()) {
+      NPU_CHECK(offset % l.c == 0 && n % l.c == 0);  // a shuffle's chunks are whole pixels
+      Dma(out, spec::Opcode::kLoad,
+          ShuffledPixelsCopy(ops.input, l.c, l.group, offset / l.c, n / l.c, slot));
+    } else {
+      Dma(out, spec::Opcode::kLoad, ElementsCopy(ops.input, l.c, offset, n, slot));
+    }
     Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, slot));
   }
   return out;

@@ -36,7 +36,8 @@ std::vector<spec::Instruction> EmitLut(const LutLayer& layer, const LutTiling& t
                                        const VectorPlan& plan, const LutOperands& operands);
 
 // Both in DRAM; either may be a channel slice of a wider tensor (TensorPlace::channels above
-// layer.c), never overlapping the other.
+// layer.c), never overlapping the other. A shuffle (layer.group > 1) needs chunks of whole
+// pixels.
 struct CopyOperands {
   TensorPlace input, output;
 };

@@ -11,6 +11,7 @@
 #include "compiler/compile.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
+#include "hw/spec/sram_words.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler::sim {
@@ -148,13 +149,13 @@ Status FunctionalExecutor::Execute(size_t index) {
 }
 
 Status FunctionalExecutor::Dma(const spec::Instruction& insn) {
-  const bool load = insn.opcode == spec::Opcode::kLoad;
   for (const spec::Burst& b : spec::SplitIntoBursts(config_, std::get<spec::DmaArgs>(insn.args))) {
+    const spec::SramAccess sram = spec::BurstSramAccess(b, insn.opcode);
     if (!InRange(b.dram_offset, b.bytes, dram_.size())) return InvalidArgument("DRAM range");
-    if (!InRange(b.sram_addr, b.bytes, sram_.size())) return InvalidArgument("SRAM range");
-    uint8_t* dram = dram_.data() + b.dram_offset;
-    uint8_t* sram = sram_.data() + b.sram_addr;
-    std::memcpy(load ? sram : dram, load ? dram : sram, b.bytes);
+    if (!InRange(sram.addr, spec::SramAccessSpan(sram), sram_.size())) {
+      return InvalidArgument("SRAM range");
+    }
+    spec::MoveSramBytes(sram, sram_.data(), dram_.data() + b.dram_offset);
   }
   return Status::Ok();
 }

@@ -1,5 +1,6 @@
 // A functional executor for compiled programs, in plain C++: byte arrays for DRAM, SRAM and the
-// accumulator; DMA copies burst by burst (spec::SplitIntoBursts), the units' instructions through
+// accumulator; DMA copies burst by burst (spec::SplitIntoBursts, each burst's SRAM bytes where
+// spec::BurstSramAccess and hw/spec/sram_words.h put them), the units' instructions through
 // hw/spec/semantics.h (spec::ComputeConv, ComputeAct, ComputePool, ComputeEltwise, ComputeLut)
 // and hw/spec/resize.h (spec::ComputeResize).
 // No timing. It runs the program's steps in order: each NPU run's decoded instruction words

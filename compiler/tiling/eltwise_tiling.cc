@@ -182,12 +182,21 @@ std::vector<VectorChoice<Tiling>> TryChunks(const spec::NpuConfig& c, uint64_t b
   return fitting;
 }
 
+// `unit`: the smallest chunk, "element" or "pixel".
 Status NoChunkFits(const spec::NpuConfig& c, const std::string& layer, uint64_t bytes,
-                   uint64_t budget) {
+                   uint64_t budget, const char* unit = "element") {
   return ResourceExhausted(fmt::format(
-      "layer '{}': no tiling fits: one element per operand, double-buffered, needs {} bytes of "
+      "layer '{}': no tiling fits: one {} per operand, double-buffered, needs {} bytes of "
       "SRAM; {}",
-      layer, bytes, SramAvailableText(c, budget)));
+      layer, unit, bytes, SramAvailableText(c, budget)));
+}
+
+// A copy's chunk sizes (ChunkGroups); a shuffle's are whole pixels only, as its LOADs permute
+// each pixel's channels.
+std::vector<std::vector<uint64_t>> CopyChunkGroups(const CopyLayer& l) {
+  std::vector<std::vector<uint64_t>> groups = ChunkGroups(l.h, l.w, l.c, l.c);
+  if (l.Shuffles()) groups.pop_back();  // parts of one pixel
+  return groups;
 }
 
 }  // namespace
@@ -259,12 +268,13 @@ StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& c, co
   std::vector<Replayed> costs;
   auto no_bound = [](const CopyTiling&) { return uint64_t{0}; };  // no compute unit
   const std::vector<VectorChoice<CopyTiling>> fitting = TryChunks(
-      c, budget, ChunkGroups(l.h, l.w, l.c, l.c), CopyTiling{},
+      c, budget, CopyChunkGroups(l), CopyTiling{},
       [&](const CopyTiling& t, uint32_t a) { return PlanCopySram(l, t, a); }, emit, no_bound,
       costs);
   if (fitting.empty()) {
-    return NoChunkFits(c, l.DisplayName(), PlanCopySram(l, CopyTiling{}, 1).sram_bytes,
-                       sram_budget);
+    const CopyTiling minimal{l.Shuffles() ? l.c : 1u};
+    return NoChunkFits(c, l.DisplayName(), PlanCopySram(l, minimal, 1).sram_bytes, sram_budget,
+                       l.Shuffles() ? "pixel" : "element");
   }
   return fitting[vector_search::Pick(costs)];
 }

@@ -32,7 +32,7 @@ struct LutTiling {
 };
 
 // A copy's operands are in DRAM (either may be a channel slice of a wider tensor): chunks of whole
-// pixels, or parts of one, go through double-buffered slots.
+// pixels, or parts of one, go through double-buffered slots; a shuffle's chunks are whole pixels.
 struct CopyTiling {
   uint64_t chunk = 1;  // elements per LOAD/STORE pair
 };

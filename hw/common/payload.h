@@ -21,12 +21,14 @@ inline void MakePayload(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint
 
 // Attached by SRAM initiators. In: the access is `count` runs of data_length/count bytes,
 // `stride` bytes apart, moved as one transaction (the data buffer holds the runs back to back);
-// banks see every run, so a stride that maps runs onto the same banks costs cycles.
+// banks see every run, so a stride that maps runs onto the same banks costs cycles. With
+// elem_stride above 1 a run's bytes lie that far apart (a scattered LOAD burst).
 // Out: the cycles the access would take with no other access in its banks, so the initiator can
 // tell its own bank conflicts from the returned delay.
 struct SramAccess : tlm::tlm_extension<SramAccess> {
   uint32_t count = 1;
   uint32_t stride = 0;
+  uint32_t elem_stride = 0;
   uint64_t ideal_cycles = 0;
 
   tlm::tlm_extension_base* clone() const override { return new SramAccess(*this); }

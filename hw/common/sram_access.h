@@ -21,16 +21,18 @@ struct SramTiming {
   uint64_t conflict_cycles = 0;
 };
 
-// `count` runs of bytes/count, `stride` apart (count 1: contiguous). False on a range error.
+// `count` runs of bytes/count, `stride` apart (count 1: contiguous), each run's bytes
+// `elem_stride` apart (0, 1: contiguous). False on a range error.
 template <class Socket>
 bool TimedSramAccess(Socket& socket, const Clock& clock, tlm::tlm_command cmd, uint64_t addr,
                      void* data, uint64_t bytes, SramTiming& timing, uint32_t count = 1,
-                     uint32_t stride = 0) {
+                     uint32_t stride = 0, uint32_t elem_stride = 0) {
   tlm::tlm_generic_payload gp;
   MakePayload(gp, cmd, addr, data, static_cast<uint32_t>(bytes));
   SramAccess shape;
   shape.count = count;
   shape.stride = stride;
+  shape.elem_stride = elem_stride;
   gp.set_extension(&shape);
   sc_core::sc_time delay = timing.offset;
   socket->b_transport(gp, delay);
@@ -40,6 +42,15 @@ bool TimedSramAccess(Socket& socket, const Clock& clock, tlm::tlm_command cmd, u
   timing.conflict_cycles += clock.ToCycles(delay - timing.offset) - shape.ideal_cycles;
   timing.offset = delay;
   return true;
+}
+
+// The access `a` (its direction a.write), with `data` holding its a.bytes() bytes.
+template <class Socket>
+bool TimedSramAccess(Socket& socket, const Clock& clock, const spec::SramAccess& a, void* data,
+                     SramTiming& timing) {
+  return TimedSramAccess(socket, clock, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
+                         a.addr, data, a.bytes(), timing, static_cast<uint32_t>(a.count),
+                         static_cast<uint32_t>(a.stride), static_cast<uint32_t>(a.elem_stride));
 }
 
 // The SRAM accesses of one unit instruction (spec::UnitSramAccesses), made in their order: the
@@ -69,12 +80,7 @@ class SramAccessList {
   template <class Socket>
   bool Make(Socket& socket, const Clock& clock, SramTiming& timing, bool writes) {
     for (; next_ < accesses_.size() && accesses_[next_].write == writes; ++next_) {
-      const spec::SramAccess& a = accesses_[next_];
-      if (!TimedSramAccess(socket, clock, writes ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND,
-                           a.addr, data_[next_], a.bytes(), timing, static_cast<uint32_t>(a.count),
-                           static_cast<uint32_t>(a.stride))) {
-        return false;
-      }
+      if (!TimedSramAccess(socket, clock, accesses_[next_], data_[next_], timing)) return false;
     }
     return true;
   }

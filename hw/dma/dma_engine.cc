@@ -111,8 +111,7 @@ void DmaEngine::RetireInOrder() {
 }
 
 UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
-  const uint64_t sram_end = dma.sram_addr + spec::DmaExtent(dma.run_bytes, dma.n1, dma.sram_stride1,
-                                                            dma.n2, dma.sram_stride2);
+  const uint64_t sram_end = dma.sram_addr + spec::DmaSramExtent(dma);
   if (sram_end > ctx_.config.sram().size_bytes()) {
     return {ErrorCode::kSramRange,
             fmt::format("{} touches SRAM up to {} of {} bytes", spec::OpcodeName(direction_),

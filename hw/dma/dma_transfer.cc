@@ -1,6 +1,7 @@
-// The burst pipelines of a DMA channel: loads write each burst to SRAM when its data arrives;
-// stores read each burst from SRAM when they issue it. Matches spec::DmaIdealCycles when no
-// other traffic gets in the way.
+// The burst pipelines of a DMA channel: loads write each burst to SRAM when its data arrives
+// (scattered by the descriptor's sram_elem_stride); stores read each burst from SRAM when they
+// issue it. Each burst makes the one SRAM access spec::BurstSramAccess says. Matches
+// spec::DmaIdealCycles when no other traffic gets in the way.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -52,8 +53,8 @@ UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& con
     if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
     const spec::Burst& b = bursts[f.burst];
     SramTiming write;  // the range was checked before the first burst
-    TimedSramAccess(sram, ctx_.clock, tlm::TLM_WRITE_COMMAND, b.sram_addr,
-                    &staging[f.slot * burst_bytes], b.bytes, write);
+    TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_),
+                    &staging[f.slot * burst_bytes], write);
     conflict_cycles += write.conflict_cycles;
     written = std::max(written, sc_core::sc_time_stamp() + write.offset);
   }
@@ -70,8 +71,7 @@ UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, uint64_t& co
     for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
       const spec::Burst& b = bursts[next];
       SramTiming read;  // the range was checked before the first burst
-      TimedSramAccess(sram, ctx_.clock, tlm::TLM_READ_COMMAND, b.sram_addr, staging.data(), b.bytes,
-                      read);
+      TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_), staging.data(), read);
       conflict_cycles += read.conflict_cycles;
       sc_core::sc_time delay = read.offset;
       if (!DramAccess(tlm::TLM_WRITE_COMMAND, b.dram_offset, staging.data(), b.bytes, delay)) {

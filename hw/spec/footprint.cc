@@ -3,6 +3,7 @@
 
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
+#include "hw/spec/sram_words.h"
 
 namespace npu::spec {
 
@@ -12,11 +13,17 @@ uint64_t DmaExtent(uint32_t run_bytes, uint32_t n1, uint32_t stride1, uint32_t n
   return uint64_t{n2 - 1} * stride2 + uint64_t{n1 - 1} * stride1 + run_bytes;
 }
 
+uint64_t DmaSramExtent(const DmaArgs& d) {
+  if (d.run_bytes == 0 || d.n1 == 0 || d.n2 == 0) return 0;
+  return uint64_t{d.n2 - 1} * d.sram_stride2 + uint64_t{d.n1 - 1} * d.sram_stride1 +
+         RunSpan(d.run_bytes, d.sram_elem_stride);
+}
+
 std::vector<Footprint> Footprints(const Instruction& insn) {
   std::vector<Footprint> f;
   if (const auto* d = std::get_if<DmaArgs>(&insn.args)) {
     const uint64_t dram = DmaExtent(d->run_bytes, d->n1, d->dram_stride1, d->n2, d->dram_stride2);
-    const uint64_t sram = DmaExtent(d->run_bytes, d->n1, d->sram_stride1, d->n2, d->sram_stride2);
+    const uint64_t sram = DmaSramExtent(*d);
     const bool load = insn.opcode == Opcode::kLoad;
     f.push_back({Space::kDram, d->dram_offset, d->dram_offset + dram, !load});
     f.push_back({Space::kSram, d->sram_addr, d->sram_addr + sram, load});

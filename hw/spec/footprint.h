@@ -25,6 +25,9 @@ std::vector<Footprint> Footprints(const Instruction& insn);
 // (n2 - 1) * stride2 + (n1 - 1) * stride1 + run_bytes: the hull of one side of a DMA.
 uint64_t DmaExtent(uint32_t run_bytes, uint32_t n1, uint32_t stride1, uint32_t n2,
                    uint32_t stride2);
+// The hull of a DMA's SRAM side: DmaExtent with each run spanning (run_bytes - 1) *
+// sram_elem_stride + 1 bytes when scattered (sram_words.h, RunSpan).
+uint64_t DmaSramExtent(const DmaArgs& dma);
 
 inline bool Overlaps(const Footprint& a, const Footprint& b) {
   return a.space == b.space && a.begin < b.end && b.begin < a.end;

@@ -87,6 +87,16 @@ size_t ArgsIndex(Opcode opcode) {
   return 0;
 }
 
+// A STORE reads its runs dense from SRAM: the scatter field is LOAD's alone.
+Status CheckNoStoreGather(const Instruction& insn) {
+  const auto* dma = std::get_if<DmaArgs>(&insn.args);
+  if (insn.opcode != Opcode::kStore || dma == nullptr || dma->sram_elem_stride == 0) {
+    return Status::Ok();
+  }
+  return InvalidArgument(fmt::format(
+      "store: sram_elem_stride = {} must be 0 (a store has no gather)", dma->sram_elem_stride));
+}
+
 std::string MaskText(uint8_t mask) {
   static constexpr char kLetters[] = "LCVS";
   std::string text;
@@ -170,6 +180,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
   const Status status =
       std::visit([&](const auto& args) { return EncodeArgs(args, w); }, insn.args);
   if (!status.ok()) return status.WithContext(std::string(OpcodeName(insn.opcode)));
+  NPU_TRY(CheckNoStoreGather(insn));
   return w;
 }
 
@@ -220,6 +231,7 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
     return InvalidArgument(
         fmt::format("{}: token mask names its own queue", OpcodeName(insn.opcode)));
   }
+  NPU_TRY(CheckNoStoreGather(insn));
   return insn;
 }
 

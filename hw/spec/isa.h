@@ -37,7 +37,11 @@ std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
 
 // LOAD (DRAM -> SRAM) and STORE (SRAM -> DRAM): a 3-D strided copy of n2 x n1 runs of
-// run_bytes contiguous bytes. DRAM addresses are offsets from the DRAM_BASE register.
+// run_bytes contiguous bytes. DRAM addresses are offsets from the DRAM_BASE register. A LOAD
+// may scatter: byte k of a run lands in SRAM at the run's address + k*sram_elem_stride (0 or 1:
+// dense); a STORE has no gather, its sram_elem_stride must be 0.
+inline constexpr int kSramElemStrideBits = 8;
+inline constexpr uint32_t kMaxSramElemStride = (1u << kSramElemStrideBits) - 1;
 struct DmaArgs {
   uint32_t dram_offset = 0;
   uint32_t sram_addr = 0;
@@ -45,6 +49,7 @@ struct DmaArgs {
   uint32_t n1 = 1, n2 = 1;
   uint32_t dram_stride1 = 0, dram_stride2 = 0;
   uint32_t sram_stride1 = 0, sram_stride2 = 0;
+  uint32_t sram_elem_stride = 0;
   bool operator==(const DmaArgs&) const = default;
 };
 
@@ -178,10 +183,10 @@ struct Instruction {
 
 using InsnWord = std::array<uint8_t, kInsnBytes>;
 
-// Fails, naming the field, if a value does not fit its bit field or a token mask names the
-// instruction's own queue.
+// Fails, naming the field, if a value does not fit its bit field, a token mask names the
+// instruction's own queue or a STORE has a sram_elem_stride.
 StatusOr<InsnWord> Encode(const Instruction& insn);
-// Fails on an unknown opcode or a non-zero reserved bit.
+// Fails on an unknown opcode, a non-zero reserved bit or a STORE with a sram_elem_stride.
 StatusOr<Instruction> Decode(const uint8_t* word);
 
 // The bit layout, for docs/isa.md and its test.

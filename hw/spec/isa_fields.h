@@ -24,6 +24,7 @@ void DmaFields(A& a, F& f) {
   f("dram_stride2", a.dram_stride2, 32, false);
   f("sram_stride1", a.sram_stride1, 24, false);
   f("sram_stride2", a.sram_stride2, 24, false);
+  f("sram_elem_stride", a.sram_elem_stride, kSramElemStrideBits, false);
 }
 
 template <class A, class F>

@@ -5,6 +5,7 @@
 #include <deque>
 
 #include "hw/spec/semantics.h"
+#include "hw/spec/sram_words.h"
 #include "hw/spec/unit_accesses.h"
 
 namespace npu::spec {
@@ -73,22 +74,16 @@ uint64_t DramTransferCycles(const NpuConfig& c, uint64_t bytes) {
 }
 
 uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes) {
-  if (bytes == 0) return 0;
-  const uint64_t width = c.sram().bank_width_bytes();
-  const uint64_t words = (addr + bytes - 1) / width - addr / width + 1;
-  return CeilDiv(words, c.sram().banks());
+  return SramIdealCycles(c, addr, bytes);
+}
+
+uint64_t SramIdealCycles(const NpuConfig& c, const SramAccess& a) {
+  return CeilDiv(SramWords(a, c.sram().bank_width_bytes()), c.sram().banks());
 }
 
 uint64_t SramIdealCycles(const NpuConfig& c, uint64_t addr, uint64_t run_bytes, uint64_t count,
                          uint64_t stride) {
-  if (run_bytes == 0 || count == 0) return 0;
-  const uint64_t width = c.sram().bank_width_bytes();
-  uint64_t words = 0;
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint64_t begin = addr + i * stride;
-    words += (begin + run_bytes - 1) / width - begin / width + 1;
-  }
-  return CeilDiv(words, c.sram().banks());
+  return SramIdealCycles(c, SramAccess{addr, run_bytes, count, stride});
 }
 
 uint64_t DmaBytes(const DmaArgs& dma) { return uint64_t{dma.run_bytes} * dma.n1 * dma.n2; }
@@ -103,14 +98,19 @@ std::vector<Burst> SplitIntoBursts(const NpuConfig& c, const DmaArgs& dma) {
       uint32_t left = dma.run_bytes;
       while (left > 0) {
         const uint32_t n = std::min(left, burst - dram % burst);
-        bursts.push_back({dram, sram, n});
+        bursts.push_back({dram, sram, n, dma.sram_elem_stride});
         dram += n;
-        sram += n;
+        sram += n * static_cast<uint32_t>(ElementStep(dma.sram_elem_stride));
         left -= n;
       }
     }
   }
   return bursts;
+}
+
+SramAccess BurstSramAccess(const Burst& b, Opcode direction) {
+  const bool load = direction == Opcode::kLoad;
+  return {b.sram_addr, b.bytes, 1, 0, load, load ? b.sram_elem_stride : 0};
 }
 
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts) {
@@ -123,7 +123,7 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
       now = std::max(now, in_flight.front());
       in_flight.pop_front();
     }
-    const uint64_t sram = SramAccessCycles(c, b.sram_addr, b.bytes);
+    const uint64_t sram = SramIdealCycles(c, BurstSramAccess(b, direction));
     const uint64_t request = direction == Opcode::kStore ? now + sram : now;
     const uint64_t data_end = std::max(request + latency, bus_free) + DramDataCycles(c, b.bytes);
     bus_free = data_end;
@@ -153,7 +153,7 @@ uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn) {
 uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn) {
   uint64_t cycles = 0;
   for (const SramAccess& a : UnitSramAccesses(insn)) {
-    cycles += SramIdealCycles(c, a.addr, a.run, a.count, a.stride);
+    cycles += SramIdealCycles(c, a);
   }
   return cycles;
 }

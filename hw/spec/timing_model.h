@@ -8,6 +8,7 @@
 
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/unit_accesses.h"
 
 namespace npu::spec {
 
@@ -48,26 +49,36 @@ uint64_t DramTransferCycles(const NpuConfig& c, uint64_t bytes);
 // round-robin over the banks; each bank delivers one word per cycle.
 uint64_t SramAccessCycles(const NpuConfig& c, uint64_t addr, uint64_t bytes);
 
-// The SRAM's own cycles for `count` runs of `run_bytes`, `stride` apart, if no bank were busy:
-// ceil(words touched / banks). Bank conflicts (including runs landing in the same banks) come on
-// top, as the SRAM model resolves them.
+// The SRAM's own cycles for an access if no bank were busy: ceil(words touched / banks), the
+// words being sram_words.h's (a scattered run's: those holding one of its bytes). Bank conflicts
+// (including runs landing in the same banks) come on top, as the SRAM model resolves them.
+uint64_t SramIdealCycles(const NpuConfig& c, const SramAccess& access);
+// The same for `count` contiguous runs of `run_bytes`, `stride` apart.
 uint64_t SramIdealCycles(const NpuConfig& c, uint64_t addr, uint64_t run_bytes, uint64_t count = 1,
                          uint64_t stride = 0);
 
 // A DMA descriptor as the channel issues it: runs split so no burst crosses a
-// burst_bytes-aligned DRAM boundary.
+// burst_bytes-aligned DRAM boundary. A scattered LOAD's burst keeps its run's sram_elem_stride:
+// its bytes land that far apart from sram_addr.
 struct Burst {
   uint32_t dram_offset;
   uint32_t sram_addr;
   uint32_t bytes;
+  uint32_t sram_elem_stride = 0;
 };
 std::vector<Burst> SplitIntoBursts(const NpuConfig& c, const DmaArgs& dma);
 uint64_t DmaBytes(const DmaArgs& dma);
 
+// The one SRAM access a burst makes: a LOAD writes its bytes (scattered by its element stride),
+// a STORE reads them.
+SramAccess BurstSramAccess(const Burst& burst, Opcode direction);
+
 // A channel running `bursts` alone on an idle DRAM and SRAM, keeping up to outstanding_bursts in
 // flight. LOAD: a burst's slot frees when its data arrives, and the data is written to SRAM then
 // (posted). STORE: a burst is read from SRAM when issued, then written to DRAM; its slot frees
-// when DRAM completes the write. SRAM accesses are assumed conflict-free here.
+// when DRAM completes the write. A burst's SRAM access (BurstSramAccess) costs its
+// SramIdealCycles: a scattered burst occupies more bank words than a dense one. SRAM accesses
+// are assumed conflict-free here.
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
 
 // The SRAM's own cycles for a unit instruction's accesses (unit_accesses.h) made back to back:

@@ -3,7 +3,8 @@
 // replay books against its bank model (compiler/cost) and spec::IdealCycles sums. An access is
 // `count` runs of `run` bytes, `stride` bytes apart, moved as one SRAM transaction; the reads of
 // an instruction all come before its writes. LOAD and STORE are not listed: their bursts access
-// the SRAM one by one (timing_model.h, SplitIntoBursts).
+// the SRAM one by one (timing_model.h, SplitIntoBursts, BurstSramAccess). Which bytes and bank
+// words an access touches is sram_words.h's.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct SramAccess {
   uint64_t count = 1;  // runs
   uint64_t stride = 0;
   bool write = false;
+  uint64_t elem_stride = 0;  // a run's bytes this far apart (0, 1: contiguous): a scatter
 
   uint64_t bytes() const { return run * count; }
   bool operator==(const SramAccess&) const = default;

@@ -2,9 +2,9 @@
 #include "hw/sram/sram.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "hw/common/payload.h"
+#include "hw/spec/sram_words.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::hw {
@@ -21,56 +21,38 @@ Sram::Sram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Cl
   socket.register_transport_dbg(this, &Sram::TransportDbg);
 }
 
-bool Sram::Move(tlm::tlm_generic_payload& gp, Shape& shape) {
+bool Sram::Move(tlm::tlm_generic_payload& gp, spec::SramAccess& shape) {
   const SramAccess* ext = gp.get_extension<SramAccess>();
   const uint64_t len = gp.get_data_length();
-  shape = {gp.get_address(), len, 1, 0};
+  shape = {gp.get_address(), len, 1, 0, gp.is_write()};
   if (ext != nullptr && ext->count > 1) {
     if (len % ext->count != 0) {
       gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
       return false;
     }
-    shape = {gp.get_address(), len / ext->count, ext->count, ext->stride};
+    shape.run = len / ext->count;
+    shape.count = ext->count;
+    shape.stride = ext->stride;
   }
+  if (ext != nullptr) shape.elem_stride = ext->elem_stride;
   if (gp.get_byte_enable_ptr() != nullptr) {
     gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return false;
   }
-  const uint64_t last = shape.addr + uint64_t{shape.count - 1} * shape.stride + shape.run_bytes;
-  if (last > mem_.size()) {
+  if (shape.addr + spec::SramAccessSpan(shape) > mem_.size()) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
-  uint8_t* data = gp.get_data_ptr();
-  for (uint32_t i = 0; i < shape.count; ++i) {
-    uint8_t* cell = mem_.data() + shape.addr + i * shape.stride;
-    uint8_t* buf = data + i * shape.run_bytes;
-    if (gp.is_write()) {
-      std::memcpy(cell, buf, shape.run_bytes);
-    } else {
-      std::memcpy(buf, cell, shape.run_bytes);
-    }
-  }
+  spec::MoveSramBytes(shape, mem_.data(), gp.get_data_ptr());
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
 }
 
-void Sram::CountBankWords(const Shape& shape, std::vector<uint64_t>& words) const {
-  std::fill(words.begin(), words.end(), 0);
-  for (uint32_t i = 0; i < shape.count; ++i) {
-    if (shape.run_bytes == 0) break;
-    const uint64_t begin = shape.addr + i * shape.stride;
-    const uint64_t first = begin / width_;
-    const uint64_t n = (begin + shape.run_bytes - 1) / width_ - first + 1;
-    for (uint64_t b = 0; b < banks_; ++b) words[b] += n / banks_;
-    for (uint64_t r = 0; r < n % banks_; ++r) ++words[(first + r) % banks_];
-  }
-}
-
 void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  Shape shape;
+  spec::SramAccess shape;
   if (!Move(gp, shape)) return;
-  CountBankWords(shape, scratch_words_);
+  std::fill(scratch_words_.begin(), scratch_words_.end(), 0);
+  spec::AddBankWords(shape, width_, scratch_words_);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time at = now + delay;
   sc_core::sc_time finish = at;
@@ -88,7 +70,7 @@ void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& 
 }
 
 unsigned Sram::TransportDbg(int port, tlm::tlm_generic_payload& gp) {
-  Shape shape;
+  spec::SramAccess shape;
   return Move(gp, shape) ? gp.get_data_length() : 0;
 }
 

@@ -2,7 +2,8 @@
 // over `banks`; a bank moves one word per cycle. An access occupies every bank it touches for as
 // many cycles as it has words there, starting when that bank is free: first come, first served
 // per bank. So accesses from different units to the same banks cost each other cycles (bank
-// conflicts), and so does a strided access whose runs land in the same banks.
+// conflicts), and so does a strided access whose runs land in the same banks. Which bytes and
+// words an access touches (a scattered run's too) is hw/spec/sram_words.h's.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -14,6 +15,7 @@
 
 #include "hw/common/clock.h"
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/unit_accesses.h"
 
 namespace npu::hw {
 
@@ -25,18 +27,10 @@ class Sram : public sc_core::sc_module {
   uint64_t size() const { return mem_.size(); }
 
  private:
-  struct Shape {
-    uint64_t addr;
-    uint64_t run_bytes;
-    uint32_t count;
-    uint64_t stride;
-  };
   void BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned TransportDbg(int port, tlm::tlm_generic_payload& gp);
   // Checks range and moves the data; sets the response status.
-  bool Move(tlm::tlm_generic_payload& gp, Shape& shape);
-  // Words the access puts on each bank.
-  void CountBankWords(const Shape& shape, std::vector<uint64_t>& words) const;
+  bool Move(tlm::tlm_generic_payload& gp, spec::SramAccess& shape);
 
   const Clock& clock_;
   const uint64_t banks_;

@@ -9,14 +9,16 @@
 namespace npu::compiler {
 namespace {
 
-// dram byte -> sram byte for every byte a copy moves.
+// dram byte -> sram byte for every byte a copy moves (byte b of a run sram_elem_stride apart in
+// SRAM, docs/isa.md).
 std::map<uint64_t, uint64_t> Bytes(const StridedCopy& c) {
   std::map<uint64_t, uint64_t> moved;
+  const uint64_t step = c.sram_elem_stride > 1 ? c.sram_elem_stride : 1;
   for (uint64_t i2 = 0; i2 < c.n2; ++i2) {
     for (uint64_t i1 = 0; i1 < c.n1; ++i1) {
       for (uint64_t b = 0; b < c.run_bytes; ++b) {
         moved[c.dram_offset + i2 * c.dram_stride2 + i1 * c.dram_stride1 + b] =
-            c.sram_addr + i2 * c.sram_stride2 + i1 * c.sram_stride1 + b;
+            c.sram_addr + i2 * c.sram_stride2 + i1 * c.sram_stride1 + b * step;
       }
     }
   }
@@ -32,7 +34,7 @@ std::map<uint64_t, uint64_t> Bytes(const std::vector<spec::DmaArgs>& ds) {
     EXPECT_LE(d.n2, kMaxCount);
     for (auto [dram, sram] :
          Bytes(StridedCopy{d.dram_offset, d.sram_addr, d.run_bytes, d.n1, d.n2, d.dram_stride1,
-                           d.dram_stride2, d.sram_stride1, d.sram_stride2})) {
+                           d.dram_stride2, d.sram_stride1, d.sram_stride2, d.sram_elem_stride})) {
       EXPECT_TRUE(moved.emplace(dram, sram).second) << "byte moved twice: " << dram;
     }
   }
@@ -121,6 +123,47 @@ TEST(DmaLowering, ElementsOfAChannelSliceArePixelRuns) {
   const StridedCopy dense = ElementsCopy(DramTensor(1000, 4), 4, 9, 13, 50);
   EXPECT_EQ(dense.dram_offset, 1009u);
   EXPECT_EQ(dense.run_bytes, 13u);
+}
+
+TEST(DmaLowering, AShuffledLoadPermutesEachPixelsChannels) {
+  // Pixels 2..4 of channels [3, 15) of a tensor with 20 per pixel, at 1000, in 3 groups of 4:
+  // channel 4i + j of a pixel lands at SRAM 12p + 3j + i.
+  const TensorPlace slice{false, 1000, 20, 3};
+  const StridedCopy c = ShuffledPixelsCopy(slice, 12, 3, 2, 3, 64);
+  std::map<uint64_t, uint64_t> expected;
+  for (uint64_t p = 0; p < 3; ++p) {
+    for (uint64_t i = 0; i < 3; ++i) {
+      for (uint64_t j = 0; j < 4; ++j)
+        expected[1000 + (2 + p) * 20 + 3 + 4 * i + j] = 64 + 12 * p + 3 * j + i;
+    }
+  }
+  EXPECT_EQ(Bytes(c), expected);
+  const std::vector<spec::DmaArgs> ds = LowerCopy(c);
+  ASSERT_EQ(ds.size(), 1u);  // one descriptor: n1 the pixels, n2 the groups
+  EXPECT_EQ(ds[0].sram_elem_stride, 3u);
+  EXPECT_EQ(ds[0].run_bytes, 4u);
+  EXPECT_EQ(Bytes(ds), expected);
+  // One pixel: the unit pixel dimension drops, the groups stay runs of their own.
+  const StridedCopy one = ShuffledPixelsCopy(DramTensor(0, 12), 12, 3, 0, 1, 0);
+  EXPECT_EQ(Bytes(LowerCopy(one)), Bytes(one));
+  EXPECT_EQ(LowerCopy(one)[0].run_bytes, 4u);
+}
+
+TEST(DmaLowering, ScatteredRunsMergeOnlyWhereTheirElementsContinue) {
+  // Runs of 8 bytes 2 apart whose next run starts 16 bytes on in SRAM, 8 on in DRAM: one run.
+  const StridedCopy even{0, 0, 8, 5, 1, 8, 0, 16, 0, 2};
+  const std::vector<spec::DmaArgs> merged = LowerCopy(even);
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].run_bytes, 40u);
+  EXPECT_EQ(Bytes(merged), Bytes(even));
+  // Runs 8 apart in SRAM, contiguous for dense runs, are not at element stride 2: kept apart.
+  const StridedCopy apart{0, 1, 8, 5, 1, 8, 0, 8, 0, 2};
+  EXPECT_EQ(LowerCopy(apart)[0].run_bytes, 8u);
+  // A scattered run of 64 KiB or more splits into pieces that keep the element stride.
+  const StridedCopy longer{0, 0, 70001, 1, 1, 0, 0, 0, 0, 2};
+  const std::vector<spec::DmaArgs> pieces = LowerCopy(longer);
+  EXPECT_GT(pieces.size(), 1u);
+  EXPECT_EQ(Bytes(pieces), Bytes(longer));
 }
 
 }  // namespace

@@ -62,12 +62,12 @@ double CosineFloor(const std::string& model) {
   return kFloor.at(Family(model));
 }
 
-// The families with layers on the control core: channel shuffles (shufflenet), layer norms
-// (convnext), softmax and layer norms (the transformers). Every other family runs wholly on the
-// NPU (lraspp's bilinear upsamplings included: RESIZE).
+// The families with layers on the control core: layer norms (convnext), softmax and layer norms
+// (the transformers). Every other family runs wholly on the NPU (shufflenet's shuffles by DMA,
+// lraspp's bilinear upsamplings by RESIZE).
 bool HasCpuLayers(const std::string& model) {
   const std::string family = Family(model);
-  return family == "shufflenet_v2" || family == "convnext" || family.rfind("transformer", 0) == 0;
+  return family == "convnext" || family.rfind("transformer", 0) == 0;
 }
 
 interp::HostTensor Float(const onnx_test::NpyArray& a) {

@@ -105,11 +105,12 @@ def main():
         assert fast_model["totals"]["cycles"] == model["totals"]["cycles"], "timing-only differs"
         assert "accuracy" not in fast_model
 
-        # A torch export with ops the NPU cannot run: they run on the control core (cpu layers,
-        # the engines' shares, a cpu track in the trace); without the fallback it is refused.
-        shuffle = os.path.join(SOURCE, "tests/corpus/data/shufflenet_v2.op17.onnx")
-        out_dir = os.path.join(tmp, "shuffle")
-        run(shuffle, "--quiet", "--output-dir", out_dir)
+        # A torch export with ops the NPU cannot run (convnext's layer normalisations): they run
+        # on the control core (cpu layers, the engines' shares, a cpu track in the trace);
+        # without the fallback it is refused.
+        convnext = os.path.join(SOURCE, "tests/corpus/data/convnext.op17.onnx")
+        out_dir = os.path.join(tmp, "convnext")
+        run(convnext, "--quiet", "--output-dir", out_dir)
         report = json.load(open(os.path.join(out_dir, "report.json")))
         jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
         engines = report["totals"]["engines"]
@@ -123,9 +124,10 @@ def main():
         names = [e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"]
         assert "cpu" in names, names
         check_trace(trace, report["totals"]["cycles"] / report["config"]["clock_mhz"])
-        p = run(shuffle, "--quiet", "--no-cpu-fallback", "--json", os.path.join(tmp, "no.json"),
+        p = run(convnext, "--quiet", "--no-cpu-fallback", "--json", os.path.join(tmp, "no.json"),
                 expect=1)
-        assert p.returncode == 2 and "fallback is off" in p.stderr and "channel_shuffle" in p.stderr
+        assert p.returncode == 2 and "fallback is off" in p.stderr and \
+            "layer_normalization" in p.stderr
         assert not os.path.exists(os.path.join(tmp, "no.json"))
 
         # A batch: cycles per inference in the report.

@@ -1,6 +1,8 @@
-// DMA descriptors move exactly the bytes of their 3-D strided pattern, in both directions.
+// DMA descriptors move exactly the bytes of their 3-D strided pattern, in both directions, and a
+// scattered LOAD places them sram_elem_stride apart, timed as the spec and the replay say.
 #include <gtest/gtest.h>
 
+#include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "platform/run.h"
 #include "tests/common/program_builder.h"
@@ -52,6 +54,95 @@ TEST(Dma, StridedLoadThenStoreGathersAndScatters) {
     }
   }
   EXPECT_EQ(r->counters[spec::regs::kDramWriteBytes], 90u);
+}
+
+// A channel shuffle of 4 pixels x 64 channels in 2 groups: one LOAD whose runs of 32 bytes land
+// 2 apart (group i at byte i of each pixel), one dense STORE.
+spec::DmaArgs ShuffleLoad(uint32_t dram_offset) {
+  spec::DmaArgs d;
+  d.dram_offset = dram_offset;
+  d.run_bytes = 32;
+  d.n1 = 4, d.dram_stride1 = 64, d.sram_stride1 = 64;
+  d.n2 = 2, d.dram_stride2 = 32, d.sram_stride2 = 1;
+  d.sram_elem_stride = 2;
+  return d;
+}
+
+uint64_t Q(const platform::RunResult& r, spec::Queue q, spec::regs::QueueCounter k) {
+  return r.counters[spec::regs::QueueCounterId(q, k)];
+}
+
+TEST(Dma, ScatteredLoadShufflesChannelsAndPaysForTheWordsItSpans) {
+  spec::NpuConfig config = spec::DefaultConfig();
+  config.mutable_sram()->set_banks(1);  // every SRAM word on one bank: its cycles show
+  constexpr uint32_t kIn = 1 << 20, kOut = 2 << 20;
+  std::vector<int8_t> input(256);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = int8_t(i * 7 + 3);
+  const std::vector<spec::Instruction> insns = {
+      {spec::Opcode::kLoad, 0, testing::kS, ShuffleLoad(kIn)},
+      testing::Store(0, kOut, 256, testing::kL, 0)};
+  testing::ProgramBuilder program(config);
+  program.Input(kIn, 256).Output(kOut, 256);
+  for (const spec::Instruction& insn : insns) program.Add(insn);
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {input}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  for (int p = 0; p < 4; ++p) {  // y[p, 2j + i] = x[p, 32i + j]
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 32; ++j) {
+        ASSERT_EQ(r->outputs[0][p * 64 + 2 * j + i], input[p * 64 + 32 * i + j]) << p << i << j;
+      }
+    }
+  }
+  // 8 bursts of 32 bytes (1 data cycle each, all in flight) arrive at 101..108. Each SRAM write
+  // spans 63 bytes, 4 words on the one bank, so the writes queue: 101 + 8 * 4. Alone each would
+  // end at 108 + 4: the other 21 cycles are the bursts' own bank conflicts.
+  EXPECT_EQ(r->records[0].end - r->records[0].start, 133u);
+  EXPECT_EQ(Q(*r, spec::Queue::kLoad, spec::regs::kBankConflictCycles), 21u);
+  EXPECT_EQ(r->counters[spec::regs::kDramReadBytes], 256u + 2 * spec::kInsnBytes);
+  // The exact replay predicts both instructions to the cycle.
+  std::vector<compiler::InstructionTiming> timeline;
+  const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, insns, &timeline);
+  ASSERT_TRUE(cost.ok()) << cost.status().message();
+  ASSERT_EQ(timeline.size(), r->records.size());
+  for (size_t i = 0; i < timeline.size(); ++i) {
+    EXPECT_EQ(timeline[i].start, r->records[i].start) << "#" << i;
+    EXPECT_EQ(timeline[i].end, r->records[i].end) << "#" << i;
+  }
+  EXPECT_EQ(cost->cycles, r->counters[spec::regs::kCycles]);
+}
+
+TEST(Dma, AStoreWithAnElementStrideIsABadInstruction) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<spec::InsnWord> word = spec::Encode({spec::Opcode::kLoad, 0, 0, ShuffleLoad(0)});
+  ASSERT_TRUE(word.ok());
+  (*word)[0] = static_cast<uint8_t>(spec::Opcode::kStore);
+  testing::ProgramBuilder program(config);
+  program.AddRaw(*word);
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("error 'bad instruction' at instruction 0"),
+            std::string::npos)
+      << r.status().message();
+}
+
+TEST(Dma, AScatteredLoadPastTheSramEndIsARangeFault) {
+  // 100 bytes 255 apart span 25,246 bytes: from 10,000 before the end they overrun, though a
+  // dense run there would fit.
+  const spec::NpuConfig config = spec::DefaultConfig();
+  spec::DmaArgs load;
+  load.dram_offset = 1 << 20;
+  load.sram_addr = config.sram().size_bytes() - 10000;
+  load.run_bytes = 100;
+  load.sram_elem_stride = 255;
+  testing::ProgramBuilder program(config);
+  program.Constant(1 << 20, std::vector<uint8_t>(100, 1));
+  program.Add({spec::Opcode::kLoad, 0, 0, load});
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("SRAM access out of range"), std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find("touches SRAM up to 1063822 of 1048576"), std::string::npos)
+      << r.status().message();
 }
 
 }  // namespace

@@ -30,9 +30,10 @@ TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
   Check(b.Finish(x), 0.99);
 }
 
+
 TEST(TensorOps, DataMovement) {
-  // Two convs concatenated on channels, a channel shuffle, a strided channel slice, a pad, a
-  // nearest and a bilinear resize, a transpose of the plane.
+  // Two convs concatenated on channels, a channel shuffle (DMA), a strided channel slice, a pad,
+  // a nearest and a bilinear resize, a transpose of the plane.
   FloatBuilder b("data");
   ir::Tensor* in = b.Input({1, 3, 5, 6});
   ir::Tensor* x =
@@ -48,10 +49,11 @@ TEST(TensorOps, DataMovement) {
   x = b.Op(OpKind::kResize, {x, nullptr, nullptr, b.Ints({1, 3, 11, 17})}, linear);
   x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 1, 3, 2}));
   const CompiledModel m = Check(b.Finish(x), 0.999);
-  // Both resizes run on the NPU (RESIZE); the shuffle, slice, pad and transpose on the CPU.
-  int npu_resizes = 0;
-  for (const ModelLayer& l : m.layers) npu_resizes += l.op == "resize" && !l.on_cpu;
-  EXPECT_EQ(npu_resizes, 2);
+  // Both resizes run on the NPU (RESIZE), the shuffle by DMA, the strided slice (step 2 on the
+  // channels: single bytes) on the CPU.
+  EXPECT_EQ(NpuLayers(m, "resize"), 2);
+  EXPECT_EQ(CpuLayers(m, "channel_shuffle"), 0);
+  EXPECT_EQ(CpuLayers(m, "slice"), 1);
 }
 
 TEST(TensorOps, AttentionNormalisationAndReductions) {
@@ -170,10 +172,11 @@ TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
 }
 
 TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
-  // Two ShuffleNet v2 units: a shuffle, its halves split (the half a convolution reads is a view,
-  // the half passed through is copied into its slice of the concatenation), the concatenation
-  // placed, and shuffled again. Then slices a CPU op reads, and a graph output, are gathered
-  // dense by DMA; a slice of a slice is a view of the first's buffer.
+  // Two ShuffleNet v2 units: a shuffle (a DMA copy that permutes), its halves split (the half a
+  // convolution reads is a view, the half passed through is copied into its slice of the
+  // concatenation), the concatenation placed, and shuffled again. Then slices a CPU op reads, and
+  // a graph output, are gathered dense by DMA; a slice of a slice is a view of the first's
+  // buffer.
   FloatBuilder b("shuffle_units");
   ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 6, 7}), 3, 10, 3)});
   for (int unit = 0; unit < 2; ++unit) {
@@ -197,7 +200,55 @@ TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
   EXPECT_EQ(m.network.concats_placed, 2);
   EXPECT_EQ(NpuLayers(m, "copy"), 3);   // the two passed-through halves, the sliced tail
   EXPECT_EQ(NpuLayers(m, "slice"), 0);  // every slice a view or a copy
-  EXPECT_EQ(AllCpuLayers(m), 4);        // the two shuffles, the two transposes of the innermost axis
+  EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 2);
+  EXPECT_EQ(AllCpuLayers(m), 2);  // the transposes of the innermost axis
+}
+
+TEST(TensorOps, ChannelShufflesAreScatteredLoads) {
+  // Groups 3, 2 and 4 over 12 and 6 channels of a 5x7 plane: a dense shuffle; one whose input is
+  // a view (half of a split) and whose output is its slice of a concatenation; one of the
+  // concatenation that is the graph output. All by DMA, none on the control core.
+  FloatBuilder b("shuffles");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 5, 7}), 3, 12, 3)});
+  x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{3}));
+  ir::Attributes split = Attr("axis", int64_t{1});
+  split.Set("split", std::vector<int64_t>{6, 6});
+  ir::Node* s = b.graph().AddNode(OpKind::kSplit, "split", {x}, {"split.0", "split.1"}, split);
+  ir::Tensor* half = b.Op(OpKind::kChannelShuffle, {s->output(0)}, Attr("group", int64_t{2}));
+  ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), 6, 6, 1)});
+  x = b.Op(OpKind::kConcat, {half, branch}, Attr("axis", int64_t{1}));
+  x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{4}));
+  const CompiledModel m = Check(b.Finish(x), 0.99);
+  EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 3);
+  EXPECT_EQ(AllCpuLayers(m), 0);
+  EXPECT_EQ(m.network.concats_placed, 1);
+  EXPECT_EQ(NpuLayers(m, "copy"), 0);  // the shuffle writes its slice, the split halves are views
+}
+
+const ModelLayer& LayerOf(const CompiledModel& m, const std::string& op, int k) {
+  for (const ModelLayer& l : m.layers) {
+    if (l.op == op && k-- == 0) return l;
+  }
+  ADD_FAILURE() << "no " << op;
+  return m.layers.at(0);
+}
+
+TEST(TensorOps, AShuffleBeyondTheLoadsElementStrideRunsOnTheControlCore) {
+  // 512 channels in 256 groups of 2: more than the 8-bit sram_elem_stride; then 512 groups of 1,
+  // which moves nothing and is a plain copy however many groups.
+  FloatBuilder b("wide_shuffle");
+  ir::Tensor* x = b.Conv(b.Input({1, 3, 2, 3}), 3, 512, 1);
+  x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{256}));
+  x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{512}));
+  const CompiledModel m = Check(b.Finish(b.Conv(x, 512, 3, 1)), 0.99);
+  const ModelLayer &wide = LayerOf(m, "channel_shuffle", 0),
+                   &none = LayerOf(m, "channel_shuffle", 1);
+  EXPECT_TRUE(wide.on_cpu);
+  EXPECT_NE(wide.note.find("group 256 is above the LOAD's largest SRAM element stride, 255"),
+            std::string::npos)
+      << wide.note;
+  EXPECT_FALSE(none.on_cpu);
+  EXPECT_NE(none.note.find("moves no channel"), std::string::npos) << none.note;
 }
 
 }  // namespace

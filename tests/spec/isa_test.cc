@@ -27,7 +27,7 @@ Instruction RandomInstruction(std::mt19937& rng) {
   insn.signal_mask = uint8_t(bits(4) & others);
   if (op == Opcode::kLoad || op == Opcode::kStore) {
     insn.args = DmaArgs{bits(32), bits(24), bits(16), bits(16), bits(16),
-                        bits(32), bits(32), bits(24), bits(24)};
+                        bits(32), bits(32), bits(24), bits(24), op == Opcode::kLoad ? bits(8) : 0};
   } else if (op == Opcode::kConv) {
     insn.args = ConvArgs{bits(24),     bits(12),     bits(12),     bits(16), bits(8),  bits(8),
                          sbits(8),     bits(4),      bits(4),      bits(4),  bits(4),  bits(4),
@@ -214,6 +214,37 @@ TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
   ASSERT_TRUE(act.ok());
   (*act)[31] = 0x80;
   EXPECT_NE(Decode(act->data()).status().message().find("reserved bits"), std::string::npos);
+}
+
+TEST(Isa, OnlyALoadScatters) {
+  DmaArgs d;
+  d.run_bytes = 8, d.sram_elem_stride = 3;
+  StatusOr<InsnWord> load = Encode({Opcode::kLoad, 0, 0, d});
+  ASSERT_TRUE(load.ok()) << load.status().message();
+  EXPECT_EQ((*load)[29], 3);  // bits 232..239
+  StatusOr<Instruction> back = Decode(load->data());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(std::get<DmaArgs>(back->args).sram_elem_stride, 3u);
+  EXPECT_NE(Disassemble(*back).find(" sram_elem_stride=3"), std::string::npos);
+  // A store with the field set: the encoder refuses it, and the word with the opcode changed
+  // does not decode.
+  const StatusOr<InsnWord> store = Encode({Opcode::kStore, 0, 0, d});
+  ASSERT_FALSE(store.ok());
+  EXPECT_NE(store.status().message().find("store: sram_elem_stride = 3 must be 0"),
+            std::string::npos)
+      << store.status().message();
+  InsnWord word = *load;
+  word[0] = static_cast<uint8_t>(Opcode::kStore);
+  EXPECT_NE(Decode(word.data()).status().message().find("a store has no gather"),
+            std::string::npos);
+  word[29] = 0;
+  EXPECT_TRUE(Decode(word.data()).ok());
+  d.sram_elem_stride = 256;
+  ExpectOverflow({Opcode::kLoad, 0, 0, d}, "field sram_elem_stride = 256 does not fit in 8 bits");
+  // Bits 240..255 stay reserved.
+  (*load)[30] = 1;
+  EXPECT_NE(Decode(load->data()).status().message().find("reserved bits 240..255"),
+            std::string::npos);
 }
 
 TEST(Isa, LayoutsFitTheWord) {

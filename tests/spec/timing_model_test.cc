@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
+#include "hw/spec/footprint.h"
 
 namespace npu::spec {
 namespace {
@@ -99,6 +100,57 @@ TEST(TimingModel, DmaIdealPipelinesBurstsUpToOutstanding) {
   EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, bursts), 16u * 108 + 1);
   // Stores read SRAM first (1 cycle) then write: 16 * (1 + 100 + 8).
   EXPECT_EQ(DmaIdealCycles(c, Opcode::kStore, bursts), 16u * 109);
+}
+
+// A channel shuffle's LOAD: 4 pixels of 64 channels in 2 groups, runs of 32 bytes landing 2
+// apart (group i at byte i of each pixel).
+DmaArgs ShuffleLoad() {
+  DmaArgs d;
+  d.run_bytes = 32;
+  d.n1 = 4, d.dram_stride1 = 64, d.sram_stride1 = 64;
+  d.n2 = 2, d.dram_stride2 = 32, d.sram_stride2 = 1;
+  d.sram_elem_stride = 2;
+  return d;
+}
+
+TEST(TimingModel, ScatteredBurstsKeepTheirDramRunsAndStrideTheirSramBytes) {
+  const NpuConfig c = DefaultConfig();  // 256-byte bursts
+  DmaArgs d = ShuffleLoad();
+  d.dram_offset = 240;  // the first run crosses a burst boundary after 16 bytes
+  const std::vector<Burst> b = SplitIntoBursts(c, d);
+  ASSERT_EQ(b.size(), 9u);
+  EXPECT_EQ(b[0].bytes, 16u);
+  EXPECT_EQ(b[1].dram_offset, 256u);
+  EXPECT_EQ(b[1].sram_addr, 32u);  // 16 bytes 2 apart
+  EXPECT_EQ(b[1].bytes, 16u);
+  EXPECT_EQ(b[5].dram_offset, 272u);  // group 1 of pixel 0
+  EXPECT_EQ(b[5].sram_addr, 1u);
+  EXPECT_EQ(BurstSramAccess(b[5], Opcode::kLoad), (SramAccess{1, 32, 1, 0, true, 2}));
+  EXPECT_EQ(BurstSramAccess(b[5], Opcode::kStore), (SramAccess{1, 32, 1, 0, false, 0}));
+}
+
+TEST(TimingModel, AScatteredLoadWritesTheWordsOfItsSpan) {
+  // 8 bursts of 32 bytes, 1 data cycle each, all in flight at once: the last arrives at 108.
+  // One bank: the last burst's SRAM write covers 63 bytes from 193, 4 words (4 cycles). The same
+  // bytes unshuffled (group 1 after group 0 in each pixel) are 32 bytes from 224: 2 words.
+  NpuConfig c = DefaultConfig();
+  c.mutable_sram()->set_banks(1);
+  DmaArgs d = ShuffleLoad();
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, SplitIntoBursts(c, d)), 108u + 4);
+  d.sram_elem_stride = 0;
+  d.sram_stride2 = 32;
+  EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, SplitIntoBursts(c, d)), 108u + 2);
+}
+
+TEST(TimingModel, AScatteredLoadsFootprintIsTheHullOfItsBytes) {
+  Instruction load{Opcode::kLoad, 0, 0, ShuffleLoad()};
+  std::get<DmaArgs>(load.args).sram_addr = 1000;
+  // Group 1, pixel 3, byte 31: 1000 + 1 + 3*64 + 31*2 = 1255, the chunk's last byte.
+  EXPECT_EQ(DmaSramExtent(std::get<DmaArgs>(load.args)), 256u);
+  const std::vector<Footprint> f = Footprints(load);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_TRUE(f[1].space == Space::kSram && f[1].begin == 1000 && f[1].end == 1256 && f[1].write);
+  EXPECT_TRUE(f[0].space == Space::kDram && f[0].begin == 0 && f[0].end == 256 && !f[0].write);
 }
 
 }  // namespace

@@ -1,0 +1,99 @@
+// Copy layers that shuffle channels: their checks, whole-pixel tilings, and an emission that
+// moves exactly the permutation's bytes between channel slices, executed here by the ISA's own
+// description of LOAD and STORE (docs/isa.md), not by the simulator's code.
+#include "compiler/layer/copy_layer.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "compiler/schedule/eltwise_emitter.h"
+#include "compiler/tiling/eltwise_tiling.h"
+#include "hw/spec/config.h"
+
+namespace npu::compiler {
+namespace {
+
+void ExpectError(const Status& s, const std::string& needle) {
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+}
+
+// DRAM and SRAM as ints, so an untouched byte (-1) shows.
+struct Memory {
+  std::vector<int> dram = std::vector<int>(4096, -1), sram = std::vector<int>(1024, -1);
+  int loads = 0, stores = 0;
+
+  // Byte k of run (i2, i1) is at dram_offset + i2*dram_stride2 + i1*dram_stride1 + k in DRAM and
+  // sram_addr + i2*sram_stride2 + i1*sram_stride1 + k*max(sram_elem_stride, 1) in SRAM.
+  void Run(const spec::Instruction& insn) {
+    const auto& d = std::get<spec::DmaArgs>(insn.args);
+    const bool load = insn.opcode == spec::Opcode::kLoad;
+    (load ? loads : stores) += 1;
+    const uint64_t step = d.sram_elem_stride > 1 ? d.sram_elem_stride : 1;
+    for (uint64_t i2 = 0; i2 < d.n2; ++i2) {
+      for (uint64_t i1 = 0; i1 < d.n1; ++i1) {
+        for (uint64_t k = 0; k < d.run_bytes; ++k) {
+          int& at_dram = dram.at(d.dram_offset + i2 * d.dram_stride2 + i1 * d.dram_stride1 + k);
+          int& at_sram =
+              sram.at(d.sram_addr + i2 * d.sram_stride2 + i1 * d.sram_stride1 + k * step);
+          (load ? at_sram : at_dram) = load ? at_dram : at_sram;
+        }
+      }
+    }
+  }
+};
+
+TEST(CopyLayer, AShufflesGroupDividesItsChannelsAndFitsTheElementStride) {
+  EXPECT_TRUE(CheckCopyLayer({"s", 2, 3, 12, 4}).ok());
+  ExpectError(CheckCopyLayer({"s", 2, 3, 12, 5}), "layer 's': group 5 must divide the 12");
+  ExpectError(CheckCopyLayer({"s", 2, 3, 12, 0}), "group 0");
+  ExpectError(CheckCopyLayer({"s", 1, 1, 512, 256}), "at most 255");
+}
+
+TEST(CopyLayer, AShufflesChunksAreWholePixels) {
+  const CopyLayer shuffle{"s", 1, 6, 10, 2};
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<VectorChoice<CopyTiling>> c = ChooseCopyTiling(config, shuffle, 64);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->tiling.chunk % 10, 0u);
+  EXPECT_LE(c->plan.sram_bytes, 64u);
+  // 19 bytes hold no two slots of a pixel; a plain copy would cut it in parts.
+  ExpectError(ChooseCopyTiling(config, shuffle, 19).status(), "no tiling fits: one pixel");
+  EXPECT_TRUE(ChooseCopyTiling(config, CopyLayer{"c", 1, 6, 10}, 19).ok());
+}
+
+TEST(CopyLayer, AShuffleMovesExactlyThePermutationsBytesBetweenChannelSlices) {
+  // 3x5 pixels of 12 channels in 3 groups, from channels [4, 16) of a 20-channel tensor at 0 to
+  // channels [2, 14) of a 16-channel tensor at 2000, in chunks a 100-byte budget allows.
+  const CopyLayer shuffle{"s", 3, 5, 12, 3};
+  const TensorPlace in{false, 0, 20, 4}, out{false, 2000, 16, 2};
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<VectorChoice<CopyTiling>> c = ChooseCopyTiling(config, shuffle, 100);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  Memory m;
+  for (uint64_t p = 0; p < 15; ++p) {
+    for (uint64_t ch = 0; ch < 20; ++ch) m.dram[p * 20 + ch] = int(p * 100 + ch);
+  }
+  const std::vector<int> source(m.dram.begin(), m.dram.begin() + 2000);
+  for (const spec::Instruction& insn : EmitCopy(shuffle, c->tiling, c->plan, {in, out})) {
+    m.Run(insn);
+  }
+  EXPECT_GT(m.loads, 1);  // several chunks
+  EXPECT_EQ(m.loads, m.stores);
+  EXPECT_EQ(std::vector<int>(m.dram.begin(), m.dram.begin() + 2000), source);  // input intact
+  for (uint64_t p = 0; p < 15; ++p) {
+    for (uint64_t ch = 0; ch < 16; ++ch) {
+      const int got = m.dram[2000 + p * 16 + ch];
+      if (ch < 2 || ch >= 14) {
+        EXPECT_EQ(got, -1) << "pixel " << p << " channel " << ch << " is outside the slice";
+        continue;
+      }
+      const uint64_t j = (ch - 2) / 3, i = (ch - 2) % 3;  // y[j*3 + i] = x[i*4 + j]
+      EXPECT_EQ(got, int(p * 100 + 4 + i * 4 + j)) << "pixel " << p << " channel " << ch;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler
