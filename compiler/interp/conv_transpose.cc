@@ -39,6 +39,11 @@ StatusOr<Deconv> ResolveDeconv(const ir::Attributes& a, const TensorRef& x, cons
     return InvalidArgument("strides, dilations, output_padding need 2 values and pads 4");
   }
   if (a.Has("output_shape")) return Unimplemented("output_shape (give pads instead)");
+  NPU_TRY(CheckWindowValues("kernel", {d.kh, d.kw}));
+  NPU_TRY(CheckWindowValues("strides", s));
+  NPU_TRY(CheckWindowValues("dilations", dil));
+  NPU_TRY(CheckWindowValues("pads", p));
+  NPU_TRY(CheckWindowValues("output_padding", op));
   d.sh = s[0], d.sw = s[1], d.dh = dil[0], d.dw = dil[1], d.pad_t = p[0], d.pad_l = p[1];
   d.out_h = d.sh * (d.x.h - 1) + op[0] + (d.kh - 1) * d.dh + 1 - p[0] - p[2];
   d.out_w = d.sw * (d.x.w - 1) + op[1] + (d.kw - 1) * d.dw + 1 - p[1] - p[3];

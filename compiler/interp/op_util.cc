@@ -128,6 +128,16 @@ StatusOr<int64_t> OutputSize(const std::string& auto_pad, int64_t in, int64_t k,
 
 }  // namespace
 
+Status CheckWindowValues(const std::string& name, const std::vector<int64_t>& values) {
+  for (int64_t v : values) {
+    if (v > kMaxWindowValue) {
+      return InvalidArgument(fmt::format("{} {}: a value above {} is not supported", name,
+                                         ir::ShapeText(values), kMaxWindowValue));
+    }
+  }
+  return Status::Ok();
+}
+
 StatusOr<Window2D> ResolveWindow(const ir::Attributes& attrs, int64_t in_h, int64_t in_w,
                                  int64_t kh, int64_t kw, bool ceil_mode) {
   Window2D w;
@@ -138,6 +148,10 @@ StatusOr<Window2D> ResolveWindow(const ir::Attributes& attrs, int64_t in_h, int6
   if (strides.size() != 2 || dilations.size() != 2 || pads.size() != 4) {
     return InvalidArgument("strides and dilations need 2 values and pads 4 (2-D windows only)");
   }
+  NPU_TRY(CheckWindowValues("kernel", {kh, kw}));
+  NPU_TRY(CheckWindowValues("strides", strides));
+  NPU_TRY(CheckWindowValues("dilations", dilations));
+  NPU_TRY(CheckWindowValues("pads", pads));
   w.sh = strides[0], w.sw = strides[1], w.dh = dilations[0], w.dw = dilations[1];
   w.pad_t = pads[0], w.pad_l = pads[1], w.pad_b = pads[2], w.pad_r = pads[3];
   if (kh < 1 || kw < 1 || w.sh < 1 || w.sw < 1 || w.dh < 1 || w.dw < 1) {

@@ -47,6 +47,13 @@ Act4D ActDims(const TensorRef& t);
 ir::Layout ActLayout(const TensorRef& t);  // kNHWC, or kNCHW for NCHW and kNone
 ir::Shape ActShape(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc);
 
+// The largest kernel extent, stride, pad, dilation or output padding a window op may have, float
+// or quantised: beyond it a model is refused at shape inference, naming the attribute (no real
+// model comes near; the bound keeps every size computation far from overflow).
+inline constexpr int64_t kMaxWindowValue = int64_t{1} << 16;
+// `values` (attribute `name`) all at most kMaxWindowValue.
+Status CheckWindowValues(const std::string& name, const std::vector<int64_t>& values);
+
 // A 2-D sliding window (conv, pools) resolved from ONNX attributes: kernel_shape, strides,
 // pads [top, left, bottom, right], dilations, auto_pad, and ceil_mode for pools.
 struct Window2D {

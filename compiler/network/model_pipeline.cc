@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "compiler/codegen/program_builder.h"
 #include "compiler/network/batch.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/host_io.h"
@@ -103,6 +104,24 @@ StatusOr<std::vector<std::vector<int8_t>>> QuantisedInputs(const ir::Graph& f, c
   return inputs;
 }
 
+// A bound no compile can beat, checked before calibration (which can take minutes on a large
+// model): the weights as int8, and every inference's inputs and outputs, must fit the DRAM.
+Status CheckFitsDram(const ir::Graph& g, const spec::NpuConfig& config, int64_t batch) {
+  uint64_t weights = 0, io = 0;
+  for (const ir::Tensor* t : g.tensors()) {
+    if (t->is_constant() && t->dtype() == ir::DType::kFloat32)
+      weights += ir::NumElements(t->shape());
+  }
+  for (const ir::Tensor* t : g.inputs()) io += ir::NumElements(t->shape());
+  for (const ir::Tensor* t : g.outputs()) io += ir::NumElements(t->shape());
+  const uint64_t needed = weights + io * uint64_t(batch), limit = DramLimitBytes(config);
+  if (needed <= limit) return Status::Ok();
+  return ResourceExhausted(fmt::format(
+      "model '{}' needs at least {} bytes of DRAM ({} of int8 weights, {} of inputs and outputs "
+      "for a batch of {}); the config's DRAM (and 32-bit offsets) allow {}",
+      g.name(), needed, weights, io * uint64_t(batch), batch, limit));
+}
+
 }  // namespace
 
 bool IsOnnxPath(std::string_view model) {
@@ -130,6 +149,7 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
         "the model's batch of {} cannot be unrolled (compiled per inference)", own_batch));
   }
   NPU_TRY(piped);
+  NPU_TRY(CheckFitsDram(p.float_graph, config, p.batch));
   p.prepare_seconds = Since(t);
   // 3. Quantise on the caller's calibration samples, or seeded ones.
   t = Clock::now();

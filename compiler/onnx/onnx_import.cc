@@ -16,6 +16,7 @@
 #include "compiler/onnx/op_support.h"
 #include "compiler/onnx/proto.h"
 #include "compiler/onnx/tensor_proto.h"
+#include "hw/spec/file_io.h"
 
 namespace npu::compiler {
 namespace {
@@ -49,6 +50,26 @@ Status AddInitializers(const pb::GraphProto& g, ImportContext& ctx) {
   return Status::Ok();
 }
 
+// An input the tools can hold: no dimension of 0 (an empty tensor has nothing to compute) and
+// at most 2^31 elements, checked before anything is computed on it.
+Status CheckInputSize(const std::string& name, const ir::Shape& shape) {
+  int64_t elements = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] < 1) {
+      return InvalidArgument(
+          fmt::format("graph input '{}' {}: dimension {} is {}; every dimension "
+                      "of an input must be at least 1",
+                      name, ir::ShapeText(shape), d, shape[d]));
+    }
+    if (shape[d] > (int64_t{1} << 31) / elements) {
+      return InvalidArgument(
+          fmt::format("graph input '{}' {}: more than 2^31 elements", name, ir::ShapeText(shape)));
+    }
+    elements *= shape[d];
+  }
+  return Status::Ok();
+}
+
 // Graph inputs that are not initializers (older exporters list initializers as inputs too; those
 // stay constants, checked against the declared type).
 Status AddInputs(const pb::GraphProto& g, const ImportOptions& options, ImportContext& ctx) {
@@ -70,6 +91,7 @@ Status AddInputs(const pb::GraphProto& g, const ImportOptions& options, ImportCo
                                        OnnxTypeName(t.elem_type)));
     }
     NPU_ASSIGN_OR_RETURN(ir::Shape shape, ResolveInputShape(vi.name(), t, options, ctx.symbols));
+    NPU_TRY(CheckInputSize(vi.name(), shape));
     ctx.graph.AddInput(vi.name(), *dtype, shape, ir::Layout::kNone);
   }
   for (const auto& [name, shape] : options.input_shapes) {
@@ -154,12 +176,8 @@ StatusOr<ir::Graph> ImportOnnxBytes(std::string_view bytes, const ImportOptions&
 }
 
 StatusOr<ir::Graph> ImportOnnxFile(const std::string& path, const ImportOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(fmt::format("cannot open ONNX model '{}'", path));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return DataLoss(fmt::format("cannot read ONNX model '{}'", path));
-  StatusOr<ir::Graph> graph = ImportOnnxBytes(bytes.str(), options);
+  NPU_ASSIGN_OR_RETURN(const std::string bytes, spec::ReadWholeFile(path, "ONNX model"));
+  StatusOr<ir::Graph> graph = ImportOnnxBytes(bytes, options);
   if (!graph.ok()) return graph.status().WithContext(path);
   return graph;
 }

@@ -30,6 +30,16 @@ bool Propagatable(const TensorType& t) {
   return t.dtype == ir::DType::kInt64 && ir::NumElements(t.shape) <= kMaxPropagatedElements;
 }
 
+// An empty value tensor (a slice past the end, a zero-size dimension) has nothing to compute and
+// no kernel takes one; shape computations (int64) may be empty.
+Status CheckNotEmpty(const ir::Node& node, size_t output, const TensorType& t) {
+  if (t.dtype == ir::DType::kInt64 || ir::NumElements(t.shape) > 0) return Status::Ok();
+  return InvalidArgument(fmt::format(
+      "node '{}' ({}): output %{} {} is empty; the model must not "
+      "compute empty tensors",
+      node.name(), ir::OpName(node.kind()), node.output(output)->name(), ir::ShapeText(t.shape)));
+}
+
 using OnNode = std::function<Status(const ir::Node&, const std::vector<TensorType>&)>;
 
 Status Walk(const ir::Graph& g, const OnNode& on_node) {
@@ -67,6 +77,7 @@ Status Walk(const ir::Graph& g, const OnNode& on_node) {
     NPU_ASSIGN_OR_RETURN(const std::vector<TensorType> types, interp::InferOutputTypes(*node, in));
     for (size_t i = 0; i < types.size(); ++i) {
       NPU_TRY(interp::CheckAllocatable(types[i], "%" + node->output(i)->name()));
+      NPU_TRY(CheckNotEmpty(*node, i, types[i]));
     }
     NPU_TRY(on_node(*node, types));
     // 4. Propagate small int64 values.

@@ -6,6 +6,7 @@
 #include <limits>
 #include <variant>
 
+#include "compiler/interp/op_util.h"
 #include "compiler/ir/op_kind.h"
 #include "hw/spec/arith.h"
 
@@ -56,7 +57,7 @@ std::vector<int32_t> ToInt32(const std::vector<int64_t>& v) {
   return std::vector<int32_t>(v.begin(), v.end());
 }
 
-constexpr int64_t kMaxWindow = 1 << 16;  // bounds kernel, stride, pad and dilation values
+constexpr int64_t kMaxWindow = interp::kMaxWindowValue;  // kernel, stride, pad and dilation
 
 }  // namespace
 

@@ -14,19 +14,12 @@
 
 #include "hw/spec/binary.h"
 #include "hw/spec/builtin_configs.h"
+#include "hw/spec/file_io.h"
 
 namespace npu::spec {
 namespace {
 
 namespace pb = google::protobuf;
-
-StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(fmt::format("cannot open config file '{}'", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // Collects text-format parse errors with their line and column.
 class TextErrors : public pb::io::ErrorCollector {
@@ -65,15 +58,10 @@ StatusOr<NpuConfig> ParseConfigText(const std::string& path, const std::string& 
 
 template <class T>
 bool ParseUnsigned(std::string_view text, T* out) {
-  if (text.empty() || text.size() > 20) return false;
-  unsigned long long v = 0;
-  for (char ch : text) {
-    if (ch < '0' || ch > '9') return false;
-    v = v * 10 + static_cast<unsigned>(ch - '0');
-  }
-  if (v > std::numeric_limits<T>::max()) return false;
-  *out = static_cast<T>(v);
-  return true;
+  // from_chars reports a value beyond T's range instead of wrapping; digits only (no sign).
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return error == std::errc() && end == text.data() + text.size();
 }
 
 std::string EnumNames(const pb::EnumDescriptor& e) {
@@ -171,7 +159,7 @@ NpuConfig DefaultConfig() {
 }
 
 StatusOr<NpuConfig> LoadConfigFile(const std::string& path) {
-  NPU_ASSIGN_OR_RETURN(const std::string text, ReadFile(path));
+  NPU_ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "config file"));
   NPU_ASSIGN_OR_RETURN(const NpuConfig file_config, ParseConfigText(path, text));
   NpuConfig config = DefaultConfig();
   config.MergeFrom(file_config);

@@ -35,6 +35,16 @@ def read_npy(path):
     return header, data[10 + header_len:]
 
 
+def write_npy(path, shape, values):
+    """A float32 C-order .npy, as NumPy writes it (no NumPy needed)."""
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % "".join(
+        f"{d}," for d in shape)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack(f"<{len(values)}f", *values))
+
+
 def check_trace(trace, total_us):
     by_track = {}
     for e in trace["traceEvents"]:
@@ -138,6 +148,20 @@ def main():
         assert batch["totals"]["batch"] == 2
         assert batch["totals"]["cycles_per_inference"] == batch["totals"]["cycles"] // 2
 
+        # A report on standard output: the JSON alone there, the table on standard error.
+        p = run("conv3x3", "--quiet", "--timing-only", "--json", "-")
+        assert json.loads(p.stdout)["model"] == "conv3x3" and "cycles" in p.stderr
+
+        # An output tensor named "../../escaping": its files stay inside --output-dir.
+        escaping = os.path.join(SOURCE, "tests/e2e/data/escaping_output_name.onnx")
+        inside = os.path.join(tmp, "inside", "out")
+        run(escaping, "--quiet", "--output-dir", inside)
+        assert sorted(f for f in os.listdir(inside) if f.endswith(".npy")) == \
+            ["_.._.._escape.float.npy", "_.._.._escape.npy"], os.listdir(inside)
+        assert not os.path.exists(os.path.join(tmp, "escape.npy"))
+
+        nan = os.path.join(tmp, "nan.npy")
+        write_npy(nan, [1, 3, 8, 8], [0.0] * 100 + [float("nan")] + [0.0] * 91)
         bad = os.path.join(tmp, "bad.json")
         cases = [(["resnet9"], "no model 'resnet9'"),
                  (["/nonexistent/model.onnx"], "cannot open"),
@@ -149,6 +173,19 @@ def main():
                  (["small_cnn", "--batch", "-2"], "--batch -2"),
                  (["small_cnn", "--cpu-ops", "fused_conv", "--no-cpu-fallback"],
                   "fallback is off"),
+                 (["conv3x3", "--set", "mac.rows=18446744073709551632"],
+                  "is not an unsigned 32-bit integer"),
+                 (["conv3x3", "--config", tmp], "is a directory, not a file"),
+                 # Refused before calibration: the weights alone exceed the DRAM.
+                 (["resnet18", "--set", "dram.size_bytes=4000000"],
+                  "needs at least 11836240 bytes of DRAM"),
+                 (["conv3x3", "--config", "/nonexistent.textproto"], "No such file or directory"),
+                 ([escaping, "--input", nan], "element [0, 1, 4, 4] is nan"),
+                 # The JSON could be written, the CSV cannot: neither is.
+                 (["conv3x3", "--timing-only", "--csv", "/nonexistent/layers.csv"],
+                  "no directory '/nonexistent'"),
+                 (["conv3x3", "--timing-only", "--output-dir", os.path.join(tmp, "od"), "--csv",
+                   "/nonexistent/layers.csv"], "cannot write"),
                  # An op neither the NPU nor the control core has (a determinant).
                  ([os.path.join(SOURCE, "tests/e2e/data/unsupported_op.onnx")],
                   "node 'Det_0' (op Det")]
@@ -157,6 +194,8 @@ def main():
             assert p.returncode == 2, f"{args}: exit {p.returncode}"
             assert needle in p.stderr, f"{args}: stderr was {p.stderr!r}, expected {needle!r}"
             assert not os.path.exists(bad) and not os.path.exists(bad + ".partial"), args
+            assert not os.path.exists(os.path.join(tmp, "od")), args
+            assert not [f for f in os.listdir(tmp) if f.startswith(".bad.json")], args
     print("ok")
 
 

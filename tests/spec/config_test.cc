@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -49,6 +50,15 @@ TEST(Config, OverrideErrorsNameTheProblem) {
             std::string::npos);
   EXPECT_NE(ApplyOverride(c, "mac.rows").message().find("key=value"), std::string::npos);
   EXPECT_NE(ApplyOverride(c, "mac.rows.x=1").message().find("is a value"), std::string::npos);
+  // Values beyond the field's range are refused, not wrapped (2^64 + 16 once became 16).
+  EXPECT_NE(ApplyOverride(c, "mac.rows=18446744073709551632").message().find("not an unsigned"),
+            std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "mac.rows=4294967296").message().find("not an unsigned 32-bit"),
+            std::string::npos);
+  EXPECT_NE(ApplyOverride(c, "dram.size_bytes=18446744073709551616").message().find("64-bit"),
+            std::string::npos);
+  EXPECT_TRUE(ApplyOverride(c, "dram.size_bytes=18446744073709551615").ok());
+  EXPECT_NE(ApplyOverride(c, "mac.rows=+4").message().find("not an unsigned"), std::string::npos);
 }
 
 TEST(Config, RulesNameFieldAndRule) {
@@ -86,7 +96,13 @@ TEST(Config, JsonFileIsRead) {
 }
 
 TEST(Config, BadFilesGiveClearErrors) {
-  EXPECT_EQ(ResolveConfig("/nonexistent/x.json", {}).status().kind(), ErrorKind::kNotFound);
+  const Status missing = ResolveConfig("/nonexistent/x.json", {}).status();
+  EXPECT_EQ(missing.kind(), ErrorKind::kNotFound);
+  EXPECT_NE(missing.message().find("No such file or directory"), std::string::npos)
+      << missing.message();  // the OS's reason
+  const Status directory = ResolveConfig(std::filesystem::temp_directory_path(), {}).status();
+  EXPECT_NE(directory.message().find("is a directory, not a file"), std::string::npos)
+      << directory.message();
   const std::string text = WriteTemp("bad.textproto", "mac { rows: 8\n");
   EXPECT_NE(ResolveConfig(text, {}).status().message().find("bad.textproto"), std::string::npos);
   const std::string json = WriteTemp("bad.json", "{\"mac\": {\"rowz\": 1}}");

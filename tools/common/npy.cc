@@ -4,10 +4,15 @@
 #include "tools/common/npy.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "hw/spec/file_io.h"
 
 namespace npu::tools {
 namespace {
@@ -52,12 +57,15 @@ StatusOr<std::vector<int64_t>> ParseShape(const std::string& text, const std::st
   std::stringstream in(text.substr(1, text.find(')') - 1));
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (item.find_first_not_of(' ') == std::string::npos) continue;
-    try {
-      shape.push_back(std::stoll(item));
-    } catch (...) {
+    const size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+    if (first == std::string::npos) continue;
+    int64_t d = 0;
+    const char *begin = item.data() + first, *end = item.data() + last + 1;
+    const auto [stop, error] = std::from_chars(begin, end, d);
+    if (error != std::errc() || stop != end) {  // not a number, or one beyond 64 bits
       return InvalidArgument(fmt::format("{}: bad .npy shape '{}'", what, text));
     }
+    shape.push_back(d);
     if (shape.back() < 0) return InvalidArgument(fmt::format("{}: negative dimension", what));
   }
   return shape;
@@ -105,23 +113,46 @@ StatusOr<NpyArray> DecodeNpy(const std::string& bytes, const std::string& what) 
     return InvalidArgument(fmt::format("{}: Fortran-order .npy not supported", what));
   NPU_ASSIGN_OR_RETURN(std::string shape, DictValue(header, "shape", what));
   NPU_ASSIGN_OR_RETURN(a.shape, ParseShape(shape, what));
-  uint64_t count = 1;
-  for (int64_t d : a.shape) count *= uint64_t(d);
-  const uint64_t expected = count * ElementBytes(a.dtype);
-  if (bytes.size() - 10 - header_len != expected) {
-    return InvalidArgument(fmt::format("{}: .npy holds {} data bytes, its shape needs {}", what,
-                                       bytes.size() - 10 - header_len, expected));
+  // The shape's bytes, refused before they could wrap around 64 bits.
+  const uint64_t held = bytes.size() - 10 - header_len;
+  uint64_t expected = ElementBytes(a.dtype);
+  for (int64_t d : a.shape) {
+    if (d != 0 && expected > UINT64_MAX / uint64_t(d)) {
+      return InvalidArgument(fmt::format("{}: .npy shape {} needs more bytes than the {} it holds",
+                                         what, ShapeLiteral(a.shape), held));
+    }
+    expected *= uint64_t(d);
+  }
+  if (held != expected) {
+    return InvalidArgument(
+        fmt::format("{}: .npy holds {} data bytes, its shape needs {}", what, held, expected));
   }
   a.data.assign(bytes.begin() + 10 + header_len, bytes.end());
   return a;
 }
 
 StatusOr<NpyArray> ReadNpyFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return NotFound(fmt::format("cannot open input file '{}'", path));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return DecodeNpy(buffer.str(), path);
+  NPU_ASSIGN_OR_RETURN(const std::string bytes, spec::ReadWholeFile(path, "input file"));
+  return DecodeNpy(bytes, path);
+}
+
+StatusOr<std::vector<float>> FiniteFloats(const NpyArray& a, const std::string& what) {
+  if (a.dtype != "<f4") {
+    return InvalidArgument(fmt::format("{}: float32 expected, the file holds {}", what, a.dtype));
+  }
+  std::vector<float> values(a.data.size() / sizeof(float));
+  std::memcpy(values.data(), a.data.data(), values.size() * sizeof(float));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (std::isfinite(values[i])) continue;
+    std::vector<int64_t> index(a.shape.size());
+    for (size_t d = index.size(), rest = i; d-- > 0;) {
+      index[d] = int64_t(rest % uint64_t(a.shape[d]));
+      rest /= uint64_t(a.shape[d]);
+    }
+    return InvalidArgument(fmt::format("{}: element [{}] is {}; inputs must be finite", what,
+                                       fmt::join(index, ", "), values[i]));
+  }
+  return values;
 }
 
 NpyArray Int8Array(const std::vector<int8_t>& values, std::vector<int64_t> shape) {

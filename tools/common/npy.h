@@ -22,6 +22,10 @@ std::string EncodeNpy(const NpyArray& array);
 StatusOr<NpyArray> DecodeNpy(const std::string& bytes, const std::string& what);
 StatusOr<NpyArray> ReadNpyFile(const std::string& path);
 
+// The values of a float32 array, refusing NaN and infinities (undefined when cast to int8) with
+// the element's index: "x.npy: element [0, 2, 5, 1] is nan; inputs must be finite".
+StatusOr<std::vector<float>> FiniteFloats(const NpyArray& array, const std::string& what);
+
 NpyArray Int8Array(const std::vector<int8_t>& values, std::vector<int64_t> shape);
 NpyArray Float32Array(const std::vector<float>& values, std::vector<int64_t> shape);
 

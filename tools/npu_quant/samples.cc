@@ -26,6 +26,7 @@ StatusOr<Samples> Split(const NpyArray& a, const ir::Tensor& input, const std::s
         "{}: input '{}' takes float32 {} (or a stack [S,...] of them); the file holds {} {}", file,
         input.name(), ir::ShapeText(want), a.dtype, ir::ShapeText(a.shape)));
   }
+  NPU_TRY(FiniteFloats(a, file).status());
   const int64_t count = single ? 1 : a.shape[0];
   const size_t bytes = static_cast<size_t>(ir::NumElements(want)) * sizeof(float);
   Samples out;

@@ -9,7 +9,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <systemc>
 
@@ -96,28 +95,30 @@ Status AddAccuracy(const PreparedWorkload& w, report::RunReport& r) {
   return Status::Ok();
 }
 
-// The files asked for, each complete or absent.
+// The files asked for: all written, or none (OutputFiles).
 Status WriteFiles(const Options& o, const report::RunReport& r, const PreparedWorkload& w,
                   const platform::RunResult& run, const spec::NpuConfig& config) {
+  OutputFiles files;
   std::string json = o.json_file, csv = o.csv_file, trace = o.trace_file;
   if (!o.output_dir.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(o.output_dir, error);
-    if (error)
-      return NotFound(fmt::format("cannot create '{}': {}", o.output_dir, error.message()));
+    files.AddDirectory(o.output_dir);
     if (json.empty()) json = o.output_dir + "/report.json";
     if (csv.empty()) csv = o.output_dir + "/layers.csv";
     if (trace.empty()) trace = o.output_dir + "/trace.json";
-    NPU_TRY(WriteFileAtomically(o.output_dir + "/layers.svg", report::ToLayerChartSvg(r)));
-    if (!o.timing_only) NPU_TRY(WriteOutputs(o.output_dir, w.program, run.outputs));
+    files.Add(o.output_dir + "/layers.svg", report::ToLayerChartSvg(r));
+    if (!o.timing_only) AddOutputTensors(o.output_dir, w.program, run.outputs, files);
   }
-  if (!json.empty()) NPU_TRY(WriteFileAtomically(json, report::ToJson(r)));
-  if (!csv.empty()) NPU_TRY(WriteFileAtomically(csv, report::ToCsv(r)));
+  if (!json.empty()) files.Add(json, report::ToJson(r));
+  if (!csv.empty()) files.Add(csv, report::ToCsv(r));
   if (!trace.empty()) {
-    NPU_TRY(WriteFileAtomically(
-        trace, report::ToChromeTrace(run.trace, run.steps, r.cycles, config, w.program)));
+    files.Add(trace, report::ToChromeTrace(run.trace, run.steps, r.cycles, config, w.program));
   }
-  return Status::Ok();
+  return files.Commit();
+}
+
+// With a report on standard output ("-"), the terminal table goes to standard error.
+bool ReportToStandardOutput(const Options& o) {
+  return o.json_file == "-" || o.csv_file == "-" || o.trace_file == "-";
 }
 
 int Run(const Options& options) {
@@ -140,7 +141,7 @@ int Run(const Options& options) {
   r.check = Check(*w, *run);
   if (Status s = AddAccuracy(*w, r); !s.ok()) return Error(s);
   if (Status s = WriteFiles(options, r, *w, *run, *config); !s.ok()) return Error(s);
-  std::cout << report::FormatTerminalReport(r);
+  (ReportToStandardOutput(options) ? std::cerr : std::cout) << report::FormatTerminalReport(r);
   return r.check.status == "fail" ? kExitFail : 0;
 }
 

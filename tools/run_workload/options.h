@@ -15,7 +15,7 @@ struct Options {
   std::vector<std::string> calib;      // --calib FILE.npy, one calibration sample each
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;
-  int64_t batch = 0;                   // inferences per run; 0: the model's own
+  int64_t batch = 0;                 // inferences per run; 0: the model's own
   int64_t image_size = 0;            // built-in CNNs: 0 is the model's own (224)
   std::vector<std::string> cpu_ops;  // --cpu-ops: node or op names to run on the control core
   bool cpu_fallback = true;          // --no-cpu-fallback turns it off

@@ -45,7 +45,7 @@ StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path,
     return q;
   }
   // Float input: quantise as ONNX QuantizeLinear does (round half to even, saturate).
-  const float* f = reinterpret_cast<const float*>(a.data.data());
+  NPU_ASSIGN_OR_RETURN(const std::vector<float> f, FiniteFloats(a, path));
   for (size_t i = 0; i < elements; ++i) {
     const double v = std::nearbyint(double(f[i]) / tensor.scale()) + tensor.zero_point();
     q[i] = static_cast<int8_t>(std::clamp(v, -128.0, 127.0));
@@ -75,8 +75,7 @@ StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path) {
   if (a.dtype != "<f4") {
     return InvalidArgument(fmt::format("{}: a model input must be float32, not {}", path, a.dtype));
   }
-  std::vector<float> values(a.data.size() / 4);
-  std::memcpy(values.data(), a.data.data(), a.data.size());
+  NPU_ASSIGN_OR_RETURN(std::vector<float> values, FiniteFloats(a, path));
   return compiler::interp::HostTensor::FromValues<float>(
       a.shape, values,
       a.shape.size() == 4 ? compiler::ir::Layout::kNCHW : compiler::ir::Layout::kNone);
