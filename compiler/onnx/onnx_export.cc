@@ -136,13 +136,4 @@ StatusOr<std::string> ExportOnnx(const ir::Graph& graph, int64_t opset) {
   return bytes;
 }
 
-Status ExportOnnxFile(const ir::Graph& graph, const std::string& path, int64_t opset) {
-  NPU_ASSIGN_OR_RETURN(std::string bytes, ExportOnnx(graph, opset));
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return NotFound(fmt::format("cannot write ONNX model '{}'", path));
-  return Status::Ok();
-}
-
 }  // namespace npu::compiler

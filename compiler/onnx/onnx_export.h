@@ -18,6 +18,5 @@ namespace npu::compiler {
 
 // The serialised ModelProto at default-domain `opset` (11..17).
 StatusOr<std::string> ExportOnnx(const ir::Graph& graph, int64_t opset = 13);
-Status ExportOnnxFile(const ir::Graph& graph, const std::string& path, int64_t opset = 13);
 
 }  // namespace npu::compiler

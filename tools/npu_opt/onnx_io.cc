@@ -3,6 +3,7 @@
 
 #include "compiler/onnx/onnx_export.h"
 #include "compiler/onnx/onnx_import.h"
+#include "tools/common/output_files.h"
 
 namespace npu::tools {
 
@@ -13,7 +14,10 @@ StatusOr<compiler::ir::Graph> ReadOnnx(const std::string& path, int64_t batch) {
 }
 
 Status WriteOnnx(const compiler::ir::Graph& graph, const std::string& path) {
-  return compiler::ExportOnnxFile(graph, path);
+  NPU_ASSIGN_OR_RETURN(std::string bytes, compiler::ExportOnnx(graph));
+  OutputFiles files;  // whole or absent
+  files.Add(path, std::move(bytes));
+  return files.Commit();
 }
 
 }  // namespace npu::tools

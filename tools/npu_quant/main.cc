@@ -21,6 +21,7 @@
 #include "compiler/quantize/qdq_fold.h"
 #include "compiler/quantize/quantize.h"
 #include "tools/common/command_line.h"
+#include "tools/common/output_files.h"
 #include "tools/npu_quant/onnx_read.h"
 #include "tools/npu_quant/samples.h"
 #include "workloads/models/models.h"
@@ -136,12 +137,10 @@ Status Run(const Options& o) {
                        compiler::accuracy::CompareAccuracy(f, q, eval));
   fmt::print("\n{}", compiler::accuracy::FormatAccuracyText(report));
   fmt::print("(measured in {:.2f} s)\n", Seconds(eval_start));
-  if (!o.json.empty()) {
-    std::ofstream out(o.json);
-    out << compiler::accuracy::FormatAccuracyJson(report);
-    if (!out) return NotFound(fmt::format("cannot write {}", o.json));
-  }
-  return Status::Ok();
+  if (o.json.empty()) return Status::Ok();
+  OutputFiles files;
+  files.Add(o.json, compiler::accuracy::FormatAccuracyJson(report));
+  return files.Commit();
 }
 
 }  // namespace
