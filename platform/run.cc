@@ -90,9 +90,19 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                                                 options.progress_interval_cycles, options.progress);
   }
   const auto start = std::chrono::steady_clock::now();
-  sc_core::sc_start();
+  if (options.max_cycles == 0) {
+    sc_core::sc_start();
+  } else {  // returns at the budget, or earlier when nothing is left to simulate
+    sc_core::sc_start(soc->clock.Cycles(options.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  }
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Events still pending: the budget ended the run, not a hang.
+  if (!soc->core.finished() && options.max_cycles != 0 && sc_core::sc_pending_activity()) {
+    return ResourceExhausted(
+        fmt::format("the run did not finish within its budget of {} cycles; {}", options.max_cycles,
+                    soc->npu.DescribeHang()));
+  }
   if (!soc->core.finished()) {
     return Internal("the NPU hung: nothing left to simulate and no completion interrupt; " +
                     soc->npu.DescribeHang());

@@ -34,6 +34,9 @@ struct RunOptions {
   // Called every `progress_interval_cycles` of simulated time while instructions retire.
   ProgressFn progress;
   uint64_t progress_interval_cycles = 250'000;
+  // A cycle budget: a run still going after this many NPU cycles from elaboration ends with
+  // ResourceExhausted saying where each queue stands. 0: no limit.
+  uint64_t max_cycles = 0;
 };
 
 StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,
