@@ -3,6 +3,7 @@
 // (the shape no longer is an activation's), unless the shape is unchanged.
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "compiler/interp/ops.h"
@@ -40,6 +41,9 @@ StatusOr<ir::Shape> ReshapeTarget(const ir::Shape& in, std::vector<int64_t> targ
       infer_at = static_cast<int64_t>(i);
     } else if (target[i] < 0) {
       return InvalidArgument(fmt::format("negative dimension {} in the target shape", target[i]));
+    } else if (target[i] != 0 && known > std::numeric_limits<int64_t>::max() / target[i]) {
+      return InvalidArgument(
+          fmt::format("the target shape {} has more than 2^63 elements", ir::ShapeText(target)));
     } else {
       known *= target[i];
     }

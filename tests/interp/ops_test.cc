@@ -136,6 +136,14 @@ TEST(ShapeOps, FlattenSqueezeReshapeShapes) {
   EXPECT_NE(bad.status().message().find("cannot reshape"), std::string::npos);
 }
 
+TEST(ShapeOps, ReshapeTargetTooLargeToCountIsAnError) {  // found by fuzz_onnx_import
+  const Operand x = In({2, 3}, std::vector<float>(6));
+  auto r =
+      RunOp(ir::OpKind::kReshape, {}, {x, Const(I64({3}, {117440514, 3420042391718985727, -1}))});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("more than 2^63 elements"), std::string::npos);
+}
+
 TEST(Transpose, PermutesAndTagsLayouts) {
   auto r = RunOp(ir::OpKind::kTranspose, A({{"perm", Ints{0, 2, 3, 1}}}),
                  {In({1, 2, 1, 2}, {1, 2, 3, 4}, ir::Layout::kNCHW)});
