@@ -67,6 +67,13 @@ TEST(Npy, NonFiniteValuesAreRefusedWithTheirIndex) {
   EXPECT_EQ(*ok, (std::vector<float>{1, 2}));
 }
 
+TEST(Npy, EmptyArraysCopyNoBytes) {  // found by fuzz_npy (UBSan: memcpy from null)
+  StatusOr<std::vector<float>> none = FiniteFloats(Float32Array({}, {0, 3}), "empty.npy");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+  EXPECT_TRUE(Int8Array({}, {2, 0}).data.empty());
+}
+
 TEST(Npy, ADirectoryIsNotAnInputFile) {
   EXPECT_HAS(ReadNpyFile("/tmp").status().message(), "input file '/tmp' is a directory");
   EXPECT_HAS(ReadNpyFile("/nonexistent.npy").status().message(), "No such file or directory");

@@ -26,6 +26,11 @@ size_t ElementBytes(const std::string& dtype) {
   return 0;
 }
 
+// memcpy that takes empty ranges, whose data() may be null (memcpy's pointers must not be).
+void CopyBytes(void* to, const void* from, size_t n) {
+  if (n != 0) std::memcpy(to, from, n);
+}
+
 std::string ShapeLiteral(const std::vector<int64_t>& shape) {
   if (shape.size() == 1) return fmt::format("({},)", shape[0]);
   return fmt::format("({})", fmt::join(shape, ", "));
@@ -141,7 +146,7 @@ StatusOr<std::vector<float>> FiniteFloats(const NpyArray& a, const std::string& 
     return InvalidArgument(fmt::format("{}: float32 expected, the file holds {}", what, a.dtype));
   }
   std::vector<float> values(a.data.size() / sizeof(float));
-  std::memcpy(values.data(), a.data.data(), values.size() * sizeof(float));
+  CopyBytes(values.data(), a.data.data(), values.size() * sizeof(float));
   for (size_t i = 0; i < values.size(); ++i) {
     if (std::isfinite(values[i])) continue;
     std::vector<int64_t> index(a.shape.size());
@@ -158,14 +163,14 @@ StatusOr<std::vector<float>> FiniteFloats(const NpyArray& a, const std::string& 
 NpyArray Int8Array(const std::vector<int8_t>& values, std::vector<int64_t> shape) {
   NpyArray a{"|i1", std::move(shape), {}};
   a.data.resize(values.size());
-  std::memcpy(a.data.data(), values.data(), values.size());
+  CopyBytes(a.data.data(), values.data(), values.size());
   return a;
 }
 
 NpyArray Float32Array(const std::vector<float>& values, std::vector<int64_t> shape) {
   NpyArray a{"<f4", std::move(shape), {}};
   a.data.resize(values.size() * 4);
-  std::memcpy(a.data.data(), values.data(), a.data.size());
+  CopyBytes(a.data.data(), values.data(), a.data.size());
   return a;
 }
 
