@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "firmware/cpu/kernel_checks.h"
 #include "firmware/cpu/kernels.h"
 #include "hw/spec/cpu_ops.h"
 #include "hw/spec/memory_map.h"
@@ -18,14 +21,27 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
     return DataLoss(fmt::format("tensor '{}': element type {} is not int8 or int32", t.name(),
                                 spec::DataType_Name(t.dtype())));
   }
-  if (uint64_t{t.size_bytes()} != spec::Elements(t) * ElementBytes(t.dtype())) {
+  if (std::find(t.shape().begin(), t.shape().end(), 0u) != t.shape().end()) {
+    return DataLoss(fmt::format("tensor '{}': a dimension is 0", t.name()));
+  }
+  // The element count, refused once it passes the bytes held (no product can wrap around).
+  uint64_t elements = 1;
+  for (uint32_t d : t.shape()) {
+    elements *= d;
+    if (elements > t.size_bytes()) break;
+  }
+  if (elements > t.size_bytes() || t.size_bytes() != elements * ElementBytes(t.dtype())) {
     return DataLoss(fmt::format("tensor '{}': {} bytes for {} elements", t.name(), t.size_bytes(),
                                 spec::Elements(t)));
   }
+  if (t.dtype() == spec::INT8 && (t.zero_point() < -128 || t.zero_point() > 127)) {
+    return DataLoss(fmt::format("tensor '{}': int8 zero point {}", t.name(), t.zero_point()));
+  }
   if (t.dram_offset() > image_bytes || t.size_bytes() > image_bytes - t.dram_offset()) {
-    return DataLoss(fmt::format("tensor '{}' at DRAM offset {} ({} bytes) lies outside the "
-                                "image's {} bytes",
-                                t.name(), t.dram_offset(), t.size_bytes(), image_bytes));
+    return DataLoss(
+        fmt::format("tensor '{}' at DRAM offset {} ({} bytes) lies outside the "
+                    "image's {} bytes",
+                    t.name(), t.dram_offset(), t.size_bytes(), image_bytes));
   }
   return Status::Ok();
 }
@@ -34,8 +50,8 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
 
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
   if (cpu::FindKernel(op.kernel()) == nullptr) {
-    return DataLoss(fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(),
-                                op.kernel()));
+    return DataLoss(
+        fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(), op.kernel()));
   }
   NPU_TRY(spec::CpuOpWork(op).status());
   for (const auto* tensors : {&op.inputs(), &op.outputs()}) {
@@ -48,7 +64,7 @@ Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
       return DataLoss(fmt::format("CPU op '{}': output '{}' is not int8", op.name(), t.name()));
     }
   }
-  return Status::Ok();
+  return cpu::CheckKernelOperands(op);
 }
 
 Status RunCpuOp(Bus& bus, const spec::CpuOp& op) {

@@ -12,7 +12,8 @@
 namespace npu::fw {
 
 // Before anything runs: the kernel exists, every operand lies inside the image and has the size
-// its shape and type give.
+// its shape and type give, and the operands and attributes keep the kernel's rules
+// (kernel_checks.h), so that running it stays inside its buffers.
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes);
 
 Status RunCpuOp(Bus& bus, const spec::CpuOp& op);
