@@ -12,6 +12,7 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/compile.h"
@@ -81,7 +82,19 @@ const npu::compiler::ConvLayer& SmallConv() {
   return layer;
 }
 
+// Whether `config` is new to this process. Compiling is most of a valid config's time and its
+// result is a function of the config, so a config checked once (mutations often give the same
+// one again: another comment, a reordered field, an override of the same value) is not compiled
+// again. The set is bounded; emptying it only costs time.
+bool FirstTime(const spec::NpuConfig& config) {
+  static std::unordered_set<std::string> seen;
+  constexpr size_t kMaxRemembered = 1 << 16;
+  if (seen.size() >= kMaxRemembered) seen.clear();
+  return seen.insert(config.SerializeAsString()).second;
+}
+
 void CheckCompiledProgramLoads(const spec::NpuConfig& config) {
+  if (!FirstTime(config)) return;
   npu::StatusOr<spec::Program> program = npu::compiler::CompileConvLayer(config, SmallConv());
   if (!program.ok()) {
     RequireNotInternal(program.status(), "the compiler, on a valid config,");
