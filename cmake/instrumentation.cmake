@@ -23,4 +23,10 @@ if(NPU_FUZZ)
 elseif(NPU_SANITIZE)
   add_compile_options(${NPU_SANITIZER_FLAGS})
   add_link_options(${NPU_SANITIZER_FLAGS})
+  # With ASan, gcc 12's -Wmaybe-uninitialized reports std::variant and std::string members its
+  # instrumentation hides from the flow analysis (GCC bug 105562 and kin): off here only, the
+  # normal -Werror build keeps the warning.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    add_compile_options(-Wno-maybe-uninitialized)
+  endif()
 endif()
