@@ -7,6 +7,7 @@
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_model.h"
 #include "hw/spec/isa.h"
+#include "hw/spec/utf8.h"
 
 namespace npu::spec {
 namespace {
@@ -110,6 +111,9 @@ uint64_t MinimalSramBytes(const NpuConfig& c) {
 }
 
 Status Validate(const NpuConfig& config) {
+  if (!IsValidUtf8(config.name())) {
+    return InvalidArgument("name: must be UTF-8 text (a binary compiled for it would not load)");
+  }
   if (auto s = ValidateMac(config.mac()); !s.ok()) return s;
   if (auto s = ValidateSram(config); !s.ok()) return s;
   if (auto s = ValidateRest(config); !s.ok()) return s;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hw/spec/builtin_configs.h"
+#include "hw/spec/utf8.h"
 
 namespace npu::spec {
 namespace {
@@ -29,6 +30,28 @@ void ExpectRefused(const std::string& assignment, const std::string& needle) {
 }
 
 TEST(Config, DefaultIsValid) { EXPECT_TRUE(Validate(DefaultConfig()).ok()); }
+
+TEST(Config, ANameThatIsNotUtf8IsRefused) {  // fuzz_config: its binaries did not parse
+  NpuConfig c = DefaultConfig();
+  c.set_name(
+      "e\xcd"
+      "dge");
+  const Status s = Validate(c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("name: must be UTF-8"), std::string::npos) << s.message();
+  c.set_name("edge \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");  // two-, three- and four-byte forms
+  EXPECT_TRUE(Validate(c).ok());
+}
+
+TEST(Utf8, RefusesMalformedSequences) {
+  EXPECT_TRUE(IsValidUtf8(""));
+  EXPECT_TRUE(IsValidUtf8("plain"));
+  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));      // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(IsValidUtf8("\xe2\x82"));          // truncated
+  EXPECT_FALSE(IsValidUtf8("\x80"));              // a lone continuation byte
+}
 
 TEST(Config, OverrideSetsNestedFieldsAndEnums) {
   NpuConfig c = DefaultConfig();
