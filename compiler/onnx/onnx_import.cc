@@ -17,6 +17,7 @@
 #include "compiler/onnx/proto.h"
 #include "compiler/onnx/tensor_proto.h"
 #include "hw/spec/file_io.h"
+#include "hw/spec/utf8.h"
 
 namespace npu::compiler {
 namespace {
@@ -121,7 +122,29 @@ void AddOutputs(const pb::GraphProto& g, ImportContext& ctx) {
   }
 }
 
-// 1. Whole-model checks: every node supported (one error listing all), input counts.
+// Every name that can reach a binary (graph, node, value and initializer names) is UTF-8 text:
+// the binary's string fields must be, or it does not parse.
+Status CheckNamesAreUtf8(const pb::GraphProto& g) {
+  std::vector<std::string_view> names = {g.name()};
+  for (const pb::NodeProto& node : g.node()) {
+    names.push_back(node.name());
+    names.insert(names.end(), node.input().begin(), node.input().end());
+    names.insert(names.end(), node.output().begin(), node.output().end());
+  }
+  for (const pb::TensorProto& t : g.initializer()) names.push_back(t.name());
+  for (const auto* infos : {&g.input(), &g.output(), &g.value_info()}) {
+    for (const pb::ValueInfoProto& vi : *infos) names.push_back(vi.name());
+  }
+  for (std::string_view name : names) {
+    if (!spec::IsValidUtf8(name)) {
+      return InvalidArgument(fmt::format("the name '{}' is not UTF-8 text", name));
+    }
+  }
+  return Status::Ok();
+}
+
+// 1. Whole-model checks: names are text, every node supported (one error listing all), input
+// counts.
 // 2. Declarations, initializers, graph inputs (static shapes), nodes in dependency order,
 //    graph outputs.
 // 3. Layouts; constants only read by folded inputs (Clip bounds, axes) are dropped.
@@ -132,6 +155,7 @@ StatusOr<ir::Graph> ImportGraph(const pb::GraphProto& g, const OpsetMap& opsets,
   for (const pb::NodeProto& node : g.node()) {
     if (node.op_type() == "Constant" && node.output_size() > 0) constants.insert(node.output(0));
   }
+  NPU_TRY(CheckNamesAreUtf8(g));
   NPU_TRY(CheckSupported(g, opsets, constants));
   NPU_TRY(CheckArity(g, opsets.at("")));
 

@@ -166,6 +166,14 @@ TEST(OnnxImportErrors, ExternalDataIsRefusedWithAHint) {
   EXPECT_HAS(e, "save_as_external_data=False");
 }
 
+TEST(OnnxImportErrors, ANameThatIsNotUtf8IsRefused) {
+  // onnx.proto is proto2, which keeps any bytes in a string; the binary's proto3 strings must be
+  // UTF-8, or the program would not load.
+  ModelBuilder m = ConvReluModel();
+  m.graph().mutable_node(0)->set_name("conv\xff");
+  EXPECT_HAS(ImportError(m.Bytes()), "is not UTF-8 text");
+}
+
 TEST(OnnxImportErrors, UnsupportedElementType) {
   ModelBuilder m = ConvReluModel();
   m.graph().mutable_initializer(1)->set_data_type(::onnx::TensorProto::FLOAT16);
