@@ -50,11 +50,25 @@ struct CheckReport {
   uint64_t bytes = 0, mismatches = 0;
 };
 
+// Where a result came from, so that a stored report can be traced back and compared fairly
+// (docs/report.md): the build, when and where it ran, how it was invoked, and which model.
+// Filled by the tool that runs (tools/common/provenance.h); empty fields are left out.
+struct Provenance {
+  std::string version, commit;  // the project version; the commit built from ("unknown")
+  bool dirty = false;           // tracked files differed from the commit
+  std::string build_type;
+  std::string timestamp;       // UTC, ISO 8601, when the run started
+  std::string host;            // the machine's host name
+  std::string command_line;    // as typed, shell-quoted
+  std::string model_checksum;  // hex CRC-64 of the model as built or imported
+};
+
 struct RunReport {
+  Provenance provenance;
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"
-  int64_t batch = 1;           // inferences per run
+  int64_t batch = 1;          // inferences per run
   double compile_seconds = 0, simulate_seconds = 0;
   uint32_t instructions = 0;
   uint64_t image_dram_bytes = 0;
