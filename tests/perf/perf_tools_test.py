@@ -165,6 +165,32 @@ class PerfTools(unittest.TestCase):
             self.assertEqual([r["cycles"] for r in s.runs()], [5])
             self.assertEqual(len(s.layers(s.runs()[0]["id"])), 1)
 
+    def test_backfill_chooses_unrecorded_commits_oldest_first(self):
+        import backfill
+        repo = os.path.join(self.dir, "repo")
+        os.makedirs(repo)
+        git = lambda *a: subprocess.run(["git", "-C", repo, *a], check=True, capture_output=True,
+                                        text=True).stdout.strip()
+        git("init", "-q")
+        for i in range(6):
+            git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty",
+                "-m", f"c{i}")
+        shas = git("rev-list", "--reverse", "HEAD").split()
+        with store_mod.Store(self.db) as s:
+            self.assertEqual(backfill.commits_to_record(repo, s, None, "HEAD", 1), shas)
+            self.assertEqual(backfill.commits_to_record(repo, s, shas[1], "HEAD", 1), shas[2:])
+            # Every 2nd, counted back from the newest, which is always kept.
+            self.assertEqual(backfill.commits_to_record(repo, s, None, "HEAD", 2), shas[1::2])
+            with s.transaction():
+                s.add_commit({"sha": shas[5], "subject": "c5", "commit_time": 5, "position": 6})
+                s.add_run({"sha": shas[5], "dirty": 0, "model": "m", "config": "c",
+                           "variant": "", "status": "pass", "cycles": 1}, [])
+                s.skip_commit(shas[3], "build failed")
+            self.assertEqual(backfill.commits_to_record(repo, s, None, "HEAD", 1),
+                             [shas[0], shas[1], shas[2], shas[4]])
+            with self.assertRaisesRegex(PerfError, "unknown revision 'nope'"):
+                backfill.commits_to_record(repo, s, "nope", "HEAD", 1)
+
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1], verbosity=2)

@@ -86,12 +86,16 @@ def _layer_deltas(layers_a, layers_b):
     deltas = []
     for lb in layers_b:
         la = by_name.get(lb["name"])
-        if la is None or la["cycles"] == lb["cycles"]:
+        if la is None or (la["cycles"] == lb["cycles"] and _dram(la) == _dram(lb)):
             continue
         deltas.append({"name": lb["name"], "op": lb["op"], "cycles_a": la["cycles"],
                        "cycles_b": lb["cycles"], "delta_cycles": lb["cycles"] - la["cycles"],
-                       "delta_pct": _pct(la["cycles"], lb["cycles"])})
-    deltas.sort(key=lambda d: -abs(d["delta_cycles"]))
+                       "delta_pct": _pct(la["cycles"], lb["cycles"]),
+                       "dram_bytes_a": _dram(la), "dram_bytes_b": _dram(lb),
+                       "dram_delta_pct": _pct(_dram(la), _dram(lb)),
+                       "mac_utilisation_a": la.get("mac_utilisation"),
+                       "mac_utilisation_b": lb.get("mac_utilisation")})
+    deltas.sort(key=lambda d: (-abs(d["delta_cycles"]), -abs(d["dram_delta_pct"] or 0)))
     return deltas
 
 
@@ -145,10 +149,12 @@ def format_table(result):
         if not e["layers"]:
             continue
         lines += ["", f"{e['model']} {e['config']} {e['variant']}".rstrip()
-                  + f": layers that moved most (of {len(e['layers'])})"]
+                  + f": the layers that moved most, of {len(e['layers'])} that moved"
+                  + f" (cycles A, B, change)"]
         for d in e["layers"][:LAYERS_SHOWN]:
-            lines.append(f"  {d['name']:<28}{d['op']:<12}{_fmt(d['cycles_a']):>13}"
-                         f"{_fmt(d['cycles_b']):>13}{_fmt(d['delta_pct'], True):>10}")
+            lines.append(f"  {d['name']:<28}{d['op']:<16}{_fmt(d['cycles_a']):>13}"
+                         f"{_fmt(d['cycles_b']):>13}{_fmt(d['delta_pct'], True):>10}"
+                         f"  DRAM {_fmt(d['dram_delta_pct'], True)}")
     for side in ("a", "b"):
         if result[f"only_in_{side}"]:
             lines += ["", f"only in {side.upper()}: " + ", ".join(result[f"only_in_{side}"])]
