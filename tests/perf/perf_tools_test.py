@@ -72,7 +72,7 @@ class PerfTools(unittest.TestCase):
         for r in runs:
             self.assertEqual(r[3], "skipped")  # timing-only: not checked
             self.assertGreater(r[4], 0)
-            self.assertIn("--config", r[5])
+            self.assertEqual("--config" in r[5], r[1] != "default")
             self.assertRegex(r[6], "^[0-9a-f]{40}$")
         rows16 = dict(((r[0], r[1]), r[4]) for r in runs if r[2] == "rows16")
         plain = dict(((r[0], r[1]), r[4]) for r in runs if r[2] == "")

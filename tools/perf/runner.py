@@ -34,9 +34,14 @@ class Result:
         self.wall_seconds = wall_seconds
 
 
-@functools.lru_cache(maxsize=None)
 def tool_help(tool):
-    """`tool --help`: older builds (backfill) lack some options, e.g. --quiet."""
+    """`tool --help`: older builds (backfill) lack some options, e.g. --quiet. Backfill rebuilds
+    the same path, so the answer is remembered per build of it (its modification time)."""
+    return _help(tool, os.stat(tool).st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=None)
+def _help(tool, mtime_ns):
     result = subprocess.run([tool, "--help"], capture_output=True, text=True)
     return result.stdout + result.stderr
 
@@ -44,7 +49,9 @@ def tool_help(tool):
 def run_point(tool, point):
     with tempfile.TemporaryDirectory(prefix="npu-perf-") as scratch:
         out = os.path.join(scratch, "report.json")
-        cmd = [tool, point.model, "--config", point.config, *point.args, "--json", out]
+        # The default config needs no --config: tools older than named configs (backfill) run it.
+        config = [] if point.config == "default" else ["--config", point.config]
+        cmd = [tool, point.model, *config, *point.args, "--json", out]
         if "--quiet" in tool_help(tool):
             cmd.append("--quiet")
         if point.timing_only:
