@@ -12,6 +12,7 @@
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/provenance.h"
 
 namespace npu::report {
 
@@ -48,19 +49,6 @@ struct CheckReport {
   std::string status = "skipped";  // "pass", "fail", "skipped"
   std::string reason;              // why skipped, or the first mismatch
   uint64_t bytes = 0, mismatches = 0;
-};
-
-// Where a result came from, so that a stored report can be traced back and compared fairly
-// (docs/report.md): the build, when and where it ran, how it was invoked, and which model.
-// Filled by the tool that runs (tools/common/provenance.h); empty fields are left out.
-struct Provenance {
-  std::string version, commit;  // the project version; the commit built from ("unknown")
-  bool dirty = false;           // tracked files differed from the commit
-  std::string build_type;
-  std::string timestamp;       // UTC, ISO 8601, when the run started
-  std::string host;            // the machine's host name
-  std::string command_line;    // as typed, shell-quoted
-  std::string model_checksum;  // hex CRC-64 of the model as built or imported
 };
 
 struct RunReport {

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "platform/report/run_report.h"
+#include "platform/report/provenance.h"
 
 namespace npu::tools {
 
