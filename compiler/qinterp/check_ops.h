@@ -11,9 +11,6 @@ namespace npu::compiler::qinterp {
 // The longest reduction (kernel_h * kernel_w * in_channels, or Gemm's K) whose int32 sum cannot
 // overflow: 65535 * 255 * 128 < 2^31 (docs/integer-semantics.md).
 inline constexpr int64_t kMaxReduction = 65535;
-// matmul multiplies two activations, each less its zero point (up to 255 in magnitude): at most
-// (2^31 - 1) / (255 * 255) = 33025 terms.
-inline constexpr int64_t kMaxMatMulDepth = 33025;
 
 // Checks one node of a quantised graph whose tensors have already passed the tensor checks.
 Status CheckQuantizedNode(const ir::Node& node);

@@ -213,9 +213,7 @@ Status CheckMatMul(const ir::Node& n) {
   const ir::Shape &sa = a->shape(), &sb = b->shape();
   const int64_t k = sa.back();
   if (sb[sb.size() - 2] != k) return Bad(n, "the inner dims differ");
-  if (k > kMaxMatMulDepth) {
-    return Bad(n, fmt::format("K = {} is more than {}", k, kMaxMatMulDepth));
-  }
+  if (k > kMaxReduction) return Bad(n, fmt::format("K = {} is more than {}", k, kMaxReduction));
   const std::optional<ir::Shape> batch =
       Broadcast(ir::Shape(sa.begin(), sa.end() - 2), ir::Shape(sb.begin(), sb.end() - 2));
   if (!batch) return Bad(n, "the batch dims do not broadcast");

@@ -6,7 +6,8 @@
 //               sd = 0), y = Requantize(q * w[c], bias[c], multiplier[c], shift[c], z_y, clamp)
 //   reduce:     mean = RoundDiv(sum of (x - z_x), count), sum = that sum (saturated to int32),
 //               y = clamp(z_y + ApplyScale(mean or sum, multiplier, shift)); max: the largest x
-//   matmul:     acc = sum over k of (a - z_a) * (b - z_b) (batch dims broadcast),
+//   matmul:     acc = sum over k of (a - z_a) * (b - z_b) (batch dims broadcast), in 64 bits
+//               saturated to int32,
 //               y = Requantize(acc, 0, multiplier, shift, z_y, clamp)
 #include <algorithm>
 #include <limits>
@@ -119,10 +120,10 @@ void MatMulKernel(const ir::Node& n, std::span<const int8_t> a, std::span<const 
     const int8_t* pb = b.data() + ib[bi] * k * cols;
     for (int64_t r = 0; r < m; ++r) {
       for (int64_t c = 0; c < cols; ++c) {
-        int32_t acc = 0;
+        int64_t acc = 0;
         for (int64_t j = 0; j < k; ++j) acc += (pa[r * k + j] - za) * (pb[j * cols + c] - zb);
         y[(bi * m + r) * cols + c] =
-            spec::Requantize(acc, 0, s.multiplier, s.shift, zy, s.clamp.min, s.clamp.max);
+            spec::Requantize(Sat32(acc), 0, s.multiplier, s.shift, zy, s.clamp.min, s.clamp.max);
       }
     }
   }

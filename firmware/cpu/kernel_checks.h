@@ -18,8 +18,6 @@ namespace npu::fw::cpu {
 
 // The longest int32 sum of products: 65535 terms of int8 by int8 (docs/integer-semantics.md).
 inline constexpr int64_t kMaxReduction = 65535;
-// matmul's operands both carry a zero point: each term is up to 255 * 255.
-inline constexpr int64_t kMaxMatMulDepth = INT32_MAX / (255 * 255);
 
 // Every rule of `op`'s kernel; DataLoss naming the op and the rule it breaks.
 Status CheckKernelOperands(const spec::CpuOp& op);

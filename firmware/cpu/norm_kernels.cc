@@ -118,10 +118,10 @@ Status MatMul(Call& call) {
     const int8_t* pb = b.i8().data() + ib[bi] * k * cols;
     for (int64_t r = 0; r < m; ++r) {
       for (int64_t c = 0; c < cols; ++c) {
-        int32_t acc = 0;
+        int64_t acc = 0;
         for (int64_t j = 0; j < k; ++j) acc += (pa[r * k + j] - za) * (pb[j * cols + c] - zb);
         call.outputs[0][(bi * m + r) * cols + c] =
-            spec::Requantize(acc, 0, mult, shift, zy, lo, hi);
+            spec::Requantize(Sat32(acc), 0, mult, shift, zy, lo, hi);
       }
     }
   }

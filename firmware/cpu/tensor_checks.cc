@@ -158,10 +158,7 @@ Status CheckMatMul(const spec::CpuOp& op) {
   if (a.size() < 2 || b.size() < 2) return Bad(op, "both operands need two dims or more");
   const int64_t k = a.back();
   if (b[b.size() - 2] != k) return Bad(op, "the inner dims differ");
-  if (k > kMaxMatMulDepth) {
-    return Bad(op, fmt::format("K = {} is more than {}: the int32 sums could overflow", k,
-                               kMaxMatMulDepth));
-  }
+  if (k > kMaxReduction) return Bad(op, fmt::format("K = {} is more than {}", k, kMaxReduction));
   std::optional<Dims> y = Broadcast(Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 2));
   if (!y) return Bad(op, "the batch dims do not broadcast");
   NPU_TRY(Scale(op));

@@ -98,12 +98,12 @@ TEST(CpuOpChecks, AnOutOfRangeShiftIsRefused) {
   ExpectRefused(op, "attribute shift=63 is outside [1, 62]");
 }
 
-TEST(CpuOpChecks, ADeepMatMulWhoseSumsCouldOverflowIsRefused) {
+TEST(CpuOpChecks, AMatMulDeeperThanTheIrAllowsIsRefused) {
   spec::CpuOp op =
-      Op("matmul", {Int8("a", {1, 40000}), Int8("b", {40000, 1}, 65536)}, Int8("y", {1, 1}, 4096));
+      Op("matmul", {Int8("a", {1, 70000}), Int8("b", {70000, 1}, 131072)}, Int8("y", {1, 1}, 4096));
   SetInts(op, "multiplier", {1 << 30});
   SetInts(op, "shift", {31});
-  ExpectRefused(op, "K = 40000 is more than 33025");
+  ExpectRefused(op, "K = 70000 is more than 65535");
 }
 
 TEST(CpuOpChecks, AShapeWhoseElementCountWrapsIsRefused) {
