@@ -102,7 +102,7 @@ StatusOr<bool> Lowering::Defer(const ir::Node& n) {
 }
 
 StatusOr<bool> Lowering::DeferLutBeforeViews(const ir::Node& lut, const Deferred& views) {
-  const ActivationValue& x = net_.value(views.view.value);
+  const ActivationValue x = net_.value(views.view.value);  // a copy: values grow below
   if (int64_t(x.bytes()) > kMaxTableOverwork * ir::NumElements(views.view.shape)) return false;
   LutLayer l;
   l.name = lut.name();
