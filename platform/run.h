@@ -13,6 +13,7 @@
 #include "hw/npu/npu.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
+#include "platform/watchdog.h"
 
 namespace npu::platform {
 
@@ -34,6 +35,12 @@ struct RunOptions {
   // Called every `progress_interval_cycles` of simulated time while instructions retire.
   ProgressFn progress;
   uint64_t progress_interval_cycles = 250'000;
+  // A run still going past either limit fails (ResourceExhausted) with where the firmware and
+  // every queue stand (platform/watchdog.h).
+  WatchdogLimits watchdog;
+  // What the firmware checks before it runs the binary; kLayoutOnly only for tests of the
+  // hardware's own fault detection (firmware/driver.h).
+  fw::LoadChecks load_checks = fw::LoadChecks::kAll;
 };
 
 StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,

@@ -78,6 +78,7 @@ enum class OpKind {
 };
 
 std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...
+std::optional<OpKind> OpKindFromName(std::string_view name);     // "conv" -> kConv
 std::optional<OpKind> OpKindFromOnnx(std::string_view op_type);  // "Conv" -> kConv
 
 // The unary float ops of one input (kSigmoid .. kSoftplus above): one kernel, one type rule.

@@ -12,9 +12,11 @@
 namespace npu::fw {
 
 // Before anything runs: the kernel exists, every operand lies inside the image and has the size
-// its shape and type give.
+// its shape and type give, and the operands and attributes pass the kernel's own check
+// (firmware/cpu/kernels.h), so the kernel stays inside its operands whatever the binary says.
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes);
 
+// Runs an op that passed CheckCpuOp.
 Status RunCpuOp(Bus& bus, const spec::CpuOp& op);
 
 }  // namespace npu::fw
