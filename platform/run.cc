@@ -53,9 +53,9 @@ Status WatchdogReport(SimulationEnd end, const RunOptions& options, const Firmwa
                       const fw::RunLog& log, const Soc& soc) {
   const std::string limit =
       end == SimulationEnd::kCycleBudget
-          ? fmt::format("the cycle budget of {} cycles ran out", options.watchdog.max_cycles)
-          : fmt::format("the time limit of {} s passed at cycle {}",
-                        options.watchdog.timeout_seconds, soc.clock.Now());
+          ? fmt::format("the run did not finish within its budget of {} cycles", options.max_cycles)
+          : fmt::format("the run did not finish within its time limit of {} s (at cycle {})",
+                        options.timeout_seconds, soc.clock.Now());
   std::string where = phase.what;
   if (std::string_view(phase.what) == "running") {
     where = fmt::format("running step {} of {}", log.steps.size(), phase.steps);
@@ -120,7 +120,8 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                                                 options.progress_interval_cycles, options.progress);
   }
   const auto start = std::chrono::steady_clock::now();
-  const SimulationEnd end = Simulate(soc->core, soc->clock, options.watchdog);
+  const SimulationEnd end =
+      Simulate(soc->core, soc->clock, options.max_cycles, options.timeout_seconds);
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (end == SimulationEnd::kCycleBudget || end == SimulationEnd::kTimeout) {

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -23,8 +24,8 @@ class HardDeadline {
  public:
   explicit HardDeadline(double timeout_seconds) {
     if (timeout_seconds <= 0) return;
-    const auto until = Clock::now() + std::chrono::duration<double>(timeout_seconds +
-                                                                     kTimeoutGraceSeconds);
+    const auto until =
+        Clock::now() + std::chrono::duration<double>(timeout_seconds + kTimeoutGraceSeconds);
     thread_ = std::thread([this, until, timeout_seconds] {
       std::unique_lock<std::mutex> lock(mutex_);
       if (cancelled_.wait_until(lock, until, [this] { return done_; })) return;
@@ -54,21 +55,28 @@ class HardDeadline {
 
 }  // namespace
 
-SimulationEnd Simulate(const ControlCore& core, const hw::Clock& clock,
-                       const WatchdogLimits& limits) {
-  HardDeadline hard_deadline(limits.timeout_seconds);
-  const auto deadline = Clock::now() + std::chrono::duration<double>(limits.timeout_seconds);
+SimulationEnd Simulate(const ControlCore& core, const hw::Clock& clock, uint64_t max_cycles,
+                       double timeout_seconds) {
+  HardDeadline hard_deadline(timeout_seconds);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_seconds);
+  // Starvation ends a slice at its last event, not at its end, so a quiet stretch longer than a
+  // slice (one long DMA) would leave time standing still: the next slice reaches at least the
+  // next event. 0 before the first slice, when nothing is scheduled yet.
+  uint64_t to_next_event = 0;
   for (;;) {
-    uint64_t slice = kSliceCycles;
-    if (limits.max_cycles > 0) {
+    uint64_t slice = std::max(kSliceCycles, to_next_event);
+    if (max_cycles > 0) {
       const uint64_t now = clock.Now();
-      if (now >= limits.max_cycles) return SimulationEnd::kCycleBudget;
-      slice = std::min(slice, limits.max_cycles - now);
+      if (now >= max_cycles || to_next_event > max_cycles - now) {
+        return SimulationEnd::kCycleBudget;
+      }
+      slice = std::min(slice, max_cycles - now);
     }
     sc_core::sc_start(clock.Cycles(slice), sc_core::SC_EXIT_ON_STARVATION);
     if (core.finished()) return SimulationEnd::kFirmwareReturned;
     if (!sc_core::sc_pending_activity()) return SimulationEnd::kNothingLeft;
-    if (limits.timeout_seconds > 0 && Clock::now() >= deadline) return SimulationEnd::kTimeout;
+    if (timeout_seconds > 0 && Clock::now() >= deadline) return SimulationEnd::kTimeout;
+    to_next_event = clock.ToCycles(sc_core::sc_time_to_pending_activity()) + 1;  // + 1: rounding
   }
 }
 

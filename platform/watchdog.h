@@ -15,16 +15,13 @@
 
 namespace npu::platform {
 
-struct WatchdogLimits {
-  uint64_t max_cycles = 0;      // simulated NPU cycles from power-on; 0: no limit
-  double timeout_seconds = 0;   // host seconds; 0: no limit
-};
-
 enum class SimulationEnd { kFirmwareReturned, kNothingLeft, kCycleBudget, kTimeout };
 
 inline constexpr double kTimeoutGraceSeconds = 10;
 
-SimulationEnd Simulate(const ControlCore& core, const hw::Clock& clock,
-                       const WatchdogLimits& limits);
+// `max_cycles`: simulated NPU cycles from elaboration; `timeout_seconds`: host seconds; 0: no
+// limit (RunOptions holds both).
+SimulationEnd Simulate(const ControlCore& core, const hw::Clock& clock, uint64_t max_cycles,
+                       double timeout_seconds);
 
 }  // namespace npu::platform

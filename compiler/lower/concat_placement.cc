@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -52,7 +53,8 @@ class Placer {
   // write its slice (a graph input, a view, a CPU layer, a value other layers read dense), so
   // that the next Run places it. Returns the copies made.
   int CopyInputs() {
-    std::vector<std::pair<int, size_t>> copies;  // (concat, input), ascending
+    std::vector<std::pair<int, std::vector<size_t>>> copies;  // (concat, its inputs), ascending
+    int count = 0;
     for (int i = 0; i < int(net_.layers.size()); ++i) {
       if (!IsChannelConcat(i)) continue;
       const NetLayer& l = net_.layers[i];
@@ -66,11 +68,13 @@ class Placer {
         plane &= net_.value(v).h == out.h && net_.value(v).w == out.w;
         if (!seen.insert(v).second || !InputMayBeSlice(i, v, visiting, true)) inputs.push_back(k);
       }
-      if (!plane) continue;
-      for (size_t k : inputs) copies.emplace_back(i, k);
+      if (!plane || inputs.empty()) continue;
+      count += int(inputs.size());
+      copies.emplace_back(i, std::move(inputs));
     }
-    for (auto it = copies.rbegin(); it != copies.rend(); ++it) InsertCopy(it->first, it->second);
-    return int(copies.size());
+    // From the last concatenation back, so that inserting copies leaves earlier indices valid.
+    for (auto it = copies.rbegin(); it != copies.rend(); ++it) InsertCopies(it->first, it->second);
+    return count;
   }
 
  private:
@@ -229,8 +233,17 @@ class Placer {
     return true;
   }
 
-  // A copy of input `k` of `concat` (its producer cannot write the slice), inserted before it.
-  void InsertCopy(int concat, size_t k) {
+  // Copies of inputs `inputs` of `concat` (their producers cannot write the slices), inserted
+  // together before it: one at a time, each insertion would move the concatenation.
+  void InsertCopies(int concat, const std::vector<size_t>& inputs) {
+    std::vector<NetLayer> copies;
+    for (size_t k : inputs) copies.push_back(CopyOf(concat, k));
+    net_.layers.insert(net_.layers.begin() + concat, std::make_move_iterator(copies.begin()),
+                       std::make_move_iterator(copies.end()));
+  }
+
+  // A copy layer of input `k` of `concat`, which now reads the copy instead.
+  NetLayer CopyOf(int concat, size_t k) {
     NetLayer& cat = net_.layers[concat];
     const int v = cat.inputs[k];
     ActivationValue copy = net_.value(v);
@@ -254,7 +267,7 @@ class Placer {
     layer.output = id;
     layer.note = fmt::format("'{}' copied into its slice of concatenation '{}'", net_.value(v).name,
                              cat.name);
-    net_.layers.insert(net_.layers.begin() + concat, std::move(layer));
+    return layer;
   }
 
   Network& net_;

@@ -289,6 +289,12 @@ Status CheckSupported(const pb::GraphProto& graph, const OpsetMap& opsets,
                                    fmt::join(lines, "\n")));
 }
 
+std::vector<std::string_view> SupportedOpTypes() {
+  std::vector<std::string_view> types;
+  for (const OpSupport& op : kOps) types.push_back(op.op_type);
+  return types;
+}
+
 std::optional<ir::OpKind> ImportedKind(std::string_view op_type) {
   if (op_type == "Dropout") return ir::OpKind::kIdentity;
   return FindOp(op_type) != nullptr ? ir::OpKindFromOnnx(op_type) : std::nullopt;

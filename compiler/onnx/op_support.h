@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compiler/ir/op_kind.h"
 #include "compiler/onnx/proto.h"
@@ -33,6 +34,9 @@ std::string NodeLabel(const pb::NodeProto& node, int index);  // "node 'conv1' (
 // outputs (some inputs must be constants, like Clip's bounds).
 Status CheckSupported(const pb::GraphProto& graph, const OpsetMap& opsets,
                       const std::set<std::string>& constants);
+
+// Every op type import takes, in the table's order (for tools and fuzzers that generate models).
+std::vector<std::string_view> SupportedOpTypes();
 
 // The IR op a supported ONNX op type imports as (Dropout: Identity), or nullopt.
 std::optional<ir::OpKind> ImportedKind(std::string_view op_type);

@@ -160,6 +160,10 @@ NpuConfig DefaultConfig() {
 
 StatusOr<NpuConfig> LoadConfigFile(const std::string& path) {
   NPU_ASSIGN_OR_RETURN(const std::string text, ReadWholeFile(path, "config file"));
+  return LoadConfigText(path, text);
+}
+
+StatusOr<NpuConfig> LoadConfigText(const std::string& path, const std::string& text) {
   NPU_ASSIGN_OR_RETURN(const NpuConfig file_config, ParseConfigText(path, text));
   NpuConfig config = DefaultConfig();
   config.MergeFrom(file_config);

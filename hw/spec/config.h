@@ -19,6 +19,8 @@ NpuConfig DefaultConfig();
 // Reads a config file, text-proto (`.textproto`, `.txtpb`, `.pbtxt`) or JSON (`.json`), and merges
 // it onto DefaultConfig(). Does not validate: apply overrides first, then Validate().
 StatusOr<NpuConfig> LoadConfigFile(const std::string& path);
+// LoadConfigFile() of a file called `path` whose content is `text`.
+StatusOr<NpuConfig> LoadConfigText(const std::string& path, const std::string& text);
 
 // Applies one `path.to.field=value` override, e.g. "mac.rows=64" or
 // "mac.dataflow=OUTPUT_STATIONARY".

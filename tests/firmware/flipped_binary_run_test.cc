@@ -32,7 +32,8 @@ int RunInChild(const spec::NpuConfig& config, const spec::Program& program,
     std::vector<std::vector<int8_t>> inputs;
     for (const spec::TensorDesc& t : program.inputs()) inputs.emplace_back(t.size_bytes(), 1);
     platform::RunOptions options;
-    options.watchdog = {.max_cycles = 20'000'000, .timeout_seconds = 30};
+    options.max_cycles = 20'000'000;
+    options.timeout_seconds = 30;
     const StatusOr<platform::RunResult> r = platform::RunBinary(config, binary, inputs, options);
     _exit(r.ok() ? 0 : 2);
   }

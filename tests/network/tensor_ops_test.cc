@@ -30,7 +30,6 @@ TEST(TensorOps, LookupTablesAndBroadcastingProducts) {
   Check(b.Finish(x), 0.99);
 }
 
-
 TEST(TensorOps, DataMovement) {
   // Two convs concatenated on channels, a channel shuffle (DMA), a strided channel slice, a pad,
   // a nearest and a bilinear resize, a transpose of the plane.
@@ -158,7 +157,6 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   EXPECT_EQ(AllCpuLayers(m), 0);
 }
 
-
 TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
   // The host writes the graph input dense, so the DMA copies it into its slice; the convolution
   // writes its own slice.
@@ -168,6 +166,18 @@ TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
   const CompiledModel m = Check(b.Finish(b.Conv(y, 5, 4, 1)), 0.99);
   EXPECT_EQ(m.network.concats_placed, 1);
   EXPECT_EQ(NpuLayers(m, "copy"), 1);
+  EXPECT_EQ(AllCpuLayers(m), 0);
+}
+
+TEST(TensorOps, AConcatenationNeedingTwoCopiesGetsBoth) {
+  // The graph input, which the host writes dense, twice: each is copied into its slice, two
+  // copies inserted before the one concatenation (inserting them one by one once lost it).
+  FloatBuilder b("input_twice");
+  ir::Tensor* x = b.Input({1, 3, 5, 5});
+  ir::Tensor* y = b.Op(OpKind::kConcat, {x, x, b.Conv(x, 3, 2, 3)}, Attr("axis", int64_t{1}));
+  const CompiledModel m = Check(b.Finish(b.Conv(y, 8, 4, 1)), 0.99);
+  EXPECT_EQ(m.network.concats_placed, 1);
+  EXPECT_EQ(NpuLayers(m, "copy"), 2);
   EXPECT_EQ(AllCpuLayers(m), 0);
 }
 

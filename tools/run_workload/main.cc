@@ -150,7 +150,8 @@ int Run(const Options& options) {
   run_options.npu.compute_data = !options.timing_only;
   run_options.npu.trace = !options.trace_file.empty() || !options.output_dir.empty();
   run_options.progress = Progress(options);
-  run_options.watchdog = {options.max_cycles, options.timeout_seconds};
+  run_options.max_cycles = options.max_cycles;
+  run_options.timeout_seconds = options.timeout_seconds;
   StatusOr<platform::RunResult> run =
       platform::RunBinary(*config, w->binary, w->inputs, run_options);
   if (run_options.progress) std::cerr << "\r" << std::string(70, ' ') << "\r";
