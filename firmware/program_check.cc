@@ -39,9 +39,10 @@ Status CheckPlace(const spec::Program& p, std::string_view what, uint64_t offset
   }
   const Range section = InstructionSection(p);
   if (written && size > 0 && Range{offset, offset + size}.Overlaps(section)) {
-    return DataLoss(fmt::format("{} at DRAM offset {} ({} bytes) overlaps the instruction "
-                                "section [{}, {}): it would overwrite checked instructions",
-                                what, offset, size, section.begin, section.end));
+    return DataLoss(
+        fmt::format("{} at DRAM offset {} ({} bytes) overlaps the instruction "
+                    "section [{}, {}): it would overwrite checked instructions",
+                    what, offset, size, section.begin, section.end));
   }
   return Status::Ok();
 }
@@ -50,8 +51,8 @@ Status CheckPlace(const spec::Program& p, std::string_view what, uint64_t offset
 Status CheckIoTensor(const spec::Program& p, const spec::TensorDesc& t, std::string_view role) {
   const std::string what = fmt::format("{} '{}'", role, t.name());
   if (t.dtype() != spec::INT8) {
-    return DataLoss(fmt::format("{}: element type {} (int8 expected)", what,
-                                spec::DataType_Name(t.dtype())));
+    return DataLoss(
+        fmt::format("{}: element type {} (int8 expected)", what, spec::DataType_Name(t.dtype())));
   }
   const uint64_t elements = spec::Elements(t);
   if (elements == 0 || elements != t.size_bytes()) {
@@ -63,13 +64,13 @@ Status CheckIoTensor(const spec::Program& p, const spec::TensorDesc& t, std::str
 
 Status CheckSections(const spec::Program& p, uint64_t dram_bytes) {
   if (p.dram_bytes() > dram_bytes) {
-    return ResourceExhausted(fmt::format("binary needs {} bytes of DRAM; the board has {}",
-                                         p.dram_bytes(), dram_bytes));
+    return ResourceExhausted(
+        fmt::format("binary needs {} bytes of DRAM; the board has {}", p.dram_bytes(), dram_bytes));
   }
   if (p.instructions().size() % spec::kInsnBytes != 0) {
-    return DataLoss(fmt::format(
-        "instruction section of {} bytes is not a whole number of {}-byte words",
-        p.instructions().size(), spec::kInsnBytes));
+    return DataLoss(
+        fmt::format("instruction section of {} bytes is not a whole number of {}-byte words",
+                    p.instructions().size(), spec::kInsnBytes));
   }
   NPU_TRY(CheckPlace(p, "instruction section", p.instruction_offset(), p.instructions().size(),
                      /*written=*/false));
@@ -120,9 +121,9 @@ Status CheckSteps(const spec::Program& p) {
 Status CheckLayerInfos(const spec::Program& p) {
   for (const spec::LayerInfo& l : p.layers()) {
     if (!Inside(l.first_instruction(), l.instruction_count(), InstructionCount(p))) {
-      return DataLoss(fmt::format(
-          "layer '{}': instructions [{}, +{}) outside the program's {} instructions", l.name(),
-          l.first_instruction(), l.instruction_count(), InstructionCount(p)));
+      return DataLoss(
+          fmt::format("layer '{}': instructions [{}, +{}) outside the program's {} instructions",
+                      l.name(), l.first_instruction(), l.instruction_count(), InstructionCount(p)));
     }
     if (l.step() >= uint64_t(p.steps_size())) {
       return DataLoss(fmt::format("layer '{}': step {} of a program with {} steps", l.name(),
@@ -146,19 +147,20 @@ Status CheckInstruction(const spec::Program& p, const spec::MemoryBounds& bounds
     return DataLoss(fmt::format("{}: {}", op, problem));
   }
   for (const spec::Footprint& f : spec::Footprints(insn)) {
-    if (f.space == spec::Space::kDram && f.write && Range{f.begin, f.end}.Overlaps(
-                                                        InstructionSection(p))) {
-      return DataLoss(fmt::format("{}: {} {:#x} writes into the instruction section", op, f.field,
-                                  f.begin));
+    if (f.space == spec::Space::kDram && f.write &&
+        Range{f.begin, f.end}.Overlaps(InstructionSection(p))) {
+      return DataLoss(
+          fmt::format("{}: {} {:#x} writes into the instruction section", op, f.field, f.begin));
     }
   }
   const int self = static_cast<int>(insn.queue());
   for (int q = 0; q < spec::kNumQueues; ++q) {
     if (!(insn.wait_mask >> q & 1)) continue;
     if (tokens[q][self] == 0) {
-      return DataLoss(fmt::format("{} waits for a token from the {} queue that no earlier "
-                                  "instruction of its run gives: the run would deadlock",
-                                  op, spec::QueueName(spec::Queue(q))));
+      return DataLoss(
+          fmt::format("{} waits for a token from the {} queue that no earlier "
+                      "instruction of its run gives: the run would deadlock",
+                      op, spec::QueueName(spec::Queue(q))));
     }
     --tokens[q][self];
   }
@@ -186,7 +188,8 @@ Status CheckInstructions(const spec::Program& program, const HardwareLimits& lim
     if (!program.steps(s).has_npu()) continue;
     const spec::NpuRun& run = program.steps(s).npu();
     TokenCounts tokens{};  // tokens never cross runs
-    for (uint64_t i = run.first_instruction(); i < run.first_instruction() + uint64_t{run.instruction_count()}; ++i) {
+    for (uint64_t i = run.first_instruction();
+         i < run.first_instruction() + uint64_t{run.instruction_count()}; ++i) {
       NPU_TRY(CheckInstruction(program, bounds, i, tokens)
                   .WithContext(fmt::format("step {}: instruction {}", s, i)));
     }

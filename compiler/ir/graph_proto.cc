@@ -120,8 +120,8 @@ class Reader {
   // Tensor `index` of the proto, not created yet and with a name no tensor has.
   StatusOr<const TensorProto*> Fresh(int index, std::string_view role) {
     if (index < 0 || index >= p_.tensors_size() || made_[index] != nullptr) {
-      return DataLoss(fmt::format("{}: tensor index {} is not a new tensor of the {}", role,
-                                  index, p_.tensors_size()));
+      return DataLoss(fmt::format("{}: tensor index {} is not a new tensor of the {}", role, index,
+                                  p_.tensors_size()));
     }
     const TensorProto& t = p_.tensors(index);
     if (graph_.FindTensor(t.name()) != nullptr) {

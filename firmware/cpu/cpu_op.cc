@@ -28,13 +28,14 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
                                 spec::DataType_Name(t.dtype())));
   }
   if (t.dtype() == spec::INT8 && (t.zero_point() < -128 || t.zero_point() > 127)) {
-    return DataLoss(fmt::format("tensor '{}': zero point {} outside -128..127", t.name(),
-                                t.zero_point()));
+    return DataLoss(
+        fmt::format("tensor '{}': zero point {} outside -128..127", t.name(), t.zero_point()));
   }
   if (t.dram_offset() > image_bytes || t.size_bytes() > image_bytes - t.dram_offset()) {
-    return DataLoss(fmt::format("tensor '{}' at DRAM offset {} ({} bytes) lies outside the "
-                                "image's {} bytes",
-                                t.name(), t.dram_offset(), t.size_bytes(), image_bytes));
+    return DataLoss(
+        fmt::format("tensor '{}' at DRAM offset {} ({} bytes) lies outside the "
+                    "image's {} bytes",
+                    t.name(), t.dram_offset(), t.size_bytes(), image_bytes));
   }
   return Status::Ok();
 }
@@ -44,8 +45,8 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
   const cpu::KernelEntry* kernel = cpu::FindKernel(op.kernel());
   if (kernel == nullptr) {
-    return DataLoss(fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(),
-                                op.kernel()));
+    return DataLoss(
+        fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(), op.kernel()));
   }
   const std::string what = fmt::format("CPU op '{}' ({})", op.name(), op.kernel());
   NPU_TRY(spec::CpuOpWork(op).status());

@@ -28,7 +28,8 @@ StatusOr<ConvShape> ConvShapeOf(const spec::CpuOp& op) {
   s.in = HwcOf(op.inputs(0));
   s.out = HwcOf(op.outputs(0));
   if (op.kernel() == "gemm") return s;
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k,
+                       IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> st, IntsAttr(op, "strides", 2, 1, kMaxWindow));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> p, IntsAttr(op, "pads", 4, 0, kMaxWindow));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> d, IntsAttr(op, "dilations", 2, 1, kMaxWindow));
@@ -43,7 +44,8 @@ StatusOr<ConvShape> ConvShapeOf(const spec::CpuOp& op) {
 // One group's CONV, as the NPU would run it.
 spec::ConvArgs GroupConv(const ConvShape& s, int32_t pad_value) {
   spec::ConvArgs conv{};
-  conv.in_h = uint32_t(s.in.h), conv.in_w = uint32_t(s.in.w), conv.in_c = uint32_t(s.in.c / s.groups);
+  conv.in_h = uint32_t(s.in.h), conv.in_w = uint32_t(s.in.w),
+  conv.in_c = uint32_t(s.in.c / s.groups);
   conv.pad_top = s.pad_top, conv.pad_left = s.pad_left, conv.pad_value = pad_value;
   conv.kernel_h = s.kh, conv.kernel_w = s.kw, conv.stride_h = s.sh, conv.stride_w = s.sw;
   conv.dilation_h = s.dh, conv.dilation_w = s.dw;
@@ -129,10 +131,12 @@ Status CheckConvolution(const spec::CpuOp& op) {
   if (per_out > kMaxReduction) {
     return DataLoss(fmt::format("each output sums {} terms, more than {}", per_out, kMaxReduction));
   }
-  if (spec::Elements(op.inputs(1)) != s.out.c * per_out || spec::Elements(op.inputs(2)) != s.out.c) {
-    return DataLoss(fmt::format("weights [{}] or bias [{}] do not fit {} output channels of {} terms",
-                                fmt::join(op.inputs(1).shape(), ","),
-                                fmt::join(op.inputs(2).shape(), ","), s.out.c, per_out));
+  if (spec::Elements(op.inputs(1)) != s.out.c * per_out ||
+      spec::Elements(op.inputs(2)) != s.out.c) {
+    return DataLoss(
+        fmt::format("weights [{}] or bias [{}] do not fit {} output channels of {} terms",
+                    fmt::join(op.inputs(1).shape(), ","), fmt::join(op.inputs(2).shape(), ","),
+                    s.out.c, per_out));
   }
   if (op.kernel() == "gemm") NPU_TRY(ExpectGemmOutput(op));
   if (const std::string problem = spec::CheckConv(GroupConv(s, 0)); !problem.empty()) {

@@ -202,8 +202,8 @@ Status CheckMatMul(const spec::CpuOp& op) {
   }
   const int64_t k = a.back();
   if (b[b.size() - 2] != k || k > kMaxReduction) {
-    return DataLoss(fmt::format("inner dims {} and {} (at most {})", k, b[b.size() - 2],
-                                kMaxReduction));
+    return DataLoss(
+        fmt::format("inner dims {} and {} (at most {})", k, b[b.size() - 2], kMaxReduction));
   }
   const Dims batch(y.begin(), y.end() - 2);
   Dims want = batch;

@@ -47,13 +47,13 @@ StatusOr<int64_t> IntAttr(const spec::CpuOp& op, std::string_view name, int64_t 
   return v;
 }
 
-StatusOr<std::vector<int64_t>> IntsAttr(const spec::CpuOp& op, std::string_view name,
-                                        int64_t count, int64_t lo, int64_t hi) {
+StatusOr<std::vector<int64_t>> IntsAttr(const spec::CpuOp& op, std::string_view name, int64_t count,
+                                        int64_t lo, int64_t hi) {
   const spec::CpuAttr* a = spec::FindCpuAttr(op, name);
   const int64_t have = a == nullptr ? 0 : a->ints_size();
   if (count >= 0 && have != count) {
-    return DataLoss(fmt::format("attribute {} has {} values, the kernel needs {}", name, have,
-                                count));
+    return DataLoss(
+        fmt::format("attribute {} has {} values, the kernel needs {}", name, have, count));
   }
   std::vector<int64_t> values;
   for (int i = 0; i < have; ++i) {
@@ -75,8 +75,8 @@ Status ExpectRequantisation(const spec::CpuOp& op, int64_t channels) {
 
 Status ExpectDims(std::string_view what, const Dims& got, const Dims& want) {
   if (got == want) return Status::Ok();
-  return DataLoss(fmt::format("{} is {}, the kernel gives {}", what, DimsText(got),
-                              DimsText(want)));
+  return DataLoss(
+      fmt::format("{} is {}, the kernel gives {}", what, DimsText(got), DimsText(want)));
 }
 
 Status ExpectSameElements(std::string_view what, const Dims& got, const Dims& want) {
@@ -92,8 +92,7 @@ Status ExpectBroadcastable(std::string_view what, const Dims& in, const Dims& ou
     fits = in[d] == 1 || in[d] == o;
   }
   if (fits) return Status::Ok();
-  return DataLoss(fmt::format("{} {} does not broadcast to {}", what, DimsText(in),
-                              DimsText(out)));
+  return DataLoss(fmt::format("{} {} does not broadcast to {}", what, DimsText(in), DimsText(out)));
 }
 
 }  // namespace npu::fw::cpu

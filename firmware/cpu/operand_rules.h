@@ -24,8 +24,8 @@ StatusOr<int64_t> IntAttr(const spec::CpuOp& op, std::string_view name, int64_t 
                           int64_t lo, int64_t hi);
 // The attribute's ints, required to be `count` of them (any number if count < 0), each in
 // [lo, hi].
-StatusOr<std::vector<int64_t>> IntsAttr(const spec::CpuOp& op, std::string_view name,
-                                        int64_t count, int64_t lo, int64_t hi);
+StatusOr<std::vector<int64_t>> IntsAttr(const spec::CpuOp& op, std::string_view name, int64_t count,
+                                        int64_t lo, int64_t hi);
 // The per-channel requantisation attributes: `channels` int32 multipliers and shifts in 1..62.
 Status ExpectRequantisation(const spec::CpuOp& op, int64_t channels);
 

@@ -234,8 +234,8 @@ Status CheckConcat(const spec::CpuOp& op) {
     NPU_TRY(ExpectDims(fmt::format("input {}", i), in, out));
   }
   if (along != out[axis]) {
-    return DataLoss(fmt::format("inputs add up to {} along axis {}, the output has {}", along,
-                                axis, out[axis]));
+    return DataLoss(fmt::format("inputs add up to {} along axis {}, the output has {}", along, axis,
+                                out[axis]));
   }
   return Status::Ok();
 }
@@ -251,8 +251,8 @@ Status CheckSlice(const spec::CpuOp& op) {
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t last = start[d] + (out[d] - 1) * step[d];
     if (start[d] >= in[d] || last < 0 || last >= in[d]) {
-      return DataLoss(fmt::format("dim {}: {} values from {} by {} leave the input's {}", d,
-                                  out[d], start[d], step[d], in[d]));
+      return DataLoss(fmt::format("dim {}: {} values from {} by {} leave the input's {}", d, out[d],
+                                  start[d], step[d], in[d]));
     }
   }
   return Status::Ok();

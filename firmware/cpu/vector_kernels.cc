@@ -47,7 +47,8 @@ StatusOr<spec::PoolArgs> PoolArgsOf(const spec::CpuOp& op) {
     p.out_h = p.out_w = 1;
     return p;
   }
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k, IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k,
+                       IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(op, "strides", 2, 1, kMaxWindow));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, IntsAttr(op, "pads", 4, 0, kMaxWindow));
   p.kernel_h = uint32_t(k[0]), p.kernel_w = uint32_t(k[1]);

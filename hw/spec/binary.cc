@@ -40,10 +40,10 @@ void SetArchitecture(Program& program, const NpuConfig& config) {
 
 StatusOr<NpuConfig> RecordedArchitecture(const Program& program) {
   if (!program.has_arch_config()) {
-    return NotFound(fmt::format(
-        "the binary does not record the config it was compiled for (architecture '{}', "
-        "fingerprint {:016x}): give it with --config",
-        program.arch_name(), program.arch_fingerprint()));
+    return NotFound(
+        fmt::format("the binary does not record the config it was compiled for (architecture '{}', "
+                    "fingerprint {:016x}): give it with --config",
+                    program.arch_name(), program.arch_fingerprint()));
   }
   const uint64_t recorded = Fingerprint(program.arch_config());
   if (recorded != program.arch_fingerprint()) {

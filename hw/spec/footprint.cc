@@ -35,7 +35,8 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
       f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false, "acc_addr"});
   } else if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
     f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false, "acc_addr"});
-    f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false, "param_addr"});
+    f.push_back(
+        {Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false, "param_addr"});
     if (a->use_table) {
       f.push_back({Space::kSram, a->table_addr, a->table_addr + uint64_t{kLutEntries}, false,
                    "table_addr"});
@@ -49,15 +50,15 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});
     f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true, "out_addr"});
   } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
-    f.push_back({Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false,
-                   "table_addr"});
+    f.push_back(
+        {Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false, "table_addr"});
     f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false, "in_addr"});
     f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true, "out_addr"});
   } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false,
-                   "row_taps_addr"});
+                 "row_taps_addr"});
     f.push_back({Space::kSram, r->col_taps_addr, r->col_taps_addr + ResizeColTapBytes(*r), false,
-                   "col_taps_addr"});
+                 "col_taps_addr"});
     f.push_back({Space::kSram, r->in_addr, r->in_addr + ResizeInputSpan(*r), false, "in_addr"});
     f.push_back({Space::kSram, r->out_addr, r->out_addr + ResizeOutputSpan(*r), true, "out_addr"});
   }

@@ -52,9 +52,10 @@ uint64_t Limit(Space space, const MemoryBounds& bounds) {
 std::string CheckInstructionBounds(const Instruction& insn, const MemoryBounds& bounds) {
   if (const std::string problem = UnitFieldCheck(insn); !problem.empty()) return problem;
   if (const auto* d = std::get_if<DmaArgs>(&insn.args); d && DmaBytes(*d) > bounds.sram_bytes) {
-    return fmt::format("moves {} bytes ({} x {} runs of {}), more than the SRAM's {}: its SRAM "
-                       "side would be written or read over again within one descriptor",
-                       DmaBytes(*d), d->n2, d->n1, d->run_bytes, bounds.sram_bytes);
+    return fmt::format(
+        "moves {} bytes ({} x {} runs of {}), more than the SRAM's {}: its SRAM "
+        "side would be written or read over again within one descriptor",
+        DmaBytes(*d), d->n2, d->n1, d->run_bytes, bounds.sram_bytes);
   }
   for (const Footprint& f : Footprints(insn)) {
     const uint64_t limit = Limit(f.space, bounds);

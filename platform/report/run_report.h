@@ -56,7 +56,7 @@ struct RunReport {
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"
-  int64_t batch = 1;           // inferences per run
+  int64_t batch = 1;          // inferences per run
   double compile_seconds = 0, simulate_seconds = 0;
   uint32_t instructions = 0;
   uint64_t image_dram_bytes = 0;

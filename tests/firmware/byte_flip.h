@@ -19,8 +19,8 @@ class ByteFlipper {
   std::string Next(std::mt19937& rng) const;
 
  private:
-  std::string bytes_;                  // the serialised program
-  std::vector<uint32_t> positions_;    // where flips may go
+  std::string bytes_;                // the serialised program
+  std::vector<uint32_t> positions_;  // where flips may go
 };
 
 }  // namespace npu::testing

@@ -2,13 +2,14 @@
 // is refused or accepted, and every CPU op of an accepted one runs on a byte array standing for
 // DRAM without crashing, because the checks keep each kernel inside its operands whatever the
 // file says. (flipped_binary_run_test.cc runs accepted ones on the platform.)
+#include "tests/firmware/byte_flip.h"
+
 #include <gtest/gtest.h>
 
 #include "firmware/program_check.h"
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "tests/common/memory_bus.h"
-#include "tests/firmware/byte_flip.h"
 #include "tests/firmware/loader_test_programs.h"
 
 namespace npu {
@@ -54,9 +55,9 @@ TEST(ByteFlips, LayerWithACpuOp) {
 TEST(ByteFlips, ModelOnTheControlCore) {
   const spec::NpuConfig config = spec::DefaultConfig();
   Tally tally;
-  FlipAndLoad(testing::CompiledModel("small_cnn", config,
-                                     {"fused_conv", "max_pool", "fused_add", "global_average_pool",
-                                      "gemm"}),
+  FlipAndLoad(testing::CompiledModel(
+                  "small_cnn", config,
+                  {"fused_conv", "max_pool", "fused_add", "global_average_pool", "gemm"}),
               config, tally);
   EXPECT_GT(tally.refused, 0);
   EXPECT_GT(tally.cpu_ops_run, 0);
@@ -66,9 +67,10 @@ TEST(ByteFlips, ModelOnTheControlCore) {
 TEST(ByteFlips, TransformerOnTheControlCore) {
   const spec::NpuConfig config = spec::DefaultConfig();
   Tally tally;
-  FlipAndLoad(testing::CompiledModel(NPU_SOURCE_DIR "/tests/corpus/data/transformer_encoder.op17.onnx",
-                                     config, {"matmul", "transpose", "add", "gemm"}),
-              config, tally);
+  FlipAndLoad(
+      testing::CompiledModel(NPU_SOURCE_DIR "/tests/corpus/data/transformer_encoder.op17.onnx",
+                             config, {"matmul", "transpose", "add", "gemm"}),
+      config, tally);
   EXPECT_GT(tally.refused, 0);
   EXPECT_GT(tally.cpu_ops_run, 0);
 }

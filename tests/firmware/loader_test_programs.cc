@@ -54,7 +54,7 @@ spec::Program CompiledModel(const std::string& model, const spec::NpuConfig& con
 
 spec::Instruction InstructionAt(const spec::Program& p, size_t index) {
   return Must(spec::Decode(reinterpret_cast<const uint8_t*>(p.instructions().data()) +
-                          index * spec::kInsnBytes));
+                           index * spec::kInsnBytes));
 }
 
 void ReplaceInstruction(spec::Program& p, size_t index, const spec::Instruction& insn) {

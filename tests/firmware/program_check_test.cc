@@ -35,7 +35,7 @@ spec::CpuOp& CpuOp(spec::Program& p) { return *p.mutable_steps(p.steps_size() - 
 // Edits the first instruction with `opcode`.
 template <class Args>
 std::function<void(spec::Program&)> EditFirst(spec::Opcode opcode,
-                                               std::function<void(Args&)> edit) {
+                                              std::function<void(Args&)> edit) {
   return [=](spec::Program& p) {
     const size_t i = FirstOf(p, opcode);
     spec::Instruction insn = InstructionAt(p, i);
@@ -82,8 +82,7 @@ std::vector<Corruption> Corruptions() {
        "instructions [1073741824, +"},
       {"unknown opcode", [](spec::Program& p) { (*p.mutable_instructions())[0] = char(0x7F); },
        "instruction 0: unknown opcode 127"},
-      {"reserved bits set",
-       [](spec::Program& p) { (*p.mutable_instructions())[31] = char(0x80); },
+      {"reserved bits set", [](spec::Program& p) { (*p.mutable_instructions())[31] = char(0x80); },
        "reserved bits"},
       {"instruction address outside SRAM",
        EditFirst<spec::DmaArgs>(spec::Opcode::kLoad,

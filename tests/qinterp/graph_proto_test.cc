@@ -61,7 +61,8 @@ TEST(GraphProto, FlippedBytesNeverCrashTheReference) {
   int parsed = 0, checked = 0;
   for (int i = 0; i < 2000; ++i) {
     std::string bytes = valid;
-    for (int f = 0; f < 1 + int(rng() % 3); ++f) bytes[rng() % bytes.size()] ^= char(1 << (rng() % 8));
+    for (int f = 0; f < 1 + int(rng() % 3); ++f)
+      bytes[rng() % bytes.size()] ^= char(1 << (rng() % 8));
     StatusOr<ir::Graph> g = ir::ParseGraph(bytes);
     if (!g.ok()) continue;
     ++parsed;

@@ -22,7 +22,7 @@ namespace {
 
 namespace ir = compiler::ir;
 
-constexpr uint32_t kMaxBatch = 4096;        // as --batch allows
+constexpr uint32_t kMaxBatch = 4096;         // as --batch allows
 constexpr uint32_t kInputSeed = 0x6E707562;  // "npub": the default inputs' seed
 
 // The options that choose how a model compiles mean nothing to a compiled binary.
@@ -54,9 +54,9 @@ StatusOr<std::vector<int8_t>> InputFromFile(const std::string& path, const spec:
   if (a.dtype != "<f4") return InputFromNpy(path, t);
   NPU_ASSIGN_OR_RETURN(const compiler::interp::HostTensor value, FloatInput(path));
   ir::Graph g;  // the tensor as the quantised graph's input it was compiled from
-  ir::Tensor* input = g.AddInput(t.name(), ir::DType::kInt8,
-                                 ir::Shape(t.shape().begin(), t.shape().end()),
-                                 t.shape_size() == 4 ? ir::Layout::kNHWC : ir::Layout::kNone);
+  ir::Tensor* input =
+      g.AddInput(t.name(), ir::DType::kInt8, ir::Shape(t.shape().begin(), t.shape().end()),
+                 t.shape_size() == 4 ? ir::Layout::kNHWC : ir::Layout::kNone);
   input->quant().scale = {t.scale()};
   input->quant().zero_point = {t.zero_point()};
   StatusOr<std::vector<int8_t>> q = compiler::qinterp::QuantizeInput(*input, value);

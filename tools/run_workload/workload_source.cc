@@ -80,7 +80,6 @@ bool IsBuiltinModel(const std::string& name) {
   return false;
 }
 
-
 // A whole model: front end, quantisation, compilation, the input and the integer reference.
 StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuConfig& config) {
   compiler::ModelPipelineOptions mo;

@@ -25,7 +25,7 @@ struct PreparedWorkload {
   std::vector<std::vector<int8_t>> inputs;    // one per program input, quantised
   std::vector<std::vector<int8_t>> expected;  // integer reference outputs; empty: not computed
   std::string unchecked_reason;  // why outputs computed cannot be checked (no reference), or ""
-  double compile_seconds = 0;                 // front end, quantisation and compilation
+  double compile_seconds = 0;    // front end, quantisation and compilation
   // Whole models only: the float graph, the quantised graph and the float input the run used.
   std::optional<compiler::ir::Graph> float_graph, quantized;
   std::vector<compiler::interp::HostTensor> float_inputs;  // the first inference's
