@@ -12,6 +12,7 @@
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/provenance.h"
 
 namespace npu::report {
 
@@ -53,6 +54,7 @@ struct CheckReport {
 };
 
 struct RunReport {
+  Provenance provenance;
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"

@@ -139,6 +139,8 @@ def same_cycles_as_the_model():
     alone = report(plain)
     assert alone["check"]["status"] == "not-checked", alone["check"]
     assert "compiled without --with-reference" in alone["check"]["reason"], alone["check"]
+    # A compiled binary's model checksum is the file's CRC-64.
+    assert alone["provenance"]["model_checksum"] == f"{crc64(open(plain, 'rb').read()):016x}"
     with_reference = report(checked)
     assert with_reference["check"]["status"] == "pass", with_reference["check"]
     assert with_reference["check"]["bytes"] == model["check"]["bytes"]
@@ -237,6 +239,7 @@ def main():
     watchdog(plain)
     p = run(COMPILE, "small_cnn", expect=2)
     assert "-o FILE" in p.stderr, p.stderr
+    assert run(COMPILE, "--version").stdout.startswith("npu_compile ")
     print("ok")
 
 

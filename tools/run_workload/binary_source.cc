@@ -119,6 +119,7 @@ StatusOr<LoadedBinary> PrepareBinary(const Options& options) {
   StatusOr<spec::Program> program = spec::OpenProgram(w.binary);
   if (!program.ok()) return program.status().WithContext(options.model);
   w.program = *std::move(program);
+  w.model_checksum = spec::Crc64(w.binary);  // the model is the file
   StatusOr<spec::NpuConfig> config = BinaryConfig(options, w.program);
   if (!config.ok()) return config.status().WithContext(options.model);
   b.config = *std::move(config);

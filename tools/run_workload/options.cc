@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "tools/common/command_line.h"
+#include "tools/common/provenance.h"
 #include "tools/run_workload/model_options.h"
 
 namespace npu::tools {
@@ -94,6 +95,7 @@ int ParseOptions(int argc, char** argv, Options& options) {
           ParseCommandLine("run_workload", argc, argv, Visible(), "model", vm)) {
     return *exit;
   }
+  options.command_line = ShellQuotedCommandLine(argc, argv);
   Take(vm, "model", options.model);
   Take(vm, "input", options.inputs);
   Take(vm, "output-dir", options.output_dir);

@@ -24,7 +24,8 @@ struct Options {
   uint64_t max_cycles = 0;     // --max-cycles: the watchdog's cycle budget; 0: none
   double timeout_seconds = 0;  // --timeout: the watchdog's host-time limit; 0: none
   bool list = false;
-  bool quiet = false;  // no progress on stderr
+  bool quiet = false;        // no progress on stderr
+  std::string command_line;  // argv, shell-quoted: for the report's provenance
 };
 
 // Parses argv. Returns an exit code to stop with (help printed: 0; bad usage: 2), or -1 to go on.
