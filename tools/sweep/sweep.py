@@ -4,6 +4,7 @@ tabulate and chart what each measured (docs/sweeps.md).
 
   tools/npu sweep conv3x3 --grid mac.rows=16,32,64 --grid sram.size_bytes=262144,1048576
   tools/npu sweep --spec my_sweep.textproto --csv sweep.csv --pareto charts/sweep
+  tools/npu sweep --spec my_sweep.textproto --slurm --slurm-option=--partition=big
 
 Each point is its own run_workload process (SystemC elaborates once per process), --jobs at a
 time. Every finished point goes into the results store (tools/perf, default build/perf/
@@ -167,10 +168,17 @@ def run_sweep(args, spec):
         sweep_id = store.sweep_id(spec.name, spec_mod.spec_hash(spec),
                                   text_format.MessageToString(spec))
         done = finished_points(store, sweep_id, build)
-        todo = [(m, p) for m, p in order if (m, point_key(p)) not in done]
-        print(f"sweep '{spec.name}': {len(order)} points; {len(order) - len(todo)} finished "
-              f"before by this build (skipped); running {len(todo)} with {args.jobs} jobs; "
-              f"store {args.db}", file=sys.stderr)
+        todo = [(m, p) for i, (m, p) in enumerate(order) if (m, point_key(p)) not in done
+                and (args.task_index is None or i % args.task_count == args.task_index)]
+        where = "" if args.task_index is None else \
+            f" (Slurm task {args.task_index} of {args.task_count})"
+        print(f"sweep '{spec.name}'{where}: {len(order)} points; {len(done)} finished "
+              f"before by this build (skipped); running {len(todo)} with "
+              f"{'Slurm' if args.slurm else f'{args.jobs} jobs'}; store {args.db}",
+              file=sys.stderr)
+        if args.slurm and todo:
+            run_on_slurm(args, store, sweep_id, build, len(order), len(todo))
+            todo = []
         children = children_mod.Children()
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
         futures = {pool.submit(run_point, children, args.tool, spec, m, p): (m, p)
@@ -196,6 +204,8 @@ def run_sweep(args, spec):
         finally:
             pool.shutdown(wait=True)
         rows = table(spec, store, sweep_id, order)
+    if args.task_index is not None:  # a Slurm task: the driver writes the outputs
+        return 0
     if args.csv:
         write_csv(args.csv, spec, rows)
     if interrupted:
@@ -217,6 +227,40 @@ def run_sweep(args, spec):
                         + "); every point is stored")
     failed = [r for r in rows if r["status"] not in ("pass", "skipped")]
     return EXIT_FAIL if failed else 0
+
+
+def task_command(args):
+    """The command each Slurm array task runs: this sweep, one share of its points."""
+    cmd = [os.path.abspath(__file__)]
+    if args.spec:
+        cmd += ["--spec", os.path.abspath(args.spec)]
+    else:
+        cmd.append(args.model)
+        for g in args.grid:
+            cmd += ["--grid", g]
+        for item in args.set:
+            cmd += ["--set", item]
+        if args.timing_only:
+            cmd.append("--timing-only")
+    return cmd + ["--tool", os.path.abspath(args.tool), "--db", os.path.abspath(args.db),
+                  "--jobs", "1", "--task-count", str(args.slurm_tasks)]
+
+
+def run_on_slurm(args, store, sweep_id, build, total, todo):
+    import slurm
+    args.slurm_tasks = max(1, min(args.slurm_tasks or todo, todo))
+    log_dir = os.path.join(os.path.dirname(os.path.abspath(args.db)), "slurm",
+                           f"sweep{sweep_id}-{int(time.time())}")
+    job = slurm.submit(task_command(args), args.slurm_tasks, log_dir, args.slurm_option)
+    slurm.log(f"sweep: Slurm job {job}: {args.slurm_tasks} array tasks, logs in {log_dir}")
+
+    def progress(left):
+        stored = len(finished_points(store, sweep_id, build))
+        slurm.log(f"  Slurm job {job}: {stored} of {total} points stored, {left} tasks left")
+    slurm.wait(job, progress)
+    failures = slurm.failed_tasks(log_dir, args.slurm_tasks)
+    if failures:
+        slurm.log("sweep: Slurm tasks that failed:\n  " + "\n  ".join(failures))
 
 
 def _print_csv(spec, rows):
@@ -244,6 +288,14 @@ def parse_args(argv):
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--db", default=default_path(root), help="results store")
     p.add_argument("--tool", default=os.path.join(root, "build", "tools", "run_workload"))
+    p.add_argument("--slurm", action="store_true",
+                   help="run the points as a Slurm job array (sbatch); wait and collect")
+    p.add_argument("--slurm-tasks", type=int, metavar="N",
+                   help="array tasks (default: one per point to run)")
+    p.add_argument("--slurm-option", action="append", default=[], metavar="OPT",
+                   help="an sbatch option for the array, e.g. --partition=big (repeatable)")
+    p.add_argument("--task-index", type=int, help=argparse.SUPPRESS)  # a Slurm array task
+    p.add_argument("--task-count", type=int, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if bool(args.spec) == bool(args.model):
         p.error("give a MODEL with --grid, or --spec FILE")
@@ -251,6 +303,11 @@ def parse_args(argv):
         p.error("--grid, --set and --timing-only go in the spec file with --spec")
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
+    if (args.task_index is None) != (args.task_count is None) or \
+            (args.task_count is not None and not 0 <= args.task_index < args.task_count):
+        p.error("--task-index and --task-count go together, index below count")
+    if args.slurm_tasks is not None and args.slurm_tasks < 1:
+        p.error("--slurm-tasks must be at least 1")
     if not os.access(args.tool, os.X_OK):
         p.error(f"--tool {args.tool}: not an executable (build run_workload first)")
     return args
@@ -265,6 +322,10 @@ def main(argv):
     except PerfError as e:
         print(f"sweep: {e}", file=sys.stderr)
         return EXIT_ERROR
+    except KeyboardInterrupt:  # outside the points loop: while submitting or waiting for Slurm
+        print("sweep: interrupted (a Slurm job was cancelled); finished points are stored, rerun "
+              "to finish the rest", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":
