@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "firmware/cpu/cpu_op.h"
 #include "hw/spec/memory_map.h"
 
 namespace npu::fw {
@@ -12,10 +11,6 @@ namespace regs = spec::regs;
 
 namespace {
 constexpr size_t kBlockBytes = 64 * 1024;  // DRAM copies go in bus transactions of this size
-
-bool Inside(uint64_t offset, uint64_t size, uint64_t limit) {
-  return offset <= limit && size <= limit - offset;
-}
 }  // namespace
 
 Status Driver::WriteReg(uint32_t offset, uint32_t value) {
@@ -43,6 +38,10 @@ Status Driver::Probe() {
         fmt::format("no supported NPU: ID {:#x} version {} (expected {:#x} version {})", id,
                     version, regs::kIdValue, regs::kVersionValue));
   }
+  NPU_ASSIGN_OR_RETURN(const uint32_t sram_bytes, ReadReg(regs::kSramBytes));
+  NPU_ASSIGN_OR_RETURN(const uint32_t acc_entries, ReadReg(regs::kAccEntries));
+  limits_.sram_bytes = sram_bytes;
+  limits_.acc_entries = acc_entries;
   return Status::Ok();
 }
 
@@ -59,68 +58,13 @@ Status Driver::CheckArchitecture() {
   return Status::Ok();
 }
 
-Status Driver::CheckLayout() const {
-  const spec::Program& p = program_;
-  if (p.dram_bytes() > dram_bytes_) {
-    return ResourceExhausted(fmt::format("binary needs {} bytes of DRAM; the board has {}",
-                                         p.dram_bytes(), dram_bytes_));
-  }
-  if (p.instructions().size() % spec::kInsnBytes != 0) {
-    return DataLoss(
-        fmt::format("instruction section of {} bytes is not a whole number of {}-byte "
-                    "words",
-                    p.instructions().size(), spec::kInsnBytes));
-  }
-  auto check = [&](std::string_view what, uint64_t offset, uint64_t size) {
-    return Inside(offset, size, p.dram_bytes())
-               ? Status::Ok()
-               : DataLoss(fmt::format("{} at DRAM offset {} ({} bytes) lies outside the image's "
-                                      "{} bytes",
-                                      what, offset, size, p.dram_bytes()));
-  };
-  NPU_TRY(check("instruction section", p.instruction_offset(), p.instructions().size()));
-  for (const spec::Segment& s : p.constants()) {
-    NPU_TRY(check("constant segment '" + s.name() + "'", s.dram_offset(), s.data().size()));
-  }
-  for (const auto* tensors : {&p.inputs(), &p.outputs()}) {
-    for (const spec::TensorDesc& t : *tensors) {
-      NPU_TRY(check("tensor '" + t.name() + "'", t.dram_offset(), t.size_bytes()));
-    }
-  }
-  return Status::Ok();
-}
-
-// Every step names instructions the program has, or a CPU kernel this firmware has over tensors
-// inside the image: checked before anything is copied or run.
-Status Driver::CheckSteps() const {
-  const spec::Program& p = program_;
-  if (p.steps_size() == 0) return DataLoss("the binary has no steps to run");
-  const uint64_t words = p.instructions().size() / spec::kInsnBytes;
-  for (int i = 0; i < p.steps_size(); ++i) {
-    const spec::Step& step = p.steps(i);
-    if (step.has_npu()) {
-      const spec::NpuRun& run = step.npu();
-      if (run.instruction_count() == 0 ||
-          !Inside(run.first_instruction(), run.instruction_count(), words)) {
-        return DataLoss(fmt::format(
-            "step {}: NPU run of instructions [{}, +{}) outside the program's {} instructions", i,
-            run.first_instruction(), run.instruction_count(), words));
-      }
-      continue;
-    }
-    if (!step.has_cpu())
-      return DataLoss(fmt::format("step {} is neither an NPU run nor a CPU op", i));
-    NPU_TRY(CheckCpuOp(step.cpu(), p.dram_bytes()).WithContext(fmt::format("step {}", i)));
-  }
-  return Status::Ok();
-}
-
 Status Driver::Load(std::string_view binary_bytes) {
   loaded_ = false;
+  if (limits_.sram_bytes == 0) return FailedPrecondition("Load before Probe");
   NPU_ASSIGN_OR_RETURN(program_, spec::OpenProgram(binary_bytes));
   NPU_TRY(CheckArchitecture());
-  NPU_TRY(CheckLayout());
-  NPU_TRY(CheckSteps());
+  NPU_TRY(checks_ == LoadChecks::kAll ? CheckProgram(program_, limits_)
+                                      : CheckProgramLayout(program_, limits_.dram_bytes));
   auto copy = [&](uint32_t offset, const std::string& bytes) {
     for (size_t done = 0; done < bytes.size(); done += kBlockBytes) {
       const size_t n = std::min(kBlockBytes, bytes.size() - done);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "firmware/bus.h"
+#include "firmware/program_check.h"
 #include "hw/spec/binary.h"
 #include "hw/spec/regs.h"
 #include "hw/spec/status.h"
@@ -29,15 +30,24 @@ struct RunLog {
   std::vector<StepTiming> steps;
 };
 
+// What Load checks before it copies anything. kLayoutOnly hands the NPU instructions unchecked:
+// only for tests of the hardware's own fault detection, which need bad instructions to reach it.
+enum class LoadChecks { kAll, kLayoutOnly };
+
 class Driver {
  public:
   // `dram_bytes`: the DRAM the board has at spec::kDramBase.
-  Driver(Bus& bus, uint64_t dram_bytes) : bus_(bus), dram_bytes_(dram_bytes) {}
+  Driver(Bus& bus, uint64_t dram_bytes, LoadChecks checks = LoadChecks::kAll)
+      : bus_(bus), checks_(checks) {
+    limits_.dram_bytes = dram_bytes;
+  }
 
-  // Checks the NPU answers with the expected ID and register version.
+  // Checks the NPU answers with the expected ID and register version, and reads its SRAM and
+  // accumulator buffer sizes.
   Status Probe();
   // Opens the binary (envelope, version, checksum), checks it was built for this NPU's
-  // architecture and fits DRAM, and copies instructions and constants to DRAM.
+  // architecture and passes every check of firmware/program_check.h, then copies instructions
+  // and constants to DRAM. Call Probe first.
   Status Load(std::string_view binary_bytes);
   const spec::Program& program() const { return program_; }
   // Writes input `index` (bytes in the tensor's layout) to its place in DRAM.
@@ -49,8 +59,6 @@ class Driver {
 
  private:
   Status CheckArchitecture();
-  Status CheckLayout() const;
-  Status CheckSteps() const;
   Status RunNpu(const spec::NpuRun& run, RunLog& log);
   StatusOr<uint64_t> ReadTimer();
   Status WriteReg(uint32_t offset, uint32_t value);
@@ -59,7 +67,8 @@ class Driver {
   uint64_t ImageAddress(uint32_t offset) const;
 
   Bus& bus_;
-  uint64_t dram_bytes_;
+  LoadChecks checks_;
+  HardwareLimits limits_;
   spec::Program program_;
   bool loaded_ = false;
 };

@@ -14,25 +14,54 @@
 namespace npu::platform {
 namespace {
 
+// What the firmware is doing, for a watchdog report.
+struct FirmwarePhase {
+  const char* what = "starting";
+  int steps = 0;  // the program's, once loaded
+};
+
 // The firmware's main: everything a host program asks of the driver for one inference.
-Status FirmwareMain(fw::Bus& bus, uint64_t dram_bytes, std::string_view binary,
-                    const std::vector<std::vector<int8_t>>& inputs, fw::RunLog& log,
-                    uint32_t& instruction_offset, RunResult& result) {
-  fw::Driver driver(bus, dram_bytes);
+Status FirmwareMain(fw::Bus& bus, uint64_t dram_bytes, fw::LoadChecks checks,
+                    std::string_view binary, const std::vector<std::vector<int8_t>>& inputs,
+                    fw::RunLog& log, FirmwarePhase& phase, uint32_t& instruction_offset,
+                    RunResult& result) {
+  fw::Driver driver(bus, dram_bytes, checks);
+  phase.what = "probing the NPU";
   NPU_TRY(driver.Probe());
+  phase.what = "loading the binary";
   NPU_TRY(driver.Load(binary));
   instruction_offset = driver.program().instruction_offset();
+  phase.steps = driver.program().steps_size();
   if (inputs.size() != static_cast<size_t>(driver.program().inputs_size())) {
     return InvalidArgument(fmt::format("the binary takes {} inputs, {} were given",
                                        driver.program().inputs_size(), inputs.size()));
   }
+  phase.what = "writing the inputs";
   for (size_t i = 0; i < inputs.size(); ++i) NPU_TRY(driver.WriteInput(i, inputs[i]));
+  phase.what = "running";
   NPU_TRY(driver.Run(log));
+  phase.what = "reading the outputs";
   for (int i = 0; i < driver.program().outputs_size(); ++i) {
     NPU_ASSIGN_OR_RETURN(std::vector<int8_t> output, driver.ReadOutput(i));
     result.outputs.push_back(std::move(output));
   }
   return Status::Ok();
+}
+
+// Why the watchdog stopped the run, where the firmware was and where every queue stands.
+Status WatchdogReport(SimulationEnd end, const RunOptions& options, const FirmwarePhase& phase,
+                      const fw::RunLog& log, const Soc& soc) {
+  const std::string limit =
+      end == SimulationEnd::kCycleBudget
+          ? fmt::format("the run did not finish within its budget of {} cycles", options.max_cycles)
+          : fmt::format("the run did not finish within its time limit of {} s (at cycle {})",
+                        options.timeout_seconds, soc.clock.Now());
+  std::string where = phase.what;
+  if (std::string_view(phase.what) == "running") {
+    where = fmt::format("running step {} of {}", log.steps.size(), phase.steps);
+  }
+  return ResourceExhausted(fmt::format("{} while the firmware was {}; the NPU's last run: {}",
+                                       limit, where, soc.npu.DescribeHang()));
 }
 
 // Step times and the NPU runs' records and trace, from t0 on.
@@ -77,11 +106,12 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                                           sc_core::SC_DO_NOTHING);
   RunResult result;
   fw::RunLog log;
+  FirmwarePhase phase;
   uint32_t instruction_offset = 0;
   Status firmware_status = Internal("the firmware did not run");
   auto soc = std::make_unique<Soc>("soc", config, options.npu, [&](fw::Bus& bus) {
-    firmware_status = FirmwareMain(bus, config.dram().size_bytes(), binary, inputs, log,
-                                   instruction_offset, result);
+    firmware_status = FirmwareMain(bus, config.dram().size_bytes(), options.load_checks, binary,
+                                   inputs, log, phase, instruction_offset, result);
   });
   RunRecorder recorder("recorder", soc->npu);
   std::unique_ptr<ProgressMonitor> monitor;
@@ -90,20 +120,14 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                                                 options.progress_interval_cycles, options.progress);
   }
   const auto start = std::chrono::steady_clock::now();
-  if (options.max_cycles == 0) {
-    sc_core::sc_start();
-  } else {  // returns at the budget, or earlier when nothing is left to simulate
-    sc_core::sc_start(soc->clock.Cycles(options.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
-  }
+  const SimulationEnd end =
+      Simulate(soc->core, soc->clock, options.max_cycles, options.timeout_seconds);
   result.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // Events still pending: the budget ended the run, not a hang.
-  if (!soc->core.finished() && options.max_cycles != 0 && sc_core::sc_pending_activity()) {
-    return ResourceExhausted(
-        fmt::format("the run did not finish within its budget of {} cycles; {}", options.max_cycles,
-                    soc->npu.DescribeHang()));
+  if (end == SimulationEnd::kCycleBudget || end == SimulationEnd::kTimeout) {
+    return WatchdogReport(end, options, phase, log, *soc);
   }
-  if (!soc->core.finished()) {
+  if (end == SimulationEnd::kNothingLeft) {
     return Internal("the NPU hung: nothing left to simulate and no completion interrupt; " +
                     soc->npu.DescribeHang());
   }

@@ -13,6 +13,7 @@
 #include "hw/npu/npu.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
+#include "platform/watchdog.h"
 
 namespace npu::platform {
 
@@ -34,9 +35,14 @@ struct RunOptions {
   // Called every `progress_interval_cycles` of simulated time while instructions retire.
   ProgressFn progress;
   uint64_t progress_interval_cycles = 250'000;
-  // A cycle budget: a run still going after this many NPU cycles from elaboration ends with
-  // ResourceExhausted saying where each queue stands. 0: no limit.
+  // The watchdog (platform/watchdog.h): a run still going after `max_cycles` NPU cycles from
+  // elaboration, or after `timeout_seconds` of host time, ends with ResourceExhausted saying
+  // where the firmware and each queue stand. 0: no limit.
   uint64_t max_cycles = 0;
+  double timeout_seconds = 0;
+  // What the firmware checks before it runs the binary; kLayoutOnly only for tests of the
+  // hardware's own fault detection (firmware/driver.h).
+  fw::LoadChecks load_checks = fw::LoadChecks::kAll;
 };
 
 StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view binary,

@@ -91,8 +91,7 @@ StatusOr<spec::Program> BuildProgram(const spec::NpuConfig& config, const ConvLa
   NPU_TRY(CheckDramFits(config, layer, insns.size()));
   NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(insns));
   spec::Program p;
-  p.set_arch_fingerprint(spec::Fingerprint(config));
-  p.set_arch_name(config.name());
+  spec::SetArchitecture(p, config);
   p.set_model_name(name);
   p.set_instructions(std::move(words));
   spec::SetSingleNpuRun(p);

@@ -86,6 +86,13 @@ std::string_view OpName(OpKind kind) {
   return "?";
 }
 
+std::optional<OpKind> OpKindFromName(std::string_view name) {
+  for (const OpNames& n : kOpNames) {
+    if (n.ir == name) return n.kind;
+  }
+  return std::nullopt;
+}
+
 std::optional<OpKind> OpKindFromOnnx(std::string_view op_type) {
   for (const OpNames& n : kOpNames) {
     if (!n.onnx.empty() && n.onnx == op_type) return n.kind;

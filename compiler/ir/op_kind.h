@@ -77,7 +77,8 @@ enum class OpKind {
   kLut,  // x i8 -> y i8   table (256 ints): y = table[x + 128]
 };
 
-std::string_view OpName(OpKind kind);  // "conv", "batch_normalization", ...
+std::string_view OpName(OpKind kind);                         // "conv", "batch_normalization", ...
+std::optional<OpKind> OpKindFromName(std::string_view name);  // "conv" -> kConv
 std::optional<OpKind> OpKindFromOnnx(std::string_view op_type);  // "Conv" -> kConv
 
 // The unary float ops of one input (kSigmoid .. kSoftplus above): one kernel, one type rule.

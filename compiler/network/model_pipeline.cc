@@ -176,6 +176,7 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
   StatusOr<CompiledModel> compiled = CompileModel(config, batched, o.compile);
   if (!compiled.ok()) return compiled.status().WithContext(fmt::format("compiling {}", model));
   p.compiled = *std::move(compiled);
+  p.compiled.program.set_batch(static_cast<uint32_t>(p.batch));
   p.compile_seconds = Since(t);
   // 5. Inputs and the integer reference.
   NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, batched, o, p.batch));

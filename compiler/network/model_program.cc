@@ -7,6 +7,7 @@
 
 #include "compiler/codegen/program_builder.h"
 #include "compiler/codegen/program_parts.h"
+#include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_ops.h"
 #include "hw/spec/timing_model.h"
@@ -152,8 +153,7 @@ StatusOr<spec::Program> BuildModelProgram(const spec::NpuConfig& config, const C
                                           const ModelDramPlan& dram, uint64_t data_base) {
   NPU_ASSIGN_OR_RETURN(std::string words, EncodeInstructions(m.instructions));
   spec::Program p;
-  p.set_arch_fingerprint(spec::Fingerprint(config));
-  p.set_arch_name(config.name());
+  spec::SetArchitecture(p, config);
   p.set_model_name(m.network.name);
   p.set_instructions(std::move(words));
   p.set_instruction_offset(0);

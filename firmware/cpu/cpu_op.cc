@@ -15,6 +15,8 @@ namespace {
 
 uint64_t ElementBytes(spec::DataType t) { return t == spec::INT32 ? 4 : 1; }
 
+// An operand: int8 or int32, at least one element, as many bytes as its shape and type give, a
+// zero point an int8 value can have, inside the image.
 Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
   if (t.dtype() == spec::DTYPE_UNSPECIFIED) return Status::Ok();  // an absent optional input
   if (t.dtype() != spec::INT8 && t.dtype() != spec::INT32) {
@@ -31,8 +33,9 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
     if (elements > t.size_bytes()) break;
   }
   if (elements > t.size_bytes() || t.size_bytes() != elements * ElementBytes(t.dtype())) {
-    return DataLoss(fmt::format("tensor '{}': {} bytes for {} elements", t.name(), t.size_bytes(),
-                                spec::Elements(t)));
+    return DataLoss(fmt::format("tensor '{}': {} bytes for shape [{}] of {}", t.name(),
+                                t.size_bytes(), fmt::join(t.shape(), ","),
+                                spec::DataType_Name(t.dtype())));
   }
   if (t.dtype() == spec::INT8 && (t.zero_point() < -128 || t.zero_point() > 127)) {
     return DataLoss(fmt::format("tensor '{}': int8 zero point {}", t.name(), t.zero_point()));
@@ -49,22 +52,25 @@ Status CheckTensor(const spec::TensorDesc& t, uint64_t image_bytes) {
 }  // namespace
 
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
-  if (cpu::FindKernel(op.kernel()) == nullptr) {
+  const cpu::KernelEntry* kernel = cpu::FindKernel(op.kernel());
+  if (kernel == nullptr) {
     return DataLoss(
         fmt::format("CPU op '{}': this firmware has no kernel '{}'", op.name(), op.kernel()));
   }
+  const std::string what = fmt::format("CPU op '{}' ({})", op.name(), op.kernel());
   NPU_TRY(spec::CpuOpWork(op).status());
   for (const auto* tensors : {&op.inputs(), &op.outputs()}) {
     for (const spec::TensorDesc& t : *tensors) {
-      NPU_TRY(CheckTensor(t, image_bytes).WithContext(fmt::format("CPU op '{}'", op.name())));
+      NPU_TRY(CheckTensor(t, image_bytes).WithContext(what));
     }
   }
   for (const spec::TensorDesc& t : op.outputs()) {
     if (t.dtype() != spec::INT8) {
-      return DataLoss(fmt::format("CPU op '{}': output '{}' is not int8", op.name(), t.name()));
+      return DataLoss(fmt::format("{}: output '{}' is not int8", what, t.name()));
     }
   }
-  return cpu::CheckKernelOperands(op);
+  NPU_TRY(cpu::CheckKernelOperands(op));
+  return kernel->check(op).WithContext(what);
 }
 
 Status RunCpuOp(Bus& bus, const spec::CpuOp& op) {
@@ -79,8 +85,11 @@ Status RunCpuOp(Bus& bus, const spec::CpuOp& op) {
     }
   }
   for (const spec::TensorDesc& t : op.outputs()) call.outputs.emplace_back(t.size_bytes());
-  NPU_TRY(cpu::FindKernel(op.kernel())(call).WithContext(
-      fmt::format("CPU op '{}' ({})", op.name(), op.kernel())));
+  const std::string what = fmt::format("CPU op '{}' ({})", op.name(), op.kernel());
+  NPU_TRY(cpu::FindKernel(op.kernel())->run(call).WithContext(what));
+  for (int i = 0; i < op.outputs_size(); ++i) {
+    NPU_CHECK(call.outputs[i].size() == op.outputs(i).size_bytes());
+  }
   NPU_ASSIGN_OR_RETURN(const std::vector<spec::CpuWorkItem> work, spec::CpuOpWork(op));
   bus.Compute(work);
   for (int i = 0; i < op.outputs_size(); ++i) {
@@ -88,7 +97,7 @@ Status RunCpuOp(Bus& bus, const spec::CpuOp& op) {
     if (!bus.WriteBlock(spec::kDramBase + t.dram_offset(),
                         reinterpret_cast<const uint8_t*>(call.outputs[i].data()),
                         call.outputs[i].size())) {
-      return Internal(fmt::format("CPU op '{}': bus error writing '{}'", op.name(), t.name()));
+      return Internal(fmt::format("{}: bus error writing '{}'", what, t.name()));
     }
   }
   return Status::Ok();

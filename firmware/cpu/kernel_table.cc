@@ -7,42 +7,37 @@
 namespace npu::fw::cpu {
 namespace {
 
-struct Entry {
-  std::string_view name;
-  Kernel kernel;
-};
-
-constexpr Entry kKernels[] = {
-    {"fused_conv", FusedConv},
-    {"gemm", Gemm},
-    {"max_pool", MaxPool},
-    {"average_pool", AveragePool},
-    {"global_average_pool", GlobalAveragePool},
-    {"add", Binary},
-    {"fused_add", Binary},
-    {"mul", Binary},
-    {"max", Binary},
-    {"min", Binary},
-    {"lut", Lut},
-    {"concat", Concat},
-    {"slice", Slice},
-    {"transpose", Transpose},
-    {"channel_shuffle", ChannelShuffle},
-    {"pad", Pad},
-    {"resize", Resize},
-    {"softmax", Softmax},
-    {"layer_normalization", LayerNorm},
-    {"reduce_mean", Reduce},
-    {"reduce_sum", Reduce},
-    {"reduce_max", Reduce},
-    {"matmul", MatMul},
+constexpr KernelEntry kKernels[] = {
+    {"fused_conv", CheckConvolution, FusedConv},
+    {"gemm", CheckConvolution, Gemm},
+    {"max_pool", CheckPool, Pool},
+    {"average_pool", CheckPool, Pool},
+    {"global_average_pool", CheckPool, Pool},
+    {"add", CheckBinary, Binary},
+    {"fused_add", CheckBinary, Binary},
+    {"mul", CheckBinary, Binary},
+    {"max", CheckBinary, Binary},
+    {"min", CheckBinary, Binary},
+    {"lut", CheckLut, Lut},
+    {"concat", CheckConcat, Concat},
+    {"slice", CheckSlice, Slice},
+    {"transpose", CheckTranspose, Transpose},
+    {"channel_shuffle", CheckChannelShuffle, ChannelShuffle},
+    {"pad", CheckPad, Pad},
+    {"resize", CheckResize, Resize},
+    {"softmax", CheckSoftmax, Softmax},
+    {"layer_normalization", CheckLayerNorm, LayerNorm},
+    {"reduce_mean", CheckReduce, Reduce},
+    {"reduce_sum", CheckReduce, Reduce},
+    {"reduce_max", CheckReduce, Reduce},
+    {"matmul", CheckMatMul, MatMul},
 };
 
 }  // namespace
 
-Kernel FindKernel(std::string_view name) {
-  for (const Entry& e : kKernels) {
-    if (e.name == name) return e.kernel;
+const KernelEntry* FindKernel(std::string_view name) {
+  for (const KernelEntry& e : kKernels) {
+    if (e.name == name) return &e;
   }
   return nullptr;
 }

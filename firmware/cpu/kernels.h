@@ -45,29 +45,51 @@ struct Call {
 };
 
 using Kernel = Status (*)(Call& call);
+// What a kernel requires of its operands and attributes, checked when the binary is loaded
+// (CheckCpuOp): once it passes, the kernel indexes only inside its operands and its arithmetic is
+// defined, whatever the binary says.
+using KernelCheck = Status (*)(const spec::CpuOp& op);
+
+struct KernelEntry {
+  std::string_view name;
+  KernelCheck check;
+  Kernel run;  // requires `check` to have passed
+};
 // The kernel named `name`, or null.
-Kernel FindKernel(std::string_view name);
+const KernelEntry* FindKernel(std::string_view name);
 
 // mac_kernels.cc
+Status CheckConvolution(const spec::CpuOp& op);  // fused_conv, gemm
 Status FusedConv(Call& call);
 Status Gemm(Call& call);
 // vector_kernels.cc
-Status MaxPool(Call& call);
-Status AveragePool(Call& call);
-Status GlobalAveragePool(Call& call);
+Status CheckPool(const spec::CpuOp& op);
+Status Pool(Call& call);  // max_pool, average_pool, global_average_pool
 // tensor_kernels.cc
+Status CheckLut(const spec::CpuOp& op);
 Status Lut(Call& call);
+Status CheckBinary(const spec::CpuOp& op);
 Status Binary(Call& call);  // add, fused_add, mul, max, min, with broadcasting
+Status CheckConcat(const spec::CpuOp& op);
 Status Concat(Call& call);
+Status CheckSlice(const spec::CpuOp& op);
 Status Slice(Call& call);
+Status CheckTranspose(const spec::CpuOp& op);
 Status Transpose(Call& call);
+Status CheckChannelShuffle(const spec::CpuOp& op);
 Status ChannelShuffle(Call& call);
+Status CheckPad(const spec::CpuOp& op);
 Status Pad(Call& call);
+Status CheckResize(const spec::CpuOp& op);
 Status Resize(Call& call);
 // norm_kernels.cc
+Status CheckSoftmax(const spec::CpuOp& op);
 Status Softmax(Call& call);
+Status CheckLayerNorm(const spec::CpuOp& op);
 Status LayerNorm(Call& call);
+Status CheckReduce(const spec::CpuOp& op);
 Status Reduce(Call& call);  // reduce_mean, reduce_sum, reduce_max
+Status CheckMatMul(const spec::CpuOp& op);
 Status MatMul(Call& call);
 
 }  // namespace npu::fw::cpu

@@ -1,9 +1,13 @@
 // Softmax, layer normalisation, reductions and matrix products of two activations on the
 // control core (the integer semantics of docs/quantized-ir.md).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 #include "firmware/cpu/kernels.h"
+#include "firmware/cpu/operand_rules.h"
 #include "firmware/cpu/tensor_index.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/semantics.h"
@@ -17,7 +21,6 @@ int32_t Sat32(int64_t v) { return static_cast<int32_t>(spec::Clamp64(v, INT32_MI
 
 Status Softmax(Call& call) {
   const std::vector<int64_t> table = call.Ints("exp_table");
-  if (table.size() != 256) return InvalidArgument("the exp table needs 256 entries");
   const Dims dims = DimsOf(*call.inputs[0].desc);
   const int64_t axis = call.Int("axis");
   int64_t outer = 1, len = dims[axis], inner = 1;
@@ -47,9 +50,6 @@ Status LayerNorm(Call& call) {
   const Operand &x = call.inputs[0], &w = call.inputs[1], &bias = call.inputs[2];
   const int64_t c = x.desc->shape(x.desc->shape_size() - 1), zx = x.zero_point();
   const std::vector<int64_t> m = call.Ints("multiplier"), s = call.Ints("shift");
-  if (int64_t(m.size()) != c || int64_t(s.size()) != c || int64_t(w.i8().size()) != c) {
-    return InvalidArgument("weights or requantisation do not fit the channels");
-  }
   const int64_t eps = call.Int("eps_term");
   const int32_t zy = call.op.outputs(0).zero_point();
   for (size_t row = 0; row < x.i8().size() / c; ++row) {
@@ -126,6 +126,95 @@ Status MatMul(Call& call) {
     }
   }
   return Status::Ok();
+}
+
+}  // namespace npu::fw::cpu
+
+// Operand checks of the kernels above (kernels.h).
+namespace npu::fw::cpu {
+namespace {
+
+constexpr int64_t kMin32 = std::numeric_limits<int32_t>::min();
+constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+
+// One int8 input of rank 1 or more, and an output of as many elements.
+Status ExpectRowwise(const spec::CpuOp& op, int inputs) {
+  NPU_TRY(ExpectOperands(op, inputs));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  if (op.inputs(0).shape_size() == 0) return DataLoss("the input is a scalar");
+  return ExpectSameElements("output", DimsOf(op.outputs(0)), DimsOf(op.inputs(0)));
+}
+
+}  // namespace
+
+// The maximum's entry (255) is in every row's sum, so a positive one keeps the sum positive.
+Status CheckSoftmax(const spec::CpuOp& op) {
+  NPU_TRY(ExpectRowwise(op, 1));
+  NPU_TRY(IntAttr(op, "axis", 0, 0, op.inputs(0).shape_size() - 1).status());
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> table,
+                       IntsAttr(op, "exp_table", 256, 0, 1 << 16));
+  if (table[255] == 0) return DataLoss("exp_table[255], the maximum's entry, is 0");
+  return Status::Ok();
+}
+
+// Normalises the last dim (at most kMaxReduction values): int8 weights and int32 bias, one per
+// value, per-channel requantisation.
+Status CheckLayerNorm(const spec::CpuOp& op) {
+  NPU_TRY(ExpectRowwise(op, 3));
+  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
+  NPU_TRY(ExpectInputType(op, 2, spec::INT32));
+  const spec::TensorDesc& x = op.inputs(0);
+  const int64_t c = x.shape(x.shape_size() - 1);
+  if (c > kMaxReduction) {
+    return DataLoss(fmt::format("normalises {} values, more than {}", c, kMaxReduction));
+  }
+  NPU_TRY(ExpectDims("weights", DimsOf(op.inputs(1)), {c}));
+  NPU_TRY(ExpectDims("bias", DimsOf(op.inputs(2)), {c}));
+  NPU_TRY(IntAttr(op, "eps_term", 0, 0, int64_t{1} << 62).status());
+  NPU_TRY(IntAttr(op, "clamp_min", -128, -128, 127).status());
+  NPU_TRY(IntAttr(op, "clamp_max", 127, -128, 127).status());
+  return ExpectRequantisation(op, c);
+}
+
+// The output holds one value per position of the input's kept dims.
+Status CheckReduce(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, 1));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  Dims kept = DimsOf(op.inputs(0));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> axes,
+                       IntsAttr(op, "axes", -1, 0, int64_t(kept.size()) - 1));
+  for (int64_t a : axes) kept[a] = 1;
+  NPU_TRY(ExpectSameElements("output", DimsOf(op.outputs(0)), kept));
+  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
+  return IntAttr(op, "multiplier", 0, kMin32, kMax32).status();
+}
+
+// [..., M, K] x [..., K, N] -> [..., M, N], the batch dims broadcasting, K at most
+// kMaxReduction.
+Status CheckMatMul(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, 2));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
+  const Dims a = DimsOf(op.inputs(0)), b = DimsOf(op.inputs(1)), y = DimsOf(op.outputs(0));
+  if (a.size() < 2 || b.size() < 2 || y.size() < 2) {
+    return DataLoss("matmul operands and output need two dims or more");
+  }
+  const int64_t k = a.back();
+  if (b[b.size() - 2] != k || k > kMaxReduction) {
+    return DataLoss(
+        fmt::format("inner dims {} and {} (at most {})", k, b[b.size() - 2], kMaxReduction));
+  }
+  const Dims batch(y.begin(), y.end() - 2);
+  Dims want = batch;
+  want.push_back(a[a.size() - 2]);
+  want.push_back(b.back());
+  NPU_TRY(ExpectDims("output", y, want));
+  NPU_TRY(ExpectBroadcastable("a's batch", Dims(a.begin(), a.end() - 2), batch));
+  NPU_TRY(ExpectBroadcastable("b's batch", Dims(b.begin(), b.end() - 2), batch));
+  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
+  NPU_TRY(IntAttr(op, "clamp_min", -128, -128, 127).status());
+  NPU_TRY(IntAttr(op, "clamp_max", 127, -128, 127).status());
+  return IntAttr(op, "multiplier", 0, kMin32, kMax32).status();
 }
 
 }  // namespace npu::fw::cpu

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "firmware/cpu/kernels.h"
+#include "firmware/cpu/operand_rules.h"
 #include "firmware/cpu/tensor_index.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/resize.h"
@@ -47,7 +49,6 @@ Dims Iota(size_t n) {
 
 Status Lut(Call& call) {
   const std::vector<int64_t> table = call.Ints("table");
-  if (table.size() != 256) return InvalidArgument("the table needs 256 entries");
   std::span<const int8_t> x = call.inputs[0].i8();
   for (size_t i = 0; i < x.size(); ++i) call.outputs[0][i] = static_cast<int8_t>(table[x[i] + 128]);
   return Status::Ok();
@@ -60,7 +61,6 @@ Status Binary(Call& call) {
   const std::vector<int64_t> ib = BroadcastSource(DimsOf(*b.desc), out);
   const int32_t za = a.zero_point(), zb = b.zero_point(), zy = call.op.outputs(0).zero_point();
   const int64_t shift = call.Int("shift", 1);
-  if (shift < 1 || shift > 62) return InvalidArgument("shift outside 1..62");
   std::vector<int8_t>& y = call.outputs[0];
   const std::string& k = call.op.kernel();
   for (size_t i = 0; i < y.size(); ++i) {
@@ -159,6 +159,153 @@ Status Resize(Call& call) {
     }
   }
   return Status::Ok();
+}
+
+}  // namespace npu::fw::cpu
+
+// Operand checks of the kernels above (kernels.h).
+namespace npu::fw::cpu {
+namespace {
+
+constexpr int64_t kMin32 = std::numeric_limits<int32_t>::min();
+constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
+
+int64_t Rank(const spec::TensorDesc& t) { return t.shape_size(); }
+
+// One int8 input and an output of the same rank.
+Status ExpectUnarySameRank(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, 1));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  if (Rank(op.inputs(0)) != Rank(op.outputs(0))) {
+    return DataLoss(fmt::format("input of rank {}, output of rank {}", Rank(op.inputs(0)),
+                                Rank(op.outputs(0))));
+  }
+  return Status::Ok();
+}
+
+// `name` holds 3 ints per output index: two source indices below `in` and a weight in 0..1024.
+Status ExpectTaps(const spec::CpuOp& op, std::string_view name, int64_t in, int64_t out) {
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> taps,
+                       IntsAttr(op, name, 3 * out, 0, spec::kResizeWeightOne));
+  for (int64_t i = 0; i < out; ++i) {
+    if (taps[3 * i] >= in || taps[3 * i + 1] >= in) {
+      return DataLoss(fmt::format("{}[{}] samples {} and {}, outside the input's {}", name, i,
+                                  taps[3 * i], taps[3 * i + 1], in));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckLut(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, 1));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  NPU_TRY(IntsAttr(op, "table", spec::kLutEntries, -128, 127).status());
+  return ExpectSameElements("output", DimsOf(op.outputs(0)), DimsOf(op.inputs(0)));
+}
+
+// Both operands int8 and broadcasting to the output; the arithmetic stays inside int64.
+Status CheckBinary(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, 2));
+  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
+  const Dims out = DimsOf(op.outputs(0));
+  NPU_TRY(ExpectBroadcastable("input a", DimsOf(op.inputs(0)), out));
+  NPU_TRY(ExpectBroadcastable("input b", DimsOf(op.inputs(1)), out));
+  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
+  NPU_TRY(IntAttr(op, "multiplier", 0, kMin32, kMax32).status());
+  NPU_TRY(IntAttr(op, "a_multiplier", 0, kMin32, kMax32).status());
+  return IntAttr(op, "b_multiplier", 0, kMin32, kMax32).status();
+}
+
+// Inputs of the output's rank, equal to it but along `axis`, where they add up to it.
+Status CheckConcat(const spec::CpuOp& op) {
+  NPU_TRY(ExpectOperands(op, op.inputs_size()));
+  const Dims out = DimsOf(op.outputs(0));
+  NPU_ASSIGN_OR_RETURN(const int64_t axis, IntAttr(op, "axis", 0, 0, int64_t(out.size()) - 1));
+  int64_t along = 0;
+  for (int i = 0; i < op.inputs_size(); ++i) {
+    NPU_TRY(ExpectInputType(op, i, spec::INT8));
+    Dims in = DimsOf(op.inputs(i));
+    if (in.size() != out.size()) return ExpectDims(fmt::format("input {}", i), in, out);
+    along += in[axis];
+    in[axis] = out[axis];
+    NPU_TRY(ExpectDims(fmt::format("input {}", i), in, out));
+  }
+  if (along != out[axis]) {
+    return DataLoss(fmt::format("inputs add up to {} along axis {}, the output has {}", along, axis,
+                                out[axis]));
+  }
+  return Status::Ok();
+}
+
+// Every dim's first and last sampled index inside the input.
+Status CheckSlice(const spec::CpuOp& op) {
+  NPU_TRY(ExpectUnarySameRank(op));
+  const Dims in = DimsOf(op.inputs(0)), out = DimsOf(op.outputs(0));
+  const int64_t rank = int64_t(in.size());
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> start, IntsAttr(op, "starts", rank, 0, 1 << 30));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> step,
+                       IntsAttr(op, "steps", rank, -(1 << 30), 1 << 30));
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t last = start[d] + (out[d] - 1) * step[d];
+    if (start[d] >= in[d] || last < 0 || last >= in[d]) {
+      return DataLoss(fmt::format("dim {}: {} values from {} by {} leave the input's {}", d, out[d],
+                                  start[d], step[d], in[d]));
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckTranspose(const spec::CpuOp& op) {
+  NPU_TRY(ExpectUnarySameRank(op));
+  const Dims in = DimsOf(op.inputs(0));
+  const int64_t rank = int64_t(in.size());
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> perm, IntsAttr(op, "perm", rank, 0, rank - 1));
+  std::vector<bool> seen(in.size(), false);
+  Dims want;
+  for (int64_t p : perm) {
+    if (seen[p]) return DataLoss(fmt::format("perm names dim {} twice", p));
+    seen[p] = true;
+    want.push_back(in[p]);
+  }
+  return ExpectDims("output", DimsOf(op.outputs(0)), want);
+}
+
+Status CheckChannelShuffle(const spec::CpuOp& op) {
+  NPU_TRY(ExpectUnarySameRank(op));
+  const Dims in = DimsOf(op.inputs(0));
+  if (in.size() != 4) return DataLoss("channel_shuffle takes an NHWC tensor");
+  NPU_TRY(ExpectDims("output", DimsOf(op.outputs(0)), in));
+  NPU_ASSIGN_OR_RETURN(const int64_t g, IntAttr(op, "group", 1, 1, in[3]));
+  if (in[3] % g != 0) {
+    return DataLoss(fmt::format("group {} does not divide {} channels", g, in[3]));
+  }
+  return Status::Ok();
+}
+
+// pads: begin values for every dim, then end values; the output is the padded input.
+Status CheckPad(const spec::CpuOp& op) {
+  NPU_TRY(ExpectUnarySameRank(op));
+  const Dims in = DimsOf(op.inputs(0));
+  const int64_t rank = int64_t(in.size());
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, IntsAttr(op, "pads", 2 * rank, 0, 1 << 20));
+  NPU_TRY(IntAttr(op, "value", 0, -128, 127).status());
+  Dims want = in;
+  for (int64_t d = 0; d < rank; ++d) want[d] += pads[d] + pads[d + rank];
+  return ExpectDims("output", DimsOf(op.outputs(0)), want);
+}
+
+// An NHWC tensor of batch 1 resampled in height and width, its taps inside the input.
+Status CheckResize(const spec::CpuOp& op) {
+  NPU_TRY(ExpectUnarySameRank(op));
+  const Dims in = DimsOf(op.inputs(0)), out = DimsOf(op.outputs(0));
+  if (in.size() != 4 || in[0] != 1 || out[0] != 1 || out[3] != in[3]) {
+    return DataLoss("resize takes and gives NHWC tensors of batch 1 with the same channels");
+  }
+  NPU_TRY(ExpectTaps(op, "h_taps", in[1], out[1]));
+  return ExpectTaps(op, "w_taps", in[2], out[2]);
 }
 
 }  // namespace npu::fw::cpu

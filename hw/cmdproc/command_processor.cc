@@ -106,12 +106,18 @@ void CommandProcessor::Fault(ErrorCode code, uint32_t index, const std::string& 
 std::string CommandProcessor::DescribeState() const {
   std::string text = fmt::format("{} of {} instructions dispatched, {} retired", dispatched_,
                                  ctx_.run.insn_count, retired_count_);
-  const std::string tokens = ctx_.tokens.Describe();
-  if (!tokens.empty()) text += "; " + tokens;
   for (int q = 0; q < spec::kNumQueues; ++q) {
-    if (queues_[q]->num_available() > 0) {
-      text += fmt::format("; {} queue holds {} instructions", spec::QueueName(spec::Queue(q)),
-                          queues_[q]->num_available());
+    const spec::Queue queue = spec::Queue(q);
+    const uint64_t retired =
+        ctx_.counters.Get(spec::regs::QueueCounterId(queue, spec::regs::kQueueInstructions));
+    const std::string counts =
+        fmt::format("{} retired, {} queued", retired, queues_[q]->num_available());
+    const int blocked_on = ctx_.tokens.BlockedOn(queue);
+    if (blocked_on >= 0) {
+      text += fmt::format("; {} queue waits for a token from the {} queue ({})",
+                          spec::QueueName(queue), spec::QueueName(spec::Queue(blocked_on)), counts);
+    } else {
+      text += fmt::format("; {} queue: {}", spec::QueueName(queue), counts);
     }
   }
   return text;

@@ -32,7 +32,8 @@ class CommandProcessor : public sc_core::sc_module, public RunControl {
   bool faulted() const override { return faulted_; }
 
   uint64_t retired() const { return retired_count_; }
-  // What the run is waiting for, if it never completes.
+  // Where the current (or last) run stands: instructions dispatched and retired, and per queue
+  // the instructions retired, those waiting in it, and the token it is blocked on, if any.
   std::string DescribeState() const;
 
  private:

@@ -1,8 +1,6 @@
 // Token acquire/release with the wait time split by cause.
 #include "hw/common/token_sync.h"
 
-#include <fmt/format.h>
-
 namespace npu::hw {
 
 TokenSync::Waited TokenSync::Acquire(spec::Queue self, uint8_t wait_mask) {
@@ -35,17 +33,6 @@ void TokenSync::Reset() {
     for (uint32_t& c : row) c = 0;
   }
   for (int& b : blocked_on_) b = -1;
-}
-
-std::string TokenSync::Describe() const {
-  std::string text;
-  for (int q = 0; q < spec::kNumQueues; ++q) {
-    if (blocked_on_[q] < 0) continue;
-    text +=
-        fmt::format("{}{} queue waits for a token from the {} queue", text.empty() ? "" : "; ",
-                    spec::QueueName(spec::Queue(q)), spec::QueueName(spec::Queue(blocked_on_[q])));
-  }
-  return text;
 }
 
 }  // namespace npu::hw

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <systemc>
 
 #include "hw/common/clock.h"
@@ -25,8 +24,6 @@ class TokenSync {
   // Gives one token to every queue in `signal_mask`.
   void Release(spec::Queue self, uint8_t signal_mask);
   void Reset();
-  // Tokens each queue is blocked on, for a deadlock report.
-  std::string Describe() const;
   // The queue `self` is waiting for a token from, or -1.
   int BlockedOn(spec::Queue self) const { return blocked_on_[static_cast<int>(self)]; }
 

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "hw/spec/config.h"
+
 namespace npu::hw {
 
 namespace regs = spec::regs;
@@ -107,6 +109,12 @@ bool RegisterBlock::Read(uint32_t offset, uint32_t& value) {
       return true;
     case regs::kRunStartHi:
       value = static_cast<uint32_t>(run.begin_cycle >> 32);
+      return true;
+    case regs::kSramBytes:
+      value = ctx_.config.sram().size_bytes();
+      return true;
+    case regs::kAccEntries:
+      value = static_cast<uint32_t>(spec::AccBufferEntries(ctx_.config));
       return true;
     default:
       return false;

@@ -5,6 +5,7 @@
 
 #include <boost/crc.hpp>
 
+#include "hw/spec/config.h"
 #include "hw/spec/isa.h"
 
 namespace npu::spec {
@@ -29,6 +30,29 @@ void SetSingleNpuRun(Program& program) {
   NpuRun* run = program.add_steps()->mutable_npu();
   run->set_first_instruction(0);
   run->set_instruction_count(static_cast<uint32_t>(program.instructions().size() / kInsnBytes));
+}
+
+void SetArchitecture(Program& program, const NpuConfig& config) {
+  program.set_arch_fingerprint(Fingerprint(config));
+  program.set_arch_name(config.name());
+  *program.mutable_arch_config() = config;
+}
+
+StatusOr<NpuConfig> RecordedArchitecture(const Program& program) {
+  if (!program.has_arch_config()) {
+    return NotFound(
+        fmt::format("the binary does not record the config it was compiled for (architecture '{}', "
+                    "fingerprint {:016x}): give it with --config",
+                    program.arch_name(), program.arch_fingerprint()));
+  }
+  const uint64_t recorded = Fingerprint(program.arch_config());
+  if (recorded != program.arch_fingerprint()) {
+    return DataLoss(fmt::format(
+        "the binary's recorded config has fingerprint {:016x}, but arch_fingerprint says {:016x} "
+        "(file damaged or edited)",
+        recorded, program.arch_fingerprint()));
+  }
+  return program.arch_config();
 }
 
 StatusOr<Program> OpenProgram(std::string_view file_bytes) {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "hw/spec/binary.pb.h"
+#include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
 
 namespace npu::spec {
@@ -22,6 +23,15 @@ std::string SealProgram(const Program& program);
 // Makes the whole instruction stream the program's only step: one NPU run (programs of a single
 // layer and hand-written tests).
 void SetSingleNpuRun(Program& program);
+
+// Records the architecture a program is compiled for: the fingerprint the firmware compares with
+// the NPU's, the name for messages, and the whole config so that a host can build the platform
+// from the file alone.
+void SetArchitecture(Program& program, const NpuConfig& config);
+
+// The config SetArchitecture recorded. Fails if there is none (a binary written before configs
+// were recorded) or if it is not the one arch_fingerprint names (a damaged or edited file).
+StatusOr<NpuConfig> RecordedArchitecture(const Program& program);
 
 // Fails with a message naming the problem: not a binary, another format version, bad checksum,
 // or an unreadable program.

@@ -206,7 +206,12 @@ Status ApplyOverride(NpuConfig& config, std::string_view assignment) {
 
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides) {
-  NpuConfig config = DefaultConfig();
+  return ResolveConfig(DefaultConfig(), file, overrides);
+}
+
+StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file,
+                                  const std::vector<std::string>& overrides) {
+  NpuConfig config = base;
   if (const NpuConfig* builtin = FindBuiltinConfig(file)) {
     config = *builtin;
   } else if (!file.empty()) {

@@ -37,6 +37,14 @@ uint64_t MinimalSramBytes(const NpuConfig& config);
 // then overrides, then validation: what every tool does.
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides);
+// The same with `base` (a binary's recorded config) in place of the default.
+StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file,
+                                  const std::vector<std::string>& overrides);
+
+// The accumulator buffer's size in int32 entries (its ACC_ENTRIES register).
+inline uint64_t AccBufferEntries(const NpuConfig& config) {
+  return config.mac().acc_buffer_bytes() / 4;
+}
 
 // CRC-64 of the canonical serialisation of every NPU field (the name and the control core's
 // cost model are excluded: neither changes what a binary does).

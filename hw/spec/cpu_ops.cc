@@ -70,7 +70,9 @@ const CpuAttr* FindCpuAttr(const CpuOp& op, std::string_view name) {
 
 uint64_t Elements(const TensorDesc& t) {
   uint64_t n = 1;
-  for (uint32_t d : t.shape()) n *= d;
+  for (uint32_t d : t.shape()) {
+    if (__builtin_mul_overflow(n, uint64_t{d}, &n)) return UINT64_MAX;
+  }
   return n;
 }
 

@@ -21,7 +21,8 @@ bool IsCpuKernel(std::string_view kernel);
 
 // The attribute `name` of `op`, or null.
 const CpuAttr* FindCpuAttr(const CpuOp& op, std::string_view name);
-// Elements of a tensor description (the product of its shape).
+// Elements of a tensor description (the product of its shape; UINT64_MAX if that overflows, so a
+// damaged shape never matches a size).
 uint64_t Elements(const TensorDesc& t);
 
 // What running `op` costs: overhead aside (cpu_model.h adds it), the work items of its kernel.

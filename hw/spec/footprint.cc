@@ -25,37 +25,42 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     const uint64_t dram = DmaExtent(d->run_bytes, d->n1, d->dram_stride1, d->n2, d->dram_stride2);
     const uint64_t sram = DmaSramExtent(*d);
     const bool load = insn.opcode == Opcode::kLoad;
-    f.push_back({Space::kDram, d->dram_offset, d->dram_offset + dram, !load});
-    f.push_back({Space::kSram, d->sram_addr, d->sram_addr + sram, load});
+    f.push_back({Space::kDram, d->dram_offset, d->dram_offset + dram, !load, "dram_offset"});
+    f.push_back({Space::kSram, d->sram_addr, d->sram_addr + sram, load, "sram_addr"});
   } else if (const auto* c = std::get_if<ConvArgs>(&insn.args)) {
-    f.push_back({Space::kSram, c->in_addr, c->in_addr + ConvInputBytes(*c), false});
-    f.push_back({Space::kSram, c->wt_addr, c->wt_addr + ConvWeightBytes(*c), false});
-    f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), true});
+    f.push_back({Space::kSram, c->in_addr, c->in_addr + ConvInputBytes(*c), false, "in_addr"});
+    f.push_back({Space::kSram, c->wt_addr, c->wt_addr + ConvWeightBytes(*c), false, "wt_addr"});
+    f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), true, "acc_addr"});
     if (c->accumulate)
-      f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false});
+      f.push_back({Space::kAcc, c->acc_addr, c->acc_addr + ConvAccEntries(*c), false, "acc_addr"});
   } else if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
-    f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false});
-    f.push_back({Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false});
+    f.push_back({Space::kAcc, a->acc_addr, a->acc_addr + ActAccEntries(*a), false, "acc_addr"});
+    f.push_back(
+        {Space::kSram, a->param_addr, a->param_addr + ActParamBytes(*a), false, "param_addr"});
     if (a->use_table) {
-      f.push_back({Space::kSram, a->table_addr, a->table_addr + uint64_t{kLutEntries}, false});
+      f.push_back({Space::kSram, a->table_addr, a->table_addr + uint64_t{kLutEntries}, false,
+                   "table_addr"});
     }
-    f.push_back({Space::kSram, a->out_addr, a->out_addr + ActOutputSpan(*a), true});
+    f.push_back({Space::kSram, a->out_addr, a->out_addr + ActOutputSpan(*a), true, "out_addr"});
   } else if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
-    f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false});
-    f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true});
+    f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false, "in_addr"});
+    f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true, "out_addr"});
   } else if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
-    f.push_back({Space::kSram, e->a_addr, e->a_addr + uint64_t{e->count}, false});
-    f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false});
-    f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true});
+    f.push_back({Space::kSram, e->a_addr, e->a_addr + uint64_t{e->count}, false, "a_addr"});
+    f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});
+    f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true, "out_addr"});
   } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
-    f.push_back({Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false});
-    f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false});
-    f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true});
+    f.push_back(
+        {Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false, "table_addr"});
+    f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false, "in_addr"});
+    f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true, "out_addr"});
   } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
-    f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false});
-    f.push_back({Space::kSram, r->col_taps_addr, r->col_taps_addr + ResizeColTapBytes(*r), false});
-    f.push_back({Space::kSram, r->in_addr, r->in_addr + ResizeInputSpan(*r), false});
-    f.push_back({Space::kSram, r->out_addr, r->out_addr + ResizeOutputSpan(*r), true});
+    f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false,
+                 "row_taps_addr"});
+    f.push_back({Space::kSram, r->col_taps_addr, r->col_taps_addr + ResizeColTapBytes(*r), false,
+                 "col_taps_addr"});
+    f.push_back({Space::kSram, r->in_addr, r->in_addr + ResizeInputSpan(*r), false, "in_addr"});
+    f.push_back({Space::kSram, r->out_addr, r->out_addr + ResizeOutputSpan(*r), true, "out_addr"});
   }
   return f;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "hw/spec/isa.h"
@@ -17,6 +18,7 @@ struct Footprint {
   uint64_t begin;  // first byte (entry for kAcc)
   uint64_t end;    // one past the last
   bool write;
+  std::string_view field = {};  // the instruction field holding `begin`, for messages
 };
 
 // The ranges are conservative hulls: a strided DMA side covers [addr, addr + extent).

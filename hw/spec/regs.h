@@ -10,7 +10,7 @@
 namespace npu::spec::regs {
 
 inline constexpr uint32_t kIdValue = 0x4E505531;  // "NPU1"
-inline constexpr uint32_t kVersionValue = 2;      // 2: TIMER and RUN_START
+inline constexpr uint32_t kVersionValue = 3;      // 2: TIMER and RUN_START; 3: SRAM/ACC sizes
 
 inline constexpr uint32_t kId = 0x000;            // RO: kIdValue
 inline constexpr uint32_t kVersion = 0x004;       // RO: kVersionValue
@@ -30,6 +30,8 @@ inline constexpr uint32_t kTimerLo = 0x038;       // RO: NPU cycles since reset;
 inline constexpr uint32_t kTimerHi = 0x03C;       //     the high word into TIMER_HI
 inline constexpr uint32_t kRunStartLo = 0x040;    // RO: TIMER at the last doorbell
 inline constexpr uint32_t kRunStartHi = 0x044;    // RO
+inline constexpr uint32_t kSramBytes = 0x048;     // RO: SRAM size in bytes
+inline constexpr uint32_t kAccEntries = 0x04C;    // RO: accumulator buffer size in int32 entries
 inline constexpr uint32_t kCountersBase = 0x100;  // RO: 64-bit counters, lo then hi word
 
 inline constexpr uint32_t kStatusBusy = 1u << 0;

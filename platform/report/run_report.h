@@ -46,8 +46,10 @@ struct LayerReport {
 };
 
 struct CheckReport {
-  std::string status = "skipped";  // "pass", "fail", "skipped"
-  std::string reason;              // why skipped, or the first mismatch
+  // "pass", "fail", "skipped" (timing-only: no data computed) or "not-checked" (outputs
+  // computed, but nothing to compare them with: a binary without its reference graph)
+  std::string status = "skipped";
+  std::string reason;  // why skipped or not checked, or the first mismatch
   uint64_t bytes = 0, mismatches = 0;
 };
 

@@ -119,6 +119,9 @@ std::string Check(const RunReport& r) {
         "reference; first: {}\n",
         Grouped(r.check.mismatches), Grouped(r.check.bytes), r.check.reason);
   }
+  if (r.check.status == "not-checked") {
+    return fmt::format("check           not checked: {}\n", r.check.reason);
+  }
   return fmt::format("check           skipped: {}\n", r.check.reason);
 }
 

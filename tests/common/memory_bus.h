@@ -38,8 +38,10 @@ class MemoryBus : public fw::Bus {
   std::vector<uint8_t>& dram_;
 };
 
-// The firmware's CPU kernels as a functional executor's CPU op runner.
+// The firmware's CPU kernels as a functional executor's CPU op runner, with the checks the
+// firmware applies when it loads a binary.
 inline Status RunCpuOpInMemory(const spec::CpuOp& op, std::vector<uint8_t>& dram) {
+  NPU_TRY(fw::CheckCpuOp(op, dram.size()));
   MemoryBus bus(dram);
   return fw::RunCpuOp(bus, op);
 }

@@ -14,8 +14,7 @@ constexpr uint32_t kDataStart = 1 << 20;  // tests place data at or above 1 MiB
 }  // namespace
 
 ProgramBuilder::ProgramBuilder(const spec::NpuConfig& config) {
-  program_.set_arch_fingerprint(spec::Fingerprint(config));
-  program_.set_arch_name(config.name());
+  spec::SetArchitecture(program_, config);
   program_.set_model_name("hand-built");
   program_.set_instruction_offset(kInstructionOffset);
   program_.set_dram_bytes(kDataStart);

@@ -1,5 +1,6 @@
 // Fuzz target: a binary file as the firmware receives it (hw/spec/binary.cc opens the envelope,
-// firmware/driver.cc checks architecture, layout and steps, firmware/cpu runs CPU steps). Byte
+// firmware/driver.cc checks the architecture, firmware/program_check.cc the layout, steps and
+// every instruction, firmware/cpu runs CPU steps). Byte
 // mutations mostly stop at the checksum; program_fuzzer.cc re-seals mutated programs to go
 // deeper. An internal error (a bus error after the checks passed) is a finding.
 #include "tests/fuzz/fuzz_board.h"

@@ -27,7 +27,10 @@ std::string SealForBoard(spec::Program program) {
 }
 
 FuzzBoard::FuzzBoard(const spec::NpuConfig& config)
-    : fingerprint_(spec::Fingerprint(config)), dram_bytes_(config.dram().size_bytes()) {}
+    : fingerprint_(spec::Fingerprint(config)),
+      dram_bytes_(config.dram().size_bytes()),
+      sram_bytes_(config.sram().size_bytes()),
+      acc_entries_(static_cast<uint32_t>(spec::AccBufferEntries(config))) {}
 
 bool FuzzBoard::Read32(uint64_t addr, uint32_t& value) {
   switch (addr - spec::kNpuRegsBase) {
@@ -42,6 +45,12 @@ bool FuzzBoard::Read32(uint64_t addr, uint32_t& value) {
       return true;
     case regs::kConfigFpHi:
       value = static_cast<uint32_t>(fingerprint_ >> 32);
+      return true;
+    case regs::kSramBytes:
+      value = sram_bytes_;
+      return true;
+    case regs::kAccEntries:
+      value = acc_entries_;
       return true;
     default:
       return false;

@@ -1,7 +1,7 @@
 // A board for the in-process firmware targets, without SystemC: DRAM of the config's size at
 // DRAM_BASE, kept as pages allocated on first write (a fuzzed binary may place data anywhere in
-// a gigabyte), and the NPU's identification registers, which are all the driver's Probe() and
-// Load() read. Anything else on the register bus answers with a bus error: the in-process
+// a gigabyte), and the NPU's identification and size registers, which are all the driver's Probe()
+// and Load() read. Anything else on the register bus answers with a bus error: the in-process
 // targets never start the NPU (platform_fuzzer.cc runs programs on the real model).
 #pragma once
 
@@ -48,6 +48,8 @@ class FuzzBoard : public fw::Bus {
 
   uint64_t fingerprint_;
   uint64_t dram_bytes_;
+  uint32_t sram_bytes_;  // what the NPU reports, for the loader's SRAM checks
+  uint32_t acc_entries_;
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;  // by (address - DRAM_BASE) / page
 };
 

@@ -185,7 +185,7 @@ TEST(CpuOp, FirmwareRefusesAnOperandWhoseSizeIsNotItsShape) {
   spec::CpuOp op = AddOp(kA);
   op.mutable_inputs(1)->set_size_bytes(kBytes - 1);
   *program.add_steps()->mutable_cpu() = op;
-  ExpectMessage(Refusal(program), "tensor 'b': 999 bytes for 1000 elements");
+  ExpectMessage(Refusal(program), "tensor 'b': 999 bytes for shape [1,1000] of INT8");
 }
 
 }  // namespace

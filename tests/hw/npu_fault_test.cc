@@ -1,5 +1,6 @@
 // What the firmware refuses to load, and what the hardware refuses to run: each case gives a
-// clear error, never a crash or a hang.
+// clear error, never a crash or a hang. The hardware cases hand the NPU instructions the
+// firmware's checks would refuse (fw::LoadChecks::kLayoutOnly), to test the hardware's own.
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
@@ -11,10 +12,18 @@ namespace {
 
 using testing::ProgramBuilder;
 
-Status RunExpectingError(const std::string& binary, const spec::NpuConfig& config) {
-  StatusOr<platform::RunResult> r = platform::RunBinary(config, binary, {}, {});
+Status RunExpectingError(const std::string& binary, const spec::NpuConfig& config,
+                         fw::LoadChecks checks = fw::LoadChecks::kAll) {
+  platform::RunOptions options;
+  options.load_checks = checks;
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, binary, {}, options);
   EXPECT_FALSE(r.ok());
   return r.status();
+}
+
+// The hardware's own checks, past the firmware's.
+Status HardwareError(const std::string& binary, const spec::NpuConfig& config) {
+  return RunExpectingError(binary, config, fw::LoadChecks::kLayoutOnly);
 }
 
 void ExpectMessage(const Status& s, const std::string& needle) {
@@ -65,7 +74,7 @@ TEST(Hardware, UnknownOpcodeFaultsAtItsIndex) {
   ProgramBuilder program(config);
   program.Add(testing::Load(1 << 20, 0, 64));
   program.AddRaw(spec::InsnWord{0x7F});
-  const Status s = RunExpectingError(program.Sealed(), config);
+  const Status s = HardwareError(program.Sealed(), config);
   ExpectMessage(s, "error 'bad instruction' at instruction 1");
   ExpectMessage(s, "unknown opcode 127");
 }
@@ -74,14 +83,14 @@ TEST(Hardware, DmaOutsideDramIsABusError) {
   const spec::NpuConfig config = spec::DefaultConfig();
   ProgramBuilder program(config);
   program.Add(testing::Load(0xFFFF'FF00, 0, 256));
-  ExpectMessage(RunExpectingError(program.Sealed(), config), "error 'bus error' at instruction 0");
+  ExpectMessage(HardwareError(program.Sealed(), config), "error 'bus error' at instruction 0");
 }
 
 TEST(Hardware, DmaOutsideSramFaults) {
   const spec::NpuConfig config = spec::DefaultConfig();
   ProgramBuilder program(config);
   program.Add(testing::Load(1 << 20, (1 << 20) - 16, 64));
-  ExpectMessage(RunExpectingError(program.Sealed(), config), "SRAM access out of range");
+  ExpectMessage(HardwareError(program.Sealed(), config), "SRAM access out of range");
 }
 
 TEST(Hardware, BadRequantisationShiftFaults) {
@@ -94,7 +103,7 @@ TEST(Hardware, BadRequantisationShiftFaults) {
   act.out_addr = 8192;
   ProgramBuilder program(config);
   program.Add({spec::Opcode::kAct, 0, 0, act});
-  ExpectMessage(RunExpectingError(program.Sealed(), config), "bad requantisation parameter");
+  ExpectMessage(HardwareError(program.Sealed(), config), "bad requantisation parameter");
 }
 
 TEST(Hardware, WeightsKnOutsideAOneByOneKernelFaults) {
@@ -106,7 +115,7 @@ TEST(Hardware, WeightsKnOutsideAOneByOneKernelFaults) {
   conv.weights_kn = true;
   ProgramBuilder program(config);
   program.Add({spec::Opcode::kConv, 0, 0, conv});
-  const Status s = RunExpectingError(program.Sealed(), config);
+  const Status s = HardwareError(program.Sealed(), config);
   ExpectMessage(s, "error 'bad instruction' at instruction 0");
   ExpectMessage(s, "weights_kn with a 3x3 kernel (1x1 only)");
 }
@@ -117,9 +126,34 @@ TEST(Hardware, WaitForATokenNeverGivenIsReportedAsAHang) {
   conv.in_h = conv.in_w = conv.in_c = conv.out_h = conv.out_w = conv.out_c = 1;
   ProgramBuilder program(config);
   program.Add({spec::Opcode::kConv, testing::kL, 0, conv});
-  const Status s = RunExpectingError(program.Sealed(), config);
+  const Status s = HardwareError(program.Sealed(), config);
   ExpectMessage(s, "the NPU hung");
   ExpectMessage(s, "compute queue waits for a token from the load queue");
+}
+
+// The instructions the hardware faults on above, refused by the firmware before the doorbell
+// (one run per process: SystemC elaborates once).
+TEST(Firmware, RefusesAnUnknownOpcodeBeforeTheDoorbell) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  ProgramBuilder program(config);
+  program.AddRaw(spec::InsnWord{0x7F});
+  ExpectMessage(RunExpectingError(program.Sealed(), config), "instruction 0: unknown opcode 127");
+}
+
+TEST(Firmware, RefusesAnSramAddressPastTheSram) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  ProgramBuilder program(config);
+  program.Add(testing::Load(0, (1 << 20) - 16, 64));
+  ExpectMessage(RunExpectingError(program.Sealed(), config), "past the end of SRAM");
+}
+
+TEST(Firmware, RefusesAWaitForATokenNeverGiven) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  spec::ConvArgs conv;
+  conv.in_h = conv.in_w = conv.in_c = conv.out_h = conv.out_w = conv.out_c = 1;
+  ProgramBuilder program(config);
+  program.Add({spec::Opcode::kConv, testing::kL, 0, conv});
+  ExpectMessage(RunExpectingError(program.Sealed(), config), "the run would deadlock");
 }
 
 }  // namespace

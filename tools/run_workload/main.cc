@@ -1,9 +1,10 @@
-// run_workload: compile a model for an architecture, run it on the virtual platform, check it bit
-// for bit against the integer reference, and report where every cycle and byte went: a terminal
-// table, and on request JSON, CSV, a Chrome trace and the outputs as .npy.
+// run_workload: compile a model for an architecture (or take a binary npu_compile wrote), run it
+// on the virtual platform, check it bit for bit against the integer reference, and report where
+// every cycle and byte went: a terminal table, and on request JSON, CSV, a Chrome trace and the
+// outputs as .npy.
 //
-// Exit status: 0 PASS (or timing-only done), 1 FAIL (outputs differ), 2 error. On error no report
-// file is written.
+// Exit status: 0 PASS (or timing-only done, or no reference to check against), 1 FAIL (outputs
+// differ), 2 error (a stopped watchdog included). On error no report file is written.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "platform/report/terminal_report.h"
 #include "platform/run.h"
 #include "tools/common/provenance.h"
+#include "tools/run_workload/binary_source.h"
 #include "tools/run_workload/options.h"
 #include "tools/run_workload/output_files.h"
 #include "tools/run_workload/workload_source.h"
@@ -62,6 +64,11 @@ platform::RunOptions::ProgressFn Progress(const Options& options) {
 
 report::CheckReport Check(const PreparedWorkload& w, const platform::RunResult& run) {
   report::CheckReport check;
+  if (!w.unchecked_reason.empty()) {
+    check.status = "not-checked";
+    check.reason = w.unchecked_reason;
+    return check;
+  }
   if (w.expected.empty()) {
     check.reason = "timing-only run: no data computed";
     return check;
@@ -122,19 +129,33 @@ bool ReportToStandardOutput(const Options& o) {
   return o.json_file == "-" || o.csv_file == "-" || o.trace_file == "-";
 }
 
+// The config and what to run on it: a compiled binary brings its config; a model is compiled for
+// the one the options name.
+StatusOr<LoadedBinary> Prepare(const Options& options) {
+  if (IsBinaryPath(options.model)) return PrepareBinary(options);
+  LoadedBinary prepared;
+  NPU_ASSIGN_OR_RETURN(prepared.config,
+                       spec::ResolveConfig(options.config_file, options.overrides));
+  if (!options.quiet) std::cerr << "compiling " << options.model << " ...\n";
+  NPU_ASSIGN_OR_RETURN(prepared.workload, PrepareWorkload(options, prepared.config));
+  prepared.workload.binary = spec::SealProgram(prepared.workload.program);
+  return prepared;
+}
+
 int Run(const Options& options) {
   report::Provenance provenance = CurrentProvenance(options.command_line);
-  StatusOr<spec::NpuConfig> config = spec::ResolveConfig(options.config_file, options.overrides);
-  if (!config.ok()) return Error(config.status());
-  if (!options.quiet) std::cerr << "compiling " << options.model << " ...\n";
-  StatusOr<PreparedWorkload> w = PrepareWorkload(options, *config);
-  if (!w.ok()) return Error(w.status());
+  StatusOr<LoadedBinary> prepared = Prepare(options);
+  if (!prepared.ok()) return Error(prepared.status());
+  const spec::NpuConfig* config = &prepared->config;
+  const PreparedWorkload* w = &prepared->workload;
   platform::RunOptions run_options;
   run_options.npu.compute_data = !options.timing_only;
   run_options.npu.trace = !options.trace_file.empty() || !options.output_dir.empty();
   run_options.progress = Progress(options);
+  run_options.max_cycles = options.max_cycles;
+  run_options.timeout_seconds = options.timeout_seconds;
   StatusOr<platform::RunResult> run =
-      platform::RunBinary(*config, spec::SealProgram(w->program), w->inputs, run_options);
+      platform::RunBinary(*config, w->binary, w->inputs, run_options);
   if (run_options.progress) std::cerr << "\r" << std::string(70, ' ') << "\r";
   if (!run.ok()) return Error(run.status().WithContext("running " + w->name));
   report::RunReport r = report::BuildRunReport(

@@ -1,12 +1,14 @@
 // Parsing run_workload's options with Boost.Program_options.
 #include "tools/run_workload/options.h"
 
-#include <algorithm>
 #include <boost/program_options.hpp>
+#include <charconv>
+#include <cstdint>
 #include <iostream>
 
 #include "tools/common/command_line.h"
 #include "tools/common/provenance.h"
+#include "tools/run_workload/model_options.h"
 
 namespace npu::tools {
 namespace {
@@ -19,7 +21,9 @@ constexpr char kUsage[] =
     "core drives it through registers and DRAM), checks every output byte against the integer\n"
     "reference, and reports cycles, utilisation, stalls by cause, DRAM traffic and the roofline,\n"
     "per layer and in total.\n\n"
-    "MODEL is a built-in name (run_workload --list).\n\n"
+    "MODEL is a built-in name (run_workload --list), an .onnx file, or a binary compiled by\n"
+    "npu_compile (.npub), which runs on the config it records unless --config or --set say\n"
+    "otherwise.\n\n"
     "Examples:\n"
     "  run_workload conv3x3\n"
     "  run_workload fc --set mac.rows=64 --set mac.dataflow=OUTPUT_STATIONARY\n"
@@ -33,17 +37,9 @@ po::options_description Visible() {
   d.add_options()
       ("help,h", "show this help")
       ("list", "list the built-in models and print the default architecture config")
-      ("config", po::value<std::string>(),
-       "architecture: a built-in config name (--list) or a file (.textproto or .json) merged "
-       "onto the default; see docs/config.md")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override one config field, e.g. --set mac.rows=64 (repeatable)")
       ("input", po::value<std::vector<std::string>>()->composing(),
        "input tensor as .npy (int8 as is, or float32 quantised with the model's input scale), "
        "one per model input in order; default: the built-in deterministic input")
-      ("calib", po::value<std::vector<std::string>>()->composing(),
-       "calibrate the quantisation on this float32 .npy sample (repeatable; single-input models) "
-       "instead of the built-in inputs")
       ("output-dir", po::value<std::string>(),
        "write the outputs (.npy: int8 and dequantised float32), report.json, layers.csv, "
        "trace.json and layers.svg (a per-layer chart) here")
@@ -51,27 +47,44 @@ po::options_description Visible() {
       ("csv", po::value<std::string>(), "write the per-layer table as CSV to this file")
       ("trace", po::value<std::string>(),
        "write a Chrome trace-event timeline (open in ui.perfetto.dev) to this file")
-      ("batch", po::value<int64_t>(),
-       "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
-       "the model is compiled for one and run that many times in one program")
-      ("image-size", po::value<int64_t>(),
-       "input height and width for the built-in CNNs (default 224), e.g. --image-size 112")
-      ("cpu-ops", po::value<std::vector<std::string>>()->composing(),
-       "run these nodes (by name) or ops (e.g. add, max_pool) on the control core instead of "
-       "the NPU (repeatable, or comma-separated)")
-      ("no-cpu-fallback",
-       "refuse, listing them, ops the NPU cannot run instead of running them on the control "
-       "core (docs/cpu-fallback.md)")
       ("timing-only",
        "skip computing data (outputs are not checked) but keep every cycle identical: faster")
+      ("max-cycles", po::value<std::string>(),
+       "watchdog: stop a run still going after this many simulated NPU cycles (from power-on, "
+       "loading included) with an error saying where each queue stands")
+      ("timeout", po::value<double>(),
+       "watchdog: stop a run still going after this many seconds of host time, likewise")
       ("quiet,q", "no progress on stderr");
   // clang-format on
+  d.add(ModelOptionsDescription());
   return d;
 }
 
 template <class T>
 void Take(const po::variables_map& vm, const char* name, T& out) {
   if (vm.count(name)) out = vm[name].as<T>();
+}
+
+// --max-cycles as a whole number (from_chars: no sign, no wrapping), --timeout in seconds.
+int TakeWatchdog(const po::variables_map& vm, Options& options) {
+  if (vm.count("max-cycles")) {
+    const std::string text = vm["max-cycles"].as<std::string>();
+    const auto [end, error] =
+        std::from_chars(text.data(), text.data() + text.size(), options.max_cycles);
+    if (text.empty() || text[0] == '-' || error != std::errc() ||
+        end != text.data() + text.size() || options.max_cycles == 0) {
+      std::cerr << "run_workload: --max-cycles '" << text << "': must be a whole number from 1 to "
+                << UINT64_MAX << "\n";
+      return 2;
+    }
+  }
+  Take(vm, "timeout", options.timeout_seconds);
+  if (vm.count("timeout") && !(options.timeout_seconds > 0 && options.timeout_seconds <= 1e9)) {
+    std::cerr << "run_workload: --timeout " << options.timeout_seconds
+              << ": must be more than 0 and at most 1e9 seconds\n";
+    return 2;
+  }
+  return -1;
 }
 
 }  // namespace
@@ -84,30 +97,13 @@ int ParseOptions(int argc, char** argv, Options& options) {
   }
   options.command_line = ShellQuotedCommandLine(argc, argv);
   Take(vm, "model", options.model);
-  Take(vm, "config", options.config_file);
-  Take(vm, "set", options.overrides);
   Take(vm, "input", options.inputs);
-  Take(vm, "calib", options.calib);
   Take(vm, "output-dir", options.output_dir);
   Take(vm, "json", options.json_file);
   Take(vm, "csv", options.csv_file);
   Take(vm, "trace", options.trace_file);
-  Take(vm, "image-size", options.image_size);
-  Take(vm, "batch", options.batch);
-  if (options.batch < 0 || options.batch > 4096) {
-    std::cerr << "run_workload: --batch " << options.batch << ": must be between 1 and 4096\n";
-    return 2;
-  }
-  std::vector<std::string> cpu_ops;
-  Take(vm, "cpu-ops", cpu_ops);
-  for (const std::string& list : cpu_ops) {
-    for (size_t start = 0; start <= list.size();) {
-      const size_t comma = std::min(list.find(',', start), list.size());
-      if (comma > start) options.cpu_ops.push_back(list.substr(start, comma - start));
-      start = comma + 1;
-    }
-  }
-  options.cpu_fallback = vm.count("no-cpu-fallback") == 0;
+  if (const int code = TakeWatchdog(vm, options); code >= 0) return code;
+  if (const int code = TakeModelOptions("run_workload", vm, options); code >= 0) return code;
   options.timing_only = vm.count("timing-only") > 0;
   options.list = vm.count("list") > 0;
   options.quiet = vm.count("quiet") > 0;

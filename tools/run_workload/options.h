@@ -8,7 +8,7 @@
 namespace npu::tools {
 
 struct Options {
-  std::string model;  // a built-in name (or, later, an .onnx path)
+  std::string model;  // a built-in name, an .onnx file or a compiled binary (.npub)
   std::string config_file;
   std::vector<std::string> overrides;  // --set key=value
   std::vector<std::string> inputs;     // --input FILE.npy, one per model input
@@ -20,6 +20,9 @@ struct Options {
   std::vector<std::string> cpu_ops;  // --cpu-ops: node or op names to run on the control core
   bool cpu_fallback = true;          // --no-cpu-fallback turns it off
   bool timing_only = false;
+  bool reference = true;       // compute the integer reference's outputs (npu_compile: no)
+  uint64_t max_cycles = 0;     // --max-cycles: the watchdog's cycle budget; 0: none
+  double timeout_seconds = 0;  // --timeout: the watchdog's host-time limit; 0: none
   bool list = false;
   bool quiet = false;        // no progress on stderr
   std::string command_line;  // argv, shell-quoted: for the report's provenance

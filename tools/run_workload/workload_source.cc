@@ -54,6 +54,17 @@ StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path,
   return q;
 }
 
+StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path) {
+  NPU_ASSIGN_OR_RETURN(const NpyArray a, ReadNpyFile(path));
+  if (a.dtype != "<f4") {
+    return InvalidArgument(fmt::format("{}: a model input must be float32, not {}", path, a.dtype));
+  }
+  NPU_ASSIGN_OR_RETURN(std::vector<float> values, FiniteFloats(a, path));
+  return compiler::interp::HostTensor::FromValues<float>(
+      a.shape, values,
+      a.shape.size() == 4 ? compiler::ir::Layout::kNCHW : compiler::ir::Layout::kNone);
+}
+
 namespace {
 
 bool IsSingleLayer(const std::string& name) {
@@ -70,22 +81,10 @@ bool IsBuiltinModel(const std::string& name) {
   return false;
 }
 
-// A float32 .npy as the float model's input (NCHW for images, as the model takes it).
-StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path) {
-  NPU_ASSIGN_OR_RETURN(const NpyArray a, ReadNpyFile(path));
-  if (a.dtype != "<f4") {
-    return InvalidArgument(fmt::format("{}: a model input must be float32, not {}", path, a.dtype));
-  }
-  NPU_ASSIGN_OR_RETURN(std::vector<float> values, FiniteFloats(a, path));
-  return compiler::interp::HostTensor::FromValues<float>(
-      a.shape, values,
-      a.shape.size() == 4 ? compiler::ir::Layout::kNCHW : compiler::ir::Layout::kNone);
-}
-
 // A whole model: front end, quantisation, compilation, the input and the integer reference.
 StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuConfig& config) {
   compiler::ModelPipelineOptions mo;
-  mo.compute_reference = !options.timing_only;
+  mo.compute_reference = options.reference && !options.timing_only;
   mo.image_size = options.image_size;
   mo.batch = options.batch;
   mo.compile.cpu_fallback = options.cpu_fallback;
@@ -156,7 +155,7 @@ StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::N
                          InputFromNpy(options.inputs[0], p.program.inputs(0)));
     p.inputs.push_back(std::move(input));
   }
-  if (!options.timing_only) {
+  if (options.reference && !options.timing_only) {
     NPU_ASSIGN_OR_RETURN(std::vector<int8_t> expected,
                          compiler::ReferenceConv(w.layer, p.inputs[0]));
     p.expected.push_back(std::move(expected));

@@ -21,9 +21,11 @@ namespace npu::tools {
 struct PreparedWorkload {
   std::string name;
   spec::Program program;
+  std::string binary;  // a .npub's bytes, handed to the firmware as they are; empty: seal `program`
   std::vector<std::vector<int8_t>> inputs;    // one per program input, quantised
   std::vector<std::vector<int8_t>> expected;  // integer reference outputs; empty: not computed
-  double compile_seconds = 0;                 // front end, quantisation and compilation
+  std::string unchecked_reason;  // why outputs computed cannot be checked (no reference), or ""
+  double compile_seconds = 0;    // front end, quantisation and compilation
   // Whole models only: the float graph, the quantised graph and the float input the run used.
   std::optional<compiler::ir::Graph> float_graph, quantized;
   std::vector<compiler::interp::HostTensor> float_inputs;  // the first inference's
@@ -35,6 +37,9 @@ struct PreparedWorkload {
 std::vector<std::pair<std::string, std::string>> BuiltinModels();
 
 StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config);
+
+// A float32 .npy as the float model's input (NCHW for images, as the model takes it).
+StatusOr<compiler::interp::HostTensor> FloatInput(const std::string& path);
 
 // Quantises a float32 .npy (or takes an int8 one) for a program input.
 StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path, const spec::TensorDesc& tensor);

@@ -1,0 +1,135 @@
+// npu_compile: compile a model ahead of time into a binary file that runs alone.
+//
+//   npu_compile resnet18 -o resnet18.npub
+//   npu_compile model.onnx --config small --set mac.rows=16 --calib x.npy -o model.npub
+//   npu_compile small_cnn --with-reference -o small_cnn.npub   carries its quantised graph
+//   run_workload resnet18.npub [--input x.npy]                 runs it (docs/binary-format.md)
+//
+// The model is prepared, quantised and compiled exactly as run_workload MODEL does with the same
+// options (tools/run_workload/model_options.h, workload_source.h), so the file runs in the same
+// cycles. The file is the sealed binary (hw/spec/binary.proto) plus what a run needs without the
+// model: the config compiled for, the batch and, with --with-reference, the quantised graph.
+//
+// Exit status: 0 written, 2 error (nothing written: the file appears whole or not at all).
+#include <fmt/format.h>
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "compiler/ir/graph_proto.h"
+#include "hw/spec/binary.h"
+#include "hw/spec/config.h"
+#include "hw/spec/isa.h"
+#include "tools/common/command_line.h"
+#include "tools/common/output_files.h"
+#include "tools/run_workload/model_options.h"
+#include "tools/run_workload/workload_source.h"
+
+namespace npu::tools {
+namespace {
+
+namespace po = boost::program_options;
+
+constexpr int kExitError = 2;
+
+struct CompileRequest {
+  Options model;  // MODEL and the options that decide what it compiles to
+  std::string output;
+  bool with_reference = false;
+};
+
+po::options_description Visible() {
+  po::options_description d(
+      "Usage: npu_compile MODEL -o FILE [options]\n"
+      "Compiles MODEL (a built-in name or an .onnx file) for the architecture into FILE, a\n"
+      "binary that `run_workload FILE` runs alone: the program, its constants, its inputs' and\n"
+      "outputs' names, shapes and quantisation, and the config it was compiled for.\n\nOptions");
+  // clang-format off
+  d.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value<std::string>(), "the file to write (conventionally .npub)")
+      ("with-reference",
+       "also store the quantised graph, so that run_workload FILE checks every output byte "
+       "against the integer reference (whole models only; the file grows by about the weights)")
+      ("quiet,q", "no summary on stderr");
+  // clang-format on
+  d.add(ModelOptionsDescription());
+  return d;
+}
+
+// Returns an exit code to stop with, or -1 to go on.
+int Parse(int argc, char** argv, CompileRequest& request, bool& quiet) {
+  po::variables_map vm;
+  if (const std::optional<int> exit =
+          ParseCommandLine("npu_compile", argc, argv, Visible(), "model", vm)) {
+    return *exit;
+  }
+  if (vm.count("model")) request.model.model = vm["model"].as<std::string>();
+  if (vm.count("output")) request.output = vm["output"].as<std::string>();
+  if (request.model.model.empty() || request.output.empty()) {
+    std::cerr << "npu_compile: give a MODEL and -o FILE\n(npu_compile --help lists the options)\n";
+    return kExitUsage;
+  }
+  request.with_reference = vm.count("with-reference") > 0;
+  quiet = vm.count("quiet") > 0;
+  request.model.reference = false;  // the reference's outputs are run_workload's business
+  return TakeModelOptions("npu_compile", vm, request.model);
+}
+
+StatusOr<spec::Program> Compile(const CompileRequest& request) {
+  NPU_ASSIGN_OR_RETURN(const spec::NpuConfig config,
+                       spec::ResolveConfig(request.model.config_file, request.model.overrides));
+  NPU_ASSIGN_OR_RETURN(PreparedWorkload w, PrepareWorkload(request.model, config));
+  if (request.with_reference) {
+    if (!w.quantized) {
+      return InvalidArgument(fmt::format(
+          "--with-reference: '{}' is a single-layer workload without a quantised graph; the "
+          "option needs a whole model",
+          request.model.model));
+    }
+    w.program.set_reference_graph(compiler::ir::SerializeGraph(*w.quantized));
+  }
+  return std::move(w.program);
+}
+
+std::string Summary(const std::string& path, const spec::Program& p, size_t file_bytes) {
+  std::string text = fmt::format(
+      "wrote {}: {} for architecture '{}' (fingerprint {:016x}), batch {}, {} instructions, {} "
+      "steps, {} bytes{}\n",
+      path, p.model_name(), p.arch_name(), p.arch_fingerprint(), std::max<uint32_t>(p.batch(), 1),
+      p.instructions().size() / spec::kInsnBytes, p.steps_size(), file_bytes,
+      p.reference_graph().empty() ? "" : ", with its reference graph");
+  for (const auto* tensors : {&p.inputs(), &p.outputs()}) {
+    for (const spec::TensorDesc& t : *tensors) {
+      text += fmt::format("  {} {}: int8 [{}] {}, scale {} zero point {}\n",
+                          tensors == &p.inputs() ? "input " : "output", t.name(),
+                          fmt::join(t.shape(), ","), t.layout(), t.scale(), t.zero_point());
+    }
+  }
+  return text;
+}
+
+int Run(int argc, char** argv) {
+  CompileRequest request;
+  bool quiet = false;
+  if (const int code = Parse(argc, argv, request, quiet); code >= 0) return code;
+  StatusOr<spec::Program> program = Compile(request);
+  if (!program.ok()) {
+    std::cerr << "npu_compile: " << program.status().message() << "\n";
+    return kExitError;
+  }
+  const std::string sealed = spec::SealProgram(*program);
+  OutputFiles files;
+  files.Add(request.output, sealed);
+  if (const Status s = files.Commit(); !s.ok()) {
+    std::cerr << "npu_compile: " << s.message() << "\n";
+    return kExitError;
+  }
+  if (!quiet) std::cerr << Summary(request.output, *program, sealed.size());
+  return 0;
+}
+
+}  // namespace
+}  // namespace npu::tools
+
+int main(int argc, char** argv) { return npu::tools::Run(argc, argv); }

@@ -1,0 +1,76 @@
+// The model options: their descriptions and their values.
+#include "tools/run_workload/model_options.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace npu::tools {
+namespace {
+
+namespace po = boost::program_options;
+
+template <class T>
+void Take(const po::variables_map& vm, const char* name, T& out) {
+  if (vm.count(name)) out = vm[name].as<T>();
+}
+
+// "a,b" "c" -> a, b, c.
+std::vector<std::string> SplitCommas(const std::vector<std::string>& lists) {
+  std::vector<std::string> items;
+  for (const std::string& list : lists) {
+    for (size_t start = 0; start <= list.size();) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      if (comma > start) items.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  return items;
+}
+
+}  // namespace
+
+po::options_description ModelOptionsDescription() {
+  po::options_description d("What the model compiles to");
+  // clang-format off
+  d.add_options()
+      ("config", po::value<std::string>(),
+       "architecture: a built-in config name (--list) or a file (.textproto or .json) merged "
+       "onto the default; see docs/config.md")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override one config field, e.g. --set mac.rows=64 (repeatable)")
+      ("calib", po::value<std::vector<std::string>>()->composing(),
+       "calibrate the quantisation on this float32 .npy sample (repeatable; single-input models) "
+       "instead of the built-in inputs")
+      ("batch", po::value<int64_t>(),
+       "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
+       "the model is compiled for one and run that many times in one program")
+      ("image-size", po::value<int64_t>(),
+       "input height and width for the built-in CNNs (default 224), e.g. --image-size 112")
+      ("cpu-ops", po::value<std::vector<std::string>>()->composing(),
+       "run these nodes (by name) or ops (e.g. add, max_pool) on the control core instead of "
+       "the NPU (repeatable, or comma-separated)")
+      ("no-cpu-fallback",
+       "refuse, listing them, ops the NPU cannot run instead of running them on the control "
+       "core (docs/cpu-fallback.md)");
+  // clang-format on
+  return d;
+}
+
+int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Options& options) {
+  Take(vm, "config", options.config_file);
+  Take(vm, "set", options.overrides);
+  Take(vm, "calib", options.calib);
+  Take(vm, "image-size", options.image_size);
+  Take(vm, "batch", options.batch);
+  if (options.batch < 0 || options.batch > 4096) {
+    std::cerr << tool << ": --batch " << options.batch << ": must be between 1 and 4096\n";
+    return 2;
+  }
+  std::vector<std::string> cpu_ops;
+  Take(vm, "cpu-ops", cpu_ops);
+  options.cpu_ops = SplitCommas(cpu_ops);
+  options.cpu_fallback = vm.count("no-cpu-fallback") == 0;
+  return -1;
+}
+
+}  // namespace npu::tools
