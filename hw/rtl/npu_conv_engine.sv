@@ -26,10 +26,20 @@ module npu_conv_engine
     input logic clk,
     input logic rst,
     input logic start,  // run instructions 0 .. npu_insn_count() - 1
-    input logic df_os,
-    input logic [1:0] pipe,
+    input logic df_os_in,  // 0: weight-stationary, 1: output-stationary; sampled during reset
+    input logic [1:0] pipe_in,  // FoldPipelining; sampled during reset
     output logic busy
 );
+  // The modes as registers: no combinational path from the pins (Verilator then re-evaluates
+  // the datapath's logic only on the clock).
+  logic df_os;
+  logic [1:0] pipe;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      df_os <= df_os_in;
+      pipe <= pipe_in;
+    end
+  end
   localparam int kDepth = ROWS + COLS;
   localparam int kTags = 1 << kTagBits;
   localparam int kSlots = 1 << kSlotBits;

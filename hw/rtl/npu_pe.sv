@@ -32,6 +32,8 @@ module npu_pe
     input logic d_latch,  // OS DOUBLE_BUFFERED: shadows into the drain chain
     input logic d_shift  // OS: the drain chain shifts down
 );
+  // One copy of the code for every PE (inlined, a 64x64 array is 80 MB of C++).
+  /* verilator no_inline_module */
   logic signed [8:0] chain, shadow, active, x_q, wq;
   logic v_q, f_q, l_q;
   logic signed [31:0] p_q, acc, dchain, shadow_sum, acc_new;

@@ -26,9 +26,9 @@ package npu_rtl_pkg;
     F_ACC_ADDR, F_ACCUMULATE, F_WEIGHTS_KN, F_IN_ZP, F_WT_ZP, F_NUM_FIELDS
   } field_t;
 
-  import "DPI-C" function int npu_insn_count();
-  import "DPI-C" function int npu_insn_field(input int idx, input int field);
-  import "DPI-C" function int npu_sram_byte(input int addr);  // sign-extended int8
+  import "DPI-C" pure function int npu_insn_count();
+  import "DPI-C" pure function int npu_insn_field(input int idx, input int field);
+  import "DPI-C" pure function int npu_sram_byte(input int addr);  // sign-extended int8
   import "DPI-C" function int npu_acc_read(input int entry);
   import "DPI-C" function void npu_acc_write(input int entry, input int value);
   // A fold's stream left the array (its last accumulator write slot passed column C-1).

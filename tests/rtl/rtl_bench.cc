@@ -21,11 +21,10 @@ namespace {
 
 // The order of npu_rtl_pkg::field_t.
 std::vector<int64_t> Fields(const spec::ConvArgs& c) {
-  return {c.in_addr,     c.in_h,       c.in_w,          c.in_c,          c.pad_top,
-          c.pad_left,    c.pad_value,  c.kernel_h,      c.kernel_w,      c.stride_h,
-          c.stride_w,    c.dilation_h, c.dilation_w,    c.out_h,         c.out_w,
-          c.out_c,       c.wt_addr,    c.acc_addr,      c.accumulate,    c.weights_kn,
-          c.in_zero_point, c.wt_zero_point};
+  return {c.in_addr,    c.in_h,       c.in_w,          c.in_c,         c.pad_top,  c.pad_left,
+          c.pad_value,  c.kernel_h,   c.kernel_w,      c.stride_h,     c.stride_w, c.dilation_h,
+          c.dilation_w, c.out_h,      c.out_w,         c.out_c,        c.wt_addr,  c.acc_addr,
+          c.accumulate, c.weights_kn, c.in_zero_point, c.wt_zero_point};
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ struct BenchState {
   std::vector<int8_t> sram;
   std::vector<int32_t> acc;
   int64_t begin_cycle = -1;
-  std::vector<int64_t> end_cycle;     // per instruction: its last fold's done cycle + 1
-  std::vector<uint64_t> folds_done;   // per instruction
+  std::vector<int64_t> end_cycle;    // per instruction: its last fold's done cycle + 1
+  std::vector<uint64_t> folds_done;  // per instruction
 };
 BenchState& State();
 

@@ -36,8 +36,8 @@ class Engine {
   Engine() : top_(std::make_unique<Vnpu_conv_engine>(&context_)) {}
   // Runs State().insns; false if it did not finish within `max_cycles`.
   bool Run(const spec::NpuConfig& config, uint64_t max_cycles) {
-    top_->df_os = config.mac().dataflow() == spec::OUTPUT_STATIONARY;
-    top_->pipe = static_cast<uint8_t>(config.mac().fold_pipelining());
+    top_->df_os_in = config.mac().dataflow() == spec::OUTPUT_STATIONARY;
+    top_->pipe_in = static_cast<uint8_t>(config.mac().fold_pipelining());
     top_->rst = 1;
     top_->start = 0;
     Tick();
@@ -81,11 +81,10 @@ std::string RunAndCheck(const std::vector<spec::ConvArgs>& convs, const spec::Np
   if (std::getenv("NPU_RTL_VERBOSE")) {  // the figures of docs/timing-fidelity.md
     const std::vector<uint64_t> want = ExpectedCycles(config);
     for (size_t i = 0; i < measured.size(); ++i) {
-      fmt::print("{} {} | {} | folds {} | rtl {} spec {}\n",
-                 spec::Dataflow_Name(config.mac().dataflow()),
-                 spec::FoldPipelining_Name(config.mac().fold_pipelining()),
-                 FormatConv(State().insns[i]), spec::ConvFolds(config, State().insns[i]),
-                 measured[i], want[i]);
+      fmt::print(
+          "{} {} | {} | folds {} | rtl {} spec {}\n", spec::Dataflow_Name(config.mac().dataflow()),
+          spec::FoldPipelining_Name(config.mac().fold_pipelining()), FormatConv(State().insns[i]),
+          spec::ConvFolds(config, State().insns[i]), measured[i], want[i]);
     }
   }
   return problems;
@@ -105,10 +104,12 @@ struct Mode {
   spec::Dataflow dataflow;
   spec::FoldPipelining pipelining;
 };
-const Mode kModes[] = {
-    {spec::WEIGHT_STATIONARY, spec::DOUBLE_BUFFERED}, {spec::WEIGHT_STATIONARY, spec::SINGLE_BUFFERED},
-    {spec::WEIGHT_STATIONARY, spec::NONE},            {spec::OUTPUT_STATIONARY, spec::DOUBLE_BUFFERED},
-    {spec::OUTPUT_STATIONARY, spec::SINGLE_BUFFERED}, {spec::OUTPUT_STATIONARY, spec::NONE}};
+const Mode kModes[] = {{spec::WEIGHT_STATIONARY, spec::DOUBLE_BUFFERED},
+                       {spec::WEIGHT_STATIONARY, spec::SINGLE_BUFFERED},
+                       {spec::WEIGHT_STATIONARY, spec::NONE},
+                       {spec::OUTPUT_STATIONARY, spec::DOUBLE_BUFFERED},
+                       {spec::OUTPUT_STATIONARY, spec::SINGLE_BUFFERED},
+                       {spec::OUTPUT_STATIONARY, spec::NONE}};
 
 std::string Name(const Mode& m) {
   return fmt::format("{} {}", spec::Dataflow_Name(m.dataflow),
@@ -147,7 +148,8 @@ TEST(RtlCorners, EveryModeMatchesTheSpec) {
 TEST(RtlChains, AccumulatingConvsContinueTheFoldChain) {
   const uint32_t r = kRows;
   std::vector<spec::ConvArgs> chain = {Conv(2, 3, kCols + 1, 1, r + 3), Conv(2, 3, kCols + 1, 1, 5),
-                                       Conv(2, 3, kCols + 1, 1, 2 * r), Conv(2, 3, kCols + 1, 1, 5)};
+                                       Conv(2, 3, kCols + 1, 1, 2 * r),
+                                       Conv(2, 3, kCols + 1, 1, 5)};
   for (size_t i = 1; i < chain.size(); ++i) chain[i].accumulate = true;
   spec::ConvArgs other = Conv(2, 2, 3, 1, 4);
   other.acc_addr = 6 * (kCols + 1);
