@@ -12,6 +12,7 @@
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/provenance.h"
 
 namespace npu::report {
 
@@ -51,10 +52,11 @@ struct CheckReport {
 };
 
 struct RunReport {
+  Provenance provenance;
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"
-  int64_t batch = 1;           // inferences per run
+  int64_t batch = 1;          // inferences per run
   double compile_seconds = 0, simulate_seconds = 0;
   uint32_t instructions = 0;
   uint64_t image_dram_bytes = 0;
