@@ -138,10 +138,14 @@ class Replay {
     const uint64_t alone = Alone(insn);
     const auto* dma = std::get_if<spec::DmaArgs>(&insn.args);
     if (dma == nullptr) {
-      if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
-        cost_.macs += spec::ConvMacs(*conv);
-      }
-      return alone;
+      const auto* conv = std::get_if<spec::ConvArgs>(&insn.args);
+      if (conv == nullptr) return alone;
+      cost_.macs += spec::ConvMacs(*conv);
+      // Without fill and drain if it continues the previous CONV's fold chain.
+      const spec::ConvArgs* chained_after = chain_.Predecessor(c_, *conv, start);
+      const uint64_t cycles = chained_after ? spec::IdealCycles(c_, insn, chained_after) : alone;
+      chain_.Ended(*conv, start + cycles);
+      return cycles;
     }
     const uint64_t bytes = spec::DmaBytes(*dma);
     (insn.opcode == spec::Opcode::kLoad ? cost_.dram_read_bytes : cost_.dram_write_bytes) += bytes;
@@ -166,6 +170,7 @@ class Replay {
   std::array<std::deque<std::pair<std::vector<spec::Footprint>, uint64_t>>, kQueues> recent_;
   CostEstimate cost_;
   std::vector<InstructionTiming> timeline_;
+  spec::FoldChain chain_;
 };
 
 }  // namespace

@@ -56,7 +56,8 @@ bool Unit::Step(Shared& s) {
   }
 }
 
-// The unit's SRAM accesses back to back from now; IdealCycles plus what busy banks cost.
+// The unit's SRAM accesses back to back from now; IdealCycles (a CONV's folds chained or not, as
+// hw/mac_array decides) plus what busy banks cost.
 void Unit::Start(Shared& s) {
   const spec::Instruction& insn = s.insns[insn_];
   uint64_t at = s.now, ideal = 0;
@@ -65,11 +66,13 @@ void Unit::Start(Shared& s) {
     ideal += spec::SramIdealCycles(s.c, a);
   }
   const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;
-  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
-    s.cost.macs += spec::ConvMacs(*conv);
-  }
+  const auto* conv = std::get_if<spec::ConvArgs>(&insn.args);
+  if (conv != nullptr) s.cost.macs += spec::ConvMacs(*conv);
+  const spec::ConvArgs* chained_after =
+      conv != nullptr ? chain_.Predecessor(s.c, *conv, s.now) : nullptr;
   s.timeline[insn_].start = s.now;
-  end_ = s.now + spec::IdealCycles(s.c, insn) + conflict;
+  end_ = s.now + spec::IdealCycles(s.c, insn, chained_after) + conflict;
+  if (conv != nullptr) chain_.Ended(*conv, end_);
   s.cost.busy_cycles[q_] += end_ - s.now;
   busy_ = true;
 }

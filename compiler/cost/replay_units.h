@@ -118,6 +118,7 @@ class Unit {
   bool blocked_ = false;  // found its tokens missing
   size_t insn_ = 0;
   uint64_t end_ = 0;
+  spec::FoldChain chain_;  // CONVs only: hw/mac_array's
 };
 
 // A DMA engine: in-order dispatch (tokens, hazard with descriptors in flight, a free channel),

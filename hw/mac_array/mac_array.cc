@@ -61,12 +61,16 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
                                               "exceeds the buffer",
                                               conv.acc_addr, partial_sums_.size())};
   }
-  // What the CONV takes alone (folds or SRAM reads, whichever is longer), plus what its reads
-  // lost to banks busy with other units.
+  // What the CONV takes alone (folds, without fill and drain if it continues the previous
+  // CONV's fold chain, or SRAM reads, whichever is longer), plus what its reads lost to banks
+  // busy with other units.
   const uint64_t conflict = sram_timing.conflict_cycles;
-  const uint64_t cycles = spec::IdealCycles(ctx_.config, insn) + conflict;
+  const uint64_t start = ctx_.clock.Now();
+  const spec::ConvArgs* chained_after = chain_.Predecessor(ctx_.config, conv, start);
+  const uint64_t cycles = spec::IdealCycles(ctx_.config, insn, chained_after) + conflict;
   ctx_.counters.Add(spec::regs::kMacs, spec::ConvMacs(conv));
   sc_core::wait(ctx_.clock.Cycles(cycles));
+  chain_.Ended(conv, start + cycles);
   UnitResult done;
   done.bank_conflict_cycles = conflict;
   return done;

@@ -2,8 +2,9 @@
 // reads the weight block and the input region from SRAM (spec::UnitSramAccesses), computes int32
 // partial sums of 9-bit operands (each int8 minus its zero point; weights [out_c][kh][kw][in_c],
 // or [in_c][out_c] with weights_kn: spec::ComputeConv) and writes them to the accumulator buffer. A
-// CONV takes spec::IdealCycles (max of its fold cycles and the SRAM cycles to read its operands)
-// plus the cycles its SRAM reads lose to banks busy with other units' accesses.
+// CONV takes spec::IdealCycles (max of its fold cycles and the SRAM cycles to read its operands;
+// no fill and drain if it continues the previous CONV's fold chain, spec::FoldChain) plus the
+// cycles its SRAM reads lose to banks busy with other units' accesses.
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "hw/common/unit_context.h"
+#include "hw/spec/timing_model.h"
 
 namespace npu::hw {
 
@@ -34,6 +36,7 @@ class MacArray : public sc_core::sc_module {
   UnitContext& ctx_;
   std::vector<int8_t> input_, weights_;
   std::vector<int32_t> partial_sums_;
+  spec::FoldChain chain_;
 };
 
 }  // namespace npu::hw

@@ -139,6 +139,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_rows(32);
   c.mutable_mac()->set_cols(32);
   c.mutable_mac()->set_dataflow(WEIGHT_STATIONARY);
+  c.mutable_mac()->set_fold_pipelining(DOUBLE_BUFFERED);
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -226,6 +227,11 @@ uint64_t Fingerprint(const NpuConfig& config) {
   NpuConfig hardware = config;
   hardware.clear_name();
   hardware.clear_cpu();  // the control core's speed does not change what a binary does
+  // Fields added later, at the value the hardware had before them, serialise as absent: binaries
+  // compiled before keep their fingerprint.
+  if (hardware.mac().fold_pipelining() == DOUBLE_BUFFERED) {
+    hardware.mutable_mac()->clear_fold_pipelining();
+  }
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

@@ -47,7 +47,8 @@ inline uint64_t AccBufferEntries(const NpuConfig& config) {
 }
 
 // CRC-64 of the canonical serialisation of every NPU field (the name and the control core's
-// cost model are excluded: neither changes what a binary does).
+// cost model are excluded: neither changes what a binary does; mac.fold_pipelining at its
+// DOUBLE_BUFFERED default is left out, so binaries from before the field keep their fingerprint).
 uint64_t Fingerprint(const NpuConfig& config);
 
 // Text-proto rendering, for `--print-config` and reports.

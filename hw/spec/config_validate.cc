@@ -26,6 +26,15 @@ Status ValidateMac(const MacArrayConfig& mac) {
                     "OUTPUT_STATIONARY",
                     Dataflow_Name(mac.dataflow())));
   }
+  // Every pipelining suits both dataflows (hw/rtl builds all six PEs); an unset or unknown value
+  // names the field.
+  if (mac.fold_pipelining() != DOUBLE_BUFFERED && mac.fold_pipelining() != SINGLE_BUFFERED &&
+      mac.fold_pipelining() != NONE) {
+    return InvalidArgument(fmt::format(
+        "mac.fold_pipelining = {}: must be DOUBLE_BUFFERED, SINGLE_BUFFERED or NONE",
+        FoldPipelining_IsValid(mac.fold_pipelining()) ? FoldPipelining_Name(mac.fold_pipelining())
+                                                      : std::to_string(mac.fold_pipelining())));
+  }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;

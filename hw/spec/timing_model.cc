@@ -10,9 +10,34 @@
 
 namespace npu::spec {
 
-uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream) {
+uint64_t FoldSlotCycles(const NpuConfig& c, uint64_t stream) {
   const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
-  return folds * std::max(stream, rows) + 2 * rows + cols - 2;
+  switch (c.mac().fold_pipelining()) {
+    case SINGLE_BUFFERED:
+      return std::max(stream, 2 * rows - 1);
+    case NONE:
+      return stream + 2 * rows + cols - 2;
+    default:  // DOUBLE_BUFFERED (Validate() admits no other value)
+      return std::max(stream, rows);
+  }
+}
+
+uint64_t LastFoldCycles(const NpuConfig& c, uint64_t stream) {
+  return c.mac().fold_pipelining() == NONE ? FoldSlotCycles(c, stream) : stream;
+}
+
+uint64_t FoldOverheadCycles(const NpuConfig& c) {
+  if (c.mac().fold_pipelining() == NONE) return 0;
+  return 2 * uint64_t{c.mac().rows()} + c.mac().cols() - 2;
+}
+
+uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
+                        const uint64_t* chained_after_stream) {
+  if (folds == 0) return 0;
+  const uint64_t body = (folds - 1) * FoldSlotCycles(c, stream) + LastFoldCycles(c, stream);
+  if (chained_after_stream == nullptr) return body + FoldOverheadCycles(c);
+  const uint64_t before = *chained_after_stream;
+  return FoldSlotCycles(c, before) - LastFoldCycles(c, before) + body;
 }
 
 namespace {
@@ -32,16 +57,41 @@ uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv) {
   return CeilDiv(stationary, rows) * CeilDiv(g.n, cols);
 }
 
-uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv) {
+uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
+  const Gemm g = ConvGemm(conv);
+  return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
+}
+
+uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
+                           const ConvArgs* chained_after) {
   const Gemm g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
-  const uint64_t stream = c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
-  return MacFoldsCycles(c, ConvFolds(c, conv), stream);
+  if (chained_after == nullptr) {
+    return MacFoldsCycles(c, ConvFolds(c, conv), ConvStream(c, conv));
+  }
+  const uint64_t before = ConvStream(c, *chained_after);
+  return MacFoldsCycles(c, ConvFolds(c, conv), ConvStream(c, conv), &before);
 }
 
 uint64_t ConvMacs(const ConvArgs& conv) {
   const Gemm g = ConvGemm(conv);
   return g.m * g.n * g.k;
+}
+
+const ConvArgs* FoldChain::Predecessor(const NpuConfig& c, const ConvArgs& conv,
+                                       uint64_t start_cycle) const {
+  const bool continues =
+      any_ && conv.accumulate && c.mac().fold_pipelining() != NONE && start_cycle == last_end_ &&
+      conv.acc_addr == last_.acc_addr && conv.out_h == last_.out_h && conv.out_w == last_.out_w &&
+      conv.out_c == last_.out_c &&
+      (c.mac().dataflow() == WEIGHT_STATIONARY || ConvStream(c, conv) == ConvStream(c, last_));
+  return continues ? &last_ : nullptr;
+}
+
+void FoldChain::Ended(const ConvArgs& conv, uint64_t end_cycle) {
+  any_ = true;
+  last_ = conv;
+  last_end_ = end_cycle;
 }
 
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements) {
@@ -137,8 +187,11 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
 namespace {
 
 // The unit's own work, without its SRAM accesses.
-uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn) {
-  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) return ConvComputeCycles(c, *conv);
+uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn,
+                           const ConvArgs* chained_after) {
+  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
+    return ConvComputeCycles(c, *conv, chained_after);
+  }
   if (const auto* act = std::get_if<ActArgs>(&insn.args)) {
     return ActComputeCycles(c, ActAccEntries(*act));
   }
@@ -158,11 +211,11 @@ uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn) {
   return cycles;
 }
 
-uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn) {
+uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn, const ConvArgs* chained_after) {
   if (const auto* dma = std::get_if<DmaArgs>(&insn.args)) {
     return DmaIdealCycles(c, insn.opcode, SplitIntoBursts(c, *dma));
   }
-  return std::max(UnitComputeCycles(c, insn), UnitSramIdealCycles(c, insn));
+  return std::max(UnitComputeCycles(c, insn, chained_after), UnitSramIdealCycles(c, insn));
 }
 
 }  // namespace npu::spec

@@ -14,20 +14,60 @@ namespace npu::spec {
 
 constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// Folds of the R x C systolic array streaming `stream` vectors each. The array double-buffers
-// its stationary operand (weights for weight-stationary; for output-stationary, finished sums
-// drain while the next fold accumulates), so consecutive folds overlap: each costs
-// max(stream, R) cycles, and the instruction pays once R cycles to load the first stationary
-// operand plus R + C - 2 cycles for the last fold's skewed stream to fill and drain the array.
-uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream);
+// Folds of the R x C systolic array streaming `stream` (T) vectors each. mac.fold_pipelining
+// says how a fold overlaps the next (docs/timing-fidelity.md draws the PEs; hw/rtl builds them
+// and measures these formulas):
+//   DOUBLE_BUFFERED: the next fold's stationary operand shifts in (R cycles) behind a shadow
+//     register while this fold streams: a fold slot is max(T, R) cycles.
+//   SINGLE_BUFFERED: no shadow register: the shift chain cannot move until the last row has
+//     taken its operand (R - 1 cycles into the fold), then shifts R cycles: max(T, 2R - 1).
+//   NONE: nothing overlaps: each fold loads (R), streams (T) and drains (R + C - 2) on its own,
+//     a slot of T + 2R + C - 2 (SCALE-Sim's fold).
+// With the first two a chain of folds pays once the fill (R cycles to load the first stationary
+// operand) and the drain (R + C - 2 cycles for the last fold's skewed stream to leave the array),
+// FoldOverheadCycles, and its last fold streams T without waiting out its slot:
+//   (folds - 1) * slot + T + 2R + C - 2.
+// A CONV continuing the previous CONV's chain (FoldChain) pays no fill and drain, but first the
+// rest of that CONV's last slot (slot - T: its own first operand loads then):
+//   (previous slot - previous T) + (folds - 1) * slot + T.
+uint64_t FoldSlotCycles(const NpuConfig& c, uint64_t stream);
+uint64_t LastFoldCycles(const NpuConfig& c, uint64_t stream);  // T; the slot for NONE
+uint64_t FoldOverheadCycles(const NpuConfig& c);  // 2R + C - 2; 0 for NONE (inside the slot)
+// `chained_after_stream`: the T of the CONV whose chain these folds continue, if they do.
+uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
+                        const uint64_t* chained_after_stream = nullptr);
 
 // The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
 // (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c:
 // weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
 // output-stationary runs ceil(M/R)*ceil(N/C) folds streaming K each.
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
-uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv);
+uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T: M or K
+// `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
+uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
+                           const ConvArgs* chained_after = nullptr);
 uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
+
+// Which CONV's fold chain a CONV continues: the CONV before it on the array, if the new one
+// accumulates into the very accumulator tile that one wrote (same acc_addr, out_h, out_w,
+// out_c), starts the cycle that one ends (the array never idled, so its first stationary operand
+// loaded during that CONV's last fold slot), and the pipelining overlaps folds (not NONE).
+// Output-stationary also needs the same K: a shorter stream would finish its sums while the
+// previous fold's still occupy the drain chain. The SystemC MAC array and both compiler replays
+// keep one each.
+class FoldChain {
+ public:
+  // The CONV whose chain `conv`, starting at `start_cycle`, continues, or nullptr. Valid until
+  // the next Ended().
+  const ConvArgs* Predecessor(const NpuConfig& c, const ConvArgs& conv, uint64_t start_cycle) const;
+  // `conv` ran and ends at `end_cycle`.
+  void Ended(const ConvArgs& conv, uint64_t end_cycle);
+
+ private:
+  bool any_ = false;
+  ConvArgs last_;
+  uint64_t last_end_ = 0;
+};
 
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
@@ -86,8 +126,10 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
 uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn);
 
 // One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
-// banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles); ACT, POOL, ELTWISE,
-// LUT, RESIZE: max(vector cycles, UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
-uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn);
+// banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles), its folds continuing
+// `chained_after`'s chain if given (FoldChain); ACT, POOL, ELTWISE, LUT, RESIZE: max(vector cycles,
+// UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
+uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn,
+                     const ConvArgs* chained_after = nullptr);
 
 }  // namespace npu::spec
