@@ -14,6 +14,12 @@ namespace npu::spec {
 
 constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// The NPU clock's period, rounded to whole picoseconds: the platform's clock and the DRAM
+// controller's cycle <-> DRAM-clock conversion both use it.
+constexpr uint64_t NpuClockPeriodPs(uint32_t clock_mhz) {
+  return (1'000'000 + clock_mhz / 2) / clock_mhz;
+}
+
 // Folds of the R x C systolic array streaming `stream` vectors each. The array double-buffers
 // its stationary operand (weights for weight-stationary; for output-stationary, finished sums
 // drain while the next fold accumulates), so consecutive folds overlap: each costs
