@@ -42,5 +42,7 @@ Status ValidateDramDevice(const NpuConfig& config);
 
 // Peak data bandwidth of all channels together, in bytes per NPU cycle.
 double DramPeakBytesPerCycle(const NpuConfig& config);
+// The fewest NPU cycles `bytes` can take at that peak (IDEAL: ceil(bytes / bytes_per_cycle)).
+uint64_t DramPeakCycles(const NpuConfig& config, uint64_t bytes);
 
 }  // namespace npu::spec

@@ -151,4 +151,12 @@ double DramPeakBytesPerCycle(const NpuConfig& config) {
   return d.channels * d.BurstBytes() * npu_period_fs / burst_fs;
 }
 
+uint64_t DramPeakCycles(const NpuConfig& config, uint64_t bytes) {
+  if (IsIdealDram(config)) {
+    return (bytes + config.dram().bytes_per_cycle() - 1) / config.dram().bytes_per_cycle();
+  }
+  return static_cast<uint64_t>(
+      std::ceil(static_cast<double>(bytes) / DramPeakBytesPerCycle(config)));
+}
+
 }  // namespace npu::spec

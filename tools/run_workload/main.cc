@@ -137,7 +137,7 @@ int Run(const Options& options) {
   if (!run.ok()) return Error(run.status().WithContext("running " + w->name));
   report::RunReport r = report::BuildRunReport(
       {w->name, &*config, &w->program, &run->counters, &run->records, &run->steps, run->cycles,
-       options.timing_only, w->compile_seconds, run->wall_seconds, w->batch});
+       options.timing_only, w->compile_seconds, run->wall_seconds, w->batch, &run->dram});
   r.check = Check(*w, *run);
   if (Status s = AddAccuracy(*w, r); !s.ok()) return Error(s);
   if (Status s = WriteFiles(options, r, *w, *run, *config); !s.ok()) return Error(s);
