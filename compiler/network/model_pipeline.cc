@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "compiler/codegen/program_builder.h"
+#include "compiler/ir/fingerprint.h"
 #include "compiler/network/batch.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/host_io.h"
@@ -135,6 +136,7 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
   // 1-2. Float graph through the front end, for one inference.
   Clock::time_point t = Clock::now();
   NPU_ASSIGN_OR_RETURN(p.float_graph, LoadFloatGraph(model, o));
+  p.model_fingerprint = ir::GraphFingerprint(p.float_graph);
   NPU_ASSIGN_OR_RETURN(const int64_t own_batch, Unbatch(p.float_graph));
   // The batch: asked for, else the model's own, else that of the inputs given.
   p.batch = o.batch > 0 ? o.batch : own_batch;

@@ -52,6 +52,8 @@ struct ModelPipelineOptions {
 
 struct PreparedModel {
   std::string name;
+  // The model as built or imported, before any pass (ir/fingerprint.h): which model this is.
+  uint64_t model_fingerprint = 0;
   ir::Graph float_graph;  // after the front-end pipeline, one inference (batch 1)
   ir::Graph quantized;    // one inference; the program runs `batch` copies of it
   int64_t batch = 1;

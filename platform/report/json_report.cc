@@ -78,6 +78,25 @@ Json TotalsJson(const RunReport& r) {
             {"cpu_macs", r.cpu_macs}}}};
 }
 
+// Fields a tool did not fill (a report built by a test) are left out.
+Json ProvenanceJson(const RunReport& r) {
+  const Provenance& p = r.provenance;
+  Json j = Json::object();
+  const auto add = [&](const char* name, const std::string& value) {
+    if (!value.empty()) j[name] = value;
+  };
+  add("version", p.version);
+  add("commit", p.commit);
+  if (!p.commit.empty()) j["dirty"] = p.dirty;
+  add("build_type", p.build_type);
+  add("timestamp", p.timestamp);
+  add("host", p.host);
+  add("command_line", p.command_line);
+  add("model_checksum", p.model_checksum);
+  j["config_fingerprint"] = fmt::format("{:016x}", spec::Fingerprint(r.config));
+  return j;
+}
+
 }  // namespace
 
 std::string ToJson(const RunReport& r) {
@@ -95,6 +114,7 @@ std::string ToJson(const RunReport& r) {
             {"model", r.model},
             {"config", ConfigJson(r.config)},
             {"mode", r.mode},
+            {"provenance", ProvenanceJson(r)},
             {"compile",
              {{"seconds", r.compile_seconds},
               {"instructions", r.instructions},

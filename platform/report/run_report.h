@@ -13,6 +13,7 @@
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/dram_channel.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/provenance.h"
 
 namespace npu::report {
 
@@ -61,6 +62,7 @@ struct CheckReport {
 };
 
 struct RunReport {
+  Provenance provenance;
   std::string model;
   spec::NpuConfig config;
   std::string mode = "full";  // or "timing-only"

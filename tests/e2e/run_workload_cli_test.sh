@@ -22,4 +22,7 @@ expect_error "unrecognised option" conv3x3 --frobnicate
 expect_error "no MODEL" 
 "$tool" --help | grep -q -- "--set" || fail "--help does not explain --set"
 "$tool" --list | grep -q "conv3x3" || fail "--list does not list conv3x3"
+"$tool" --version | grep -Eq '^run_workload [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}|unknown)(\+dirty)?, [A-Za-z]+\)$' \
+  || fail "--version said: $("$tool" --version)"
+"$tool" --help | grep -q -- "--version" || fail "--help does not list --version"
 echo "ok"

@@ -64,6 +64,24 @@ def check_trace(trace, total_us):
         assert engine in names, f"no {engine} track in {names}"
 
 
+def check_provenance(report, args):
+    """The build's version and commit (as --version prints them), the command line, the model."""
+    p = report["provenance"]
+    version = subprocess.run([TOOL, "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout.startswith(f"run_workload {p['version']} (commit {p['commit'][:12]}"), \
+        (version.stdout, p)
+    assert ("+dirty" in version.stdout) == p["dirty"], (version.stdout, p)
+    assert p["command_line"].endswith(" ".join(args)), p["command_line"]
+    assert p["config_fingerprint"] == report["config"]["fingerprint"], p
+    # Same model, same checksum; another model, another.
+    other = subprocess.run([TOOL, "fc", "--timing-only", "--quiet", "--json", "-"],
+                           capture_output=True, text=True, check=True)
+    again = subprocess.run([TOOL, *args[:3], "--timing-only", "--quiet", "--json", "-"],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(again.stdout)["provenance"]["model_checksum"] == p["model_checksum"]
+    assert json.loads(other.stdout)["provenance"]["model_checksum"] != p["model_checksum"]
+
+
 def main():
     schema = json.load(open(os.path.join(SOURCE, "docs/report.schema.json")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,6 +91,7 @@ def main():
         jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
         assert report["check"]["status"] == "pass", report["check"]
         assert sum(l["cycles"] for l in report["layers"]) == report["totals"]["cycles"]
+        check_provenance(report, MODEL + ["--output-dir", out])
         rows = list(csv.DictReader(open(os.path.join(out, "layers.csv"))))
         assert len(rows) == len(report["layers"]) and rows[0]["layer"] == "conv3x3", rows
         assert int(rows[0]["cycles"]) == report["layers"][0]["cycles"]

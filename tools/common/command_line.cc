@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include "tools/common/build_info.h"
+
 namespace npu::tools {
 
 namespace po = boost::program_options;
@@ -10,8 +12,11 @@ namespace po = boost::program_options;
 std::optional<int> ParseCommandLine(const std::string& tool, int argc, char** argv,
                                     const po::options_description& visible,
                                     const char* positional_name, po::variables_map& vm) {
+  // Every tool answers --help and --version the same way.
+  po::options_description shown(visible);
+  shown.add_options()("version", "print the version and the commit built from, then exit");
   po::options_description all;
-  all.add(visible).add_options()(positional_name, po::value<std::string>());
+  all.add(shown).add_options()(positional_name, po::value<std::string>());
   po::positional_options_description positional;
   positional.add(positional_name, 1);
   try {
@@ -22,7 +27,11 @@ std::optional<int> ParseCommandLine(const std::string& tool, int argc, char** ar
     return kExitUsage;
   }
   if (vm.count("help")) {
-    std::cout << visible << "\n";
+    std::cout << shown << "\n";
+    return 0;
+  }
+  if (vm.count("version")) {
+    std::cout << VersionLine(tool) << "\n";
     return 0;
   }
   return std::nullopt;

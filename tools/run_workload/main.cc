@@ -22,6 +22,7 @@
 #include "platform/report/run_report.h"
 #include "platform/report/terminal_report.h"
 #include "platform/run.h"
+#include "tools/common/provenance.h"
 #include "tools/run_workload/options.h"
 #include "tools/run_workload/output_files.h"
 #include "tools/run_workload/workload_source.h"
@@ -122,6 +123,7 @@ bool ReportToStandardOutput(const Options& o) {
 }
 
 int Run(const Options& options) {
+  report::Provenance provenance = CurrentProvenance(options.command_line);
   StatusOr<spec::NpuConfig> config = spec::ResolveConfig(options.config_file, options.overrides);
   if (!config.ok()) return Error(config.status());
   if (!options.quiet) std::cerr << "compiling " << options.model << " ...\n";
@@ -138,6 +140,8 @@ int Run(const Options& options) {
   report::RunReport r = report::BuildRunReport(
       {w->name, &*config, &w->program, &run->counters, &run->records, &run->steps, run->cycles,
        options.timing_only, w->compile_seconds, run->wall_seconds, w->batch, &run->dram});
+  r.provenance = std::move(provenance);
+  r.provenance.model_checksum = fmt::format("{:016x}", w->model_checksum);
   r.check = Check(*w, *run);
   if (Status s = AddAccuracy(*w, r); !s.ok()) return Error(s);
   if (Status s = WriteFiles(options, r, *w, *run, *config); !s.ok()) return Error(s);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "tools/common/command_line.h"
+#include "tools/common/provenance.h"
 
 namespace npu::tools {
 namespace {
@@ -81,6 +82,7 @@ int ParseOptions(int argc, char** argv, Options& options) {
           ParseCommandLine("run_workload", argc, argv, Visible(), "model", vm)) {
     return *exit;
   }
+  options.command_line = ShellQuotedCommandLine(argc, argv);
   Take(vm, "model", options.model);
   Take(vm, "config", options.config_file);
   Take(vm, "set", options.overrides);

@@ -21,7 +21,8 @@ struct Options {
   bool cpu_fallback = true;          // --no-cpu-fallback turns it off
   bool timing_only = false;
   bool list = false;
-  bool quiet = false;  // no progress on stderr
+  bool quiet = false;        // no progress on stderr
+  std::string command_line;  // argv, shell-quoted: for the report's provenance
 };
 
 // Parses argv. Returns an exit code to stop with (help printed: 0; bad usage: 2), or -1 to go on.

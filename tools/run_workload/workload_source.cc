@@ -10,6 +10,7 @@
 #include "compiler/compile.h"
 #include "compiler/network/model_pipeline.h"
 #include "compiler/reference/reference_conv.h"
+#include "hw/spec/binary.h"
 #include "tools/common/npy.h"
 #include "workloads/models/models.h"
 #include "workloads/single_layer.h"
@@ -114,6 +115,7 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
   p.compile_seconds = m.prepare_seconds + m.quantize_seconds + m.compile_seconds;
   p.float_inputs = std::move(m.float_inputs);
   p.batch = m.batch;
+  p.model_checksum = m.model_fingerprint;
   p.float_graph = std::move(m.float_graph);
   p.quantized = std::move(m.quantized);
   return p;
@@ -134,6 +136,9 @@ StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::N
   NPU_ASSIGN_OR_RETURN(workloads::Workload w, workloads::MakeSingleLayerWorkload(options.model));
   PreparedWorkload p;
   p.name = w.name;
+  p.model_checksum =
+      spec::Crc64(w.description + std::string(w.layer.weights.begin(), w.layer.weights.end()) +
+                  std::string(w.input.begin(), w.input.end()));
   const auto start = std::chrono::steady_clock::now();
   StatusOr<spec::Program> program = compiler::CompileConvLayer(config, w.layer);
   if (!program.ok()) return program.status().WithContext("compiling " + w.name);

@@ -28,6 +28,7 @@ struct PreparedWorkload {
   std::optional<compiler::ir::Graph> float_graph, quantized;
   std::vector<compiler::interp::HostTensor> float_inputs;  // the first inference's
   int64_t batch = 1;                                       // inferences per run
+  uint64_t model_checksum = 0;  // CRC-64 of the model (ir/fingerprint.h; single layers: data)
 };
 
 // The names --list shows, each with a one-line description.
