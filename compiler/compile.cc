@@ -53,7 +53,8 @@ StatusOr<CompiledLayer> CompileConvLayerDetailed(const spec::NpuConfig& config,
   NPU_CHECK(CheckTokenProtocol(out.instructions).ok());
   const DramLayout layout = PlanDram(layer, out.instructions.size());
   RelocateDram(out.instructions, layout.data_base);
-  NPU_ASSIGN_OR_RETURN(out.cost, PredictCost(config, out.instructions));
+  NPU_ASSIGN_OR_RETURN(out.cost, PredictCost(config, out.instructions, nullptr,
+                                             {.instruction_offset = layout.instructions}));
 
   LayerSummary summary;
   summary.tiling = ToString(choice.tiling);

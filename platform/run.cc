@@ -138,6 +138,7 @@ StatusOr<RunResult> RunBinary(const spec::NpuConfig& config, std::string_view bi
                   fmt::format("{} ({})", firmware_status.message(), detail));
   }
   result.counters = log.counters;
+  result.dram = soc->dram.stats();
   Timeline(log, recorder.runs(), instruction_offset, result);
   return result;
 }

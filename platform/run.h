@@ -11,6 +11,7 @@
 
 #include "firmware/driver.h"
 #include "hw/npu/npu.h"
+#include "hw/spec/dram_channel.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
 #include "platform/watchdog.h"
@@ -27,6 +28,7 @@ struct RunResult {
   std::vector<hw::TraceEvent> trace;         // when options.trace: the NPU's units
   std::vector<hw::InsnRecord> records;       // per program instruction: when it ran, its waits
   double wall_seconds = 0;                   // host time spent simulating
+  spec::DramStats dram;                      // the DRAM controller's counts, whole simulation
 };
 
 struct RunOptions {

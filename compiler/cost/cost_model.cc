@@ -183,7 +183,7 @@ StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
                                    std::vector<InstructionTiming>* timeline,
                                    const CostOptions& options) {
-  if (options.exact) return EventReplay(config, insns, timeline);
+  if (options.exact) return EventReplay(config, insns, timeline, options.instruction_offset);
   Replay replay(config, nullptr);
   NPU_TRY(replay.Run(insns));
   if (timeline != nullptr) *timeline = std::move(replay.timeline());

@@ -53,6 +53,9 @@ struct InstructionTiming {
 // CheckTokenProtocol first. `timeline`, if given, receives one entry per instruction.
 struct CostOptions {
   bool exact = true;
+  // The DRAM offset of insns[0]'s word: where instruction fetches land in a DRAM standard's rows
+  // (exact only; IDEAL does not care).
+  uint64_t instruction_offset = 0;
 };
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,

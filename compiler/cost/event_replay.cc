@@ -36,9 +36,10 @@ Status Deadlock(const replay::Shared& s) {
 
 StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline) {
+                                   std::vector<InstructionTiming>* timeline,
+                                   uint64_t instruction_offset) {
   using namespace replay;
-  Shared s(config, insns);
+  Shared s(config, insns, instruction_offset);
   CommandProcessor cp;
   Unit compute(static_cast<int>(spec::Queue::kCompute));
   Unit vector(static_cast<int>(spec::Queue::kVector));

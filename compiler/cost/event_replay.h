@@ -33,9 +33,11 @@
 
 namespace npu::compiler {
 
-// FailedPrecondition, naming the blocked queues, if the tokens deadlock.
+// FailedPrecondition, naming the blocked queues, if the tokens deadlock. `instruction_offset`:
+// the DRAM offset of insns[0], where the command processor fetches from.
 StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline);
+                                   std::vector<InstructionTiming>* timeline,
+                                   uint64_t instruction_offset = 0);
 
 }  // namespace npu::compiler

@@ -93,7 +93,7 @@ void DmaEngine::Issue(Shared& s, Channel& ch) {
   for (; ch.next < ch.bursts.size() && ch.in_flight.size() < outstanding_; ++ch.next) {
     const spec::Burst& b = ch.bursts[ch.next];
     const uint64_t at = load_ ? s.now : s.banks.Book(SramAccessOf(b, load_), s.now);
-    ch.in_flight.push_back({s.Dram(at, b.bytes), ch.next});
+    ch.in_flight.push_back({s.Dram(at, b.dram_offset, b.bytes, !load_), ch.next});
   }
 }
 

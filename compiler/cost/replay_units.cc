@@ -13,7 +13,7 @@ bool CommandProcessor::Step(Shared& s) {
       if (fetch_done_ == kNever) {  // request the next batch
         const uint64_t bytes =
             std::min<uint64_t>(s.c.cmd().fetch_batch(), s.insns.size() - next_) * spec::kInsnBytes;
-        fetch_done_ = s.Dram(s.now, bytes);
+        fetch_done_ = s.Dram(s.now, s.insn_offset + next_ * spec::kInsnBytes, bytes, false);
         s.cost.dram_read_bytes += bytes;
         return true;
       }

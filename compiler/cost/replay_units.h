@@ -14,6 +14,7 @@
 
 #include "compiler/cost/cost_model.h"
 #include "compiler/cost/sram_banks.h"
+#include "hw/spec/dram_controller.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
@@ -26,17 +27,20 @@ inline constexpr int kQueues = spec::kNumQueues;
 
 // What every unit shares: the instant, tokens, queues, the DRAM bus, the SRAM banks, results.
 struct Shared {
-  Shared(const spec::NpuConfig& config, const std::vector<spec::Instruction>& instructions)
+  Shared(const spec::NpuConfig& config, const std::vector<spec::Instruction>& instructions,
+         uint64_t instruction_offset)
       : c(config),
         insns(instructions),
+        insn_offset(instruction_offset),
         banks(config),
+        dram(config),
         timeline(instructions.size()),
         done(instructions.size(), false) {}
 
-  // A DRAM request made at `at`: when its data has crossed the bus.
-  uint64_t Dram(uint64_t at, uint64_t bytes) {
-    bus_free = std::max(at + c.dram().latency_cycles(), bus_free) + spec::DramDataCycles(c, bytes);
-    return bus_free;
+  // A DRAM request made at `at`: when its data has crossed the bus. Requests reach the
+  // controller in the order the platform's DRAM receives them.
+  uint64_t Dram(uint64_t at, uint64_t addr, uint64_t bytes, bool write) {
+    return dram.Access(at, addr, bytes, write);
   }
   bool HasTokens(size_t i, int q) const {
     for (int p = 0; p < kQueues; ++p) {
@@ -79,8 +83,10 @@ struct Shared {
 
   const spec::NpuConfig& c;
   const std::vector<spec::Instruction>& insns;
+  uint64_t insn_offset;  // DRAM offset of insns[0]
   SramBanks banks;
-  uint64_t now = 0, bus_free = 0;
+  spec::DramController dram;
+  uint64_t now = 0;
   std::array<std::array<int64_t, kQueues>, kQueues> tokens{};     // [src][dst]
   std::array<std::array<uint64_t, kQueues>, kQueues> given_in{};  // delta of the last give
   uint64_t delta = 1;                                             // every delta of every instant

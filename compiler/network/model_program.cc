@@ -82,7 +82,10 @@ StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
           m.instructions.begin() + first,
           m.instructions.begin() + first + step.npu().instruction_count());
       std::vector<InstructionTiming> timeline;
-      NPU_ASSIGN_OR_RETURN(const CostEstimate run, PredictCost(c, insns, &timeline));
+      // Model programs put the instructions at DRAM offset 0 (BuildModelProgram).
+      NPU_ASSIGN_OR_RETURN(const CostEstimate run,
+                           PredictCost(c, insns, &timeline,
+                                       {.instruction_offset = uint64_t{first} * spec::kInsnBytes}));
       for (size_t k = 0; k < timeline.size(); ++k) p.insn_end[first + k] = now + timeline[k].end;
       m.cost.dram_read_bytes += run.dram_read_bytes;
       m.cost.dram_write_bytes += run.dram_write_bytes;

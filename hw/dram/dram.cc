@@ -10,8 +10,8 @@ namespace npu::hw {
 
 Dram::Dram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock)
     : sc_module(name),
-      config_(config),
       clock_(clock),
+      controller_(config),
       size_(config.dram().size_bytes()),
       pages_(spec::CeilDiv(size_, kPageBytes)) {
   socket.register_b_transport(this, &Dram::BTransport);
@@ -56,11 +56,9 @@ bool Dram::Move(tlm::tlm_generic_payload& gp) {
 void Dram::BTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (!Move(gp)) return;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time ready = now + delay + clock_.Cycles(config_.dram().latency_cycles());
-  const sc_core::sc_time start = std::max(ready, bus_free_);
-  queued_cycles_ += clock_.ToCycles(start - ready);
-  bus_free_ = start + clock_.Cycles(spec::DramDataCycles(config_, gp.get_data_length()));
-  delay = bus_free_ - now;
+  const uint64_t done = controller_.Access(clock_.ToCycles(now + delay), gp.get_address(),
+                                           gp.get_data_length(), gp.is_write());
+  delay = clock_.Cycles(done) - now;
 }
 
 unsigned Dram::TransportDbg(tlm::tlm_generic_payload& gp) {

@@ -1,6 +1,6 @@
-// DRAM: byte storage behind one data bus of dram.bytes_per_cycle with dram.latency_cycles from
-// request to data. Requests are served in arrival order; a request of N bytes arriving at t
-// completes at max(t + latency, bus free) + ceil(N / bytes_per_cycle).
+// DRAM: byte storage, timed by spec::DramController (hw/spec/dram_controller.h: the IDEAL bus or
+// a JEDEC device's banks and channels). This module only converts SystemC time to cycles and back;
+// requests are served in the order b_transport receives them.
 #pragma once
 
 #include <tlm_utils/simple_target_socket.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hw/common/clock.h"
+#include "hw/spec/dram_controller.h"
 #include "hw/spec/npu_config.pb.h"
 
 namespace npu::hw {
@@ -22,8 +23,8 @@ class Dram : public sc_core::sc_module {
 
   Dram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock);
   uint64_t size() const { return size_; }
-  // Cycles requests spent waiting for the bus behind other requests.
-  uint64_t queued_cycles() const { return queued_cycles_; }
+  // Rows, refreshes, data and busy cycles; queued_cycles under IDEAL.
+  const spec::DramStats& stats() const { return controller_.stats(); }
 
  private:
   void BTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -33,12 +34,10 @@ class Dram : public sc_core::sc_module {
   uint8_t* Page(uint64_t index, bool create);
 
   static constexpr uint64_t kPageBytes = 1 << 20;
-  const spec::NpuConfig& config_;
   const Clock& clock_;
+  spec::DramController controller_;
   uint64_t size_;
   std::vector<std::unique_ptr<uint8_t[]>> pages_;  // allocated on first write; unwritten reads 0
-  sc_core::sc_time bus_free_ = sc_core::SC_ZERO_TIME;
-  uint64_t queued_cycles_ = 0;
 };
 
 }  // namespace npu::hw

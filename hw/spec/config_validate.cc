@@ -6,6 +6,7 @@
 
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_model.h"
+#include "hw/spec/dram_device.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/utf8.h"
 
@@ -89,6 +90,7 @@ Status ValidateRest(const NpuConfig& c) {
       !s.ok()) {
     return s;
   }
+  if (auto s = ValidateDramDevice(c); !s.ok()) return s;
   if (auto s = Range("act.lanes", c.act().lanes(), 1, 4096); !s.ok()) return s;
   if (auto s = Range("act.pipeline_cycles", c.act().pipeline_cycles(), 0, 1000); !s.ok()) return s;
   if (auto s = Range("cmd.queue_depth", c.cmd().queue_depth(), 1, 4096); !s.ok()) return s;

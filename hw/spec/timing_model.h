@@ -14,6 +14,12 @@ namespace npu::spec {
 
 constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+// The NPU clock's period, rounded to whole picoseconds: the platform's clock and the DRAM
+// controller's cycle <-> DRAM-clock conversion both use it.
+constexpr uint64_t NpuClockPeriodPs(uint32_t clock_mhz) {
+  return (1'000'000 + clock_mhz / 2) / clock_mhz;
+}
+
 // Folds of the R x C systolic array streaming `stream` (T) vectors each. mac.fold_pipelining
 // says how a fold overlaps the next (docs/timing-fidelity.md draws the PEs; hw/rtl builds them
 // and measures these formulas):

@@ -130,6 +130,12 @@ std::string ToJson(const RunReport& r) {
               {"reason", r.check.reason},
               {"bytes", r.check.bytes},
               {"mismatches", r.check.mismatches}}}};
+  if (r.dram) {
+    j["dram"] = {{"standard", r.dram->standard},           {"bursts", r.dram->bursts},
+                 {"row_hits", r.dram->row_hits},           {"row_misses", r.dram->row_misses},
+                 {"row_conflicts", r.dram->row_conflicts}, {"refreshes", r.dram->refreshes},
+                 {"row_hit_rate", r.dram->row_hit_rate},   {"efficiency", r.dram->efficiency}};
+  }
   if (!r.accuracy_json.empty()) {
     j["accuracy"] = Json::parse(r.accuracy_json, nullptr, /*allow_exceptions=*/false);
   }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "hw/spec/dram_device.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::report {
@@ -99,7 +100,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
     for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
   }
   l.roofline_cycles = std::max(spec::CeilDiv(l.macs, uint64_t{c.mac().rows()} * c.mac().cols()),
-                               spec::CeilDiv(min_bytes, c.dram().bytes_per_cycle()));
+                               spec::DramPeakCycles(c, min_bytes));
   return l;
 }
 
@@ -135,6 +136,19 @@ void AddEngineShares(const RunInputs& in, RunReport& r) {
   r.other_cycles = r.cycles - std::min(r.cycles, r.npu_cycles + r.cpu_cycles);
 }
 
+void AddDram(const RunInputs& in, RunReport& r) {
+  if (spec::IsIdealDram(*in.config) || in.dram == nullptr) return;
+  const spec::DramStats& s = *in.dram;
+  r.dram = DramReport{spec::DramStandard_Name(in.config->dram().standard()),
+                      s.bursts,
+                      s.row_hits,
+                      s.row_misses,
+                      s.row_conflicts,
+                      s.refreshes,
+                      s.RowHitRate(),
+                      s.Efficiency()};
+}
+
 }  // namespace
 
 RunReport BuildRunReport(const RunInputs& in) {
@@ -157,12 +171,13 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.dram_read_bytes = k[regs::kDramReadBytes];
   r.dram_write_bytes = k[regs::kDramWriteBytes];
   r.achieved_gbps = Gbps(r.dram_read_bytes + r.dram_write_bytes, r.cycles, c.clock_mhz());
-  r.peak_gbps = double(c.dram().bytes_per_cycle()) * c.clock_mhz() / 1e3;
+  r.peak_gbps = spec::DramPeakBytesPerCycle(c) * c.clock_mhz() / 1e3;
   r.fetch_cycles = k[regs::kFetchCycles];
   r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
   r.queues = Queues(k);
   AddLayers(in, r);
   AddEngineShares(in, r);
+  AddDram(in, r);
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include "firmware/driver.h"
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
+#include "hw/spec/dram_channel.h"
 #include "hw/spec/npu_config.pb.h"
 #include "platform/report/provenance.h"
 
@@ -45,6 +46,15 @@ struct LayerReport {
   uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), minimum DRAM bytes / bandwidth)
 };
 
+// The DRAM device's view of the run (dram.standard other than IDEAL), over the whole simulation:
+// the firmware's image loading and CPU ops as well as the NPU's traffic.
+struct DramReport {
+  std::string standard;
+  uint64_t bursts = 0, row_hits = 0, row_misses = 0, row_conflicts = 0, refreshes = 0;
+  double row_hit_rate = 0;  // row_hits / bursts
+  double efficiency = 0;    // data cycles / busy cycles, summed over channels
+};
+
 struct CheckReport {
   // "pass", "fail", "skipped" (timing-only: no data computed) or "not-checked" (outputs
   // computed, but nothing to compare them with: a binary without its reference graph)
@@ -77,6 +87,7 @@ struct RunReport {
   uint64_t peak_sram_bytes = 0;
   std::vector<QueueReport> queues;  // load, compute, vector, store
   std::vector<LayerReport> layers;
+  std::optional<DramReport> dram;  // absent under IDEAL
   CheckReport check;
   // int8 against float for whole models (compiler/accuracy): its JSON object and text table.
   std::string accuracy_json, accuracy_text;
@@ -94,6 +105,7 @@ struct RunInputs {
   bool timing_only = false;
   double compile_seconds = 0, simulate_seconds = 0;
   int64_t batch = 1;
+  const spec::DramStats* dram = nullptr;  // the platform DRAM's counts, if known
 };
 
 RunReport BuildRunReport(const RunInputs& in);

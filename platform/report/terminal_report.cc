@@ -103,6 +103,14 @@ std::string Totals(const RunReport& r) {
   t += EngineShares(r);
   t += fmt::format("DRAM            read {} KiB, written {} KiB; {:.2f} GB/s of {:.1f} GB/s peak\n",
                    KiB(r.dram_read_bytes), KiB(r.dram_write_bytes), r.achieved_gbps, r.peak_gbps);
+  if (r.dram) {
+    t += fmt::format(
+        "DRAM device     {}: row-buffer hits {:.1f}% ({} bursts: {} misses, {} conflicts), "
+        "efficiency {:.1f}% (data / busy cycles), {} refreshes\n",
+        r.dram->standard, 100 * r.dram->row_hit_rate, Grouped(r.dram->bursts),
+        Grouped(r.dram->row_misses), Grouped(r.dram->row_conflicts), 100 * r.dram->efficiency,
+        Grouped(r.dram->refreshes));
+  }
   t += fmt::format("SRAM            peak {} KiB of {} KiB\n", KiB(r.peak_sram_bytes),
                    KiB(r.config.sram().size_bytes()));
   return t;

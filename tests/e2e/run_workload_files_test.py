@@ -133,6 +133,15 @@ def main():
         fast_model = json.load(open(model_json))
         assert fast_model["totals"]["cycles"] == model["totals"]["cycles"], "timing-only differs"
         assert "accuracy" not in fast_model
+        assert "dram" not in fast_model  # IDEAL: no device section
+
+        # A DRAM standard adds the device's row-buffer hits and efficiency, in range.
+        run("small_cnn", "--quiet", "--timing-only", "--set", "dram.standard=DDR4_3200",
+            "--json", model_json)
+        ddr4 = json.load(open(model_json))
+        jsonschema.validate(ddr4, schema, cls=jsonschema.Draft202012Validator)
+        assert ddr4["dram"]["standard"] == "DDR4_3200" and ddr4["dram"]["bursts"] > 0, ddr4["dram"]
+        assert 0.5 < ddr4["dram"]["row_hit_rate"] <= 1 and 0 < ddr4["dram"]["efficiency"] <= 1
 
         # A torch export with ops the NPU cannot run (convnext's layer normalisations): they run
         # on the control core (cpu layers, the engines' shares, a cpu track in the trace);

@@ -49,7 +49,7 @@ TEST(Dram, SecondRequestQueuesBehindTheFirst) {
   sc_core::sc_start();
   EXPECT_EQ(first, 200u);   // 100 + 3200/32
   EXPECT_EQ(second, 210u);  // data starts when the bus frees at 200, then 10 cycles
-  EXPECT_EQ(bench.dram.queued_cycles(), 100u);
+  EXPECT_EQ(bench.dram.stats().queued_cycles, 100u);
 }
 
 TEST(Dram, KeepsDataAndRefusesOutOfRange) {

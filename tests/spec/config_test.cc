@@ -99,6 +99,36 @@ TEST(Config, RulesNameFieldAndRule) {
   ExpectRefused("cmd.queue_depth=0", "cmd.queue_depth");
 }
 
+// A DRAM standard with one dram.device override: refused, naming the field and the rule.
+void ExpectDramRefused(const std::string& assignment, const std::string& needle) {
+  NpuConfig c = DefaultConfig();
+  ASSERT_TRUE(ApplyOverride(c, "dram.standard=DDR4_3200").ok());
+  ASSERT_TRUE(ApplyOverride(c, assignment).ok()) << assignment;
+  const Status s = Validate(c);
+  ASSERT_FALSE(s.ok()) << assignment << " was accepted";
+  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
+}
+
+TEST(Config, DramStandardsAreValidAndImpossibleDevicesNamed) {
+  for (const char* s : {"IDEAL", "DDR4_3200", "LPDDR4_4266", "LPDDR5_6400", "HBM2"}) {
+    NpuConfig c = DefaultConfig();
+    ASSERT_TRUE(ApplyOverride(c, std::string("dram.standard=") + s).ok());
+    EXPECT_TRUE(Validate(c).ok()) << s << ": " << Validate(c).message();
+  }
+  ExpectDramRefused("dram.device.ras_ck=10", "dram.device.ras_ck = 10: must be at least rcd_ck");
+  ExpectDramRefused("dram.device.bank_groups=3", "dram.device.bank_groups = 3: must divide");
+  ExpectDramRefused("dram.device.page_bytes=100", "dram.device.page_bytes = 100");
+  ExpectDramRefused("dram.device.refi_ck=500", "dram.device.refi_ck = 500: must exceed");
+  ExpectDramRefused("dram.device.channels=0", "dram.device.channels = 0");
+  ExpectDramRefused("dram.device.ccd_l_ck=2", "dram.device.ccd_l_ck = 2");
+  ExpectDramRefused("dram.device.bus_width_bits=12", "dram.device.bus_width_bits = 12");
+  ExpectDramRefused("dram.device.tck_ps=0.01", "dram.device.tck_ps");
+  // IDEAL ignores the device: a nonsensical one is not an error.
+  NpuConfig ideal = DefaultConfig();
+  ASSERT_TRUE(ApplyOverride(ideal, "dram.device.banks=0").ok());
+  EXPECT_TRUE(Validate(ideal).ok());
+}
+
 TEST(Config, TextFileMergesOntoDefault) {
   const std::string path = WriteTemp("small.textproto", "name: 'small'\nmac { rows: 8 cols: 8 }\n");
   StatusOr<NpuConfig> c = ResolveConfig(path, {"sram.banks=8"});

@@ -160,7 +160,7 @@ int Run(const Options& options) {
   if (!run.ok()) return Error(run.status().WithContext("running " + w->name));
   report::RunReport r = report::BuildRunReport(
       {w->name, &*config, &w->program, &run->counters, &run->records, &run->steps, run->cycles,
-       options.timing_only, w->compile_seconds, run->wall_seconds, w->batch});
+       options.timing_only, w->compile_seconds, run->wall_seconds, w->batch, &run->dram});
   r.provenance = std::move(provenance);
   r.provenance.model_checksum = fmt::format("{:016x}", w->model_checksum);
   r.check = Check(*w, *run);
