@@ -38,8 +38,8 @@ uint64_t MinimalSramBytes(const NpuConfig& config);
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides);
 
-// CRC-64 of the canonical serialisation of every NPU field (the name and the control core's
-// cost model are excluded: neither changes what a binary does).
+// CRC-64 of the canonical serialisation of every NPU field (the name, the control core's
+// cost model and the technology are excluded: none changes what a binary does).
 uint64_t Fingerprint(const NpuConfig& config);
 
 // Text-proto rendering, for `--print-config` and reports.
