@@ -12,6 +12,7 @@
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/energy_report.h"
 #include "platform/report/provenance.h"
 
 namespace npu::report {
@@ -43,6 +44,7 @@ struct LayerReport {
   double achieved_gbps = 0;
   uint64_t peak_sram_bytes = 0;
   uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), minimum DRAM bytes / bandwidth)
+  EnergyFigures energy;          // its instructions' events, plus leakage over its cycles
 };
 
 struct CheckReport {
@@ -75,6 +77,11 @@ struct RunReport {
   uint64_t peak_sram_bytes = 0;
   std::vector<QueueReport> queues;  // load, compute, vector, store
   std::vector<LayerReport> layers;
+  // Energy: the layers' summed; per MAC and per inference. Area at the config's node.
+  EnergyFigures energy;
+  double pj_per_mac = 0, inferences_per_joule = 0;
+  spec::AreaBreakdown area{};  // mm^2 per unit
+  double area_mm2 = 0;
   CheckReport check;
   // int8 against float for whole models (compiler/accuracy): its JSON object and text table.
   std::string accuracy_json, accuracy_text;
