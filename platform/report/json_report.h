@@ -9,7 +9,7 @@
 
 namespace npu::report {
 
-inline constexpr int kReportSchemaVersion = 3;  // 2: engines, layer engine; 3: energy, area
+inline constexpr int kReportSchemaVersion = 2;  // 2: engines, layer engine
 
 std::string ToJson(const RunReport& report);
 
