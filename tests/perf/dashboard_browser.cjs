@@ -1,7 +1,8 @@
 // Drives Debian's chromium (playwright-core, no browser download) through the perf dashboard:
 //   node dashboard_browser.cjs SITE/index.html CHROMIUM EXPECT_JSON
 // EXPECT: series (model names in table order), points per chart, layers per series,
-// regression_series / regression_point (the one red point). Exits 1 naming the first failure.
+// regression_series / regression_point (the one red point), sweep_points / sweep_bars (the latest
+// sweep's table rows and chart bars). Exits 1 naming the first failure.
 "use strict";
 const {chromium} = require("playwright-core");
 const {pathToFileURL} = require("url");
@@ -76,6 +77,13 @@ async function main() {
         check(deltas.every(d => d === "+0.00%"), `${model}: the diff shows no change`);
       }
     }
+    const sweep = await page.evaluate(() => ({
+      bars: window.dashboard.sweepChart.data.labels.length,
+      rows: document.querySelectorAll("#sweep-points tbody tr").length,
+      hidden: document.getElementById("sweep").hidden}));
+    check(!sweep.hidden && sweep.rows === expect.sweep_points,
+          `the latest sweep lists its ${expect.sweep_points} points`);
+    check(sweep.bars === expect.sweep_bars, `the sweep chart has ${expect.sweep_bars} bars`);
     check(errors.length === 0, `no console errors (${errors.join("; ")})`);
   } finally {
     await browser.close();

@@ -2,8 +2,8 @@
 """The perf dashboard in a real browser: a store of three commits x two series (real run reports,
 the later commits' cycles changed, one a regression) becomes a site; Debian's chromium, driven by
 playwright-core (dashboard_browser.cjs), loads it from file:// with no console error, finds four
-charts with one point per commit, red regression points, and after a click on a point the run's
-layer table with its diff against the previous run.
+charts with one point per commit, red regression points, after a click on a point the run's
+layer table with its diff against the previous run, and the latest sweep's chart and table.
 
 Usage: dashboard_test.py RUN_WORKLOAD SOURCE_DIR
 """
@@ -50,6 +50,14 @@ def fill_store(db, scratch):
                        "variant": "", "wall_seconds": 0.5 + i}
                 run.update(reports.run_row(r))
                 store.add_run(run, reports.layer_rows(r))
+        # A sweep of three points, one of them failed (left out of the chart).
+        sweep = store.sweep_id("rows sweep", "hash", "spec text")
+        for rows, cycles in (("8", 300), ("16", 200), ("0", None)):
+            store.add_sweep_point({"sweep_id": sweep, "model": "mlp",
+                                   "point": json.dumps({"mac.rows": rows}),
+                                   "status": "pass" if cycles else "error",
+                                   "error": None if cycles else "mac.rows = 0", "cycles": cycles},
+                                  [])
     return {m: len(r["layers"]) for m, r in base.items()}
 
 
@@ -65,7 +73,7 @@ def main():
             dashboard.write(store, site, SOURCE)
         expect = {"series": ["fc", "mlp"], "points": 3,
                   "layers": [layers["fc"], layers["mlp"]], "regression_series": 1,
-                  "regression_point": 2}
+                  "regression_point": 2, "sweep_points": 3, "sweep_bars": 2}
         modules = node_deps.node_modules(SOURCE)
         env = dict(os.environ, NODE_PATH=modules)
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dashboard_browser.cjs")

@@ -150,6 +150,24 @@ class PerfTools(unittest.TestCase):
         with self.assertRaisesRegex(PerfError, "newer than this tool's"):
             store_mod.Store(self.db)
 
+    def test_a_version_1_store_is_migrated(self):
+        with store_mod.Store(self.db) as s, s.transaction():
+            s.add_commit({"sha": "a" * 40, "subject": "s", "commit_time": 1, "position": 1})
+            s.add_run({"sha": "a" * 40, "dirty": 0, "model": "m", "config": "c", "variant": "",
+                       "status": "pass", "cycles": 5}, [])
+        with sqlite3.connect(self.db) as db:  # as version 1 left it: no sweep tables
+            for table in ("sweep_layers", "sweep_points", "sweeps"):
+                db.execute(f"DROP TABLE {table}")
+            db.execute("PRAGMA user_version = 1")
+        with store_mod.Store(self.db) as s:
+            self.assertEqual(s.db.execute("PRAGMA user_version").fetchone()[0],
+                             store_mod.SCHEMA_VERSION)
+            self.assertEqual([r["cycles"] for r in s.runs()], [5])
+            sweep = s.sweep_id("n", "h", "spec")
+            s.add_sweep_point({"sweep_id": sweep, "model": "m", "point": "{}", "status": "pass"},
+                              [])
+            self.assertEqual(len(s.sweep_points(sweep)), 1)
+
     def test_a_failed_write_leaves_the_store_as_it_was(self):
         with store_mod.Store(self.db) as s:
             commit = {"sha": "a" * 40, "subject": "s", "commit_time": 1, "position": 1}

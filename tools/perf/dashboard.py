@@ -45,6 +45,21 @@ def series_data(store):
     }
 
 
+def sweep_data(store):
+    """The latest sweep's points (None without one): swept fields, model, status and costs."""
+    sweep = store.latest_sweep()
+    if sweep is None:
+        return None
+    points = []
+    for p in store.sweep_points(sweep["id"]):
+        fields = json.loads(p["point"])
+        points.append({"fields": fields, "model": p["model"], "status": p["status"],
+                       "error": p["error"], "cycles": p["cycles"], "latency_us": p["latency_us"],
+                       "energy_pj": p["energy_pj"], "area_mm2": p["area_mm2"],
+                       "mac_utilisation": p["mac_utilisation"]})
+    return {"name": sweep["name"], "created_at": sweep["created_at"], "points": points}
+
+
 def run_data(store, run):
     keep = ("id", "sha", "model", "config", "variant", "status", "cycles", "predicted_cycles",
             "mac_utilisation", "dram_read_bytes", "dram_write_bytes", "roofline_ratio",
@@ -71,8 +86,8 @@ def write(store, out, root):
     out = os.path.abspath(out)
     _check_target(out)
     data = series_data(store)
-    if not data["series"]:
-        raise PerfError(f"{store.path}: no recorded runs to show")
+    if not data["series"] and store.latest_sweep() is None:
+        raise PerfError(f"{store.path}: no recorded runs or sweeps to show")
     chart_js = os.path.join(node_deps.node_modules(root), "chart.js", "dist", "chart.umd.js")
     if not os.path.isfile(chart_js):
         raise PerfError(f"{chart_js}: missing from the installed chart.js package")
@@ -88,6 +103,7 @@ def write(store, out, root):
             shutil.copyfile(os.path.join(ASSETS, name), os.path.join(stage, "assets", name))
         shutil.copyfile(chart_js, os.path.join(stage, "assets", "chart.umd.js"))
         data["generated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        data["sweep"] = sweep_data(store)
         with open(os.path.join(stage, "data.js"), "w", encoding="utf-8") as f:
             f.write(_js("PERF_DATA_LOADED", data))
         for run in store.runs("runs.dirty = 0 AND runs.cycles IS NOT NULL"):

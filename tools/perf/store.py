@@ -9,7 +9,7 @@ import sqlite3
 from errors import PerfError
 
 SCHEMA_NAME = "npu-perf-store"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Totals stored per run, in report.json's `totals` (except where noted in docs/perf.md).
 TOTAL_FIELDS = [
@@ -53,8 +53,45 @@ CREATE TABLE skipped_commits (sha TEXT PRIMARY KEY, reason TEXT NOT NULL);
 CREATE INDEX runs_by_key ON runs (model, config, variant);
 """
 
-# Migrations from version N to N+1, in order; none yet.
-_MIGRATIONS = {}
+# Version 2: design-space sweeps (tools/sweep). A sweep is its spec (by content hash); each
+# finished point is stored at once, with its layers, so a rerun skips it.
+_SWEEP_SCHEMA = """
+CREATE TABLE sweeps (
+  id INTEGER PRIMARY KEY, name TEXT NOT NULL, spec_hash TEXT NOT NULL UNIQUE,
+  spec TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));
+CREATE TABLE sweep_points (
+  id INTEGER PRIMARY KEY,
+  sweep_id INTEGER NOT NULL REFERENCES sweeps(id) ON DELETE CASCADE,
+  model TEXT NOT NULL, point TEXT NOT NULL,   -- point: the swept fields, canonical JSON
+  status TEXT NOT NULL, error TEXT,
+  sha TEXT, dirty INTEGER, version TEXT, host TEXT, command_line TEXT,
+  model_checksum TEXT, config_fingerprint TEXT,
+  cycles INTEGER, predicted_cycles INTEGER, macs INTEGER, mac_utilisation REAL,
+  dram_read_bytes INTEGER, dram_write_bytes INTEGER, roofline_cycles INTEGER,
+  roofline_ratio REAL, peak_sram_bytes INTEGER, latency_us REAL,
+  energy_pj REAL, area_mm2 REAL,
+  accuracy_cosine REAL, accuracy_snr_db REAL,
+  compile_seconds REAL, simulate_seconds REAL, wall_seconds REAL,
+  recorded_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+  UNIQUE (sweep_id, model, point));
+CREATE TABLE sweep_layers (
+  point_id INTEGER NOT NULL REFERENCES sweep_points(id) ON DELETE CASCADE, idx INTEGER NOT NULL,
+  name TEXT, op TEXT, engine TEXT, cycles INTEGER, predicted_cycles INTEGER, macs INTEGER,
+  mac_utilisation REAL, dram_read_bytes INTEGER, dram_write_bytes INTEGER,
+  roofline_cycles INTEGER, peak_sram_bytes INTEGER,
+  PRIMARY KEY (point_id, idx));
+"""
+
+
+def _add_sweeps(db):
+    for statement in _SWEEP_SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+# Migrations from version N to N+1, each run in one transaction.
+_MIGRATIONS = {1: _add_sweeps}
 
 
 def default_path(root):
@@ -71,7 +108,8 @@ class Store:
         if create:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         try:
-            self.db = sqlite3.connect(path)
+            # Several processes may write one store (parallel sweeps, Slurm tasks): wait for locks.
+            self.db = sqlite3.connect(path, timeout=60)
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA foreign_keys = ON")
             self._open_schema()
@@ -88,7 +126,7 @@ class Store:
         tables = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             with self.db:
-                self.db.executescript("BEGIN;" + _SCHEMA + "COMMIT;")
+                self.db.executescript("BEGIN;" + _SCHEMA + _SWEEP_SCHEMA + "COMMIT;")
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_NAME,))
                 self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return
@@ -162,3 +200,39 @@ class Store:
 
     def skipped(self):
         return {r[0]: r[1] for r in self.db.execute("SELECT sha, reason FROM skipped_commits")}
+
+    # Sweeps (tools/sweep).
+
+    def sweep_id(self, name, spec_hash, spec):
+        """The id of the sweep with this spec, created if new."""
+        row = self.db.execute("SELECT id FROM sweeps WHERE spec_hash=?", (spec_hash,)).fetchone()
+        if row:
+            return row[0]
+        with self.db:
+            return self.db.execute("INSERT INTO sweeps (name, spec_hash, spec) VALUES (?, ?, ?)",
+                                   (name, spec_hash, spec)).lastrowid
+
+    def add_sweep_point(self, point, layers):
+        """Stores one finished point and its layers in one transaction, replacing an earlier
+        result of the same point."""
+        with self.db:
+            self.db.execute("DELETE FROM sweep_points WHERE sweep_id=? AND model=? AND point=?",
+                            (point["sweep_id"], point["model"], point["point"]))
+            cols = list(point)
+            point_id = self.db.execute(
+                f"INSERT INTO sweep_points ({', '.join(cols)}) VALUES "
+                f"({', '.join('?' for _ in cols)})", [point[c] for c in cols]).lastrowid
+            self.db.executemany(
+                f"INSERT INTO sweep_layers (point_id, idx, {', '.join(LAYER_FIELDS)}) VALUES "
+                f"(?, ?, {', '.join('?' for _ in LAYER_FIELDS)})",
+                [[point_id, i] + [l.get(f) for f in LAYER_FIELDS] for i, l in enumerate(layers)])
+        return point_id
+
+    def sweep_points(self, sweep_id):
+        return [dict(r) for r in self.db.execute(
+            "SELECT * FROM sweep_points WHERE sweep_id=? ORDER BY id", (sweep_id,))]
+
+    def latest_sweep(self):
+        row = self.db.execute("SELECT * FROM sweeps WHERE id IN (SELECT sweep_id FROM "
+                              "sweep_points) ORDER BY id DESC LIMIT 1").fetchone()
+        return dict(row) if row else None

@@ -1,115 +1,332 @@
-#!/usr/bin/env python3
-"""Design-space sweep: run one model over the cross product of config values and tabulate what
-each design point measured (cycles, utilisation, DRAM traffic, roofline ratio, bit-exact check).
+#!/usr/bin/python3
+"""Design-space sweep: run models over config points, store each finished point at once, and
+tabulate and chart what each measured (docs/sweeps.md).
 
   tools/npu sweep conv3x3 --grid mac.rows=16,32,64 --grid sram.size_bytes=262144,1048576
-  tools/npu sweep resnet18 --grid mac.dataflow=WEIGHT_STATIONARY,OUTPUT_STATIONARY \
-      --set dram.bytes_per_cycle=16 --timing-only --csv sweep.csv --jobs 2
+  tools/npu sweep --spec my_sweep.textproto --csv sweep.csv --pareto charts/sweep
+  tools/npu sweep --spec my_sweep.textproto --slurm --slurm-option=--partition=big
 
-Each design point is its own run_workload process (SystemC elaborates once per process) writing
-a JSON report; points run in parallel with --jobs. The CSV has one row per point: the swept
-fields, then the measured totals. A point that fails (e.g. a config the compiler refuses) gets a
-row with its error and does not stop the sweep; the exit status is non-zero if any point failed
-or did not match the integer reference.
+Each point is its own run_workload process (SystemC elaborates once per process), --jobs at a
+time. Every finished point goes into the results store (tools/perf, default build/perf/
+perf.sqlite) in its own transaction, so a rerun of the same sweep skips the points already
+finished by the same build, `kill -9` loses only the points in flight (the children die with the
+sweep), and Ctrl-C stops cleanly keeping what finished. The CSV holds each point once, with a
+column per swept field; it is rewritten as points finish. Exit status: 0 every point ran and
+passed its check; 1 a point failed; 2 bad input or no point met the constraints; 130 interrupted.
 """
 import argparse
 import concurrent.futures
 import csv
-import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
+import time
 
-import svg_plot
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 
-COLUMNS = ["cycles", "predicted_cycles", "latency_us", "inferences_per_second", "mac_utilisation",
-           "dram_read_bytes", "dram_write_bytes", "achieved_gbps", "roofline_cycles",
-           "roofline_ratio", "peak_sram_bytes"]
+import spec as spec_mod  # noqa: E402  (puts tools/perf on the path)
+import children as children_mod  # noqa: E402
+import reports  # noqa: E402
+import svg_plot  # noqa: E402
+from errors import PerfError  # noqa: E402
+from google.protobuf import text_format  # noqa: E402
+from store import Store, default_path  # noqa: E402
 
-
-def parse_grid(items):
-    axes = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        if not sep or not key or not values:
-            sys.exit(f"sweep: --grid '{item}': expected key=v1,v2,... e.g. mac.rows=16,32")
-        axes.append((key, values.split(",")))
-    return axes
-
-
-def run_point(tool, model, point, fixed, timing_only, workdir, index):
-    report = os.path.join(workdir, f"point{index}.json")
-    args = [tool, model, "--quiet", "--json", report]
-    for key, value in list(point) + fixed:
-        args += ["--set", f"{key}={value}"]
-    if timing_only:
-        args.append("--timing-only")
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode not in (0, 1) or not os.path.exists(report):
-        return {"status": "error", "error": (p.stderr.strip() or f"exit {p.returncode}")}
-    r = json.load(open(report))
-    row = {k: r["totals"][k] for k in COLUMNS}
-    row["status"] = r["check"]["status"]
-    row["simulate_seconds"] = r["simulation"]["wall_seconds"]
-    return row
+COLUMNS = ["cycles", "predicted_cycles", "latency_us", "mac_utilisation", "dram_read_bytes",
+           "dram_write_bytes", "roofline_cycles", "roofline_ratio", "peak_sram_bytes",
+           "energy_pj", "area_mm2"]
+EXIT_FAIL, EXIT_ERROR, EXIT_INTERRUPTED = 1, 2, 130
 
 
-def write_plot(path, model, axes, rows):
-    x_key, x_values = axes[0]
-    others = [k for k, _ in axes[1:]]
+def tool_build(tool):
+    """(commit prefix, dirty) of the tool's build, from --version."""
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise PerfError(f"{tool} --version: {e}") from e
+    m = re.search(r"\(commit ([0-9a-f]+|unknown)(\+dirty)?", out.stdout)
+    if not m:
+        raise PerfError(f"{tool} --version: unexpected answer '{out.stdout.strip()}'")
+    return m.group(1), bool(m.group(2))
+
+
+def point_key(assignment):
+    return json.dumps(dict(assignment), sort_keys=True)
+
+
+def run_point(children, tool, spec, model, assignment):
+    """The stored row (and layers) of one point; the row's status is "stopped" if interrupted."""
+    with tempfile.TemporaryDirectory(prefix="npu-sweep-") as scratch:
+        out = os.path.join(scratch, "report.json")
+        cmd = [tool, model, "--quiet", "--json", out]
+        if spec.base_config:
+            cmd += ["--config", spec.base_config]
+        for item in list(spec.set) + [f"{k}={v}" for k, v in assignment]:
+            cmd += ["--set", item]
+        if spec.timing_only:
+            cmd.append("--timing-only")
+        start = time.monotonic()
+        status, _, err = children.run(cmd)
+        row = {"model": model, "point": point_key(assignment),
+               "wall_seconds": time.monotonic() - start}
+        if status is None:
+            row.update(status="stopped")
+            return row, []
+        if status not in (0, 1) or not os.path.exists(out):
+            lines = err.strip().splitlines()
+            row.update(status="error", error=lines[-1] if lines else f"exit status {status}")
+            return row, []
+        report = reports.load(out)
+    run = reports.run_row(report)
+    p = report.get("provenance", {})
+    row.update({k: run.get(k) for k in COLUMNS if k in run})
+    row.update(status=run["status"], sha=p.get("commit"), dirty=int(bool(p.get("dirty"))),
+               version=p.get("version"), host=p.get("host"), command_line=p.get("command_line"),
+               model_checksum=p.get("model_checksum"),
+               config_fingerprint=run.get("config_fingerprint"),
+               accuracy_cosine=run.get("accuracy_cosine"),
+               accuracy_snr_db=run.get("accuracy_snr_db"),
+               compile_seconds=run.get("compile_seconds"),
+               simulate_seconds=run.get("simulate_seconds"),
+               energy_pj=(report.get("energy") or {}).get("total_pj"),
+               area_mm2=(report.get("area") or {}).get("total_mm2"))
+    return row, reports.layer_rows(report)
+
+
+def finished_points(store, sweep_id, build):
+    """Points this build already ran ((model, point) keys): a rerun skips them."""
+    sha, dirty = build
+    return {(r["model"], r["point"]) for r in store.sweep_points(sweep_id)
+            if r["sha"] and r["sha"].startswith(sha) and bool(r["dirty"]) == dirty}
+
+
+def table(spec, store, sweep_id, todo_order):
+    """The rows of every point of the sweep, in the sweep's order, each once."""
+    stored = {(r["model"], r["point"]): r for r in store.sweep_points(sweep_id)}
+    rows = []
+    for model, assignment in todo_order:
+        r = stored.get((model, point_key(assignment)))
+        if r is None:
+            continue
+        row = dict(assignment)
+        row.update(r)
+        row["dram_bytes"] = ((r["dram_read_bytes"] or 0) + (r["dram_write_bytes"] or 0)
+                             if r["dram_read_bytes"] is not None else None)
+        broken = spec_mod.satisfies(spec, row) if r["status"] in ("pass", "skipped") else []
+        row["excluded"] = "; ".join(broken)
+        rows.append(row)
+    return rows
+
+
+def write_csv(path, spec, rows):
+    fields = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
+    if len(spec.models) > 1:
+        fields.append("model")
+    fields += ["status"] + COLUMNS + ["simulate_seconds", "wall_seconds", "excluded", "error"]
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, restval="", extrasaction="ignore")
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in fields})
+    os.replace(tmp, path)
+
+
+def write_plot(path, spec, rows):
+    """Cycles against the first axis, one line per value of the others (and per model)."""
+    axes = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
+    x_key, x_values = axes[0], []
+    for r in rows:
+        if r[x_key] not in x_values:
+            x_values.append(r[x_key])
     series = {}
     for r in rows:
-        name = ", ".join(f"{k}={r[k]}" for k in others) or model
+        name = ", ".join([f"{k}={r[k]}" for k in axes[1:]] +
+                         ([r["model"]] if len(spec.models) > 1 else [])) or r["model"]
         series.setdefault(name, {})[r[x_key]] = r.get("cycles")
     lines = [(name, [by_x.get(x) for x in x_values]) for name, by_x in series.items()]
-    svg = svg_plot.line_chart(f"{model}: cycles per inference", x_key, x_values, lines, "cycles")
-    with open(path, "w") as f:
+    svg = svg_plot.line_chart(f"{spec.name}: cycles per inference", x_key, x_values, lines,
+                              "cycles")
+    with open(path + ".tmp", "w") as f:
         f.write(svg)
+    os.replace(path + ".tmp", path)
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", help="a model run_workload knows (run_workload --list)")
-    parser.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                        help="a config field and the values to sweep (repeatable: cross product)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a config override for every point")
-    parser.add_argument("--timing-only", action="store_true", help="skip data (cycles identical)")
-    parser.add_argument("--csv", help="write the table here (default: stdout)")
-    parser.add_argument("--plot", metavar="FILE.svg",
-                        help="draw cycles against the first --grid field, one line per value of "
-                             "the others, as an SVG")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--tool", default=os.path.join(here, "..", "..", "build", "tools",
-                                                       "run_workload"))
-    a = parser.parse_args()
-    axes = parse_grid(a.grid)
-    fixed = [tuple(s.split("=", 1)) for s in a.set]
-    keys = [k for k, _ in axes]
-    points = [list(zip(keys, values)) for values in itertools.product(*[v for _, v in axes])]
-    with tempfile.TemporaryDirectory() as workdir, \
-            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        futures = [pool.submit(run_point, a.tool, a.model, p, fixed, a.timing_only, workdir, i)
-                   for i, p in enumerate(points)]
-        rows = []
-        for i, (point, future) in enumerate(zip(points, futures)):
-            row = dict(point)
-            row.update(future.result())
-            rows.append(row)
-            print(f"sweep: {i + 1}/{len(points)} {dict(point)}: {row['status']}", file=sys.stderr)
-    fields = keys + ["status"] + COLUMNS + ["simulate_seconds", "error"]
-    out = open(a.csv, "w", newline="") if a.csv else sys.stdout
-    writer = csv.DictWriter(out, fieldnames=fields, restval="")
-    writer.writeheader()
-    writer.writerows(rows)
-    if a.plot:
-        write_plot(a.plot, a.model, axes, rows)
+def label_of(spec):
+    fields = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
+    return lambda r: " ".join(f"{k.split('.')[-1]}={r[k]}" for k in fields)
+
+
+def run_sweep(args, spec):
+    build = tool_build(args.tool)
+    order = [(m.name, p) for m in spec.models for p in spec_mod.points(spec)]
+    with Store(args.db) as store:
+        sweep_id = store.sweep_id(spec.name, spec_mod.spec_hash(spec),
+                                  text_format.MessageToString(spec))
+        done = finished_points(store, sweep_id, build)
+        todo = [(m, p) for i, (m, p) in enumerate(order) if (m, point_key(p)) not in done
+                and (args.task_index is None or i % args.task_count == args.task_index)]
+        where = "" if args.task_index is None else \
+            f" (Slurm task {args.task_index} of {args.task_count})"
+        print(f"sweep '{spec.name}'{where}: {len(order)} points; {len(done)} finished "
+              f"before by this build (skipped); running {len(todo)} with "
+              f"{'Slurm' if args.slurm else f'{args.jobs} jobs'}; store {args.db}",
+              file=sys.stderr)
+        if args.slurm and todo:
+            run_on_slurm(args, store, sweep_id, build, len(order), len(todo))
+            todo = []
+        children = children_mod.Children()
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
+        futures = {pool.submit(run_point, children, args.tool, spec, m, p): (m, p)
+                   for m, p in todo}
+        interrupted = False
+        try:
+            for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                row, layers = future.result()
+                if row["status"] == "stopped":
+                    continue
+                store.add_sweep_point(dict(row, sweep_id=sweep_id), layers)
+                print(f"  [{n}/{len(todo)}] {row['model']} {dict(futures[future][1])}: "
+                      f"{row['status']}" + (f" ({row['error']})" if row.get("error") else
+                                            f", {row.get('cycles'):,} cycles"),
+                      file=sys.stderr, flush=True)
+                if args.csv:
+                    write_csv(args.csv, spec, table(spec, store, sweep_id, order))
+        except KeyboardInterrupt:
+            interrupted = True
+            children.kill_all()
+            for f in futures:
+                f.cancel()
+        finally:
+            pool.shutdown(wait=True)
+        rows = table(spec, store, sweep_id, order)
+    if args.task_index is not None:  # a Slurm task: the driver writes the outputs
+        return 0
+    if args.csv:
+        write_csv(args.csv, spec, rows)
+    if interrupted:
+        print(f"sweep: interrupted; {len(rows)} of {len(order)} points stored, rerun the same "
+              "command to finish the rest", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if not args.csv:
+        _print_csv(spec, rows)
+    if args.plot:
+        write_plot(args.plot, spec, rows)
+    if args.pareto:
+        import pareto
+        for path in pareto.charts(rows, label_of(spec), args.pareto, spec.name):
+            print(f"sweep: wrote {path}", file=sys.stderr)
+    if spec.constraints and rows and all(r["excluded"] or r["status"] not in ("pass", "skipped")
+                                         for r in rows):
+        raise PerfError("no point meets the constraints ("
+                        + "; ".join(f"{c.metric} {c.op} {c.value:g}" for c in spec.constraints)
+                        + "); every point is stored")
     failed = [r for r in rows if r["status"] not in ("pass", "skipped")]
-    return 1 if failed else 0
+    return EXIT_FAIL if failed else 0
+
+
+def task_command(args):
+    """The command each Slurm array task runs: this sweep, one share of its points."""
+    cmd = [os.path.abspath(__file__)]
+    if args.spec:
+        cmd += ["--spec", os.path.abspath(args.spec)]
+    else:
+        cmd.append(args.model)
+        for g in args.grid:
+            cmd += ["--grid", g]
+        for item in args.set:
+            cmd += ["--set", item]
+        if args.timing_only:
+            cmd.append("--timing-only")
+    return cmd + ["--tool", os.path.abspath(args.tool), "--db", os.path.abspath(args.db),
+                  "--jobs", "1", "--task-count", str(args.slurm_tasks)]
+
+
+def run_on_slurm(args, store, sweep_id, build, total, todo):
+    import slurm
+    args.slurm_tasks = max(1, min(args.slurm_tasks or todo, todo))
+    log_dir = os.path.join(os.path.dirname(os.path.abspath(args.db)), "slurm",
+                           f"sweep{sweep_id}-{int(time.time())}")
+    job = slurm.submit(task_command(args), args.slurm_tasks, log_dir, args.slurm_option)
+    slurm.log(f"sweep: Slurm job {job}: {args.slurm_tasks} array tasks, logs in {log_dir}")
+
+    def progress(left):
+        stored = len(finished_points(store, sweep_id, build))
+        slurm.log(f"  Slurm job {job}: {stored} of {total} points stored, {left} tasks left")
+    slurm.wait(job, progress)
+    failures = slurm.failed_tasks(log_dir, args.slurm_tasks)
+    if failures:
+        slurm.log("sweep: Slurm tasks that failed:\n  " + "\n  ".join(failures))
+
+
+def _print_csv(spec, rows):
+    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tmp:
+        write_csv(tmp.name, spec, rows)
+        sys.stdout.write(open(tmp.name).read())
+
+
+def parse_args(argv):
+    root = os.path.dirname(os.path.dirname(HERE))
+    p = argparse.ArgumentParser(prog="sweep", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("model", nargs="?", help="a model run_workload knows (or give --spec)")
+    p.add_argument("--spec", help="a sweep spec textproto (tools/sweep/sweep_spec.proto)")
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
+                   help="a config field and the values to sweep (repeatable: cross product)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a config override for every point")
+    p.add_argument("--timing-only", action="store_true", help="skip data (cycles identical)")
+    p.add_argument("--csv", help="write the table here, as points finish (default: stdout at "
+                                 "the end)")
+    p.add_argument("--plot", metavar="FILE.svg", help="cycles against the first axis, as SVG")
+    p.add_argument("--pareto", metavar="PREFIX",
+                   help="Pareto charts PREFIX-<cost>-vs-<cost>.svg (matplotlib)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--db", default=default_path(root), help="results store")
+    p.add_argument("--tool", default=os.path.join(root, "build", "tools", "run_workload"))
+    p.add_argument("--slurm", action="store_true",
+                   help="run the points as a Slurm job array (sbatch); wait and collect")
+    p.add_argument("--slurm-tasks", type=int, metavar="N",
+                   help="array tasks (default: one per point to run)")
+    p.add_argument("--slurm-option", action="append", default=[], metavar="OPT",
+                   help="an sbatch option for the array, e.g. --partition=big (repeatable)")
+    p.add_argument("--task-index", type=int, help=argparse.SUPPRESS)  # a Slurm array task
+    p.add_argument("--task-count", type=int, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if bool(args.spec) == bool(args.model):
+        p.error("give a MODEL with --grid, or --spec FILE")
+    if args.spec and (args.grid or args.set or args.timing_only):
+        p.error("--grid, --set and --timing-only go in the spec file with --spec")
+    if args.jobs < 1:
+        p.error("--jobs must be at least 1")
+    if (args.task_index is None) != (args.task_count is None) or \
+            (args.task_count is not None and not 0 <= args.task_index < args.task_count):
+        p.error("--task-index and --task-count go together, index below count")
+    if args.slurm_tasks is not None and args.slurm_tasks < 1:
+        p.error("--slurm-tasks must be at least 1")
+    if not os.access(args.tool, os.X_OK):
+        p.error(f"--tool {args.tool}: not an executable (build run_workload first)")
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        spec = (spec_mod.load(args.spec) if args.spec else
+                spec_mod.from_command_line(args.model, args.grid, args.set, args.timing_only))
+        return run_sweep(args, spec)
+    except PerfError as e:
+        print(f"sweep: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:  # outside the points loop: while submitting or waiting for Slurm
+        print("sweep: interrupted (a Slurm job was cancelled); finished points are stored, rerun "
+              "to finish the rest", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -160,9 +160,42 @@ function showRun(point) {
 dashboard.showRun = showRun;
 dashboard.selectSeries = selectSeries;
 
+function pointLabel(p) {
+  return Object.entries(p.fields).map(([k, v]) => `${k.split(".").pop()}=${v}`).join(" ");
+}
+
+function renderSweep(sweep) {
+  document.getElementById("sweep-title").textContent =
+    `Latest sweep: ${sweep.name} (${sweep.points.length} points, ${sweep.created_at})`;
+  const ok = sweep.points.filter(p => p.cycles !== null);
+  const models = [...new Set(ok.map(p => p.model))];
+  const labels = [...new Set(ok.map(pointLabel))];
+  dashboard.sweepChart = new Chart(document.getElementById("chart-sweep"), {
+    type: "bar",
+    data: {labels, datasets: models.map((m, i) => ({
+      label: m,
+      data: labels.map(l => { const p = ok.find(q => q.model === m && pointLabel(q) === l);
+                              return p ? p.cycles : null; }),
+      backgroundColor: ["#2e5eaa", "#e67e22", "#27ae60", "#8e44ad", "#c0392b"][i % 5],
+    }))},
+    options: {animation: false, maintainAspectRatio: false,
+              plugins: {title: {display: true, text: "cycles per point"}}},
+  });
+  const body = document.querySelector("#sweep-points tbody");
+  for (const p of sweep.points) {
+    const tr = document.createElement("tr");
+    [pointLabel(p), p.model, p.error ? `${p.status}: ${p.error}` : p.status, fmt(p.cycles),
+     fmt(p.latency_us), fmt(p.energy_pj), fmt(p.area_mm2), fmt(p.mac_utilisation)]
+      .forEach(v => cell(tr, v));
+    body.appendChild(tr);
+  }
+  document.getElementById("sweep").hidden = false;
+}
+
 window.PERF_DATA_LOADED = data => {
   dashboard.data = data;
   document.getElementById("generated").textContent =
     `${data.commits.length} commits, ${data.series.length} series; generated ${data.generated}`;
-  selectSeries(0);
+  if (data.series.length) selectSeries(0);
+  if (data.sweep) renderSweep(data.sweep);
 };
