@@ -58,6 +58,8 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   const uint64_t cycles = spec::IdealCycles(ctx_.config, insn) + conflict;
   sc_core::wait(ctx_.clock.Cycles(cycles));
   result.bank_conflict_cycles = conflict;
+  result.events.vector_ops = spec::VectorLaneOps(insn);
+  sram_timing.AddTo(result.events);
   return result;
 }
 
@@ -93,7 +95,9 @@ UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& 
   }
   accesses.Bind(out, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
-  return {};
+  UnitResult done;
+  done.events.acc_read_bytes = sums_.size() * 4;
+  return done;
 }
 
 // Accesses: input (read), output (write).

@@ -74,6 +74,7 @@ bool CommandProcessor::FetchAndDispatch(uint32_t first, uint32_t count) {
       Fault(ErrorCode::kBadInstruction, first + i, insn.status().message());
       return false;
     }
+    RecordFetch(ctx_, first + i);
     Dispatch({*std::move(insn), first + i});
   }
   return !faulted_;

@@ -24,12 +24,14 @@ inline void MakePayload(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint
 // banks see every run, so a stride that maps runs onto the same banks costs cycles. With
 // elem_stride above 1 a run's bytes lie that far apart (a scattered LOAD burst).
 // Out: the cycles the access would take with no other access in its banks, so the initiator can
-// tell its own bank conflicts from the returned delay.
+// tell its own bank conflicts from the returned delay; and the bank words it touched (one bank
+// access each), for the energy model.
 struct SramAccess : tlm::tlm_extension<SramAccess> {
   uint32_t count = 1;
   uint32_t stride = 0;
   uint32_t elem_stride = 0;
   uint64_t ideal_cycles = 0;
+  uint64_t words = 0;
 
   tlm::tlm_extension_base* clone() const override { return new SramAccess(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -12,6 +12,7 @@
 #include "hw/common/clock.h"
 #include "hw/common/payload.h"
 #include "hw/spec/unit_accesses.h"
+#include "hw/spec/unit_events.h"
 
 namespace npu::hw {
 
@@ -19,6 +20,16 @@ struct SramTiming {
   sc_core::sc_time offset = sc_core::SC_ZERO_TIME;  // from now, where the next access starts
   uint64_t ideal_cycles = 0;
   uint64_t conflict_cycles = 0;
+  // What the accesses moved: bytes and bank words, read and written (for the energy model).
+  uint64_t read_bytes = 0, write_bytes = 0, read_words = 0, write_words = 0;
+
+  // Adds the traffic to a unit's event counts.
+  void AddTo(spec::UnitEvents& events) const {
+    events.sram_read_bytes += read_bytes;
+    events.sram_write_bytes += write_bytes;
+    events.sram_read_words += read_words;
+    events.sram_write_words += write_words;
+  }
 };
 
 // `count` runs of bytes/count, `stride` apart (count 1: contiguous), each run's bytes
@@ -39,6 +50,8 @@ bool TimedSramAccess(Socket& socket, const Clock& clock, tlm::tlm_command cmd, u
   gp.clear_extension(&shape);
   if (!gp.is_response_ok()) return false;
   timing.ideal_cycles += shape.ideal_cycles;
+  (cmd == tlm::TLM_WRITE_COMMAND ? timing.write_bytes : timing.read_bytes) += bytes;
+  (cmd == tlm::TLM_WRITE_COMMAND ? timing.write_words : timing.read_words) += shape.words;
   timing.conflict_cycles += clock.ToCycles(delay - timing.offset) - shape.ideal_cycles;
   timing.offset = delay;
   return true;

@@ -13,6 +13,7 @@
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/regs.h"
+#include "hw/spec/unit_events.h"
 
 namespace npu::hw {
 
@@ -55,6 +56,7 @@ struct UnitResult {
   std::string detail;
   uint64_t bank_conflict_cycles = 0;  // part of its time lost to SRAM banks busy elsewhere
   uint64_t dram_stall_cycles = 0;     // part of its time lost to other DRAM traffic
+  spec::UnitEvents events{};          // what the unit did for it, for the energy model
   bool ok() const { return code == spec::regs::ErrorCode::kNone; }
 };
 
@@ -66,6 +68,7 @@ struct InsnRecord {
   uint64_t wait_input = 0, wait_buffer = 0;    // token waits before start
   uint64_t bank_conflict = 0, dram_stall = 0;  // parts of [start, end)
   int8_t queue = -1;                           // -1: not executed
+  spec::UnitEvents events{};  // the executing unit's, plus the command processor's fetch
 };
 
 // Implemented by the command processor.
@@ -95,13 +98,25 @@ inline void Record(const UnitContext& ctx, uint32_t index, spec::Queue queue, ui
                    uint64_t end, uint64_t wait_input, uint64_t wait_buffer,
                    const UnitResult& result) {
   if (ctx.records == nullptr || index >= ctx.records->size()) return;
-  (*ctx.records)[index] = {start - ctx.run.begin_cycle,
-                           end - ctx.run.begin_cycle,
-                           wait_input,
-                           wait_buffer,
-                           result.bank_conflict_cycles,
-                           result.dram_stall_cycles,
-                           static_cast<int8_t>(queue)};
+  InsnRecord& r = (*ctx.records)[index];
+  spec::UnitEvents events = r.events;  // the fetch's, recorded at dispatch
+  events += result.events;
+  r = {start - ctx.run.begin_cycle,
+       end - ctx.run.begin_cycle,
+       wait_input,
+       wait_buffer,
+       result.bank_conflict_cycles,
+       result.dram_stall_cycles,
+       static_cast<int8_t>(queue),
+       events};
+}
+
+// Books instruction `index`'s fetch: its bytes of the fetch's DRAM read, and its decode.
+inline void RecordFetch(const UnitContext& ctx, uint32_t index) {
+  if (ctx.records == nullptr || index >= ctx.records->size()) return;
+  spec::UnitEvents& e = (*ctx.records)[index].events;
+  e.dram_read_bytes += spec::kInsnBytes;
+  e.fetched_instructions += 1;
 }
 
 inline void Trace(const UnitContext& ctx, std::string engine, std::string name, uint64_t begin,

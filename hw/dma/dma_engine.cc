@@ -119,9 +119,10 @@ UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
   }
   const std::vector<spec::Burst> bursts = spec::SplitIntoBursts(ctx_.config, dma);
   const uint64_t begin = ctx_.clock.Now();
-  uint64_t conflict = 0;
+  SramTiming traffic;
   UnitResult result =
-      direction_ == spec::Opcode::kLoad ? Load(bursts, conflict) : Store(bursts, conflict);
+      direction_ == spec::Opcode::kLoad ? Load(bursts, traffic) : Store(bursts, traffic);
+  const uint64_t conflict = traffic.conflict_cycles;
   const uint64_t took = ctx_.clock.Now() - begin;
   const uint64_t ideal = spec::DmaIdealCycles(ctx_.config, direction_, bursts);
   // What the descriptor lost against running alone, split by cause. Bursts overlap, so the
@@ -130,9 +131,14 @@ UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
   const uint64_t lost = took > ideal ? took - ideal : 0;
   result.bank_conflict_cycles = std::min(conflict, lost);
   result.dram_stall_cycles = lost - result.bank_conflict_cycles;
+  const uint64_t bytes = spec::DmaBytes(dma);
   ctx_.counters.Add(
       direction_ == spec::Opcode::kLoad ? spec::regs::kDramReadBytes : spec::regs::kDramWriteBytes,
-      spec::DmaBytes(dma));
+      bytes);
+  result.events.dma_bytes = bytes;
+  (direction_ == spec::Opcode::kLoad ? result.events.dram_read_bytes
+                                     : result.events.dram_write_bytes) = bytes;
+  traffic.AddTo(result.events);
   return result;
 }
 

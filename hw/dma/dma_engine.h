@@ -14,6 +14,7 @@
 #include <tlm>
 #include <vector>
 
+#include "hw/common/sram_access.h"
 #include "hw/common/unit_context.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/timing_model.h"
@@ -51,8 +52,9 @@ class DmaEngine : public sc_core::sc_module {
   bool OverlapsInFlight(const Job& job) const;
   int FreeChannel() const;
   UnitResult Execute(const spec::DmaArgs& dma);
-  UnitResult Load(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles);
-  UnitResult Store(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles);
+  // Both add their bursts' SRAM traffic to `traffic`; its conflict cycles overlap (see Execute).
+  UnitResult Load(const std::vector<spec::Burst>& bursts, SramTiming& traffic);
+  UnitResult Store(const std::vector<spec::Burst>& bursts, SramTiming& traffic);
   // One DRAM transaction; adds its delay to `delay`.
   bool DramAccess(tlm::tlm_command cmd, uint32_t offset, uint8_t* data, uint32_t bytes,
                   sc_core::sc_time& delay);

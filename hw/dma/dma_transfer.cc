@@ -29,9 +29,20 @@ UnitResult BusError(spec::Opcode op, const spec::Burst& b) {
           fmt::format("{} burst at DRAM offset {:#x} ({} bytes) is outside DRAM",
                       spec::OpcodeName(op), b.dram_offset, b.bytes)};
 }
+
+// Adds one burst's SRAM access to a descriptor's total; the access's offset stays its own.
+void AddBurst(const SramTiming& burst, SramTiming& total) {
+  total.ideal_cycles += burst.ideal_cycles;
+  total.conflict_cycles += burst.conflict_cycles;
+  total.read_bytes += burst.read_bytes;
+  total.write_bytes += burst.write_bytes;
+  total.read_words += burst.read_words;
+  total.write_words += burst.write_words;
+}
+
 }  // namespace
 
-UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles) {
+UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
   const size_t outstanding = ctx_.config.dma().outstanding_bursts();
   const uint32_t burst_bytes = ctx_.config.dma().burst_bytes();
   std::vector<uint8_t> staging(outstanding * burst_bytes);
@@ -55,14 +66,14 @@ UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, uint64_t& con
     SramTiming write;  // the range was checked before the first burst
     TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_),
                     &staging[f.slot * burst_bytes], write);
-    conflict_cycles += write.conflict_cycles;
+    AddBurst(write, traffic);
     written = std::max(written, sc_core::sc_time_stamp() + write.offset);
   }
   if (written > sc_core::sc_time_stamp()) sc_core::wait(written - sc_core::sc_time_stamp());
   return {};
 }
 
-UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, uint64_t& conflict_cycles) {
+UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
   const size_t outstanding = ctx_.config.dma().outstanding_bursts();
   std::vector<uint8_t> staging(ctx_.config.dma().burst_bytes());
   std::deque<InFlight> in_flight;
@@ -72,7 +83,7 @@ UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, uint64_t& co
       const spec::Burst& b = bursts[next];
       SramTiming read;  // the range was checked before the first burst
       TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_), staging.data(), read);
-      conflict_cycles += read.conflict_cycles;
+      AddBurst(read, traffic);
       sc_core::sc_time delay = read.offset;
       if (!DramAccess(tlm::TLM_WRITE_COMMAND, b.dram_offset, staging.data(), b.bytes, delay)) {
         return BusError(direction_, b);

@@ -73,6 +73,11 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
   chain_.Ended(conv, start + cycles);
   UnitResult done;
   done.bank_conflict_cycles = conflict;
+  done.events.macs = spec::ConvMacs(conv);
+  sram_timing.AddTo(done.events);
+  const uint64_t acc_bytes = partial_sums_.size() * 4;
+  done.events.acc_read_bytes = conv.accumulate ? acc_bytes : 0;
+  done.events.acc_write_bytes = acc_bytes;
   return done;
 }
 

@@ -156,6 +156,7 @@ NpuConfig DefaultConfig() {
   c.mutable_cmd()->set_queue_depth(32);
   c.mutable_cmd()->set_fetch_batch(16);
   c.mutable_cpu()->set_core(LARGE_CORE);
+  c.mutable_tech()->set_node(NODE_28NM);
   return c;
 }
 
@@ -226,7 +227,8 @@ StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file
 uint64_t Fingerprint(const NpuConfig& config) {
   NpuConfig hardware = config;
   hardware.clear_name();
-  hardware.clear_cpu();  // the control core's speed does not change what a binary does
+  hardware.clear_cpu();   // the control core's speed does not change what a binary does
+  hardware.clear_tech();  // nor does the process: energy and area are accounting
   // Fields added later, at the value the hardware had before them, serialise as absent: binaries
   // compiled before keep their fingerprint.
   if (hardware.mac().fold_pipelining() == DOUBLE_BUFFERED) {

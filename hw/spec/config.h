@@ -46,9 +46,9 @@ inline uint64_t AccBufferEntries(const NpuConfig& config) {
   return config.mac().acc_buffer_bytes() / 4;
 }
 
-// CRC-64 of the canonical serialisation of every NPU field (the name and the control core's
-// cost model are excluded: neither changes what a binary does; mac.fold_pipelining at its
-// DOUBLE_BUFFERED default is left out, so binaries from before the field keep their fingerprint).
+// CRC-64 of the canonical serialisation of every NPU field (the name, the control core's cost
+// model and the technology are excluded: none changes what a binary does; mac.fold_pipelining at
+// its DOUBLE_BUFFERED default is left out, so binaries from before the field keep their fingerprint).
 uint64_t Fingerprint(const NpuConfig& config);
 
 // Text-proto rendering, for `--print-config` and reports.

@@ -8,6 +8,7 @@
 #include "hw/spec/cpu_model.h"
 #include "hw/spec/dram_device.h"
 #include "hw/spec/isa.h"
+#include "hw/spec/tech_model.h"
 #include "hw/spec/utf8.h"
 
 namespace npu::spec {
@@ -114,6 +115,33 @@ Status ValidateCpu(const NpuConfig& c) {
   return Status::Ok();
 }
 
+// `value` within [lo, hi]; also false for NaN.
+Status RangeReal(std::string_view field, double value, double lo, double hi,
+                 std::string_view unit) {
+  if (value >= lo && value <= hi) return Status::Ok();
+  return InvalidArgument(
+      fmt::format("{} = {}: must be between {} and {} {}", field, value, lo, hi, unit));
+}
+
+// The supply may range from near-threshold (half the nominal) to heavy overdrive (1.5 times).
+Status ValidateTech(const NpuConfig& c) {
+  const TechConfig& tech = c.tech();
+  if (!TechNode_IsValid(tech.node())) {
+    return InvalidArgument(fmt::format("tech.node = {}: not a known node", int(tech.node())));
+  }
+  const TechParams t = ResolveTech(c);
+  if (auto s = RangeReal("tech.voltage_v", t.voltage_v, 0.5 * t.nominal_voltage_v,
+                         1.5 * t.nominal_voltage_v, "V");
+      !s.ok()) {
+    return InvalidArgument(fmt::format("{} for {} (nominal {} V)", s.message(),
+                                       TechNode_Name(t.node), t.nominal_voltage_v));
+  }
+  if (auto s = RangeReal("tech.dram_pj_per_byte", t.dram_pj_per_byte, 0, 1e5, "pJ"); !s.ok()) {
+    return s;
+  }
+  return RangeReal("tech.leakage_mw_per_mm2", t.leakage_mw_per_mm2, 0, 1e4, "mW/mm^2");
+}
+
 }  // namespace
 
 uint64_t MinimalSramBytes(const NpuConfig& c) {
@@ -128,7 +156,8 @@ Status Validate(const NpuConfig& config) {
   if (auto s = ValidateMac(config.mac()); !s.ok()) return s;
   if (auto s = ValidateSram(config); !s.ok()) return s;
   if (auto s = ValidateRest(config); !s.ok()) return s;
-  return ValidateCpu(config);
+  if (auto s = ValidateCpu(config); !s.ok()) return s;
+  return ValidateTech(config);
 }
 
 }  // namespace npu::spec

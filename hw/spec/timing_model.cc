@@ -98,21 +98,42 @@ uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements) {
   return c.act().pipeline_cycles() + CeilDiv(elements, c.act().lanes());
 }
 
+namespace {
+
+uint64_t PoolLaneOps(const PoolArgs& p) {
+  return uint64_t{p.out_h} * p.out_w * p.channels * p.kernel_h * p.kernel_w;
+}
+uint64_t EltwiseLaneOps(const EltwiseArgs& e) { return 2 * uint64_t{e.count}; }
+uint64_t LutLaneOps(const LutArgs& l) { return l.count; }
+uint64_t ResizeLaneOps(const ResizeArgs& r) {
+  return kResizeTapsPerElement * r.out_h * r.out_w * r.channels;
+}
+
+}  // namespace
+
 uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& p) {
-  const uint64_t taps = uint64_t{p.out_h} * p.out_w * p.channels * p.kernel_h * p.kernel_w;
-  return ActComputeCycles(c, taps);
+  return ActComputeCycles(c, PoolLaneOps(p));
 }
 
 uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& e) {
-  return ActComputeCycles(c, 2 * uint64_t{e.count});
+  return ActComputeCycles(c, EltwiseLaneOps(e));
 }
 
 uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& l) {
-  return ActComputeCycles(c, l.count);
+  return ActComputeCycles(c, LutLaneOps(l));
 }
 
 uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& r) {
-  return ActComputeCycles(c, kResizeTapsPerElement * r.out_h * r.out_w * r.channels);
+  return ActComputeCycles(c, ResizeLaneOps(r));
+}
+
+uint64_t VectorLaneOps(const Instruction& insn) {
+  if (const auto* act = std::get_if<ActArgs>(&insn.args)) return ActAccEntries(*act);
+  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolLaneOps(*pool);
+  if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutLaneOps(*lut);
+  if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeLaneOps(*r);
+  if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return EltwiseLaneOps(*e);
+  return 0;
 }
 
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
@@ -192,13 +213,7 @@ uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn,
   if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
     return ConvComputeCycles(c, *conv, chained_after);
   }
-  if (const auto* act = std::get_if<ActArgs>(&insn.args)) {
-    return ActComputeCycles(c, ActAccEntries(*act));
-  }
-  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolComputeCycles(c, *pool);
-  if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutComputeCycles(c, *lut);
-  if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeComputeCycles(c, *r);
-  return EltwiseComputeCycles(c, std::get<EltwiseArgs>(insn.args));
+  return ActComputeCycles(c, VectorLaneOps(insn));
 }
 
 }  // namespace

@@ -85,6 +85,10 @@ uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& eltwise);
 uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& lut);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& resize);
+// The elements the vector unit's lanes process for an ACT (one per accumulator entry), POOL,
+// ELTWISE, LUT or RESIZE, as counted above; 0 for other instructions. The vector unit's time and
+// its energy (energy_model.h) both follow from it.
+uint64_t VectorLaneOps(const Instruction& insn);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
 // latency_cycles from the request (reads and writes alike).

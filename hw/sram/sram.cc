@@ -65,6 +65,7 @@ void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& 
   }
   if (SramAccess* ext = gp.get_extension<SramAccess>()) {
     ext->ideal_cycles = spec::CeilDiv(total_words, banks_);
+    ext->words = total_words;
   }
   delay = finish - now;
 }

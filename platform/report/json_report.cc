@@ -30,6 +30,45 @@ Json ConfigJson(const spec::NpuConfig& c) {
   return j;
 }
 
+Json EventsJson(const spec::UnitEvents& e) {
+  return {{"macs", e.macs},
+          {"sram_read_bytes", e.sram_read_bytes},
+          {"sram_write_bytes", e.sram_write_bytes},
+          {"sram_read_words", e.sram_read_words},
+          {"sram_write_words", e.sram_write_words},
+          {"acc_read_bytes", e.acc_read_bytes},
+          {"acc_write_bytes", e.acc_write_bytes},
+          {"vector_ops", e.vector_ops},
+          {"dma_bytes", e.dma_bytes},
+          {"dram_read_bytes", e.dram_read_bytes},
+          {"dram_write_bytes", e.dram_write_bytes},
+          {"fetched_instructions", e.fetched_instructions}};
+}
+
+// pJ per unit, in spec::EnergyUnit order.
+Json EnergyJson(const EnergyFigures& f) {
+  Json units = Json::object();
+  for (int u = 0; u < spec::kNumEnergyUnits; ++u) {
+    units[std::string(spec::EnergyUnitName(spec::EnergyUnit(u)))] = f.pj[u];
+  }
+  return {{"total_pj", f.total_pj}, {"units_pj", units}, {"events", EventsJson(f.events)}};
+}
+
+Json RunEnergyJson(const RunReport& r) {
+  Json j = EnergyJson(r.energy);
+  j["pj_per_mac"] = r.pj_per_mac;
+  j["inferences_per_joule"] = r.inferences_per_joule;
+  return j;
+}
+
+Json AreaJson(const RunReport& r) {
+  Json units = Json::object();
+  for (int u = 0; u < spec::kNumAreaUnits; ++u) {
+    units[std::string(spec::AreaUnitName(spec::AreaUnit(u)))] = r.area[u];
+  }
+  return {{"total_mm2", r.area_mm2}, {"units_mm2", units}};
+}
+
 Json LayerJson(const LayerReport& l) {
   return {{"name", l.name},
           {"op", l.op},
@@ -47,7 +86,8 @@ Json LayerJson(const LayerReport& l) {
           {"dram_write_bytes", l.dram_write_bytes},
           {"achieved_gbps", l.achieved_gbps},
           {"peak_sram_bytes", l.peak_sram_bytes},
-          {"roofline_cycles", l.roofline_cycles}};
+          {"roofline_cycles", l.roofline_cycles},
+          {"energy", EnergyJson(l.energy)}};
 }
 
 Json TotalsJson(const RunReport& r) {
@@ -125,6 +165,8 @@ std::string ToJson(const RunReport& r) {
             {"totals", TotalsJson(r)},
             {"queues", queues},
             {"layers", layers},
+            {"energy", RunEnergyJson(r)},
+            {"area", AreaJson(r)},
             {"check",
              {{"status", r.check.status},
               {"reason", r.check.reason},

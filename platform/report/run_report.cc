@@ -118,7 +118,19 @@ void AddLayers(const RunInputs& in, RunReport& r) {
     r.predicted_cycles += l.predicted_cycles;
     r.peak_sram_bytes = std::max(r.peak_sram_bytes, l.peak_sram_bytes);
     (l.engine == "cpu" ? r.cpu_macs : r.npu_macs) += l.macs;
+    l.energy = PriceEvents(
+        *in.config, SumEvents(*in.records, l.first_instruction, l.instruction_count), l.cycles);
+    Accumulate(l.energy, r.energy);
   }
+}
+
+// Energy per MAC and per inference from the layers' sum; area from the config.
+void AddEnergyAndArea(const spec::NpuConfig& c, RunReport& r) {
+  r.pj_per_mac = r.macs ? r.energy.total_pj / double(r.macs) : 0;
+  r.inferences_per_joule =
+      r.energy.total_pj > 0 ? double(r.batch) / (r.energy.total_pj * 1e-12) : 0;
+  r.area = spec::UnitAreas(c);
+  r.area_mm2 = spec::TotalArea(r.area);
 }
 
 // Time per engine from the steps; the rest is the firmware between them.
@@ -178,6 +190,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   AddLayers(in, r);
   AddEngineShares(in, r);
   AddDram(in, r);
+  AddEnergyAndArea(c, r);
   return r;
 }
 

@@ -13,6 +13,7 @@
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/dram_channel.h"
 #include "hw/spec/npu_config.pb.h"
+#include "platform/report/energy_report.h"
 #include "platform/report/provenance.h"
 
 namespace npu::report {
@@ -44,6 +45,7 @@ struct LayerReport {
   double achieved_gbps = 0;
   uint64_t peak_sram_bytes = 0;
   uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), minimum DRAM bytes / bandwidth)
+  EnergyFigures energy;          // its instructions' events, plus leakage over its cycles
 };
 
 // The DRAM device's view of the run (dram.standard other than IDEAL), over the whole simulation:
@@ -88,6 +90,11 @@ struct RunReport {
   std::vector<QueueReport> queues;  // load, compute, vector, store
   std::vector<LayerReport> layers;
   std::optional<DramReport> dram;  // absent under IDEAL
+  // Energy: the layers' summed; per MAC and per inference. Area at the config's node.
+  EnergyFigures energy;
+  double pj_per_mac = 0, inferences_per_joule = 0;
+  spec::AreaBreakdown area{};  // mm^2 per unit
+  double area_mm2 = 0;
   CheckReport check;
   // int8 against float for whole models (compiler/accuracy): its JSON object and text table.
   std::string accuracy_json, accuracy_text;

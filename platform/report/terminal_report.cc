@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/tech_model.h"
 
 namespace npu::report {
 
@@ -84,6 +87,23 @@ std::string EngineShares(const RunReport& r) {
   return t + fmt::format("; MACs {:.2f}% on NPU\n", share(r.npu_macs, r.npu_macs + r.cpu_macs));
 }
 
+// Energy per inference and per MAC, its largest shares, and the area.
+std::string Energy(const RunReport& r) {
+  const double per_inference_uj = r.energy.total_pj / 1e6 / double(std::max<int64_t>(r.batch, 1));
+  std::string t =
+      fmt::format("energy          {:.2f} uJ per inference ({:.3f} pJ/MAC, {:.0f} inferences/J):",
+                  per_inference_uj, r.pj_per_mac, r.inferences_per_joule);
+  for (int u = 0; u < spec::kNumEnergyUnits; ++u) {
+    const double share = r.energy.total_pj > 0 ? 100 * r.energy.pj[u] / r.energy.total_pj : 0;
+    if (share >= 1) {
+      t += fmt::format(" {} {:.0f}%", spec::EnergyUnitName(spec::EnergyUnit(u)), share);
+    }
+  }
+  return t + fmt::format("\narea            {:.2f} mm^2 at {} ({:.2f} V)\n", r.area_mm2,
+                         spec::TechNode_Name(spec::ResolveTech(r.config).node),
+                         spec::ResolveTech(r.config).voltage_v);
+}
+
 std::string Totals(const RunReport& r) {
   const double ratio = r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0;
   std::string t;
@@ -113,7 +133,7 @@ std::string Totals(const RunReport& r) {
   }
   t += fmt::format("SRAM            peak {} KiB of {} KiB\n", KiB(r.peak_sram_bytes),
                    KiB(r.config.sram().size_bytes()));
-  return t;
+  return t + Energy(r);
 }
 
 std::string Check(const RunReport& r) {

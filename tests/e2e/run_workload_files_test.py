@@ -82,6 +82,25 @@ def check_provenance(report, args):
     assert json.loads(other.stdout)["provenance"]["model_checksum"] != p["model_checksum"]
 
 
+def check_energy(report):
+    """The run's energy is its layers' summed, unit by unit; the events the units counted agree
+    with the hardware's counters; pJ/MAC and inferences/J follow from the total."""
+    energy, layers = report["energy"], report["layers"]
+    close = lambda a, b: abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    assert close(sum(l["energy"]["total_pj"] for l in layers), energy["total_pj"]), energy
+    for unit, pj in energy["units_pj"].items():
+        assert close(sum(l["energy"]["units_pj"][unit] for l in layers), pj), unit
+    assert close(sum(energy["units_pj"].values()), energy["total_pj"])
+    events, totals = energy["events"], report["totals"]
+    assert events["macs"] == totals["macs"], (events, totals)
+    assert events["dram_read_bytes"] == totals["dram_read_bytes"], (events, totals)
+    assert events["dram_write_bytes"] == totals["dram_write_bytes"], (events, totals)
+    assert events["fetched_instructions"] == report["compile"]["instructions"]
+    assert close(energy["pj_per_mac"], energy["total_pj"] / totals["macs"])
+    assert close(energy["inferences_per_joule"], totals["batch"] / (energy["total_pj"] * 1e-12))
+    assert report["area"]["total_mm2"] > 0
+
+
 def main():
     schema = json.load(open(os.path.join(SOURCE, "docs/report.schema.json")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,6 +110,7 @@ def main():
         jsonschema.validate(report, schema, cls=jsonschema.Draft202012Validator)
         assert report["check"]["status"] == "pass", report["check"]
         assert sum(l["cycles"] for l in report["layers"]) == report["totals"]["cycles"]
+        check_energy(report)
         check_provenance(report, MODEL + ["--output-dir", out])
         rows = list(csv.DictReader(open(os.path.join(out, "layers.csv"))))
         assert len(rows) == len(report["layers"]) and rows[0]["layer"] == "conv3x3", rows
@@ -129,6 +149,7 @@ def main():
         jsonschema.validate(model, schema, cls=jsonschema.Draft202012Validator)
         assert model["check"]["status"] == "pass" and len(model["layers"]) > 3, model["check"]
         assert model["accuracy"]["outputs"][0]["cosine"] > 0.99, model["accuracy"]["outputs"]
+        check_energy(model)
         run("small_cnn", "--quiet", "--timing-only", "--json", model_json)
         fast_model = json.load(open(model_json))
         assert fast_model["totals"]["cycles"] == model["totals"]["cycles"], "timing-only differs"
@@ -155,6 +176,7 @@ def main():
         assert report["check"]["status"] == "pass" and engines["cpu_ops"] > 0, engines
         assert engines["npu_cycles"] + engines["cpu_cycles"] + engines["other_cycles"] == \
             report["totals"]["cycles"], engines
+        check_energy(report)
         cpu_layers = [l for l in report["layers"] if l["engine"] == "cpu"]
         assert len(cpu_layers) == engines["cpu_ops"] and all(l["instructions"] == 0
                                                                 for l in cpu_layers)
@@ -175,6 +197,7 @@ def main():
         jsonschema.validate(batch, schema, cls=jsonschema.Draft202012Validator)
         assert batch["totals"]["batch"] == 2
         assert batch["totals"]["cycles_per_inference"] == batch["totals"]["cycles"] // 2
+        check_energy(batch)
 
         # A report on standard output: the JSON alone there, the table on standard error.
         p = run("conv3x3", "--quiet", "--timing-only", "--json", "-")
