@@ -119,14 +119,14 @@ std::vector<Corruption> Corruptions() {
        "overlaps the instruction section"},
       {"CPU op attribute of the wrong size",
        [](spec::Program& p) { CpuOp(p).mutable_attrs(0)->mutable_ints()->RemoveLast(); },
-       "attribute table has 255 values, the kernel needs 256"},
+       "attribute 'table' has 255 values, expected 256"},
       {"CPU op output of another size",
        [](spec::Program& p) {
          spec::TensorDesc& out = *CpuOp(p).mutable_outputs(0);
          out.set_shape(out.shape_size() - 1, out.shape(out.shape_size() - 1) - 1);
          out.set_size_bytes(uint32_t(spec::Elements(out)));
        },
-       "does not hold the"},
+       "the kernel needs [1,56,56,64]"},
   };
 }
 
