@@ -150,6 +150,17 @@ class Sweep(unittest.TestCase):
         err = self.sweep("fc", "--grid", "mac.rows", expect=2).stderr
         self.assertIn("expected key=v1,v2", err)
 
+    def test_pareto_charts_from_the_reports_energy_and_area(self):
+        prefix = os.path.join(self.dir, "front")
+        self.sweep("conv3x3", "--grid", "mac.rows=8,16", "--timing-only", "--csv", self.csv,
+                   "--pareto", prefix)
+        for r in self.csv_rows():
+            self.assertGreater(float(r["energy_pj"]), 0, r)
+            self.assertGreater(float(r["area_mm2"]), 0, r)
+        for name in ("latency-vs-area", "energy-vs-area", "latency-vs-energy"):
+            with open(f"{prefix}-{name}.svg") as f:
+                self.assertIn("<svg", f.read())
+
     def test_pareto_front_and_charts(self):
         pts = [(1, 5, "a"), (2, 3, "b"), (3, 4, "c"), (4, 1, "d"), (2, 6, "e")]
         self.assertEqual([p[2] for p in pareto.front(pts)], ["a", "b", "d"])
