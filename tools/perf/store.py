@@ -90,6 +90,9 @@ def _add_sweeps(db):
             db.execute(statement)
 
 
+# The column naming a layer's run (or sweep point), per layer table.
+_LAYER_OWNER = {"layers": "run_id", "sweep_layers": "point_id"}
+
 # Migrations from version N to N+1, each run in one transaction.
 _MIGRATIONS = {1: _add_sweeps}
 
@@ -162,21 +165,26 @@ class Store:
                         (commit["sha"], commit["subject"], commit["commit_time"],
                          commit["position"]))
 
+    def _replace(self, table, key, row, layer_table, layers):
+        """Deletes `table`'s row matching `row` on the `key` columns (its layers go with it: ON
+        DELETE CASCADE), inserts `row` and its `layers` into `layer_table`; returns the new id."""
+        self.db.execute(f"DELETE FROM {table} WHERE " + " AND ".join(f"{k}=?" for k in key),
+                        [row[k] for k in key])
+        cols = list(row)
+        row_id = self.db.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES "
+                                 f"({', '.join('?' for _ in cols)})",
+                                 [row[c] for c in cols]).lastrowid
+        self.db.executemany(
+            f"INSERT INTO {layer_table} ({_LAYER_OWNER[layer_table]}, idx, "
+            f"{', '.join(LAYER_FIELDS)}) VALUES (?, ?, {', '.join('?' for _ in LAYER_FIELDS)})",
+            [[row_id, i] + [l.get(f) for f in LAYER_FIELDS] for i, l in enumerate(layers)])
+        return row_id
+
     def add_run(self, run, layers):
         """Stores `run` (a dict of runs' columns) and its layers, replacing an earlier run of the
         same key. Returns the new run id."""
-        self.db.execute("DELETE FROM runs WHERE sha=? AND dirty=? AND model=? AND config=? "
-                        "AND variant=?", (run["sha"], run["dirty"], run["model"], run["config"],
-                                          run["variant"]))
-        cols = list(run)
-        cur = self.db.execute(f"INSERT INTO runs ({', '.join(cols)}) VALUES "
-                              f"({', '.join('?' for _ in cols)})", [run[c] for c in cols])
-        run_id = cur.lastrowid
-        self.db.executemany(
-            f"INSERT INTO layers (run_id, idx, {', '.join(LAYER_FIELDS)}) VALUES "
-            f"(?, ?, {', '.join('?' for _ in LAYER_FIELDS)})",
-            [[run_id, i] + [layer.get(f) for f in LAYER_FIELDS] for i, layer in enumerate(layers)])
-        return run_id
+        return self._replace("runs", ("sha", "dirty", "model", "config", "variant"), run,
+                             "layers", layers)
 
     def skip_commit(self, sha, reason):
         self.db.execute("INSERT OR REPLACE INTO skipped_commits VALUES (?, ?)", (sha, reason))
@@ -216,17 +224,8 @@ class Store:
         """Stores one finished point and its layers in one transaction, replacing an earlier
         result of the same point."""
         with self.db:
-            self.db.execute("DELETE FROM sweep_points WHERE sweep_id=? AND model=? AND point=?",
-                            (point["sweep_id"], point["model"], point["point"]))
-            cols = list(point)
-            point_id = self.db.execute(
-                f"INSERT INTO sweep_points ({', '.join(cols)}) VALUES "
-                f"({', '.join('?' for _ in cols)})", [point[c] for c in cols]).lastrowid
-            self.db.executemany(
-                f"INSERT INTO sweep_layers (point_id, idx, {', '.join(LAYER_FIELDS)}) VALUES "
-                f"(?, ?, {', '.join('?' for _ in LAYER_FIELDS)})",
-                [[point_id, i] + [l.get(f) for f in LAYER_FIELDS] for i, l in enumerate(layers)])
-        return point_id
+            return self._replace("sweep_points", ("sweep_id", "model", "point"), point,
+                                 "sweep_layers", layers)
 
     def sweep_points(self, sweep_id):
         return [dict(r) for r in self.db.execute(

@@ -122,17 +122,23 @@ def table(spec, store, sweep_id, todo_order):
     return rows
 
 
-def write_csv(path, spec, rows):
+def write_csv_rows(stream, spec, rows):
+    """The table: a column per swept field (and `model` with several models), then the figures."""
     fields = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
     if len(spec.models) > 1:
         fields.append("model")
     fields += ["status"] + COLUMNS + ["simulate_seconds", "wall_seconds", "excluded", "error"]
+    writer = csv.DictWriter(stream, fieldnames=fields, restval="", extrasaction="ignore")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in fields})
+
+
+def write_csv(path, spec, rows):
+    """The table as a file, replaced whole (it is rewritten as points finish)."""
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, restval="", extrasaction="ignore")
-        writer.writeheader()
-        for r in rows:
-            writer.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in fields})
+        write_csv_rows(f, spec, rows)
     os.replace(tmp, path)
 
 
@@ -213,7 +219,7 @@ def run_sweep(args, spec):
               "command to finish the rest", file=sys.stderr)
         return EXIT_INTERRUPTED
     if not args.csv:
-        _print_csv(spec, rows)
+        write_csv_rows(sys.stdout, spec, rows)
     if args.plot:
         write_plot(args.plot, spec, rows)
     if args.pareto:
@@ -261,12 +267,6 @@ def run_on_slurm(args, store, sweep_id, build, total, todo):
     failures = slurm.failed_tasks(log_dir, args.slurm_tasks)
     if failures:
         slurm.log("sweep: Slurm tasks that failed:\n  " + "\n  ".join(failures))
-
-
-def _print_csv(spec, rows):
-    with tempfile.NamedTemporaryFile("r", suffix=".csv") as tmp:
-        write_csv(tmp.name, spec, rows)
-        sys.stdout.write(open(tmp.name).read())
 
 
 def parse_args(argv):
