@@ -123,15 +123,33 @@ Status CheckFitsDram(const ir::Graph& g, const spec::NpuConfig& config, int64_t 
       g.name(), needed, weights, io * uint64_t(batch), batch, limit));
 }
 
+// Step 3's samples: the caller's (each split per inference), or seeded ones.
+quantize::CalibrationSet CalibrationSamples(const ir::Graph& f, const ModelPipelineOptions& o) {
+  quantize::CalibrationSet calibration;
+  for (const std::vector<interp::HostTensor>& sample : o.calibration) {
+    const int64_t n = sample.empty() || sample[0].shape.empty() ? 1 : sample[0].shape[0];
+    for (int64_t i = 0; i < n; ++i) {
+      std::vector<interp::HostTensor> one;
+      for (const interp::HostTensor& v : sample) one.push_back(Image(v, i, n));
+      calibration.samples.push_back(std::move(one));
+    }
+  }
+  for (int s = 0; o.calibration.empty() && s < o.calibration_samples; ++s) {
+    calibration.samples.push_back(
+        workloads::MakeInputs(f, quantize::kCalibrationSeed + uint32_t(s)));
+  }
+  return calibration;
+}
+
 }  // namespace
 
 bool IsOnnxPath(std::string_view model) {
   return model.size() > 5 && model.substr(model.size() - 5) == ".onnx";
 }
 
-StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConfig& config,
-                                     const ModelPipelineOptions& o) {
-  PreparedModel p;
+StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipelineOptions& o,
+                                       const spec::NpuConfig* fits) {
+  QuantizedModel p;
   p.name = std::string(model);
   // 1-2. Float graph through the front end, for one inference.
   Clock::time_point t = Clock::now();
@@ -151,42 +169,43 @@ StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConf
         "the model's batch of {} cannot be unrolled (compiled per inference)", own_batch));
   }
   NPU_TRY(piped);
-  NPU_TRY(CheckFitsDram(p.float_graph, config, p.batch));
+  if (fits) NPU_TRY(CheckFitsDram(p.float_graph, *fits, p.batch));
   p.prepare_seconds = Since(t);
   // 3. Quantise on the caller's calibration samples, or seeded ones.
   t = Clock::now();
-  quantize::CalibrationSet calibration;
-  for (const std::vector<interp::HostTensor>& sample : o.calibration) {
-    const int64_t n = sample.empty() || sample[0].shape.empty() ? 1 : sample[0].shape[0];
-    for (int64_t i = 0; i < n; ++i) {
-      std::vector<interp::HostTensor> one;
-      for (const interp::HostTensor& v : sample) one.push_back(Image(v, i, n));
-      calibration.samples.push_back(std::move(one));
-    }
-  }
-  for (int s = 0; o.calibration.empty() && s < o.calibration_samples; ++s) {
-    calibration.samples.push_back(
-        workloads::MakeInputs(p.float_graph, quantize::kCalibrationSeed + uint32_t(s)));
-  }
-  NPU_ASSIGN_OR_RETURN(p.quantized, quantize::Quantize(p.float_graph, calibration, o.quantize));
+  NPU_ASSIGN_OR_RETURN(p.quantized,
+                       quantize::Quantize(p.float_graph, CalibrationSamples(p.float_graph, o),
+                                          o.quantize));
   p.quantize_seconds = Since(t);
-  // 4. Compile.
-  t = Clock::now();
-  NPU_ASSIGN_OR_RETURN(const ir::Graph batched, ReplicateBatch(p.quantized, p.batch));
-  StatusOr<CompiledModel> compiled = CompileModel(config, batched, o.compile);
-  if (!compiled.ok()) return compiled.status().WithContext(fmt::format("compiling {}", model));
-  p.compiled = *std::move(compiled);
-  p.compiled.program.set_batch(static_cast<uint32_t>(p.batch));
-  p.compile_seconds = Since(t);
+  NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
   // 5. Inputs and the integer reference.
-  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, batched, o, p.batch));
+  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.batched, o, p.batch));
   for (const interp::HostTensor& v : o.inputs) p.float_inputs.push_back(Image(v, 0, p.batch));
   if (o.inputs.empty()) p.float_inputs = workloads::MakeInputs(p.float_graph, o.input_seed);
   if (o.compute_reference) {
     t = Clock::now();
-    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(batched, p.inputs));
+    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(p.batched, p.inputs));
     p.reference_seconds = Since(t);
   }
+  return p;
+}
+
+StatusOr<CompiledModel> CompileForConfig(const QuantizedModel& model, const spec::NpuConfig& config,
+                                         const CompileOptions& options) {
+  NPU_TRY(CheckFitsDram(model.float_graph, config, model.batch));
+  StatusOr<CompiledModel> compiled = CompileModel(config, model.batched, options);
+  if (!compiled.ok()) return compiled.status().WithContext(fmt::format("compiling {}", model.name));
+  compiled->program.set_batch(static_cast<uint32_t>(model.batch));
+  return compiled;
+}
+
+StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConfig& config,
+                                     const ModelPipelineOptions& o) {
+  PreparedModel p;
+  NPU_ASSIGN_OR_RETURN(static_cast<QuantizedModel&>(p), QuantizeModel(model, o, &config));
+  const Clock::time_point t = Clock::now();
+  NPU_ASSIGN_OR_RETURN(p.compiled, CompileForConfig(p, config, o.compile));
+  p.compile_seconds = Since(t);
   return p;
 }
 

@@ -50,23 +50,40 @@ struct ModelPipelineOptions {
   CompileOptions compile;
 };
 
-struct PreparedModel {
+// Steps 1-3 and 5: everything that does not depend on the architecture config. A sweep over
+// hardware fields does it once and compiles it for each point (CompileForConfig).
+struct QuantizedModel {
   std::string name;
   // The model as built or imported, before any pass (ir/fingerprint.h): which model this is.
   uint64_t model_fingerprint = 0;
   ir::Graph float_graph;  // after the front-end pipeline, one inference (batch 1)
   ir::Graph quantized;    // one inference; the program runs `batch` copies of it
+  ir::Graph batched;      // `quantized` replicated `batch` times: what is compiled
   int64_t batch = 1;
   std::vector<interp::HostTensor> float_inputs;  // the first inference's (for accuracy reports)
+  std::vector<std::vector<int8_t>> inputs;       // quantised, one per program input
+  std::vector<std::vector<int8_t>> expected;     // integer reference outputs (empty if skipped)
+  double prepare_seconds = 0, quantize_seconds = 0, reference_seconds = 0;
+};
+
+struct PreparedModel : QuantizedModel {
   CompiledModel compiled;
-  std::vector<std::vector<int8_t>> inputs;    // quantised, one per program input
-  std::vector<std::vector<int8_t>> expected;  // integer reference outputs (empty if skipped)
-  double prepare_seconds = 0, quantize_seconds = 0, compile_seconds = 0, reference_seconds = 0;
+  double compile_seconds = 0;
 };
 
 // True if `model` names an ONNX file rather than a built-in model.
 bool IsOnnxPath(std::string_view model);
 
+// Steps 1-3 and 5. With `fits`, refuses a model too big for that config's DRAM before
+// calibration (which can take minutes on a large model).
+StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipelineOptions& options,
+                                       const spec::NpuConfig* fits = nullptr);
+
+// Step 4 for one config (the program's batch set).
+StatusOr<CompiledModel> CompileForConfig(const QuantizedModel& model, const spec::NpuConfig& config,
+                                         const CompileOptions& options);
+
+// All five steps.
 StatusOr<PreparedModel> PrepareModel(std::string_view model, const spec::NpuConfig& config,
                                      const ModelPipelineOptions& options = {});
 

@@ -81,13 +81,13 @@ StatusOr<spec::Program> Compile(const CompileRequest& request) {
                        spec::ResolveConfig(request.model.config_file, request.model.overrides));
   NPU_ASSIGN_OR_RETURN(PreparedWorkload w, PrepareWorkload(request.model, config));
   if (request.with_reference) {
-    if (!w.quantized) {
+    if (!w.model) {
       return InvalidArgument(fmt::format(
           "--with-reference: '{}' is a single-layer workload without a quantised graph; the "
           "option needs a whole model",
           request.model.model));
     }
-    w.program.set_reference_graph(compiler::ir::SerializeGraph(*w.quantized));
+    w.program.set_reference_graph(compiler::ir::SerializeGraph(w.model->quantized));
   }
   return std::move(w.program);
 }

@@ -28,7 +28,8 @@ constexpr char kUsage[] =
     "  run_workload conv3x3\n"
     "  run_workload fc --set mac.rows=64 --set mac.dataflow=OUTPUT_STATIONARY\n"
     "  run_workload conv3x3 --config small.textproto --output-dir out/\n"
-    "  run_workload conv3x3 --timing-only --json report.json\n\n"
+    "  run_workload conv3x3 --timing-only --json report.json\n"
+    "  run_workload resnet18 --timing-only --points points.txt --report-dir reports/ --jobs 2\n\n"
     "Options";
 
 po::options_description Visible() {
@@ -54,6 +55,13 @@ po::options_description Visible() {
        "loading included) with an error saying where each queue stands")
       ("timeout", po::value<double>(),
        "watchdog: stop a run still going after this many seconds of host time, likewise")
+      ("points", po::value<std::string>(),
+       "batch: run MODEL on each point of this file, one per line: NAME KEY=VALUE ... (config "
+       "overrides on top of --config and --set); the model is prepared once, each point "
+       "compiled and simulated in its own process; needs --report-dir")
+      ("report-dir", po::value<std::string>(),
+       "batch: write each point's report here as NAME.json (or NAME.error if it cannot run)")
+      ("jobs", po::value<std::string>(), "batch: points run at once (default 1)")
       ("quiet,q", "no progress on stderr");
   // clang-format on
   d.add(ModelOptionsDescription());
@@ -87,6 +95,35 @@ int TakeWatchdog(const po::variables_map& vm, Options& options) {
   return -1;
 }
 
+// --points, --report-dir and --jobs go together, and exclude the single run's report files.
+int TakeBatch(const po::variables_map& vm, Options& options) {
+  Take(vm, "points", options.points_file);
+  Take(vm, "report-dir", options.report_dir);
+  const bool batch = !options.points_file.empty();
+  if (batch != !options.report_dir.empty() || (vm.count("jobs") && !batch)) {
+    std::cerr << "run_workload: --points and --report-dir go together (--jobs with them)\n";
+    return 2;
+  }
+  for (const char* single : {"output-dir", "json", "csv", "trace"}) {
+    if (batch && vm.count(single)) {
+      std::cerr << "run_workload: --" << single
+                << " is for a single run; a batch writes --report-dir/NAME.json per point\n";
+      return 2;
+    }
+  }
+  if (vm.count("jobs")) {
+    const std::string text = vm["jobs"].as<std::string>();
+    const auto [end, error] =
+        std::from_chars(text.data(), text.data() + text.size(), options.jobs);
+    if (error != std::errc() || end != text.data() + text.size() || options.jobs < 1 ||
+        options.jobs > 1024) {
+      std::cerr << "run_workload: --jobs '" << text << "': must be a whole number from 1 to 1024\n";
+      return 2;
+    }
+  }
+  return -1;
+}
+
 }  // namespace
 
 int ParseOptions(int argc, char** argv, Options& options) {
@@ -103,6 +140,7 @@ int ParseOptions(int argc, char** argv, Options& options) {
   Take(vm, "csv", options.csv_file);
   Take(vm, "trace", options.trace_file);
   if (const int code = TakeWatchdog(vm, options); code >= 0) return code;
+  if (const int code = TakeBatch(vm, options); code >= 0) return code;
   if (const int code = TakeModelOptions("run_workload", vm, options); code >= 0) return code;
   options.timing_only = vm.count("timing-only") > 0;
   options.list = vm.count("list") > 0;

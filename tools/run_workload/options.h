@@ -23,6 +23,9 @@ struct Options {
   bool reference = true;       // compute the integer reference's outputs (npu_compile: no)
   uint64_t max_cycles = 0;     // --max-cycles: the watchdog's cycle budget; 0: none
   double timeout_seconds = 0;  // --timeout: the watchdog's host-time limit; 0: none
+  // --points FILE --report-dir DIR --jobs N: one model on many configs (batch.h).
+  std::string points_file, report_dir;
+  int jobs = 1;
   bool list = false;
   bool quiet = false;        // no progress on stderr
   std::string command_line;  // argv, shell-quoted: for the report's provenance

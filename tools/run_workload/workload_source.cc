@@ -81,8 +81,7 @@ bool IsBuiltinModel(const std::string& name) {
   return false;
 }
 
-// A whole model: front end, quantisation, compilation, the input and the integer reference.
-StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuConfig& config) {
+compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   compiler::ModelPipelineOptions mo;
   mo.compute_reference = options.reference && !options.timing_only;
   mo.image_size = options.image_size;
@@ -96,6 +95,13 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
     mo.calibration_samples = 1;
     mo.quantize.observer = compiler::quantize::Observer::kMinMax;
   }
+  return mo;
+}
+
+// A whole model's front end, quantisation, input and integer reference.
+StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
+                                                      const spec::NpuConfig* fits) {
+  compiler::ModelPipelineOptions mo = PipelineOptions(options);
   for (const std::string& path : options.calib) {
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.calibration.push_back({std::move(t)});
@@ -104,34 +110,32 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.inputs.push_back(std::move(t));
   }
-  NPU_ASSIGN_OR_RETURN(compiler::PreparedModel m,
-                       compiler::PrepareModel(options.model, config, mo));
+  return compiler::QuantizeModel(options.model, mo, fits);
+}
+
+// A whole model compiled for `config`.
+StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::QuantizedModel> m,
+                                             const Options& options,
+                                             const spec::NpuConfig& config) {
+  const auto start = std::chrono::steady_clock::now();
+  NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
+                       compiler::CompileForConfig(*m, config, PipelineOptions(options).compile));
   PreparedWorkload p;
-  p.name = m.name;
-  p.program = std::move(m.compiled.program);
-  p.inputs = std::move(m.inputs);
-  p.expected = std::move(m.expected);
-  p.compile_seconds = m.prepare_seconds + m.quantize_seconds + m.compile_seconds;
-  p.float_inputs = std::move(m.float_inputs);
-  p.batch = m.batch;
-  p.model_checksum = m.model_fingerprint;
-  p.float_graph = std::move(m.float_graph);
-  p.quantized = std::move(m.quantized);
+  p.name = m->name;
+  p.program = std::move(compiled.program);
+  p.inputs = m->inputs;
+  p.expected = m->expected;
+  p.compile_seconds = m->prepare_seconds + m->quantize_seconds +
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  p.batch = m->batch;
+  p.model_checksum = m->model_fingerprint;
+  p.model = std::move(m);
   return p;
 }
 
-}  // namespace
-
-StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config) {
-  if (!IsSingleLayer(options.model)) {
-    if (IsBuiltinModel(options.model) || compiler::IsOnnxPath(options.model)) {
-      return PrepareModel(options, config);
-    }
-    std::string known;
-    for (const auto& [name, _] : BuiltinModels()) known += (known.empty() ? "" : ", ") + name;
-    return NotFound(fmt::format("no model '{}': give a built-in name ({}) or an .onnx file",
-                                options.model, known));
-  }
+// A built-in single-layer workload compiled for `config`.
+StatusOr<PreparedWorkload> CompileSingleLayer(const Options& options,
+                                              const spec::NpuConfig& config) {
   NPU_ASSIGN_OR_RETURN(workloads::Workload w, workloads::MakeSingleLayerWorkload(options.model));
   PreparedWorkload p;
   p.name = w.name;
@@ -161,6 +165,35 @@ StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::N
     p.expected.push_back(std::move(expected));
   }
   return p;
+}
+
+}  // namespace
+
+StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options, const spec::NpuConfig* fits) {
+  WorkloadSource source;
+  if (IsSingleLayer(options.model)) return source;
+  if (!IsBuiltinModel(options.model) && !compiler::IsOnnxPath(options.model)) {
+    std::string known;
+    for (const auto& [name, _] : BuiltinModels()) known += (known.empty() ? "" : ", ") + name;
+    return NotFound(fmt::format("no model '{}': give a built-in name ({}) or an .onnx file",
+                                options.model, known));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m, QuantizeWholeModel(options, fits));
+  source.model = std::make_shared<const compiler::QuantizedModel>(std::move(m));
+  source.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return source;
+}
+
+StatusOr<PreparedWorkload> CompileWorkload(const WorkloadSource& source, const Options& options,
+                                           const spec::NpuConfig& config) {
+  if (source.model) return CompileWholeModel(source.model, options, config);
+  return CompileSingleLayer(options, config);
+}
+
+StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config) {
+  NPU_ASSIGN_OR_RETURN(const WorkloadSource source, LoadWorkloadSource(options, &config));
+  return CompileWorkload(source, options, config);
 }
 
 }  // namespace npu::tools

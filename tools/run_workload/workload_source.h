@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/interp/host_tensor.h"
 #include "compiler/ir/graph.h"
+#include "compiler/network/model_pipeline.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -26,16 +28,33 @@ struct PreparedWorkload {
   std::vector<std::vector<int8_t>> expected;  // integer reference outputs; empty: not computed
   std::string unchecked_reason;  // why outputs computed cannot be checked (no reference), or ""
   double compile_seconds = 0;    // front end, quantisation and compilation
-  // Whole models only: the float graph, the quantised graph and the float input the run used.
-  std::optional<compiler::ir::Graph> float_graph, quantized;
-  std::vector<compiler::interp::HostTensor> float_inputs;  // the first inference's
-  int64_t batch = 1;                                       // inferences per run
+  // Whole models only: the float and quantised graphs and the float input the run used, shared
+  // by every config the model is compiled for.
+  std::shared_ptr<const compiler::QuantizedModel> model;
+  int64_t batch = 1;  // inferences per run
   uint64_t model_checksum = 0;  // CRC-64 of the model (ir/fingerprint.h; single layers: data)
 };
 
 // The names --list shows, each with a one-line description.
 std::vector<std::pair<std::string, std::string>> BuiltinModels();
 
+// What does not depend on the config, done once however many configs a run compiles for
+// (run_workload --points): a whole model's front end, quantisation, input and reference; for a
+// single-layer workload, nothing (its compilation is all there is).
+struct WorkloadSource {
+  std::shared_ptr<const compiler::QuantizedModel> model;  // null: a single-layer workload
+  double seconds = 0;
+};
+
+// With `fits`, a model too big for that config's DRAM is refused before calibration.
+StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options,
+                                            const spec::NpuConfig* fits = nullptr);
+
+// The source compiled for one config, with its inputs and expected outputs.
+StatusOr<PreparedWorkload> CompileWorkload(const WorkloadSource& source, const Options& options,
+                                           const spec::NpuConfig& config);
+
+// LoadWorkloadSource, then CompileWorkload.
 StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config);
 
 // A float32 .npy as the float model's input (NCHW for images, as the model takes it).

@@ -6,8 +6,9 @@ tabulate and chart what each measured (docs/sweeps.md).
   tools/npu sweep --spec my_sweep.textproto --csv sweep.csv --pareto charts/sweep
   tools/npu sweep --spec my_sweep.textproto --slurm --slurm-option=--partition=big
 
-Each point is its own run_workload process (SystemC elaborates once per process), --jobs at a
-time. Every finished point goes into the results store (tools/perf, default build/perf/
+One run_workload --points per model prepares the model once (front end, quantisation,
+calibration) and compiles and simulates each point in a process of its own (SystemC elaborates
+once per process), --jobs at a time. Every finished point goes into the results store (tools/perf, default build/perf/
 perf.sqlite) in its own transaction, so a rerun of the same sweep skips the points already
 finished by the same build, `kill -9` loses only the points in flight (the children die with the
 sweep), and Ctrl-C stops cleanly keeping what finished. The CSV holds each point once, with a
@@ -15,7 +16,6 @@ column per swept field; it is rewritten as points finish. Exit status: 0 every p
 passed its check; 1 a point failed; 2 bad input or no point met the constraints; 130 interrupted.
 """
 import argparse
-import concurrent.futures
 import csv
 import json
 import os
@@ -58,29 +58,65 @@ def point_key(assignment):
     return json.dumps(dict(assignment), sort_keys=True)
 
 
-def run_point(children, tool, spec, model, assignment):
-    """The stored row (and layers) of one point; the row's status is "stopped" if interrupted."""
+def batch_command(tool, spec, model, points, report_dir, jobs):
+    cmd = [tool, model, "--quiet", "--points", points, "--report-dir", report_dir,
+           "--jobs", str(jobs)]
+    if spec.base_config:
+        cmd += ["--config", spec.base_config]
+    for item in spec.set:
+        cmd += ["--set", item]
+    if spec.timing_only:
+        cmd.append("--timing-only")
+    return cmd
+
+
+def run_batch(children, tool, spec, model, assignments, jobs):
+    """Yields (assignment, row, layers) for each point as it finishes. One run_workload --points
+    runs them all: it prepares the model once (front end, quantisation, reference) and compiles
+    and simulates each point in a child process, `jobs` at a time."""
     with tempfile.TemporaryDirectory(prefix="npu-sweep-") as scratch:
-        out = os.path.join(scratch, "report.json")
-        cmd = [tool, model, "--quiet", "--json", out]
-        if spec.base_config:
-            cmd += ["--config", spec.base_config]
-        for item in list(spec.set) + [f"{k}={v}" for k, v in assignment]:
-            cmd += ["--set", item]
-        if spec.timing_only:
-            cmd.append("--timing-only")
-        start = time.monotonic()
-        status, _, err = children.run(cmd)
-        row = {"model": model, "point": point_key(assignment),
-               "wall_seconds": time.monotonic() - start}
-        if status is None:
-            row.update(status="stopped")
-            return row, []
-        if status not in (0, 1) or not os.path.exists(out):
-            lines = err.strip().splitlines()
-            row.update(status="error", error=lines[-1] if lines else f"exit status {status}")
-            return row, []
-        report = reports.load(out)
+        left = {f"p{i}": a for i, a in enumerate(assignments)}
+        points, report_dir = os.path.join(scratch, "points.txt"), os.path.join(scratch, "reports")
+        with open(points, "w") as f:
+            for name, a in left.items():
+                f.write(" ".join([name] + [f"{k}={v}" for k, v in a]) + "\n")
+        with open(os.path.join(scratch, "stderr"), "w+") as err:
+            child = children.start(batch_command(tool, spec, model, points, report_dir, jobs), err)
+            if child is None:
+                return
+            try:
+                for line in child.stdout:
+                    name, status, seconds = line.split()
+                    yield (left[name],) + point_row(model, left.pop(name), int(status),
+                                                    float(seconds), report_dir, name)
+                child.wait()
+            except BaseException:  # interrupted, or the caller stopped listening
+                child.kill()
+                raise
+            finally:
+                children.release(child)
+            if left and not children.stopping:  # the batch could not start: bad input
+                err.seek(0)
+                lines = err.read().strip().splitlines()
+                why = lines[-1] if lines else f"exit status {child.returncode}"
+                for a in left.values():
+                    yield a, {"model": model, "point": point_key(a), "status": "error",
+                              "error": why}, []
+
+
+def point_row(model, assignment, status, seconds, report_dir, name):
+    """The stored row (and layers) of one finished point, from its NAME.json or NAME.error."""
+    row = {"model": model, "point": point_key(assignment), "wall_seconds": seconds}
+    report_path = os.path.join(report_dir, name + ".json")
+    if status not in (0, 1) or not os.path.exists(report_path):
+        try:
+            with open(os.path.join(report_dir, name + ".error")) as f:
+                lines = f.read().strip().splitlines()
+        except OSError:
+            lines = []
+        row.update(status="error", error=lines[-1] if lines else f"exit status {status}")
+        return row, []
+    report = reports.load(report_path)
     run = reports.run_row(report)
     p = report.get("provenance", {})
     row.update({k: run.get(k) for k in COLUMNS if k in run})
@@ -186,29 +222,26 @@ def run_sweep(args, spec):
             run_on_slurm(args, store, sweep_id, build, len(order), len(todo))
             todo = []
         children = children_mod.Children()
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs))
-        futures = {pool.submit(run_point, children, args.tool, spec, m, p): (m, p)
-                   for m, p in todo}
         interrupted = False
         try:
-            for n, future in enumerate(concurrent.futures.as_completed(futures), 1):
-                row, layers = future.result()
-                if row["status"] == "stopped":
+            n = 0
+            for model in spec.models:
+                mine = [p for m, p in todo if m == model.name]
+                if not mine:
                     continue
-                store.add_sweep_point(dict(row, sweep_id=sweep_id), layers)
-                print(f"  [{n}/{len(todo)}] {row['model']} {dict(futures[future][1])}: "
-                      f"{row['status']}" + (f" ({row['error']})" if row.get("error") else
-                                            f", {row.get('cycles'):,} cycles"),
-                      file=sys.stderr, flush=True)
-                if args.csv:
-                    write_csv(args.csv, spec, table(spec, store, sweep_id, order))
+                for assignment, row, layers in run_batch(children, args.tool, spec, model.name,
+                                                         mine, args.jobs):
+                    n += 1
+                    store.add_sweep_point(dict(row, sweep_id=sweep_id), layers)
+                    print(f"  [{n}/{len(todo)}] {row['model']} {dict(assignment)}: "
+                          f"{row['status']}" + (f" ({row['error']})" if row.get("error") else
+                                                f", {row.get('cycles'):,} cycles"),
+                          file=sys.stderr, flush=True)
+                    if args.csv:
+                        write_csv(args.csv, spec, table(spec, store, sweep_id, order))
         except KeyboardInterrupt:
             interrupted = True
             children.kill_all()
-            for f in futures:
-                f.cancel()
-        finally:
-            pool.shutdown(wait=True)
         rows = table(spec, store, sweep_id, order)
     if args.task_index is not None:  # a Slurm task: the driver writes the outputs
         return 0
