@@ -1,14 +1,10 @@
-// The slice loop and the host thread behind it.
+// The slice loop.
 #include "platform/watchdog.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <mutex>
-#include <thread>
+
+#include "platform/hard_deadline.h"
 
 namespace npu::platform {
 namespace {
@@ -18,40 +14,6 @@ using Clock = std::chrono::steady_clock;
 // Simulated cycles per slice: short enough that a time limit is noticed within a fraction of a
 // second of host time, long enough that pausing costs nothing measurable.
 constexpr uint64_t kSliceCycles = 1 << 16;
-
-// Ends the process if the simulation has not come back kTimeoutGraceSeconds after the limit.
-class HardDeadline {
- public:
-  explicit HardDeadline(double timeout_seconds) {
-    if (timeout_seconds <= 0) return;
-    const auto until =
-        Clock::now() + std::chrono::duration<double>(timeout_seconds + kTimeoutGraceSeconds);
-    thread_ = std::thread([this, until, timeout_seconds] {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (cancelled_.wait_until(lock, until, [this] { return done_; })) return;
-      std::fprintf(stderr,
-                   "error: the simulation passed its time limit of %g s and did not stop within "
-                   "%g s more: it is stuck at one simulated instant or inside a firmware kernel\n",
-                   timeout_seconds, kTimeoutGraceSeconds);
-      _exit(2);
-    });
-  }
-  ~HardDeadline() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-    }
-    cancelled_.notify_one();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cancelled_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 }  // namespace
 

@@ -4,9 +4,8 @@
 // describe where every queue stands.
 //
 // A simulation stuck at one simulated instant (delta cycles without end) or inside one long
-// firmware kernel never comes back to the slice loop; for that, a host thread waits
-// kTimeoutGraceSeconds past the time limit, then prints why on stderr and ends the process with
-// exit status 2 (nothing has been written by then: tools write their files after the run).
+// firmware kernel never comes back to the slice loop; for that, a HardDeadline
+// (hard_deadline.h) ends the process kTimeoutGraceSeconds past the time limit.
 #pragma once
 
 #include <cstdint>
@@ -16,8 +15,6 @@
 namespace npu::platform {
 
 enum class SimulationEnd { kFirmwareReturned, kNothingLeft, kCycleBudget, kTimeout };
-
-inline constexpr double kTimeoutGraceSeconds = 10;
 
 // `max_cycles`: simulated NPU cycles from elaboration; `timeout_seconds`: host seconds; 0: no
 // limit (RunOptions holds both).

@@ -3,7 +3,11 @@
 // with an error saying where the firmware and each queue stand.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "hw/spec/config.h"
+#include "platform/hard_deadline.h"
 #include "platform/run.h"
 #include "tests/common/program_builder.h"
 
@@ -52,6 +56,28 @@ TEST(Watchdog, TimeLimitEndsARunawayRun) {
       << s.message();
   EXPECT_NE(s.message().find("compute queue: 0 retired, 0 queued"), std::string::npos)
       << s.message();
+}
+
+// The last resort, for a simulation that never comes back to the slice loop: the process ends
+// with exit status 2 and the reason, `grace` after the limit.
+TEST(HardDeadline, EndsAProcessStuckPastItsLimit) {
+  EXPECT_EXIT(
+      {
+        platform::HardDeadline deadline(0.05, /*grace_seconds=*/0.05);
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // stuck
+      },
+      testing::ExitedWithCode(2), "passed its time limit of 0.05 s and did not stop within");
+}
+
+TEST(HardDeadline, IsCancelledWhenTheRunComesBackInTime) {
+  EXPECT_EXIT(
+      {
+        { platform::HardDeadline deadline(0.05, /*grace_seconds=*/0.05); }  // came back at once
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "");
+  platform::HardDeadline none(0);  // no limit: no thread
 }
 
 }  // namespace
