@@ -12,6 +12,7 @@
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/binary.h"
 #include "tools/common/npy.h"
+#include "workloads/models/layer_list.h"
 #include "workloads/models/models.h"
 #include "workloads/single_layer.h"
 
@@ -124,13 +125,15 @@ StatusOr<PreparedWorkload> PrepareModel(const Options& options, const spec::NpuC
 
 StatusOr<PreparedWorkload> PrepareWorkload(const Options& options, const spec::NpuConfig& config) {
   if (!IsSingleLayer(options.model)) {
-    if (IsBuiltinModel(options.model) || compiler::IsOnnxPath(options.model)) {
+    if (IsBuiltinModel(options.model) || compiler::IsOnnxPath(options.model) ||
+        workloads::IsLayerListPath(options.model)) {
       return PrepareModel(options, config);
     }
     std::string known;
     for (const auto& [name, _] : BuiltinModels()) known += (known.empty() ? "" : ", ") + name;
-    return NotFound(fmt::format("no model '{}': give a built-in name ({}) or an .onnx file",
-                                options.model, known));
+    return NotFound(
+        fmt::format("no model '{}': give a built-in name ({}), an .onnx file or a .csv layer list",
+                    options.model, known));
   }
   NPU_ASSIGN_OR_RETURN(workloads::Workload w, workloads::MakeSingleLayerWorkload(options.model));
   PreparedWorkload p;
