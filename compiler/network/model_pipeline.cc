@@ -12,6 +12,7 @@
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/quantize/qdq_fold.h"
+#include "workloads/models/layer_list.h"
 #include "workloads/models/models.h"
 #ifdef NPU_HAVE_ONNX
 #include "compiler/onnx/onnx_import.h"
@@ -27,6 +28,7 @@ double Since(Clock::time_point t) {
 
 // Step 1.
 StatusOr<ir::Graph> LoadFloatGraph(std::string_view model, const ModelPipelineOptions& o) {
+  if (workloads::IsLayerListPath(model)) return workloads::BuildLayerList(std::string(model));
   if (!IsOnnxPath(model)) {
     return workloads::BuildModel(model, {.image_size = o.image_size});
   }

@@ -41,9 +41,10 @@ struct CompileRequest {
 po::options_description Visible() {
   po::options_description d(
       "Usage: npu_compile MODEL -o FILE [options]\n"
-      "Compiles MODEL (a built-in name or an .onnx file) for the architecture into FILE, a\n"
-      "binary that `run_workload FILE` runs alone: the program, its constants, its inputs' and\n"
-      "outputs' names, shapes and quantisation, and the config it was compiled for.\n\nOptions");
+      "Compiles MODEL (a built-in name, an .onnx file or a .csv layer list) for the architecture\n"
+      "into FILE, a binary that `run_workload FILE` runs alone: the program, its constants, its\n"
+      "inputs' and outputs' names, shapes and quantisation, and the config it was compiled\n"
+      "for.\n\nOptions");
   // clang-format off
   d.add_options()
       ("help,h", "show this help")

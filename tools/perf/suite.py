@@ -44,7 +44,7 @@ def load(path, root, builtin_models, builtin_configs):
     where = path
     suite = textproto.read(path, _suite_pb2().Suite)
     base = os.path.dirname(os.path.abspath(path))
-    models = [_resolve(m, "model", builtin_models, (".onnx",), base, root, where)
+    models = [_resolve(m, "model", builtin_models, (".onnx", ".csv"), base, root, where)
               for m in suite.models]
     configs = [_resolve(c, "config", builtin_configs, (".textproto", ".json", ".txt", ".pbtxt"),
                         base, root, where) for c in suite.configs]

@@ -12,6 +12,7 @@
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/binary.h"
 #include "tools/common/npy.h"
+#include "workloads/models/layer_list.h"
 #include "workloads/models/models.h"
 #include "workloads/single_layer.h"
 
@@ -172,11 +173,13 @@ StatusOr<PreparedWorkload> CompileSingleLayer(const Options& options,
 StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options, const spec::NpuConfig* fits) {
   WorkloadSource source;
   if (IsSingleLayer(options.model)) return source;
-  if (!IsBuiltinModel(options.model) && !compiler::IsOnnxPath(options.model)) {
+  if (!IsBuiltinModel(options.model) && !compiler::IsOnnxPath(options.model) &&
+      !workloads::IsLayerListPath(options.model)) {
     std::string known;
     for (const auto& [name, _] : BuiltinModels()) known += (known.empty() ? "" : ", ") + name;
-    return NotFound(fmt::format("no model '{}': give a built-in name ({}) or an .onnx file",
-                                options.model, known));
+    return NotFound(
+        fmt::format("no model '{}': give a built-in name ({}), an .onnx file or a .csv layer list",
+                    options.model, known));
   }
   const auto start = std::chrono::steady_clock::now();
   NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m, QuantizeWholeModel(options, fits));

@@ -40,7 +40,7 @@ def load(path):
     spec = textproto.read(path, pb2().SweepSpec)
     base = os.path.dirname(os.path.abspath(path))
     for m in spec.models:
-        if m.name.endswith(".onnx") and not os.path.isabs(m.name):
+        if m.name.endswith((".onnx", ".csv")) and not os.path.isabs(m.name):
             m.name = os.path.join(base, m.name)
     if spec.base_config and os.sep in spec.base_config and not os.path.isabs(spec.base_config):
         spec.base_config = os.path.join(base, spec.base_config)

@@ -31,17 +31,29 @@ ir::Tensor* ModelBuilder::Node(ir::OpKind kind, const std::string& name,
 
 ir::Tensor* ModelBuilder::Conv(ir::Tensor* x, const std::string& name, int64_t in_c, int64_t out_c,
                                int64_t k, int64_t stride, int64_t pad, int64_t groups, bool bias) {
-  const int64_t fan_in = in_c / groups * k * k;
+  return ConvNode(x, name, in_c, out_c, {k, k, stride, stride}, pad, groups, bias);
+}
+
+ir::Tensor* ModelBuilder::Conv(ir::Tensor* x, const std::string& name, int64_t in_c, int64_t out_c,
+                               const ConvWindow& window, bool bias) {
+  return ConvNode(x, name, in_c, out_c, window, 0, 1, bias);
+}
+
+ir::Tensor* ModelBuilder::ConvNode(ir::Tensor* x, const std::string& name, int64_t in_c,
+                                   int64_t out_c, const ConvWindow& window, int64_t pad,
+                                   int64_t groups, bool bias) {
+  const int64_t kh = window.kernel_h, kw = window.kernel_w;
+  const int64_t fan_in = in_c / groups * kh * kw;
   const float bound = std::sqrt(6.0f / static_cast<float>(fan_in));
-  std::vector<ir::Tensor*> in = {x, Constant(name + ".weight", {out_c, in_c / groups, k, k},
+  std::vector<ir::Tensor*> in = {x, Constant(name + ".weight", {out_c, in_c / groups, kh, kw},
                                              Uniform(out_c * fan_in, -bound, bound))};
   if (bias) {
     const float b = 1.0f / std::sqrt(static_cast<float>(fan_in));
     in.push_back(Constant(name + ".bias", {out_c}, Uniform(out_c, -b, b)));
   }
   ir::Attributes a;
-  a.Set("kernel_shape", std::vector<int64_t>{k, k});
-  a.Set("strides", std::vector<int64_t>{stride, stride});
+  a.Set("kernel_shape", std::vector<int64_t>{kh, kw});
+  a.Set("strides", std::vector<int64_t>{window.stride_h, window.stride_w});
   a.Set("pads", std::vector<int64_t>{pad, pad, pad, pad});
   a.Set("dilations", std::vector<int64_t>{1, 1});
   a.Set("group", groups);
@@ -118,6 +130,12 @@ ir::Tensor* ModelBuilder::Linear(ir::Tensor* x, const std::string& name, int64_t
   ir::Attributes a;
   a.Set("transB", int64_t{1});
   return Node(ir::OpKind::kGemm, name, {x, w, bias}, std::move(a));
+}
+
+ir::Tensor* ModelBuilder::MatMul(ir::Tensor* x, const std::string& name, int64_t k, int64_t n) {
+  const float bound = std::sqrt(6.0f / static_cast<float>(k));
+  ir::Tensor* b = Constant(name + ".weight", {k, n}, Uniform(k * n, -bound, bound));
+  return Node(ir::OpKind::kMatMul, name, {x, b});
 }
 
 ir::Graph ModelBuilder::Finish(const std::vector<ir::Tensor*>& outputs) {

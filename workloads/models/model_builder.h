@@ -28,6 +28,12 @@ class ModelBuilder {
   compiler::ir::Tensor* Conv(compiler::ir::Tensor* x, const std::string& name, int64_t in_c,
                              int64_t out_c, int64_t k, int64_t stride, int64_t pad,
                              int64_t groups = 1, bool bias = false);
+  // The same with a kernel and strides that need not be square (no padding, one group).
+  struct ConvWindow {
+    int64_t kernel_h, kernel_w, stride_h, stride_w;
+  };
+  compiler::ir::Tensor* Conv(compiler::ir::Tensor* x, const std::string& name, int64_t in_c,
+                             int64_t out_c, const ConvWindow& window, bool bias);
   compiler::ir::Tensor* BatchNorm(compiler::ir::Tensor* x, const std::string& name,
                                   int64_t channels);
   compiler::ir::Tensor* Relu(compiler::ir::Tensor* x, const std::string& name);
@@ -46,6 +52,11 @@ class ModelBuilder {
   compiler::ir::Tensor* Linear(compiler::ir::Tensor* x, const std::string& name, int64_t in_f,
                                int64_t out_f);
 
+  // x [..., K] times a weight matrix B [K, n] (Kaiming, fan_in K) as ONNX MatMul: nn.Linear
+  // without bias, applied to every row of x.
+  compiler::ir::Tensor* MatMul(compiler::ir::Tensor* x, const std::string& name, int64_t k,
+                               int64_t n);
+
   // Marks `outputs` as the graph's outputs and returns the graph (types not inferred).
   compiler::ir::Graph Finish(const std::vector<compiler::ir::Tensor*>& outputs);
 
@@ -55,6 +66,10 @@ class ModelBuilder {
                              compiler::ir::Attributes attrs = {});
   compiler::ir::Tensor* Constant(const std::string& name, compiler::ir::Shape shape,
                                  std::vector<float> values);
+  // Both Convs: weights [out_c, in_c / groups, kernel_h, kernel_w], then the bias if any.
+  compiler::ir::Tensor* ConvNode(compiler::ir::Tensor* x, const std::string& name, int64_t in_c,
+                                 int64_t out_c, const ConvWindow& window, int64_t pad,
+                                 int64_t groups, bool bias);
   std::vector<float> Uniform(int64_t count, float lo, float hi);
 
   compiler::ir::Graph g_;
