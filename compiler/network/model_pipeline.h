@@ -5,7 +5,8 @@
 //   // compare the run's outputs with m->expected, byte for byte
 //
 //   1. The float graph: a built-in model (workloads/models, ModelOptions{image_size}), an ONNX
-//      file or a .csv layer list (workloads/models/layer_list.h); QDQ pairs folded (a quantised ONNX model keeps its own scales).
+//      file or a .csv layer list (workloads/models/layer_list.h); QDQ pairs folded (a quantised
+//      ONNX model keeps its own scales).
 //   2. The front-end pipeline (compiler/passes: BN folding, fusion, NHWC).
 //   3. Post-training quantisation (compiler/quantize), calibrated on the caller's samples or on
 //      seeded inputs.
