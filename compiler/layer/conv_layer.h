@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/spec/arith.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler {
@@ -84,9 +85,8 @@ struct ConvLayer {
 // window can span; larger values are decomposed below this: tiling/tile_grid.h).
 inline constexpr uint32_t kMaxWindowField = 4095;
 
-// The largest reduction (kernel_h * kernel_w * in_c) whose int32 accumulator cannot overflow:
-// |x - zp| <= 255 and |w| <= 128, so 65535 terms stay below 2^31.
-inline constexpr uint64_t kMaxReduction = 65535;
+// The largest reduction whose int32 accumulator cannot overflow (hw/spec/arith.h).
+inline constexpr uint64_t kMaxReduction = spec::kMaxReduction;
 
 // With activation weights both operands of a product range over 255 values around their zero
 // points: 255 x 255 x 33025 stays below 2^31.

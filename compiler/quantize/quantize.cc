@@ -9,6 +9,7 @@
 #include "compiler/qinterp/check.h"
 #include "compiler/quantize/activations.h"
 #include "compiler/quantize/graph_quantizer.h"
+#include "compiler/quantize/reduction_limits.h"
 #include "compiler/quantize/unify_ranges.h"
 
 namespace npu::compiler::quantize {
@@ -247,6 +248,7 @@ StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet&
                              const QuantizeOptions& options, passes::PassContext* ctx) {
   // 1. A typed, well-formed float graph and calibration data that fits it.
   NPU_TRY(ir::Verify(float_graph).WithContext("the float graph"));
+  NPU_TRY(CheckReductionLimits(float_graph));
   NPU_TRY(CheckCalibrationSet(float_graph, calibration));
   // 2. Ranges, then the walk.
   NPU_ASSIGN_OR_RETURN(TensorRanges ranges, Calibrate(float_graph, calibration, options));

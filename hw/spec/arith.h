@@ -7,6 +7,11 @@
 
 namespace npu::spec {
 
+// The longest reduction (a convolution's kernel_h * kernel_w * in_channels / group, a Gemm's or
+// MatMul's K, a normalisation's width) whose int32 sum of int8 products cannot overflow:
+// |x - zp| <= 255 and |w| <= 128, so 65535 * 255 * 128 < 2^31.
+inline constexpr int64_t kMaxReduction = 65535;
+
 inline constexpr int kMinShift = 1;
 inline constexpr int kMaxShift = 62;
 

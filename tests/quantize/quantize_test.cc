@@ -269,6 +269,26 @@ TEST(QuantizeErrors, NeedsThePipelineAndSupportedOps) {
       << cast.message();
 }
 
+// A reduction longer than the int32 accumulators hold is the model's limit, refused before any
+// calibration (none is given here) and named, not reported as a compiler bug afterwards.
+TEST(QuantizeErrors, ReductionsLongerThanTheAccumulatorsHoldAreTheModelsLimit) {
+  constexpr int64_t k = 70000;
+  ir::Graph g("long_fc");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, k});
+  ir::Attributes gemm;
+  gemm.Set("transB", int64_t{1});
+  ir::Tensor* w = g.AddConstant("w", {2, k}, std::vector<float>(2 * k, 0.01f));
+  g.AddOutput(g.AddNode(OpKind::kGemm, "fc", {x, w}, {"y"}, gemm)->output(0));
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::RunPipeline(g, {}, ctx).ok());
+  const Status s = Quantize(g, {}).status();
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("node 'fc' (gemm) sums 70000 products per output"),
+            std::string::npos)
+      << s.message();
+  EXPECT_EQ(s.message().find("compiler bug"), std::string::npos) << s.message();
+}
+
 TEST(QuantizeErrors, NoCalibrationAndNoModelParameters) {
   const ir::Graph f = TinyFloatGraph();
   const Status s = Quantize(f, {}).status();
