@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "firmware/cpu/kernel_checks.h"
 #include "firmware/cpu/kernels.h"
 #include "hw/spec/cpu_ops.h"
 #include "hw/spec/memory_map.h"
@@ -69,7 +68,6 @@ Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes) {
       return DataLoss(fmt::format("{}: output '{}' is not int8", what, t.name()));
     }
   }
-  NPU_TRY(cpu::CheckKernelOperands(op));
   return kernel->check(op).WithContext(what);
 }
 

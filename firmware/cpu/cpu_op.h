@@ -12,8 +12,8 @@
 namespace npu::fw {
 
 // Before anything runs: the kernel exists, every operand lies inside the image and has the size
-// its shape and type give, and the operands and attributes keep the kernel's rules (kernel_checks.h
-// and the kernel table's own check), so that running it stays inside its buffers.
+// its shape and type give, and the operands and attributes keep the kernel's rules (its check in
+// the kernel table, kernels.h), so that running it stays inside its buffers.
 Status CheckCpuOp(const spec::CpuOp& op, uint64_t image_bytes);
 
 // Runs an op that passed CheckCpuOp.

@@ -38,8 +38,8 @@ struct Call {
   std::vector<Operand> inputs;
   std::vector<std::vector<int8_t>> outputs;  // sized from the output descriptions
 
-  // Attributes; CheckCpuOp (kernel_checks.h) has checked the ones a kernel reads (a missing
-  // optional one reads as `fallback`).
+  // Attributes; the kernel's check has bounded the ones it reads (a missing optional one reads as
+  // `fallback`, the default its check assumed: operand_rules.h IntAttr).
   int64_t Int(std::string_view name, int64_t fallback = 0) const;
   std::vector<int64_t> Ints(std::string_view name) const;
 };

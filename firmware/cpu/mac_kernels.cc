@@ -3,6 +3,7 @@
 // input zero point goes into the bias as the compiler does for the NPU: CONV pads with it, so
 // every tap's (x - zero point) is x minus a constant the bias absorbs.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <numeric>
 
@@ -14,12 +15,10 @@
 namespace npu::fw::cpu {
 namespace {
 
-constexpr int64_t kMaxWindow = 65535;  // kernel sizes, strides, dilations and pads
-
 struct ConvShape {
   Hwc in, out;
-  uint32_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, pad_top = 0, pad_left = 0;
-  uint32_t groups = 1;
+  Window window;  // gemm: 1x1
+  int64_t groups = 1;
 };
 
 // The convolution `op` describes, its window attributes bounded (gemm: 1x1 over every row).
@@ -28,27 +27,21 @@ StatusOr<ConvShape> ConvShapeOf(const spec::CpuOp& op) {
   s.in = HwcOf(op.inputs(0));
   s.out = HwcOf(op.outputs(0));
   if (op.kernel() == "gemm") return s;
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k,
-                       IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> st, IntsAttr(op, "strides", 2, 1, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> p, IntsAttr(op, "pads", 4, 0, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> d, IntsAttr(op, "dilations", 2, 1, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const int64_t groups, IntAttr(op, "group", 1, 1, kMaxWindow));
-  s.kh = uint32_t(k[0]), s.kw = uint32_t(k[1]), s.sh = uint32_t(st[0]), s.sw = uint32_t(st[1]);
-  s.dh = uint32_t(d[0]), s.dw = uint32_t(d[1]), s.pad_top = uint32_t(p[0]);
-  s.pad_left = uint32_t(p[1]);
-  s.groups = uint32_t(groups);
+  NPU_ASSIGN_OR_RETURN(s.window, ReadWindow(op, /*dilations=*/true));
+  NPU_ASSIGN_OR_RETURN(s.groups, IntAttr(op, "group", 1, 1, kMaxWindow));
   return s;
 }
 
 // One group's CONV, as the NPU would run it.
 spec::ConvArgs GroupConv(const ConvShape& s, int32_t pad_value) {
+  const Window& w = s.window;
   spec::ConvArgs conv{};
   conv.in_h = uint32_t(s.in.h), conv.in_w = uint32_t(s.in.w),
   conv.in_c = uint32_t(s.in.c / s.groups);
-  conv.pad_top = s.pad_top, conv.pad_left = s.pad_left, conv.pad_value = pad_value;
-  conv.kernel_h = s.kh, conv.kernel_w = s.kw, conv.stride_h = s.sh, conv.stride_w = s.sw;
-  conv.dilation_h = s.dh, conv.dilation_w = s.dw;
+  conv.pad_top = uint32_t(w.top), conv.pad_left = uint32_t(w.left), conv.pad_value = pad_value;
+  conv.kernel_h = uint32_t(w.kh), conv.kernel_w = uint32_t(w.kw);
+  conv.stride_h = uint32_t(w.sh), conv.stride_w = uint32_t(w.sw);
+  conv.dilation_h = uint32_t(w.dh), conv.dilation_w = uint32_t(w.dw);
   conv.out_h = uint32_t(s.out.h), conv.out_w = uint32_t(s.out.w);
   conv.out_c = uint32_t(s.out.c / s.groups);
   return conv;
@@ -68,9 +61,9 @@ Status Convolve(Call& call, const ConvShape& s) {
   const Operand &x = call.inputs[0], &w = call.inputs[1], &b = call.inputs[2];
   const std::vector<int64_t> multiplier = call.Ints("multiplier"), shift = call.Ints("shift");
   const uint64_t out_g = s.out.c / s.groups, in_g = s.in.c / s.groups;
-  const uint64_t per_out = uint64_t{s.kh} * s.kw * in_g;
+  const uint64_t per_out = uint64_t(s.window.kh * s.window.kw) * in_g;
   std::vector<int8_t>& y = call.outputs[0];
-  for (uint32_t g = 0; g < s.groups; ++g) {
+  for (uint64_t g = 0; g < uint64_t(s.groups); ++g) {
     const std::vector<int8_t> in = ChannelSlice(x.i8(), s.in, g * in_g, in_g);
     const std::span<const int8_t> weights = w.i8().subspan(g * out_g * per_out, out_g * per_out);
     const spec::ConvArgs conv = GroupConv(s, x.zero_point());
@@ -102,48 +95,58 @@ Status Convolve(Call& call, const ConvShape& s) {
   return Status::Ok();
 }
 
-// Gemm keeps every dim of its input but the last, which becomes the weights' row count.
-Status ExpectGemmOutput(const spec::CpuOp& op) {
-  if (op.inputs(0).shape_size() < 1 || op.inputs(1).shape_size() != 2) {
-    return DataLoss("gemm needs an input [..., K] and weights [N, K]");
+// fused_conv: x [1, H, W, C], weights [O, kh, kw, C/group] as kernel_shape says, bias [O], the
+// output the window's [1, oh, ow, O]; each output sums at most kMaxReduction terms.
+Status ExpectConvOperands(const spec::CpuOp& op, const ConvShape& s) {
+  const spec::TensorDesc &x = op.inputs(0), &w = op.inputs(1);
+  NPU_TRY(Expect4D(x));
+  if (w.shape_size() != 4) {
+    return DataLoss(fmt::format("weights '{}' [{}] are not 4-D [O][kh][kw][I/group]", w.name(),
+                                fmt::join(w.shape(), ",")));
   }
-  Dims want = DimsOf(op.inputs(0));
-  want.back() = DimsOf(op.inputs(1)).front();
-  return ExpectDims("output", DimsOf(op.outputs(0)), want);
+  const int64_t c = x.shape(3), o = w.shape(0), g = s.groups;
+  if (c % g != 0 || o % g != 0) {
+    return DataLoss(
+        fmt::format("group {} does not divide {} input and {} output channels", g, c, o));
+  }
+  NPU_TRY(ExpectShape(w, {o, s.window.kh, s.window.kw, c / g}));  // bounds the product below
+  NPU_TRY(ExpectShape(op.inputs(2), {o}));
+  if (const int64_t terms = s.window.kh * s.window.kw * (c / g); terms > kMaxReduction) {
+    return DataLoss(fmt::format("each output sums {} terms, more than {}", terms, kMaxReduction));
+  }
+  NPU_ASSIGN_OR_RETURN(const Dims y, WindowOutput(s.window, DimsOf(x), o));
+  return ExpectShape(op.outputs(0), y);
+}
+
+// gemm: x [..., K], weights [N, K], bias [N], K at most kMaxReduction; the output keeps every dim
+// of x but the last, which becomes N.
+Status ExpectGemmOperands(const spec::CpuOp& op) {
+  const spec::TensorDesc &x = op.inputs(0), &w = op.inputs(1);
+  if (x.shape_size() < 2 || w.shape_size() != 2) {
+    return DataLoss(fmt::format("input '{}' [{}] and weights '{}' [{}] are not [..., K] and [N, K]",
+                                x.name(), fmt::join(x.shape(), ","), w.name(),
+                                fmt::join(w.shape(), ",")));
+  }
+  const int64_t k = x.shape(x.shape_size() - 1), n = w.shape(0);
+  NPU_TRY(ExpectShape(w, {n, k}));
+  NPU_TRY(ExpectShape(op.inputs(2), {n}));
+  if (k > kMaxReduction) return DataLoss(fmt::format("K = {} is more than {}", k, kMaxReduction));
+  Dims y = DimsOf(x);
+  y.back() = n;
+  return ExpectShape(op.outputs(0), y);
 }
 
 }  // namespace
 
-// Both kernels: x int8, weights int8 [O][kh][kw][I/group] (gemm [O][K]), bias int32 [O],
-// per-channel requantisation; the window passes the NPU's CheckConv and reduces at most
-// kMaxReduction terms.
+// Both kernels: x int8, weights int8, bias int32, per-channel requantisation of every output
+// channel; the group's CONV passes the NPU's CheckConv, which spec::ComputeConv requires.
 Status CheckConvolution(const spec::CpuOp& op) {
-  NPU_TRY(ExpectOperands(op, 3));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
-  NPU_TRY(ExpectInputType(op, 2, spec::INT32));
+  NPU_TRY(ExpectOperands(op, 3, {spec::INT8, spec::INT8, spec::INT32}));
   NPU_ASSIGN_OR_RETURN(const ConvShape s, ConvShapeOf(op));
-  if (s.in.c % s.groups != 0 || s.out.c % s.groups != 0) {
-    return DataLoss(fmt::format("group {} does not divide {} input and {} output channels",
-                                s.groups, s.in.c, s.out.c));
-  }
-  const uint64_t per_out = uint64_t{s.kh} * s.kw * (s.in.c / s.groups);
-  if (per_out > kMaxReduction) {
-    return DataLoss(fmt::format("each output sums {} terms, more than {}", per_out, kMaxReduction));
-  }
-  if (spec::Elements(op.inputs(1)) != s.out.c * per_out ||
-      spec::Elements(op.inputs(2)) != s.out.c) {
-    return DataLoss(
-        fmt::format("weights [{}] or bias [{}] do not fit {} output channels of {} terms",
-                    fmt::join(op.inputs(1).shape(), ","), fmt::join(op.inputs(2).shape(), ","),
-                    s.out.c, per_out));
-  }
-  if (op.kernel() == "gemm") NPU_TRY(ExpectGemmOutput(op));
+  NPU_TRY(op.kernel() == "gemm" ? ExpectGemmOperands(op) : ExpectConvOperands(op, s));
   if (const std::string problem = spec::CheckConv(GroupConv(s, 0)); !problem.empty()) {
     return DataLoss(problem);
   }
-  NPU_TRY(IntAttr(op, "clamp_min", -128, -128, 127).status());
-  NPU_TRY(IntAttr(op, "clamp_max", 127, -128, 127).status());
   return ExpectRequantisation(op, int64_t(s.out.c));
 }
 

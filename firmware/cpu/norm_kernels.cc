@@ -1,10 +1,10 @@
 // Softmax, layer normalisation, reductions and matrix products of two activations on the
 // control core (the integer semantics of docs/quantized-ir.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 
 #include "firmware/cpu/kernels.h"
 #include "firmware/cpu/operand_rules.h"
@@ -132,89 +132,78 @@ Status MatMul(Call& call) {
 
 // Operand checks of the kernels above (kernels.h).
 namespace npu::fw::cpu {
-namespace {
 
-constexpr int64_t kMin32 = std::numeric_limits<int32_t>::min();
-constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
-
-// One int8 input of rank 1 or more, and an output of as many elements.
-Status ExpectRowwise(const spec::CpuOp& op, int inputs) {
-  NPU_TRY(ExpectOperands(op, inputs));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  if (op.inputs(0).shape_size() == 0) return DataLoss("the input is a scalar");
-  return ExpectSameElements("output", DimsOf(op.outputs(0)), DimsOf(op.inputs(0)));
-}
-
-}  // namespace
-
-// The maximum's entry (255) is in every row's sum, so a positive one keeps the sum positive.
+// One int8 input of rank 1 or more; `axis` (default 0) one of its dims; a table of 256 entries
+// in 0..65536 whose last, the maximum's, is in every row's sum and positive, so no row divides
+// by 0. The output has the input's shape.
 Status CheckSoftmax(const spec::CpuOp& op) {
-  NPU_TRY(ExpectRowwise(op, 1));
-  NPU_TRY(IntAttr(op, "axis", 0, 0, op.inputs(0).shape_size() - 1).status());
+  NPU_TRY(ExpectOperands(op, 1));
+  const spec::TensorDesc& x = op.inputs(0);
+  if (x.shape_size() == 0) return DataLoss(fmt::format("input '{}' is a scalar", x.name()));
+  NPU_TRY(IntAttr(op, "axis", 0, 0, x.shape_size() - 1).status());
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> table,
                        IntsAttr(op, "exp_table", 256, 0, 1 << 16));
   if (table[255] == 0) return DataLoss("exp_table[255], the maximum's entry, is 0");
-  return Status::Ok();
+  return ExpectShape(op.outputs(0), DimsOf(x));
 }
 
 // Normalises the last dim (at most kMaxReduction values): int8 weights and int32 bias, one per
-// value, per-channel requantisation.
+// value, per-channel requantisation; eps_term keeps the variance's sum inside int64.
 Status CheckLayerNorm(const spec::CpuOp& op) {
-  NPU_TRY(ExpectRowwise(op, 3));
-  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
-  NPU_TRY(ExpectInputType(op, 2, spec::INT32));
+  NPU_TRY(ExpectOperands(op, 3, {spec::INT8, spec::INT8, spec::INT32}));
   const spec::TensorDesc& x = op.inputs(0);
+  if (x.shape_size() == 0) return DataLoss(fmt::format("input '{}' is a scalar", x.name()));
   const int64_t c = x.shape(x.shape_size() - 1);
   if (c > kMaxReduction) {
     return DataLoss(fmt::format("normalises {} values, more than {}", c, kMaxReduction));
   }
-  NPU_TRY(ExpectDims("weights", DimsOf(op.inputs(1)), {c}));
-  NPU_TRY(ExpectDims("bias", DimsOf(op.inputs(2)), {c}));
+  NPU_TRY(ExpectShape(op.inputs(1), {c}));
+  NPU_TRY(ExpectShape(op.inputs(2), {c}));
   NPU_TRY(IntAttr(op, "eps_term", 0, 0, int64_t{1} << 62).status());
-  NPU_TRY(IntAttr(op, "clamp_min", -128, -128, 127).status());
-  NPU_TRY(IntAttr(op, "clamp_max", 127, -128, 127).status());
-  return ExpectRequantisation(op, c);
+  NPU_TRY(ExpectRequantisation(op, c));
+  return ExpectShape(op.outputs(0), DimsOf(x));
 }
 
-// The output holds one value per position of the input's kept dims.
+// `axes` (required, none twice) are reduced to 1 (keepdims) or dropped; the output has the kept
+// shape. reduce_mean and reduce_sum rescale; reduce_max keeps the input's quantisation and reads
+// no multiplier or shift.
 Status CheckReduce(const spec::CpuOp& op) {
   NPU_TRY(ExpectOperands(op, 1));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  Dims kept = DimsOf(op.inputs(0));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> axes,
-                       IntsAttr(op, "axes", -1, 0, int64_t(kept.size()) - 1));
-  for (int64_t a : axes) kept[a] = 1;
-  NPU_TRY(ExpectSameElements("output", DimsOf(op.outputs(0)), kept));
-  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
-  return IntAttr(op, "multiplier", 0, kMin32, kMax32).status();
+  const Dims x = DimsOf(op.inputs(0));
+  const int64_t rank = int64_t(x.size());
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> axes, IntsAttr(op, "axes", -1, 0, rank - 1));
+  NPU_ASSIGN_OR_RETURN(const int64_t keep, IntAttr(op, "keepdims", 1, 0, 1));
+  Dims y;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t listed = std::count(axes.begin(), axes.end(), d);
+    if (listed > 1) return DataLoss(fmt::format("axes lists dim {} twice", d));
+    if (listed == 0) y.push_back(x[d]);
+    if (listed == 1 && keep) y.push_back(1);
+  }
+  if (op.kernel() != "reduce_max") NPU_TRY(ExpectScale(op));
+  return ExpectShape(op.outputs(0), y);
 }
 
 // [..., M, K] x [..., K, N] -> [..., M, N], the batch dims broadcasting, K at most
-// kMaxReduction.
+// kMaxReduction; one requantisation.
 Status CheckMatMul(const spec::CpuOp& op) {
   NPU_TRY(ExpectOperands(op, 2));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
-  const Dims a = DimsOf(op.inputs(0)), b = DimsOf(op.inputs(1)), y = DimsOf(op.outputs(0));
-  if (a.size() < 2 || b.size() < 2 || y.size() < 2) {
-    return DataLoss("matmul operands and output need two dims or more");
+  const Dims a = DimsOf(op.inputs(0)), b = DimsOf(op.inputs(1));
+  if (a.size() < 2 || b.size() < 2) {
+    return DataLoss(fmt::format("operands [{}] and [{}] need two dims or more", fmt::join(a, ","),
+                                fmt::join(b, ",")));
   }
   const int64_t k = a.back();
-  if (b[b.size() - 2] != k || k > kMaxReduction) {
-    return DataLoss(
-        fmt::format("inner dims {} and {} (at most {})", k, b[b.size() - 2], kMaxReduction));
+  if (b[b.size() - 2] != k) {
+    return DataLoss(fmt::format("inner dims {} and {} differ", k, b[b.size() - 2]));
   }
-  const Dims batch(y.begin(), y.end() - 2);
-  Dims want = batch;
-  want.push_back(a[a.size() - 2]);
-  want.push_back(b.back());
-  NPU_TRY(ExpectDims("output", y, want));
-  NPU_TRY(ExpectBroadcastable("a's batch", Dims(a.begin(), a.end() - 2), batch));
-  NPU_TRY(ExpectBroadcastable("b's batch", Dims(b.begin(), b.end() - 2), batch));
-  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
-  NPU_TRY(IntAttr(op, "clamp_min", -128, -128, 127).status());
-  NPU_TRY(IntAttr(op, "clamp_max", 127, -128, 127).status());
-  return IntAttr(op, "multiplier", 0, kMin32, kMax32).status();
+  if (k > kMaxReduction) return DataLoss(fmt::format("K = {} is more than {}", k, kMaxReduction));
+  std::optional<Dims> y = Broadcast(Dims(a.begin(), a.end() - 2), Dims(b.begin(), b.end() - 2));
+  if (!y) return DataLoss("the batch dims do not broadcast");
+  NPU_TRY(ExpectScale(op));
+  y->push_back(a[a.size() - 2]);
+  y->push_back(b.back());
+  return ExpectShape(op.outputs(0), *y);
 }
 
 }  // namespace npu::fw::cpu

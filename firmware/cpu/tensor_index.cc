@@ -1,6 +1,8 @@
 // Shapes, strides, broadcasting.
 #include "firmware/cpu/tensor_index.h"
 
+#include <algorithm>
+
 namespace npu::fw::cpu {
 
 Dims DimsOf(const spec::TensorDesc& t) { return Dims(t.shape().begin(), t.shape().end()); }
@@ -23,6 +25,17 @@ bool Next(std::vector<int64_t>& pos, const Dims& dims) {
     pos[d] = 0;
   }
   return false;
+}
+
+std::optional<Dims> Broadcast(const Dims& a, const Dims& b) {
+  Dims y(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < y.size(); ++i) {
+    const int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
+    const int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (da != db && da != 1 && db != 1) return std::nullopt;
+    y[y.size() - 1 - i] = std::max(da, db);
+  }
+  return y;
 }
 
 std::vector<int64_t> BroadcastSource(const Dims& in, const Dims& out) {

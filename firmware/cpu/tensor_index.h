@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hw/spec/binary.pb.h"
@@ -14,6 +15,10 @@ using Dims = std::vector<int64_t>;
 Dims DimsOf(const spec::TensorDesc& t);
 Dims StridesOf(const Dims& dims);
 int64_t Count(const Dims& dims);
+
+// The numpy broadcast of shapes a and b (aligned at the last dim, each dim equal or 1); nullopt
+// if they do not broadcast.
+std::optional<Dims> Broadcast(const Dims& a, const Dims& b);
 
 // For every element of `out`, the index of the element of `in` (which broadcasts to `out`,
 // aligned at the last dim) it reads.

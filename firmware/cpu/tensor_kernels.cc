@@ -1,14 +1,16 @@
 // Lookup tables, broadcasting binary ops and data movement on the control core (the semantics of
 // docs/quantized-ir.md over whole tensors).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <limits>
+#include <cstdint>
 
 #include "firmware/cpu/kernels.h"
 #include "firmware/cpu/operand_rules.h"
 #include "firmware/cpu/tensor_index.h"
 #include "hw/spec/arith.h"
+#include "hw/spec/isa.h"
 #include "hw/spec/resize.h"
 
 namespace npu::fw::cpu {
@@ -167,30 +169,15 @@ Status Resize(Call& call) {
 namespace npu::fw::cpu {
 namespace {
 
-constexpr int64_t kMin32 = std::numeric_limits<int32_t>::min();
-constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
-
-int64_t Rank(const spec::TensorDesc& t) { return t.shape_size(); }
-
-// One int8 input and an output of the same rank.
-Status ExpectUnarySameRank(const spec::CpuOp& op) {
-  NPU_TRY(ExpectOperands(op, 1));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  if (Rank(op.inputs(0)) != Rank(op.outputs(0))) {
-    return DataLoss(fmt::format("input of rank {}, output of rank {}", Rank(op.inputs(0)),
-                                Rank(op.outputs(0))));
-  }
-  return Status::Ok();
-}
-
-// `name` holds 3 ints per output index: two source indices below `in` and a weight in 0..1024.
+// `name` holds 3 ints per output index: two source indices below `in` and the weight of the
+// second, at most a whole tap (spec::kResizeWeightOne).
 Status ExpectTaps(const spec::CpuOp& op, std::string_view name, int64_t in, int64_t out) {
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> taps,
-                       IntsAttr(op, name, 3 * out, 0, spec::kResizeWeightOne));
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> taps, IntsAttr(op, name, 3 * out, 0, 1 << 30));
   for (int64_t i = 0; i < out; ++i) {
-    if (taps[3 * i] >= in || taps[3 * i + 1] >= in) {
-      return DataLoss(fmt::format("{}[{}] samples {} and {}, outside the input's {}", name, i,
-                                  taps[3 * i], taps[3 * i + 1], in));
+    if (taps[3 * i] >= in || taps[3 * i + 1] >= in || taps[3 * i + 2] > spec::kResizeWeightOne) {
+      return DataLoss(fmt::format(
+          "{}[{}] samples {} and {} of the input's {}, weighing {} (at most {})", name, i,
+          taps[3 * i], taps[3 * i + 1], in, taps[3 * i + 2], spec::kResizeWeightOne));
     }
   }
   return Status::Ok();
@@ -198,114 +185,134 @@ Status ExpectTaps(const spec::CpuOp& op, std::string_view name, int64_t in, int6
 
 }  // namespace
 
+// The output has the input's shape; 256 int8 entries, indexed by x + 128.
 Status CheckLut(const spec::CpuOp& op) {
   NPU_TRY(ExpectOperands(op, 1));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
   NPU_TRY(IntsAttr(op, "table", spec::kLutEntries, -128, 127).status());
-  return ExpectSameElements("output", DimsOf(op.outputs(0)), DimsOf(op.inputs(0)));
+  return ExpectShape(op.outputs(0), DimsOf(op.inputs(0)));
 }
 
-// Both operands int8 and broadcasting to the output; the arithmetic stays inside int64.
+// Two int8 operands that broadcast to the output's shape. mul rescales their product (multiplier
+// and shift); add, fused_add, max and min weigh each by an int16 multiplier and shift the result.
 Status CheckBinary(const spec::CpuOp& op) {
   NPU_TRY(ExpectOperands(op, 2));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
-  NPU_TRY(ExpectInputType(op, 1, spec::INT8));
-  const Dims out = DimsOf(op.outputs(0));
-  NPU_TRY(ExpectBroadcastable("input a", DimsOf(op.inputs(0)), out));
-  NPU_TRY(ExpectBroadcastable("input b", DimsOf(op.inputs(1)), out));
-  NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
-  NPU_TRY(IntAttr(op, "multiplier", 0, kMin32, kMax32).status());
-  NPU_TRY(IntAttr(op, "a_multiplier", 0, kMin32, kMax32).status());
-  return IntAttr(op, "b_multiplier", 0, kMin32, kMax32).status();
+  const std::optional<Dims> y = Broadcast(DimsOf(op.inputs(0)), DimsOf(op.inputs(1)));
+  if (!y) {
+    return DataLoss(fmt::format("inputs [{}] and [{}] do not broadcast",
+                                fmt::join(op.inputs(0).shape(), ","),
+                                fmt::join(op.inputs(1).shape(), ",")));
+  }
+  if (op.kernel() == "mul") {
+    NPU_TRY(ExpectScale(op));
+  } else {
+    NPU_TRY(IntAttr(op, "a_multiplier", kRequired, INT16_MIN, INT16_MAX).status());
+    NPU_TRY(IntAttr(op, "b_multiplier", kRequired, INT16_MIN, INT16_MAX).status());
+    NPU_TRY(IntAttr(op, "shift", 1, spec::kMinShift, spec::kMaxShift).status());
+    NPU_TRY(ExpectClamp(op));
+  }
+  return ExpectShape(op.outputs(0), *y);
 }
 
-// Inputs of the output's rank, equal to it but along `axis`, where they add up to it.
+// Int8 inputs of the output's rank, equal to it but along `axis`, where they add up to it.
 Status CheckConcat(const spec::CpuOp& op) {
+  if (op.inputs_size() == 0) return DataLoss("no inputs");
   NPU_TRY(ExpectOperands(op, op.inputs_size()));
-  const Dims out = DimsOf(op.outputs(0));
-  NPU_ASSIGN_OR_RETURN(const int64_t axis, IntAttr(op, "axis", 0, 0, int64_t(out.size()) - 1));
+  const Dims y = DimsOf(op.outputs(0));
+  NPU_ASSIGN_OR_RETURN(const int64_t axis, IntAttr(op, "axis", 0, 0, int64_t(y.size()) - 1));
   int64_t along = 0;
-  for (int i = 0; i < op.inputs_size(); ++i) {
-    NPU_TRY(ExpectInputType(op, i, spec::INT8));
-    Dims in = DimsOf(op.inputs(i));
-    if (in.size() != out.size()) return ExpectDims(fmt::format("input {}", i), in, out);
-    along += in[axis];
-    in[axis] = out[axis];
-    NPU_TRY(ExpectDims(fmt::format("input {}", i), in, out));
+  for (const spec::TensorDesc& x : op.inputs()) {
+    Dims dx = DimsOf(x);
+    if (dx.size() == y.size()) {
+      along += dx[axis];
+      dx[axis] = y[axis];
+    }
+    if (dx != y) {
+      return DataLoss(fmt::format("input '{}' [{}] does not fit the output [{}] off axis {}",
+                                  x.name(), fmt::join(x.shape(), ","), fmt::join(y, ","), axis));
+    }
   }
-  if (along != out[axis]) {
-    return DataLoss(fmt::format("inputs add up to {} along axis {}, the output has {}", along, axis,
-                                out[axis]));
+  if (along != y[axis]) {
+    return DataLoss(
+        fmt::format("the inputs hold {} along axis {}, the output {}", along, axis, y[axis]));
   }
   return Status::Ok();
 }
 
-// Every dim's first and last sampled index inside the input.
+// The output keeps the input's rank; every dim's first and last sampled index (start, then steps
+// of a non-zero step) inside the input.
 Status CheckSlice(const spec::CpuOp& op) {
-  NPU_TRY(ExpectUnarySameRank(op));
-  const Dims in = DimsOf(op.inputs(0)), out = DimsOf(op.outputs(0));
-  const int64_t rank = int64_t(in.size());
+  NPU_TRY(ExpectOperands(op, 1));
+  const Dims x = DimsOf(op.inputs(0)), y = DimsOf(op.outputs(0));
+  if (x.size() != y.size()) {
+    return DataLoss(fmt::format("a slice keeps the rank: input of rank {}, output of rank {}",
+                                x.size(), y.size()));
+  }
+  const int64_t rank = int64_t(x.size());
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> start, IntsAttr(op, "starts", rank, 0, 1 << 30));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> step,
                        IntsAttr(op, "steps", rank, -(1 << 30), 1 << 30));
   for (int64_t d = 0; d < rank; ++d) {
-    const int64_t last = start[d] + (out[d] - 1) * step[d];
-    if (start[d] >= in[d] || last < 0 || last >= in[d]) {
-      return DataLoss(fmt::format("dim {}: {} values from {} by {} leave the input's {}", d, out[d],
-                                  start[d], step[d], in[d]));
+    const int64_t last = start[d] + (y[d] - 1) * step[d];
+    if (step[d] == 0 || start[d] >= x[d] || last < 0 || last >= x[d]) {
+      return DataLoss(fmt::format("dim {}: {} values from {} by {} leave the input's {}", d, y[d],
+                                  start[d], step[d], x[d]));
     }
   }
   return Status::Ok();
 }
 
+// perm is a permutation of the input's dims; the output the input's dims in its order.
 Status CheckTranspose(const spec::CpuOp& op) {
-  NPU_TRY(ExpectUnarySameRank(op));
-  const Dims in = DimsOf(op.inputs(0));
-  const int64_t rank = int64_t(in.size());
+  NPU_TRY(ExpectOperands(op, 1));
+  const Dims x = DimsOf(op.inputs(0));
+  const int64_t rank = int64_t(x.size());
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> perm, IntsAttr(op, "perm", rank, 0, rank - 1));
-  std::vector<bool> seen(in.size(), false);
-  Dims want;
+  std::vector<bool> seen(x.size(), false);
+  Dims y;
   for (int64_t p : perm) {
-    if (seen[p]) return DataLoss(fmt::format("perm names dim {} twice", p));
+    if (seen[p])
+      return DataLoss(fmt::format("perm [{}] names dim {} twice", fmt::join(perm, ","), p));
     seen[p] = true;
-    want.push_back(in[p]);
+    y.push_back(x[p]);
   }
-  return ExpectDims("output", DimsOf(op.outputs(0)), want);
+  return ExpectShape(op.outputs(0), y);
 }
 
+// An NHWC tensor of batch 1 whose channels `group` divides; the output has its shape.
 Status CheckChannelShuffle(const spec::CpuOp& op) {
-  NPU_TRY(ExpectUnarySameRank(op));
-  const Dims in = DimsOf(op.inputs(0));
-  if (in.size() != 4) return DataLoss("channel_shuffle takes an NHWC tensor");
-  NPU_TRY(ExpectDims("output", DimsOf(op.outputs(0)), in));
-  NPU_ASSIGN_OR_RETURN(const int64_t g, IntAttr(op, "group", 1, 1, in[3]));
-  if (in[3] % g != 0) {
-    return DataLoss(fmt::format("group {} does not divide {} channels", g, in[3]));
-  }
-  return Status::Ok();
+  NPU_TRY(ExpectOperands(op, 1));
+  const spec::TensorDesc& x = op.inputs(0);
+  NPU_TRY(Expect4D(x));
+  const int64_t c = x.shape(3);
+  NPU_ASSIGN_OR_RETURN(const int64_t g, IntAttr(op, "group", 1, 1, c));
+  if (c % g != 0) return DataLoss(fmt::format("group {} does not divide {} channels", g, c));
+  return ExpectShape(op.outputs(0), DimsOf(x));
 }
 
 // pads: begin values for every dim, then end values; the output is the padded input.
 Status CheckPad(const spec::CpuOp& op) {
-  NPU_TRY(ExpectUnarySameRank(op));
-  const Dims in = DimsOf(op.inputs(0));
-  const int64_t rank = int64_t(in.size());
+  NPU_TRY(ExpectOperands(op, 1));
+  Dims y = DimsOf(op.inputs(0));
+  const int64_t rank = int64_t(y.size());
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, IntsAttr(op, "pads", 2 * rank, 0, 1 << 20));
   NPU_TRY(IntAttr(op, "value", 0, -128, 127).status());
-  Dims want = in;
-  for (int64_t d = 0; d < rank; ++d) want[d] += pads[d] + pads[d + rank];
-  return ExpectDims("output", DimsOf(op.outputs(0)), want);
+  for (int64_t d = 0; d < rank; ++d) y[d] += pads[d] + pads[d + rank];
+  return ExpectShape(op.outputs(0), y);
 }
 
-// An NHWC tensor of batch 1 resampled in height and width, its taps inside the input.
+// NHWC tensors of batch 1 and the same channels, resampled in height and width by taps inside the
+// input.
 Status CheckResize(const spec::CpuOp& op) {
-  NPU_TRY(ExpectUnarySameRank(op));
-  const Dims in = DimsOf(op.inputs(0)), out = DimsOf(op.outputs(0));
-  if (in.size() != 4 || in[0] != 1 || out[0] != 1 || out[3] != in[3]) {
-    return DataLoss("resize takes and gives NHWC tensors of batch 1 with the same channels");
+  NPU_TRY(ExpectOperands(op, 1));
+  const spec::TensorDesc &x = op.inputs(0), &y = op.outputs(0);
+  NPU_TRY(Expect4D(x));
+  NPU_TRY(Expect4D(y));
+  if (y.shape(3) != x.shape(3)) {
+    return DataLoss(fmt::format("output '{}' has {} channels, the input {}: resize keeps them",
+                                y.name(), y.shape(3), x.shape(3)));
   }
-  NPU_TRY(ExpectTaps(op, "h_taps", in[1], out[1]));
-  return ExpectTaps(op, "w_taps", in[2], out[2]);
+  NPU_TRY(ExpectTaps(op, "h_taps", x.shape(1), y.shape(1)));
+  return ExpectTaps(op, "w_taps", x.shape(2), y.shape(2));
 }
 
 }  // namespace npu::fw::cpu

@@ -1,8 +1,9 @@
 // Pools on the control core, with the NPU's POOL semantics over whole tensors
 // (hw/spec/semantics.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <limits>
+#include <cstdint>
 
 #include "firmware/cpu/kernels.h"
 #include "firmware/cpu/operand_rules.h"
@@ -12,8 +13,6 @@
 
 namespace npu::fw::cpu {
 namespace {
-
-constexpr int64_t kMaxWindow = 65535;  // kernel sizes, strides and pads
 
 spec::PoolMode ModeOf(const spec::CpuOp& op) {
   return op.kernel() == "max_pool" ? spec::PoolMode::kMax : spec::PoolMode::kAverage;
@@ -34,10 +33,8 @@ StatusOr<spec::PoolArgs> PoolArgsOf(const spec::CpuOp& op) {
   NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(op, "clamp_max", 127, -128, 127));
   p.clamp_min = int32_t(lo), p.clamp_max = int32_t(hi);
   if (p.mode == uint32_t(spec::PoolMode::kAverage)) {  // max pools do not rescale
-    constexpr int64_t kMin32 = std::numeric_limits<int32_t>::min();
-    constexpr int64_t kMax32 = std::numeric_limits<int32_t>::max();
     NPU_ASSIGN_OR_RETURN(const int64_t multiplier,
-                         IntAttr(op, "multiplier", 1 << 30, kMin32, kMax32));
+                         IntAttr(op, "multiplier", 1 << 30, 1, INT32_MAX));
     NPU_ASSIGN_OR_RETURN(const int64_t shift,
                          IntAttr(op, "shift", 30, spec::kMinShift, spec::kMaxShift));
     p.multiplier = int32_t(multiplier), p.shift = uint32_t(shift);
@@ -47,35 +44,40 @@ StatusOr<spec::PoolArgs> PoolArgsOf(const spec::CpuOp& op) {
     p.out_h = p.out_w = 1;
     return p;
   }
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> k,
-                       IntsAttr(op, "kernel_shape", 2, 1, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(op, "strides", 2, 1, kMaxWindow));
-  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> pads, IntsAttr(op, "pads", 4, 0, kMaxWindow));
-  p.kernel_h = uint32_t(k[0]), p.kernel_w = uint32_t(k[1]);
-  p.stride_h = uint32_t(s[0]), p.stride_w = uint32_t(s[1]);
-  p.pad_top = uint32_t(pads[0]), p.pad_left = uint32_t(pads[1]);
+  NPU_ASSIGN_OR_RETURN(const Window w, ReadWindow(op, /*dilations=*/false));
+  p.kernel_h = uint32_t(w.kh), p.kernel_w = uint32_t(w.kw);
+  p.stride_h = uint32_t(w.sh), p.stride_w = uint32_t(w.sw);
+  p.pad_top = uint32_t(w.top), p.pad_left = uint32_t(w.left);
   NPU_ASSIGN_OR_RETURN(const int64_t include_pad, IntAttr(op, "count_include_pad", 0, 0, 1));
   p.count_include_pad = include_pad != 0;
   return p;
 }
 
+// The output the pool gives: [1, oh, ow, C] of its window, [1, 1, 1, C] for a global pool. Every
+// window holds a tap of the input (pads smaller than the kernel): no empty max, no mean of none.
+StatusOr<Dims> PoolOutput(const spec::CpuOp& op) {
+  const Dims x = DimsOf(op.inputs(0));
+  if (op.kernel() == "global_average_pool") return Dims{1, 1, 1, x[3]};
+  NPU_ASSIGN_OR_RETURN(const Window w, ReadWindow(op, /*dilations=*/false));
+  if (w.top >= w.kh || w.bottom >= w.kh || w.left >= w.kw || w.right >= w.kw) {
+    return DataLoss(fmt::format("pads [{},{},{},{}] must be smaller than the kernel [{},{}]", w.top,
+                                w.left, w.bottom, w.right, w.kh, w.kw));
+  }
+  return WindowOutput(w, x, x[3]);
+}
+
 }  // namespace
 
-// One int8 input; the output keeps its channels and has one pixel per window; the window passes
-// the NPU's CheckPool and (but a global pool's) holds at most kMaxReduction taps.
+// One int8 input [1, H, W, C] and the output its window gives; the clamp, and for average pools
+// the rescale, in range; the POOL passes the NPU's CheckPool, which spec::ComputePool requires.
+// The window sums in int64 (spec::ComputePool), so its size needs no bound beyond kMaxWindow.
 Status CheckPool(const spec::CpuOp& op) {
   NPU_TRY(ExpectOperands(op, 1));
-  NPU_TRY(ExpectInputType(op, 0, spec::INT8));
+  NPU_TRY(Expect4D(op.inputs(0)));
+  NPU_ASSIGN_OR_RETURN(const Dims y, PoolOutput(op));
+  NPU_TRY(ExpectShape(op.outputs(0), y));
+  NPU_TRY(ExpectClamp(op));
   NPU_ASSIGN_OR_RETURN(const spec::PoolArgs p, PoolArgsOf(op));
-  const uint64_t pixels = uint64_t{p.out_h} * p.out_w;
-  if (pixels * p.channels != spec::Elements(op.outputs(0))) {
-    return DataLoss(fmt::format("output [{}] is not {} pixels of the input's {} channels",
-                                fmt::join(op.outputs(0).shape(), ","), pixels, p.channels));
-  }
-  if (op.kernel() != "global_average_pool" && uint64_t{p.kernel_h} * p.kernel_w > kMaxReduction) {
-    return DataLoss(fmt::format("a {}x{} window sums more than {} taps", p.kernel_h, p.kernel_w,
-                                kMaxReduction));
-  }
   if (const std::string problem = spec::CheckPool(p); !problem.empty()) return DataLoss(problem);
   return Status::Ok();
 }

@@ -1,55 +1,23 @@
-// The firmware's load-time checks of CPU ops (firmware/cpu/kernel_checks.h): operands whose
-// shapes disagree with the kernel, missing or out-of-range attributes, and tensor descriptions
-// whose sizes could wrap around are refused before any kernel runs. Several cases are inputs
-// fuzz_program and fuzz_platform found reading or writing outside a kernel's buffers.
+// The firmware's load-time checks of CPU ops (firmware/cpu/cpu_op.h, each kernel's check): operands
+// whose shapes disagree with the kernel, missing or out-of-range attributes, and tensor
+// descriptions whose sizes could wrap around are refused before any kernel runs. Several cases are
+// inputs fuzz_program and fuzz_platform found reading or writing outside a kernel's buffers.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "firmware/cpu/cpu_op.h"
+#include "tests/firmware/cpu_op_builders.h"
 
 namespace npu::fw {
 namespace {
 
-constexpr uint64_t kImageBytes = 1 << 20;
-
-spec::TensorDesc Int8(const std::string& name, std::vector<uint32_t> shape, uint32_t offset = 0) {
-  spec::TensorDesc t;
-  t.set_name(name);
-  uint32_t bytes = 1;
-  for (uint32_t d : shape) {
-    t.add_shape(d);
-    bytes *= d;
-  }
-  t.set_dtype(spec::INT8);
-  t.set_size_bytes(bytes);
-  t.set_dram_offset(offset);
-  return t;
-}
-
-void SetInts(spec::CpuOp& op, const std::string& name, std::vector<int64_t> values) {
-  spec::CpuAttr* a = op.add_attrs();
-  a->set_name(name);
-  for (int64_t v : values) a->add_ints(v);
-}
-
-spec::CpuOp Op(const std::string& kernel, std::vector<spec::TensorDesc> inputs,
-               spec::TensorDesc output) {
-  spec::CpuOp op;
-  op.set_name("op");
-  op.set_kernel(kernel);
-  for (spec::TensorDesc& t : inputs) *op.add_inputs() = std::move(t);
-  *op.add_outputs() = std::move(output);
-  return op;
-}
-
-void ExpectRefused(const spec::CpuOp& op, const std::string& needle) {
-  const Status s = CheckCpuOp(op, kImageBytes);
-  ASSERT_FALSE(s.ok()) << "accepted";
-  EXPECT_EQ(s.kind(), ErrorKind::kDataLoss);
-  EXPECT_NE(s.message().find(needle), std::string::npos) << s.message();
-}
+using testing::ExpectRefused;
+using testing::Int8;
+using testing::kImageBytes;
+using testing::Op;
+using testing::SetInts;
 
 spec::CpuOp PadOp(uint32_t out_w) {
   spec::CpuOp op = Op("pad", {Int8("x", {1, 4, 4, 2})}, Int8("y", {1, 6, out_w, 2}, 4096));

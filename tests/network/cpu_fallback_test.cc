@@ -2,7 +2,8 @@
 // byte array, tests/common/memory_bus.h) against the integer reference: every op the firmware has
 // a kernel for, forced onto the control core one kind at a time and all at once, on every sweep
 // config; the program's steps (NPU runs cut at each CPU op, tokens balanced within each run);
-// forcing by node name; and the errors with the fallback off.
+// forcing by node name; pool windows as large as the IR allows; and the errors with the fallback
+// off.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -122,6 +123,21 @@ TEST(CpuFallback, WithoutItEveryOpThatNeedsTheCpuIsListed) {
   EXPECT_NE(text.find("'pool_max' (max_pool)"), std::string::npos) << text;
   EXPECT_NE(text.find("'fc' (gemm)"), std::string::npos) << text;
   EXPECT_NE(text.find("fallback is off"), std::string::npos) << text;
+}
+
+// The firmware's checks once refused a pool window of more than 65535 taps, which the quantised IR
+// allows (the kernel sums a window in int64), and window values of 65536, the IR's bound.
+TEST(CpuFallback, PoolWindowsAsLargeAsTheIrAllowsRunOnTheCpu) {
+  QuantGraphBuilder b("large_windows", 5);
+  ir::Tensor* x = b.Input("x", 256, 256, 2);
+  ir::Tensor* avg = b.AvgPool(x, "pool_avg", {.kh = 256, .kw = 256, .stride_h = 1, .stride_w = 1});
+  ir::Tensor* max =
+      b.MaxPool(x, "pool_max", {.kh = 2, .kw = 2, .stride_h = 65536, .stride_w = 65536});
+  const ir::Graph g = b.Finish({avg, max});
+  const CompiledModel m = ExpectBitExact(g, Config({}), 0, OnCpu({"average_pool", "max_pool"}));
+  EXPECT_EQ(
+      std::count_if(m.layers.begin(), m.layers.end(), [](const ModelLayer& l) { return l.on_cpu; }),
+      2);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // reference: bilinear and nearest, up- and downsampling, non-integer ratios (33 -> 65, 5 -> 11),
 // every coordinate transformation, taps that are not monotonic, on four configs; bands of rows,
 // blocks of channels and blocks of columns on a small SRAM; operands read and written in place
-// on chip; and the control core still running a resize it is told to.
+// on chip; and the control core still running a resize it is told to, of an input wider than
+// 1024 too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -156,6 +157,16 @@ TEST(ResizeLayers, TheControlCoreRunsAResizeItIsToldTo) {
     const CompiledModel m = ExpectBitExact(g, c.config, 1, o);
     for (const ModelLayer& l : m.layers) EXPECT_EQ(l.on_cpu, l.name == "resize") << l.name;
   }
+}
+
+// The firmware's checks once bounded a tap's source indices by 1024, a tap weight's bound: a
+// resize of an input wider than that, forced onto the control core, was refused at load.
+TEST(ResizeLayers, TheControlCoreResizesAnInputWiderThan1024) {
+  const ir::Graph g = OneResize("wide", 2, 2000, 1, 2, 4, {"linear", "half_pixel"}, false);
+  CompileOptions o;
+  o.cpu_ops = {"resize"};
+  const CompiledModel m = ExpectBitExact(g, Sweep("default").config, 1, o);
+  for (const ModelLayer& l : m.layers) EXPECT_EQ(l.on_cpu, l.name == "resize") << l.name;
 }
 
 }  // namespace
