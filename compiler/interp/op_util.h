@@ -10,6 +10,7 @@
 
 #include "compiler/interp/host_tensor.h"
 #include "compiler/ir/graph.h"
+#include "hw/spec/arith.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler::interp {
@@ -47,10 +48,9 @@ Act4D ActDims(const TensorRef& t);
 ir::Layout ActLayout(const TensorRef& t);  // kNHWC, or kNCHW for NCHW and kNone
 ir::Shape ActShape(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc);
 
-// The largest kernel extent, stride, pad, dilation or output padding a window op may have, float
-// or quantised: beyond it a model is refused at shape inference, naming the attribute (no real
-// model comes near; the bound keeps every size computation far from overflow).
-inline constexpr int64_t kMaxWindowValue = int64_t{1} << 16;
+// The largest window attribute (hw/spec/arith.h): beyond it a model is refused at shape
+// inference, naming the attribute.
+inline constexpr int64_t kMaxWindowValue = spec::kMaxWindowValue;
 // `values` (attribute `name`) all at most kMaxWindowValue.
 Status CheckWindowValues(const std::string& name, const std::vector<int64_t>& values);
 

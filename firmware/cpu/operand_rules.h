@@ -11,16 +11,17 @@
 #include <vector>
 
 #include "firmware/cpu/tensor_index.h"
+#include "hw/spec/arith.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/status.h"
 
 namespace npu::fw::cpu {
 
-// The longest reduction a kernel's int32 sums may run over (docs/integer-semantics.md).
-inline constexpr int64_t kMaxReduction = 65535;
-// The largest kernel size, stride, pad, dilation or group: the quantised IR's bound
-// (compiler/interp/op_util.h, kMaxWindowValue), so that no compiled window is refused.
-inline constexpr int64_t kMaxWindow = int64_t{1} << 16;
+// The longest reduction a kernel's int32 sums may run over, and the largest kernel size, stride,
+// pad, dilation or group: the contract's bounds (hw/spec/arith.h), the compiler's too, so that no
+// compiled op is refused.
+inline constexpr int64_t kMaxReduction = spec::kMaxReduction;
+inline constexpr int64_t kMaxWindow = spec::kMaxWindowValue;
 
 // `inputs` inputs, each present and int8 unless `types` (in input order) says otherwise, and one
 // output.

@@ -12,6 +12,12 @@ namespace npu::spec {
 // |x - zp| <= 255 and |w| <= 128, so 65535 * 255 * 128 < 2^31.
 inline constexpr int64_t kMaxReduction = 65535;
 
+// The largest kernel extent, stride, pad, dilation, group or output padding a window op may have
+// (float, quantised, or a CPU op of a binary): beyond it a model is refused at shape inference and
+// a binary at load. No real model comes near; the bound keeps every size computation far from
+// overflow.
+inline constexpr int64_t kMaxWindowValue = int64_t{1} << 16;
+
 inline constexpr int kMinShift = 1;
 inline constexpr int kMaxShift = 62;
 

@@ -274,7 +274,7 @@ TEST(QuantizeErrors, NeedsThePipelineAndSupportedOps) {
 TEST(QuantizeErrors, ReductionsLongerThanTheAccumulatorsHoldAreTheModelsLimit) {
   constexpr int64_t k = 70000;
   ir::Graph g("long_fc");
-  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, k});
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, k}, ir::Layout::kNone);
   ir::Attributes gemm;
   gemm.Set("transB", int64_t{1});
   ir::Tensor* w = g.AddConstant("w", {2, k}, std::vector<float>(2 * k, 0.01f));
