@@ -12,8 +12,9 @@ once per process), --jobs at a time. Every finished point goes into the results 
 perf.sqlite) in its own transaction, so a rerun of the same sweep skips the points already
 finished by the same build, `kill -9` loses only the points in flight (the children die with the
 sweep), and Ctrl-C stops cleanly keeping what finished. The CSV holds each point once, with a
-column per swept field; it is rewritten as points finish. Exit status: 0 every point ran and
-passed its check; 1 a point failed; 2 bad input or no point met the constraints; 130 interrupted.
+column per swept field; it is rewritten as points finish (at most once a second, and at the end).
+Exit status: 0 every point ran and passed its check; 1 a point failed; 2 bad input or no point
+met the constraints; 130 interrupted.
 """
 import argparse
 import csv
@@ -40,6 +41,9 @@ COLUMNS = ["cycles", "predicted_cycles", "latency_us", "mac_utilisation", "dram_
            "dram_write_bytes", "roofline_cycles", "roofline_ratio", "peak_sram_bytes",
            "energy_pj", "area_mm2"]
 EXIT_FAIL, EXIT_ERROR, EXIT_INTERRUPTED = 1, 2, 130
+# The CSV is rewritten whole from the store as points finish, at most this often (a 1,000-point
+# sweep would otherwise rewrite it 1,000 times); the store has every point at once regardless.
+CSV_EVERY_SECONDS = 1.0
 
 
 def tool_build(tool):
@@ -223,6 +227,7 @@ def run_sweep(args, spec):
             todo = []
         children = children_mod.Children()
         interrupted = False
+        csv_written = 0.0
         try:
             n = 0
             for model in spec.models:
@@ -237,8 +242,9 @@ def run_sweep(args, spec):
                           f"{row['status']}" + (f" ({row['error']})" if row.get("error") else
                                                 f", {row.get('cycles'):,} cycles"),
                           file=sys.stderr, flush=True)
-                    if args.csv:
+                    if args.csv and time.monotonic() - csv_written >= CSV_EVERY_SECONDS:
                         write_csv(args.csv, spec, table(spec, store, sweep_id, order))
+                        csv_written = time.monotonic()
         except KeyboardInterrupt:
             interrupted = True
             children.kill_all()
