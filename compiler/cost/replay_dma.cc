@@ -92,7 +92,7 @@ bool DmaEngine::Dispatch(Shared& s) {
 void DmaEngine::Issue(Shared& s, Channel& ch) {
   for (; ch.next < ch.bursts.size() && ch.in_flight.size() < outstanding_; ++ch.next) {
     const spec::Burst& b = ch.bursts[ch.next];
-    const uint64_t at = load_ ? s.now : s.banks.Book(SramAccessOf(b, load_), s.now);
+    const uint64_t at = load_ ? s.now : s.banks.Book(SramAccessOf(b, load_), s.now).finish;
     ch.in_flight.push_back({s.Dram(at, b.dram_offset, b.bytes, !load_), ch.next});
   }
 }
@@ -114,7 +114,7 @@ bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
     const spec::Burst& b = ch.bursts[ch.in_flight.front().burst];
     ch.in_flight.pop_front();
     if (load_) {
-      ch.written = std::max(ch.written, s.banks.Book(SramAccessOf(b, load_), s.now));
+      ch.written = std::max(ch.written, s.banks.Book(SramAccessOf(b, load_), s.now).finish);
     }
     Issue(s, ch);
   }

@@ -62,7 +62,7 @@ void Unit::Start(Shared& s) {
   const spec::Instruction& insn = s.insns[insn_];
   uint64_t at = s.now, ideal = 0;
   for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
-    at = s.banks.Book(a, at);
+    at = s.banks.Book(a, at).finish;
     ideal += spec::SramIdealCycles(s.c, a);
   }
   const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "compiler/cost/cost_model.h"
-#include "compiler/cost/sram_banks.h"
+#include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/dram_controller.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/isa.h"
@@ -84,7 +84,7 @@ struct Shared {
   const spec::NpuConfig& c;
   const std::vector<spec::Instruction>& insns;
   uint64_t insn_offset;  // DRAM offset of insns[0]
-  SramBanks banks;
+  spec::SramBankTimer banks;
   spec::DramController dram;
   uint64_t now = 0;
   std::array<std::array<int64_t, kQueues>, kQueues> tokens{};     // [src][dst]

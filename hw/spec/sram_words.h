@@ -1,6 +1,6 @@
 // Where the bytes of an SRAM access (unit_accesses.h's SramAccess) lie, and which bank words they
-// occupy: the one definition the SRAM model moves data and books banks by (hw/sram), the
-// compiler's bank model books (compiler/cost/sram_banks.h), the functional executor copies by
+// occupy: the one definition the SRAM model moves data by (hw/sram), the banks' timer books by
+// (sram_bank_timer.h, for hw/sram and the compiler's replay), the functional executor copies by
 // (compiler/sim) and SramIdealCycles counts (timing_model.h).
 //
 // Byte k of run i is at addr + i*stride + k*elem_stride (elem_stride 0 or 1: the run is

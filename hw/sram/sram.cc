@@ -1,4 +1,4 @@
-// SRAM storage and bank timing.
+// SRAM storage; bank timing through spec::SramBankTimer.
 #include "hw/sram/sram.h"
 
 #include <algorithm>
@@ -12,11 +12,8 @@ namespace npu::hw {
 Sram::Sram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock)
     : sc_module(name),
       clock_(clock),
-      banks_(config.sram().banks()),
-      width_(config.sram().bank_width_bytes()),
-      mem_(config.sram().size_bytes()),
-      bank_free_(banks_, sc_core::SC_ZERO_TIME),
-      scratch_words_(banks_) {
+      banks_(config),
+      mem_(config.sram().size_bytes()) {
   socket.register_b_transport(this, &Sram::BTransport);
   socket.register_transport_dbg(this, &Sram::TransportDbg);
 }
@@ -51,23 +48,14 @@ bool Sram::Move(tlm::tlm_generic_payload& gp, spec::SramAccess& shape) {
 void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   spec::SramAccess shape;
   if (!Move(gp, shape)) return;
-  std::fill(scratch_words_.begin(), scratch_words_.end(), 0);
-  spec::AddBankWords(shape, width_, scratch_words_);
+  // Every time in the model is a whole number of cycles (hw/common/clock.h): the timer's are.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time at = now + delay;
-  sc_core::sc_time finish = at;
-  uint64_t total_words = 0;
-  for (uint64_t b = 0; b < banks_; ++b) {
-    if (scratch_words_[b] == 0) continue;
-    total_words += scratch_words_[b];
-    bank_free_[b] = std::max(at, bank_free_[b]) + clock_.Cycles(scratch_words_[b]);
-    finish = std::max(finish, bank_free_[b]);
-  }
+  const spec::SramBankTimer::Booking booking = banks_.Book(shape, clock_.ToCycles(now + delay));
   if (SramAccess* ext = gp.get_extension<SramAccess>()) {
-    ext->ideal_cycles = spec::CeilDiv(total_words, banks_);
-    ext->words = total_words;
+    ext->ideal_cycles = spec::CeilDiv(booking.words, banks_.banks());
+    ext->words = booking.words;
   }
-  delay = finish - now;
+  delay = clock_.Cycles(booking.finish) - now;
 }
 
 unsigned Sram::TransportDbg(int port, tlm::tlm_generic_payload& gp) {

@@ -1,9 +1,8 @@
-// Banked on-chip SRAM, private to the NPU. Words of bank_width_bytes are interleaved round-robin
-// over `banks`; a bank moves one word per cycle. An access occupies every bank it touches for as
-// many cycles as it has words there, starting when that bank is free: first come, first served
-// per bank. So accesses from different units to the same banks cost each other cycles (bank
-// conflicts), and so does a strided access whose runs land in the same banks. Which bytes and
-// words an access touches (a scattered run's too) is hw/spec/sram_words.h's.
+// Banked on-chip SRAM, private to the NPU, timed by the banks' rule (hw/spec/sram_bank_timer.h,
+// which the compiler's cost replay shares): accesses from different units to the same banks cost
+// each other cycles (bank conflicts), and so does a strided access whose runs land in the same
+// banks. Which bytes and words an access touches (a scattered run's too) is
+// hw/spec/sram_words.h's.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -15,6 +14,7 @@
 
 #include "hw/common/clock.h"
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/unit_accesses.h"
 
 namespace npu::hw {
@@ -33,11 +33,8 @@ class Sram : public sc_core::sc_module {
   bool Move(tlm::tlm_generic_payload& gp, spec::SramAccess& shape);
 
   const Clock& clock_;
-  const uint64_t banks_;
-  const uint64_t width_;
+  spec::SramBankTimer banks_;
   std::vector<uint8_t> mem_;
-  std::vector<sc_core::sc_time> bank_free_;
-  std::vector<uint64_t> scratch_words_;
 };
 
 }  // namespace npu::hw
