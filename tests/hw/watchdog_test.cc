@@ -66,7 +66,7 @@ TEST(HardDeadline, EndsAProcessStuckPastItsLimit) {
         platform::HardDeadline deadline(0.05, /*grace_seconds=*/0.05);
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // stuck
       },
-      testing::ExitedWithCode(2), "passed its time limit of 0.05 s and did not stop within");
+      ::testing::ExitedWithCode(2), "passed its time limit of 0.05 s and did not stop within");
 }
 
 TEST(HardDeadline, IsCancelledWhenTheRunComesBackInTime) {
@@ -76,7 +76,7 @@ TEST(HardDeadline, IsCancelledWhenTheRunComesBackInTime) {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         std::exit(0);
       },
-      testing::ExitedWithCode(0), "");
+      ::testing::ExitedWithCode(0), "");
   platform::HardDeadline none(0);  // no limit: no thread
 }
 
