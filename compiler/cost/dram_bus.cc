@@ -15,7 +15,7 @@ uint64_t DramBus::Transfer(uint64_t first_cycle, uint64_t bytes, double max_byte
     // 1. The part of this bucket from `cycle` on, and what the bus and the channel allow there.
     const uint64_t bucket = cycle / kBucketCycles;
     const uint64_t bucket_end = (bucket + 1) * kBucketCycles;
-    if (used_.size() <= bucket) used_.resize(bucket + 1024, 0.0);
+    if (used_.size() <= bucket) used_.resize(std::max<size_t>(bucket + 1, 2 * used_.size()), 0.0);
     const double window = static_cast<double>(bucket_end - cycle);
     const double free = bytes_per_cycle_ * kBucketCycles - used_[bucket];
     const double take = std::max(0.0, std::min({free, rate * window, left}));

@@ -112,13 +112,13 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
 
 StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network& net,
                                     const NetLayer& layer, const LayerResidency& residency,
-                                    uint64_t sram_budget) {
+                                    uint64_t sram_budget, TilingSurveyMemo& memo) {
   if (layer.on_cpu()) return TilingOutlook{0, 0};
   if (const auto* parts = layer.conv_parts()) {
-    return SurveyTilings(config, parts->front().conv, ConvContext(residency, sram_budget));
+    return memo.Survey(parts->front().conv, ConvContext(residency, sram_budget));
   }
   if (const MatMulLayer* matmul = layer.matmul()) {
-    return SurveyTilings(config, matmul->AsConv(), ConvContext(residency, sram_budget));
+    return memo.Survey(matmul->AsConv(), ConvContext(residency, sram_budget));
   }
   NPU_ASSIGN_OR_RETURN(const LayerSchedule s,
                        ScheduleLayer(config, net, layer, residency, sram_budget));

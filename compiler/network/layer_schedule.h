@@ -10,6 +10,7 @@
 #include "compiler/lower/network.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "compiler/tiling/resize_tiling.h"
+#include "compiler/tiling/survey_memo.h"
 #include "compiler/tiling/tiling_search.h"
 #include "compiler/tiling/vector_tiling.h"
 #include "hw/spec/npu_config.pb.h"
@@ -50,8 +51,9 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
 
 // A quick look (estimates only) at a layer under `residency`: estimated cycles (0 for vector
 // layers, whose in-place forms are never slower) and the least scratch of a near-best tiling.
+// Convolutions are surveyed through `memo` (for `config`).
 StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network& net,
                                     const NetLayer& layer, const LayerResidency& residency,
-                                    uint64_t sram_budget);
+                                    uint64_t sram_budget, TilingSurveyMemo& memo);
 
 }  // namespace npu::compiler

@@ -34,20 +34,20 @@ struct LayerView {
 
 // The estimate of `layer` with the operands of `r` on chip, or nothing if it does not fit.
 std::optional<TilingOutlook> Look(const spec::NpuConfig& c, const Network& net, const NetLayer& l,
-                                  const LayerResidency& r) {
+                                  const LayerResidency& r, TilingSurveyMemo& memo) {
   uint64_t on_chip = 0;
   for (const auto& [value, index] : Operands(l)) {
     if (Get(r, index)) on_chip += AlignUp(net.value(value).bytes(), StripeBytes(c));
   }
   if (on_chip >= c.sram().size_bytes()) return std::nullopt;
-  StatusOr<TilingOutlook> o = SurveyLayer(c, net, l, r, c.sram().size_bytes() - on_chip);
+  StatusOr<TilingOutlook> o = SurveyLayer(c, net, l, r, c.sram().size_bytes() - on_chip, memo);
   if (!o.ok()) return std::nullopt;
   return *o;
 }
 
 StatusOr<LayerView> ViewLayer(const spec::NpuConfig& c, const Network& net, const NetLayer& l,
-                              const std::vector<bool>& candidate) {
-  NPU_ASSIGN_OR_RETURN(const TilingOutlook off, SurveyLayer(c, net, l, {}, 0));
+                              const std::vector<bool>& candidate, TilingSurveyMemo& memo) {
+  NPU_ASSIGN_OR_RETURN(const TilingOutlook off, SurveyLayer(c, net, l, {}, 0, memo));
   LayerResidency all;
   for (const auto& [value, index] : Operands(l)) {
     Set(all, index, candidate[net.value(value).buffer] && CanBeOnChip(l, index));
@@ -57,7 +57,7 @@ StatusOr<LayerView> ViewLayer(const spec::NpuConfig& c, const Network& net, cons
   LayerView view{{}, off.sram_bytes};
   // Every candidate on chip, else only the output (it constrains tiles least), else none.
   for (const LayerResidency& r : {all, out_only}) {
-    const std::optional<TilingOutlook> on = Look(c, net, l, r);
+    const std::optional<TilingOutlook> on = Look(c, net, l, r, memo);
     if (!on || on->cycles > off.cycles * kOnChipSlowdown) continue;
     view.allowed = r;
     view.reserve = std::max(off.sram_bytes, on->sram_bytes);
@@ -88,9 +88,10 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
   std::vector<uint64_t> accesses(buffers, 0);
   std::vector<bool> eligible = candidate;
+  TilingSurveyMemo memo(c);  // repeated layers are surveyed once
   for (size_t i = 0; i < layers; ++i) {
     const NetLayer& l = net.layers[i];
-    NPU_ASSIGN_OR_RETURN(const LayerView view, ViewLayer(c, net, l, candidate));
+    NPU_ASSIGN_OR_RETURN(const LayerView view, ViewLayer(c, net, l, candidate, memo));
     d.reserve[i] = view.reserve;  // 2.
     for (const auto& [value, index] : Operands(l)) {
       const int b = net.value(value).buffer;

@@ -20,7 +20,7 @@ std::string SealProgram(const Program& program) {
   BinaryEnvelope envelope;
   envelope.set_magic(std::string(kBinaryMagic));
   envelope.set_format_version(kBinaryFormatVersion);
-  envelope.set_program(program.SerializeAsString());
+  program.SerializeToString(envelope.mutable_program());  // no copy of the (large) program
   envelope.set_checksum(Crc64(envelope.program()));
   return envelope.SerializeAsString();
 }

@@ -206,13 +206,10 @@ Status ApplyOverride(NpuConfig& config, std::string_view assignment) {
   return InvalidArgument(fmt::format("--set '{}': empty key", assignment));
 }
 
-StatusOr<NpuConfig> ResolveConfig(const std::string& file,
-                                  const std::vector<std::string>& overrides) {
-  return ResolveConfig(DefaultConfig(), file, overrides);
-}
+namespace {
 
-StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file,
-                                  const std::vector<std::string>& overrides) {
+StatusOr<NpuConfig> LoadOnto(const NpuConfig& base, const std::string& file,
+                             const std::vector<std::string>& overrides) {
   NpuConfig config = base;
   if (const NpuConfig* builtin = FindBuiltinConfig(file)) {
     config = *builtin;
@@ -220,6 +217,24 @@ StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file
     NPU_ASSIGN_OR_RETURN(config, LoadConfigFile(file));
   }
   for (const std::string& assignment : overrides) NPU_TRY(ApplyOverride(config, assignment));
+  return config;
+}
+
+}  // namespace
+
+StatusOr<NpuConfig> LoadWithOverrides(const std::string& file,
+                                      const std::vector<std::string>& overrides) {
+  return LoadOnto(DefaultConfig(), file, overrides);
+}
+
+StatusOr<NpuConfig> ResolveConfig(const std::string& file,
+                                  const std::vector<std::string>& overrides) {
+  return ResolveConfig(DefaultConfig(), file, overrides);
+}
+
+StatusOr<NpuConfig> ResolveConfig(const NpuConfig& base, const std::string& file,
+                                  const std::vector<std::string>& overrides) {
+  NPU_ASSIGN_OR_RETURN(NpuConfig config, LoadOnto(base, file, overrides));
   NPU_TRY(Validate(config));
   return config;
 }

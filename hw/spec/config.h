@@ -34,7 +34,10 @@ Status Validate(const NpuConfig& config);
 uint64_t MinimalSramBytes(const NpuConfig& config);
 
 // Default (or the built-in config named `file`, see builtin_configs.h), then the optional file,
-// then overrides, then validation: what every tool does.
+// then overrides, not validated: for callers that add more overrides before Validate().
+StatusOr<NpuConfig> LoadWithOverrides(const std::string& file,
+                                      const std::vector<std::string>& overrides);
+// LoadWithOverrides, then validation: what every tool does.
 StatusOr<NpuConfig> ResolveConfig(const std::string& file,
                                   const std::vector<std::string>& overrides);
 // The same with `base` (a binary's recorded config) in place of the default.

@@ -50,17 +50,19 @@ class Batch(unittest.TestCase):
         with open(out) as f:
             return json.load(f)["totals"]["cycles"]
 
-    def test_points_match_single_runs_and_a_bad_point_goes_on(self):
+    def test_points_match_single_runs_and_bad_points_go_on(self):
         points = self.points("# name overrides\n"
                              "r8 mac.rows=8\n\n"
                              "r16 mac.rows=16 mac.cols=16\n"
-                             "tiny dram.size_bytes=1048576\n")
+                             "tiny dram.size_bytes=1048576\n"
+                             "nosram sram.size_bytes=1024\n")
         model = ["--batch", "8", "--image-size", "64"]
         p = run("small_cnn", *model, "--quiet", "--points", points, "--report-dir", self.reports,
                 "--jobs", "2", "--set", "clock_mhz=800")
         self.assertEqual(p.returncode, 1, p.stderr)  # the tiny DRAM cannot hold the model
         lines = sorted(line.split()[:2] for line in p.stdout.splitlines())
-        self.assertEqual(lines, [["r16", "0"], ["r8", "0"], ["tiny", "2"]], p.stdout)
+        self.assertEqual(lines, [["nosram", "2"], ["r16", "0"], ["r8", "0"], ["tiny", "2"]],
+                         p.stdout)
         for name, sets in (("r8", ["mac.rows=8"]), ("r16", ["mac.rows=16", "mac.cols=16"])):
             r = self.report(name)
             self.assertEqual(r["check"]["status"], "pass")
@@ -73,6 +75,9 @@ class Batch(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.reports, "tiny.json")))
         with open(os.path.join(self.reports, "tiny.error")) as f:
             self.assertIn("the config's DRAM", f.read())
+        # A config the rules refuse is that point's error (no process run), not the batch's.
+        with open(os.path.join(self.reports, "nosram.error")) as f:
+            self.assertIn("points.txt:6: point 'nosram': sram.size_bytes = 1024", f.read())
 
     def test_single_layer_workload_and_timing_only(self):
         points = self.points("a mac.rows=8\nb mac.rows=32\n")
@@ -97,6 +102,7 @@ class Batch(unittest.TestCase):
             ("a mac.rows\n", "'mac.rows' is not KEY=VALUE"),
             ("# only a comment\n\n", "no points"),
             ("a mac.rows=99999999999999999999999\n", "points.txt:1"),
+            ("a mac.dataflow=DIAGONAL\n", "points.txt:1: point 'a'"),
         ]
         for text, message in cases:
             with self.subTest(text=text):
@@ -113,6 +119,11 @@ class Batch(unittest.TestCase):
                             "directory")
         self.assert_refused(["nosuchmodel", "--points", good, "--report-dir", self.reports],
                             "no model 'nosuchmodel'")
+        self.assert_refused(["conv3x3", "--points", good, "--report-dir", self.reports,
+                             "--config", os.path.join(self.dir, "missing.textproto")],
+                            "missing.textproto")
+        self.assert_refused(["conv3x3", "--points", good, "--report-dir", self.reports,
+                             "--set", "mac.rowz=3"], "mac.rowz")
 
     def test_points_die_with_the_batch(self):
         marker = "clock_mhz=777"

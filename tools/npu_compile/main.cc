@@ -21,6 +21,7 @@
 #include "hw/spec/config.h"
 #include "hw/spec/isa.h"
 #include "tools/common/command_line.h"
+#include "tools/common/malloc_tuning.h"
 #include "tools/common/output_files.h"
 #include "tools/run_workload/model_options.h"
 #include "tools/run_workload/workload_source.h"
@@ -133,4 +134,7 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace npu::tools
 
-int main(int argc, char** argv) { return npu::tools::Run(argc, argv); }
+int main(int argc, char** argv) {
+  npu::tools::ReexecWithHugePageMalloc(argv);
+  return npu::tools::Run(argc, argv);
+}

@@ -2,6 +2,7 @@
 #include "tools/run_workload/batch.h"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,22 +45,28 @@ bool IsPointName(const std::string& name) {
 struct ResolvedPoint {
   Point point;
   spec::NpuConfig config;
+  Status invalid;  // a config that parses but breaks a rule: the point's error, not the batch's
 };
 
-// Every point's config, resolved and validated before anything runs.
+// Every point's config, resolved and validated before anything runs. A config file that does not
+// load, or an unknown field or a value that does not parse, refuses the batch; a combination the
+// rules refuse (an SRAM too small for the array, say) is that point's outcome, as a sweep over a
+// grid expects.
 StatusOr<std::vector<ResolvedPoint>> ResolvePoints(const Options& options) {
-  NPU_ASSIGN_OR_RETURN(const std::string text, spec::ReadWholeFile(options.points_file, "points file"));
+  NPU_ASSIGN_OR_RETURN(const std::string text,
+                       spec::ReadWholeFile(options.points_file, "points file"));
   NPU_ASSIGN_OR_RETURN(std::vector<Point> points, ParsePoints(text, options.points_file));
+  NPU_ASSIGN_OR_RETURN(const spec::NpuConfig base,
+                       spec::LoadWithOverrides(options.config_file, options.overrides));
   std::vector<ResolvedPoint> resolved;
   for (Point& p : points) {
-    std::vector<std::string> overrides = options.overrides;
-    overrides.insert(overrides.end(), p.overrides.begin(), p.overrides.end());
-    StatusOr<spec::NpuConfig> config = spec::ResolveConfig(options.config_file, overrides);
-    if (!config.ok()) {
-      return config.status().WithContext(
-          fmt::format("{}:{}: point '{}'", options.points_file, p.line, p.name));
+    const std::string where = fmt::format("{}:{}: point '{}'", options.points_file, p.line, p.name);
+    ResolvedPoint r{std::move(p), base, Status::Ok()};
+    for (const std::string& o : r.point.overrides) {
+      NPU_TRY(spec::ApplyOverride(r.config, o).WithContext(where));
     }
-    resolved.push_back({std::move(p), *std::move(config)});
+    r.invalid = spec::Validate(r.config).WithContext(where);
+    resolved.push_back(std::move(r));
   }
   return resolved;
 }
@@ -106,6 +113,18 @@ void RecordAbnormalEnd(const Options& options, const std::string& name, int wait
   (void)error.Commit();
 }
 
+// A point whose config the rules refuse: its error, reported as a finished point that could not
+// run (no process started).
+void RecordInvalid(const Options& options, const ResolvedPoint& p, size_t finished, size_t total) {
+  OutputFiles error;
+  error.Add(PointPath(options, p.point.name, ".error"), p.invalid.message() + "\n");
+  (void)error.Commit();
+  std::cout << fmt::format("{} {} {:.3f}", p.point.name, kExitError, 0.0) << std::endl;
+  if (!options.quiet) {
+    std::cerr << fmt::format("  [{}/{}] {}: error\n", finished, total, p.point.name);
+  }
+}
+
 struct Running {
   std::string name;
   std::chrono::steady_clock::time_point start;
@@ -123,6 +142,11 @@ int RunAll(const Options& options, const WorkloadSource& source, const AccuracyR
       for (const char* ext : {".json", ".error"}) {
         std::filesystem::remove(PointPath(options, p.point.name, ext));
       }
+      if (!p.invalid.ok()) {
+        RecordInvalid(options, p, ++finished, points.size());
+        exit_status = kExitFail;
+        continue;
+      }
       std::cout.flush();
       std::cerr.flush();
       const pid_t self = getpid(), pid = fork();
@@ -133,6 +157,7 @@ int RunAll(const Options& options, const WorkloadSource& source, const AccuracyR
       if (pid == 0) RunPointInChild(options, source, accuracy, p, self);
       running[pid] = {p.point.name, std::chrono::steady_clock::now()};
     }
+    if (running.empty()) continue;  // the rest could not run: recorded, nothing to wait for
     int wait_status = 0;
     const pid_t pid = waitpid(-1, &wait_status, 0);
     if (pid < 0) {
@@ -217,6 +242,9 @@ int RunBatch(const Options& options) {
     return Error(InvalidArgument(
         fmt::format("--report-dir '{}': {}", options.report_dir, error.message())));
   }
+  // The preparation's freed memory goes back to the system: points allocating it again would
+  // otherwise copy each page from this process (copy-on-write faults), several thousand a point.
+  malloc_trim(0);
   return RunAll(options, *source, *accuracy, *points);
 }
 

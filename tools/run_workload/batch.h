@@ -10,9 +10,11 @@
 // (a config its model does not fit, say), REPORT_DIR/NAME.error (the message); standard output
 // gets `NAME EXIT_STATUS WALL_SECONDS` as each point finishes, for a driver to follow.
 //
-// Every point's config is resolved and validated before anything runs or is written: a bad file
-// or field is an error (exit 2) naming the line. Exit status 0 if every point passed (or ran
-// timing-only), 1 if any failed or could not run.
+// Every point's config is resolved before anything runs or is written: a config file that does not
+// load, an unknown field or a value that does not parse is an error (exit 2) naming the line. A
+// config that parses but breaks a rule (an SRAM too small for the array) is that point's
+// NAME.error, and the other points run, as a sweep over a grid expects. Exit status 0 if every
+// point passed (or ran timing-only), 1 if any failed or could not run.
 #pragma once
 
 #include <string>

@@ -15,6 +15,7 @@
 #include "hw/spec/config.h"
 #include "platform/report/run_report.h"
 #include "platform/report/terminal_report.h"
+#include "tools/common/malloc_tuning.h"
 #include "tools/common/provenance.h"
 #include "tools/run_workload/batch.h"
 #include "tools/run_workload/binary_source.h"
@@ -93,6 +94,7 @@ int sc_main(int argc, char** argv) {
 
 // SystemC prints its banner before sc_main unless told not to; a tool's output is its report.
 int main(int argc, char** argv) {
+  npu::tools::ReexecWithHugePageMalloc(argv);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", /*overwrite=*/0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }
