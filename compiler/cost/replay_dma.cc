@@ -5,10 +5,28 @@
 namespace npu::compiler::replay {
 namespace {
 
-// The SRAM access of a burst: a LOAD's write (scattered or not), a STORE's read.
-spec::SramAccess SramAccessOf(const spec::Burst& b, bool load) {
-  return spec::BurstSramAccess(b, load ? spec::Opcode::kLoad : spec::Opcode::kStore);
-}
+// The burst pipeline's memories in the replay: the shared DRAM controller and SRAM bank timer.
+class ReplayMemories : public spec::DmaBurstPipeline::Memories {
+ public:
+  ReplayMemories(Shared& s, const std::vector<spec::Burst>& bursts, bool load)
+      : s_(s), bursts_(bursts), load_(load) {}
+  uint64_t Dram(size_t index, uint64_t at) override {
+    const spec::Burst& b = bursts_[index];
+    return s_.Dram(at, b.dram_offset, b.bytes, !load_);
+  }
+  uint64_t Sram(size_t index, uint64_t at) override {  // a LOAD's write, a STORE's read
+    return s_.banks
+        .Book(spec::BurstSramAccess(bursts_[index],
+                                    load_ ? spec::Opcode::kLoad : spec::Opcode::kStore),
+              at)
+        .finish;
+  }
+
+ private:
+  Shared& s_;
+  const std::vector<spec::Burst>& bursts_;
+  bool load_;
+};
 
 }  // namespace
 
@@ -87,45 +105,24 @@ bool DmaEngine::Dispatch(Shared& s) {
   }
 }
 
-// Up to outstanding_bursts requests in flight: a LOAD asks DRAM at once, a STORE first reads
-// the burst from SRAM and asks DRAM when that is done.
-void DmaEngine::Issue(Shared& s, Channel& ch) {
-  for (; ch.next < ch.bursts.size() && ch.in_flight.size() < outstanding_; ++ch.next) {
-    const spec::Burst& b = ch.bursts[ch.next];
-    const uint64_t at = load_ ? s.now : s.banks.Book(SramAccessOf(b, load_), s.now).finish;
-    ch.in_flight.push_back({s.Dram(at, b.dram_offset, b.bytes, !load_), ch.next});
-  }
-}
-
-// The channel's loop: start, then at each oldest burst's arrival write it (LOAD) and issue
-// more; a LOAD ends when its last SRAM write does.
+// The channel's loop: start, then at each wake advance hw/dma's burst pipeline; when it is done,
+// the descriptor is.
 bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
   if (!ch.job || s.now < ch.wake || ch.kicked) return false;
   const size_t i = ch.job->insn;
-  if (!ch.started) {
-    ch.started = true;
+  if (!ch.pipeline) {
     ch.bursts = spec::SplitIntoBursts(s.c, std::get<spec::DmaArgs>(s.insns[i].args));
-    ch.written = s.now;
     s.timeline[i].start = s.now;
     const uint64_t bytes = spec::DmaBytes(std::get<spec::DmaArgs>(s.insns[i].args));
     (load_ ? s.cost.dram_read_bytes : s.cost.dram_write_bytes) += bytes;
-    Issue(s, ch);
-  } else if (!ch.in_flight.empty()) {
-    const spec::Burst& b = ch.bursts[ch.in_flight.front().burst];
-    ch.in_flight.pop_front();
-    if (load_) {
-      ch.written = std::max(ch.written, s.banks.Book(SramAccessOf(b, load_), s.now).finish);
-    }
-    Issue(s, ch);
+    ch.pipeline.emplace(load_, ch.bursts.size(), outstanding_);
+    ReplayMemories memories(s, ch.bursts, load_);
+    ch.wake = ch.pipeline->Start(s.now, memories);
+  } else {
+    ReplayMemories memories(s, ch.bursts, load_);
+    ch.wake = ch.pipeline->Advance(s.now, memories);
   }
-  if (!ch.in_flight.empty()) {
-    ch.wake = ch.in_flight.front().ready;
-    return true;
-  }
-  if (ch.written > s.now) {
-    ch.wake = ch.written;
-    return true;
-  }
+  if (!ch.pipeline->done()) return true;
   s.timeline[i].end = s.now;
   s.cost.busy_cycles[q_] += s.now - s.timeline[i].start;
   ch.job->done = true;

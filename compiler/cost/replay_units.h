@@ -10,14 +10,16 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "compiler/cost/cost_model.h"
-#include "hw/spec/sram_bank_timer.h"
+#include "hw/spec/dma_burst_pipeline.h"
 #include "hw/spec/dram_controller.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler::replay {
@@ -144,10 +146,6 @@ class DmaEngine {
   bool RetiresNextDelta() const { return !in_order_.empty() && in_order_.front()->done; }
 
  private:
-  struct InFlight {
-    uint64_t ready;
-    size_t burst;
-  };
   struct Job {
     size_t insn;
     std::vector<spec::Footprint> footprint;
@@ -156,18 +154,14 @@ class DmaEngine {
   };
   struct Channel {
     std::shared_ptr<Job> job;  // null: free
-    bool started = false;
     std::vector<spec::Burst> bursts;
-    size_t next = 0;
-    std::deque<InFlight> in_flight;
-    uint64_t written = 0;  // LOAD: when the last SRAM write is done
+    std::optional<spec::DmaBurstPipeline> pipeline;  // set when started (hw/dma's rule)
     uint64_t wake = kNever;
     bool kicked = false;  // given a descriptor in this pass: starts in StartKicked
   };
 
   bool Dispatch(Shared& s);
   bool StepChannel(Shared& s, Channel& ch);
-  void Issue(Shared& s, Channel& ch);
   bool RetireInOrder(Shared& s);
 
   int q_;

@@ -120,8 +120,7 @@ UnitResult DmaEngine::Execute(const spec::DmaArgs& dma) {
   const std::vector<spec::Burst> bursts = spec::SplitIntoBursts(ctx_.config, dma);
   const uint64_t begin = ctx_.clock.Now();
   SramTiming traffic;
-  UnitResult result =
-      direction_ == spec::Opcode::kLoad ? Load(bursts, traffic) : Store(bursts, traffic);
+  UnitResult result = Transfer(bursts, traffic);
   const uint64_t conflict = traffic.conflict_cycles;
   const uint64_t took = ctx_.clock.Now() - begin;
   const uint64_t ideal = spec::DmaIdealCycles(ctx_.config, direction_, bursts);

@@ -1,8 +1,8 @@
 // A DMA engine serving one queue (load: DRAM -> SRAM, or store: SRAM -> DRAM) with several
 // channels. Descriptors start in queue order, each on the next free channel, and retire in queue
 // order, so tokens keep their meaning; a descriptor whose footprint overlaps one still in flight
-// waits for it. A channel splits its descriptor into bursts (spec::SplitIntoBursts) and keeps up
-// to dma.outstanding_bursts of them in flight.
+// waits for it. A channel splits its descriptor into bursts (spec::SplitIntoBursts) and moves them
+// as spec::DmaBurstPipeline times them (up to dma.outstanding_bursts in flight).
 #pragma once
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -40,11 +40,7 @@ class DmaEngine : public sc_core::sc_module {
     UnitResult result;
     uint64_t wait_input = 0, wait_buffer = 0;
   };
-  struct InFlight {
-    sc_core::sc_time ready;  // load: data arrived; store: DRAM write complete
-    size_t burst;
-    size_t slot;
-  };
+  class ChannelMemories;  // dma_transfer.cc
 
   void Dispatch();
   void Channel(int channel);
@@ -52,9 +48,9 @@ class DmaEngine : public sc_core::sc_module {
   bool OverlapsInFlight(const Job& job) const;
   int FreeChannel() const;
   UnitResult Execute(const spec::DmaArgs& dma);
-  // Both add their bursts' SRAM traffic to `traffic`; its conflict cycles overlap (see Execute).
-  UnitResult Load(const std::vector<spec::Burst>& bursts, SramTiming& traffic);
-  UnitResult Store(const std::vector<spec::Burst>& bursts, SramTiming& traffic);
+  // Moves the bursts through spec::DmaBurstPipeline; adds their SRAM traffic to `traffic`, whose
+  // conflict cycles overlap (see Execute).
+  UnitResult Transfer(const std::vector<spec::Burst>& bursts, SramTiming& traffic);
   // One DRAM transaction; adds its delay to `delay`.
   bool DramAccess(tlm::tlm_command cmd, uint32_t offset, uint8_t* data, uint32_t bytes,
                   sc_core::sc_time& delay);

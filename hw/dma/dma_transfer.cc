@@ -1,15 +1,17 @@
-// The burst pipelines of a DMA channel: loads write each burst to SRAM when its data arrives
-// (scattered by the descriptor's sram_elem_stride); stores read each burst from SRAM when they
-// issue it. Each burst makes the one SRAM access spec::BurstSramAccess says. Matches
-// spec::DmaIdealCycles when no other traffic gets in the way.
+// A DMA channel's transfer: the bursts' timing rule is spec::DmaBurstPipeline's (shared with the
+// compiler's replay); this file gives it the memories, moving the bytes: loads write each burst to
+// SRAM when its data arrives (scattered by the descriptor's sram_elem_stride), stores read each
+// burst from SRAM when they issue it. Each burst makes the one SRAM access spec::BurstSramAccess
+// says. Matches spec::DmaIdealCycles when no other traffic gets in the way.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
+#include <vector>
 
 #include "hw/common/payload.h"
 #include "hw/common/sram_access.h"
 #include "hw/dma/dma_engine.h"
+#include "hw/spec/dma_burst_pipeline.h"
 
 namespace npu::hw {
 
@@ -42,59 +44,70 @@ void AddBurst(const SramTiming& burst, SramTiming& total) {
 
 }  // namespace
 
-UnitResult DmaEngine::Load(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
-  const size_t outstanding = ctx_.config.dma().outstanding_bursts();
-  const uint32_t burst_bytes = ctx_.config.dma().burst_bytes();
-  std::vector<uint8_t> staging(outstanding * burst_bytes);
-  std::deque<InFlight> in_flight;
-  sc_core::sc_time written = sc_core::sc_time_stamp();
-  size_t next = 0;
-  while (next < bursts.size() || !in_flight.empty()) {
-    for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
-      const size_t slot = next % outstanding;
-      sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-      if (!DramAccess(tlm::TLM_READ_COMMAND, bursts[next].dram_offset, &staging[slot * burst_bytes],
-                      bursts[next].bytes, delay)) {
-        return BusError(direction_, bursts[next]);
-      }
-      in_flight.push_back({sc_core::sc_time_stamp() + delay, next, slot});
-    }
-    const InFlight f = in_flight.front();
-    in_flight.pop_front();
-    if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
-    const spec::Burst& b = bursts[f.burst];
-    SramTiming write;  // the range was checked before the first burst
-    TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_),
-                    &staging[f.slot * burst_bytes], write);
-    AddBurst(write, traffic);
-    written = std::max(written, sc_core::sc_time_stamp() + write.offset);
-  }
-  if (written > sc_core::sc_time_stamp()) sc_core::wait(written - sc_core::sc_time_stamp());
-  return {};
-}
+// The pipeline's memories as the SystemC model reaches them: DRAM through the bus, the SRAM
+// through its socket, the bytes through staging slots (a LOAD holds each burst from its DRAM read
+// to its SRAM write, so a slot per burst in flight; a STORE writes DRAM right after reading SRAM).
+// A failed DRAM access ends the transfer: later calls do nothing.
+class DmaEngine::ChannelMemories : public spec::DmaBurstPipeline::Memories {
+ public:
+  ChannelMemories(DmaEngine& engine, const std::vector<spec::Burst>& bursts, SramTiming& traffic)
+      : e_(engine),
+        bursts_(bursts),
+        traffic_(traffic),
+        load_(engine.direction_ == spec::Opcode::kLoad),
+        slots_(load_ ? engine.ctx_.config.dma().outstanding_bursts() : 1),
+        staging_(slots_ * engine.ctx_.config.dma().burst_bytes()) {}
 
-UnitResult DmaEngine::Store(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
-  const size_t outstanding = ctx_.config.dma().outstanding_bursts();
-  std::vector<uint8_t> staging(ctx_.config.dma().burst_bytes());
-  std::deque<InFlight> in_flight;
-  size_t next = 0;
-  while (next < bursts.size() || !in_flight.empty()) {
-    for (; next < bursts.size() && in_flight.size() < outstanding; ++next) {
-      const spec::Burst& b = bursts[next];
-      SramTiming read;  // the range was checked before the first burst
-      TimedSramAccess(sram, ctx_.clock, spec::BurstSramAccess(b, direction_), staging.data(), read);
-      AddBurst(read, traffic);
-      sc_core::sc_time delay = read.offset;
-      if (!DramAccess(tlm::TLM_WRITE_COMMAND, b.dram_offset, staging.data(), b.bytes, delay)) {
-        return BusError(direction_, b);
-      }
-      in_flight.push_back({sc_core::sc_time_stamp() + delay, next, 0});
+  uint64_t Dram(size_t index, uint64_t at) override {
+    if (!result_.ok()) return at;
+    const spec::Burst& b = bursts_[index];
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time delay = e_.ctx_.clock.Cycles(at) - now;
+    if (!e_.DramAccess(load_ ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, b.dram_offset,
+                       Slot(index), b.bytes, delay)) {
+      result_ = BusError(e_.direction_, b);
+      return at;
     }
-    const InFlight f = in_flight.front();
-    in_flight.pop_front();
-    if (f.ready > sc_core::sc_time_stamp()) sc_core::wait(f.ready - sc_core::sc_time_stamp());
+    return e_.ctx_.clock.ToCycles(now + delay);
   }
-  return {};
+
+  uint64_t Sram(size_t index, uint64_t at) override {
+    if (!result_.ok()) return at;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    SramTiming access;  // the range was checked before the first burst
+    access.offset = e_.ctx_.clock.Cycles(at) - now;
+    TimedSramAccess(e_.sram, e_.ctx_.clock, spec::BurstSramAccess(bursts_[index], e_.direction_),
+                    Slot(index), access);
+    AddBurst(access, traffic_);
+    return e_.ctx_.clock.ToCycles(now + access.offset);
+  }
+
+  const UnitResult& result() const { return result_; }
+
+ private:
+  uint8_t* Slot(size_t index) {
+    return &staging_[index % slots_ * e_.ctx_.config.dma().burst_bytes()];
+  }
+
+  DmaEngine& e_;
+  const std::vector<spec::Burst>& bursts_;
+  SramTiming& traffic_;
+  const bool load_;
+  const size_t slots_;
+  std::vector<uint8_t> staging_;
+  UnitResult result_;
+};
+
+UnitResult DmaEngine::Transfer(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
+  ChannelMemories memories(*this, bursts, traffic);
+  spec::DmaBurstPipeline pipeline(direction_ == spec::Opcode::kLoad, bursts.size(),
+                                  ctx_.config.dma().outstanding_bursts());
+  uint64_t wake = pipeline.Start(ctx_.clock.Now(), memories);
+  while (!pipeline.done() && memories.result().ok()) {
+    if (wake > ctx_.clock.Now()) sc_core::wait(ctx_.clock.Cycles(wake - ctx_.clock.Now()));
+    wake = pipeline.Advance(wake, memories);
+  }
+  return memories.result();
 }
 
 }  // namespace npu::hw
