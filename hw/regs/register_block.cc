@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "hw/spec/config.h"
+#include "hw/spec/identification_registers.h"
 
 namespace npu::hw {
 
@@ -54,19 +55,12 @@ bool RegisterBlock::Read(uint32_t offset, uint32_t& value) {
     value = static_cast<uint32_t>(offset % 8 == 0 ? counter : counter >> 32);
     return true;
   }
+  if (const std::optional<uint32_t> id =
+          regs::IdentificationRegister(ctx_.config, fingerprint_, offset)) {
+    value = *id;
+    return true;
+  }
   switch (offset) {
-    case regs::kId:
-      value = regs::kIdValue;
-      return true;
-    case regs::kVersion:
-      value = regs::kVersionValue;
-      return true;
-    case regs::kConfigFpLo:
-      value = static_cast<uint32_t>(fingerprint_);
-      return true;
-    case regs::kConfigFpHi:
-      value = static_cast<uint32_t>(fingerprint_ >> 32);
-      return true;
     case regs::kStatus:
       value = (run.busy ? regs::kStatusBusy : 0) | (run.done ? regs::kStatusDone : 0) |
               (run.error != regs::ErrorCode::kNone ? regs::kStatusError : 0);
@@ -109,12 +103,6 @@ bool RegisterBlock::Read(uint32_t offset, uint32_t& value) {
       return true;
     case regs::kRunStartHi:
       value = static_cast<uint32_t>(run.begin_cycle >> 32);
-      return true;
-    case regs::kSramBytes:
-      value = ctx_.config.sram().size_bytes();
-      return true;
-    case regs::kAccEntries:
-      value = static_cast<uint32_t>(spec::AccBufferEntries(ctx_.config));
       return true;
     default:
       return false;

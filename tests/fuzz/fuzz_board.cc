@@ -6,6 +6,7 @@
 
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
+#include "hw/spec/identification_registers.h"
 #include "hw/spec/memory_map.h"
 #include "hw/spec/regs.h"
 #include "tests/fuzz/fuzz_target.h"
@@ -27,34 +28,15 @@ std::string SealForBoard(spec::Program program) {
 }
 
 FuzzBoard::FuzzBoard(const spec::NpuConfig& config)
-    : fingerprint_(spec::Fingerprint(config)),
-      dram_bytes_(config.dram().size_bytes()),
-      sram_bytes_(config.sram().size_bytes()),
-      acc_entries_(static_cast<uint32_t>(spec::AccBufferEntries(config))) {}
+    : config_(config),
+      fingerprint_(spec::Fingerprint(config)),
+      dram_bytes_(config.dram().size_bytes()) {}
 
 bool FuzzBoard::Read32(uint64_t addr, uint32_t& value) {
-  switch (addr - spec::kNpuRegsBase) {
-    case regs::kId:
-      value = regs::kIdValue;
-      return true;
-    case regs::kVersion:
-      value = regs::kVersionValue;
-      return true;
-    case regs::kConfigFpLo:
-      value = static_cast<uint32_t>(fingerprint_);
-      return true;
-    case regs::kConfigFpHi:
-      value = static_cast<uint32_t>(fingerprint_ >> 32);
-      return true;
-    case regs::kSramBytes:
-      value = sram_bytes_;
-      return true;
-    case regs::kAccEntries:
-      value = acc_entries_;
-      return true;
-    default:
-      return false;
-  }
+  const std::optional<uint32_t> id =
+      regs::IdentificationRegister(config_, fingerprint_, addr - spec::kNpuRegsBase);
+  if (id) value = *id;
+  return id.has_value();
 }
 
 bool FuzzBoard::Write32(uint64_t, uint32_t) { return false; }

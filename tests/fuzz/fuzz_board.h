@@ -46,10 +46,9 @@ class FuzzBoard : public fw::Bus {
   bool InsideDram(uint64_t addr, size_t bytes) const;
   Page& PageForWrite(uint64_t page_index);
 
+  spec::NpuConfig config_;  // the NPU its identification registers describe
   uint64_t fingerprint_;
   uint64_t dram_bytes_;
-  uint32_t sram_bytes_;  // what the NPU reports, for the loader's SRAM checks
-  uint32_t acc_entries_;
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;  // by (address - DRAM_BASE) / page
 };
 
