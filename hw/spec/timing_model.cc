@@ -111,22 +111,6 @@ uint64_t ResizeLaneOps(const ResizeArgs& r) {
 
 }  // namespace
 
-uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& p) {
-  return ActComputeCycles(c, PoolLaneOps(p));
-}
-
-uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& e) {
-  return ActComputeCycles(c, EltwiseLaneOps(e));
-}
-
-uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& l) {
-  return ActComputeCycles(c, LutLaneOps(l));
-}
-
-uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& r) {
-  return ActComputeCycles(c, ResizeLaneOps(r));
-}
-
 uint64_t VectorLaneOps(const Instruction& insn) {
   if (const auto* act = std::get_if<ActArgs>(&insn.args)) return ActAccEntries(*act);
   if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolLaneOps(*pool);

@@ -77,17 +77,12 @@ class FoldChain {
 
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
-// POOL reads kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's
-// broadcast does not matter); LUT one; RESIZE blends four taps per output element (whether a
-// tap's weight is 0, as in nearest, does not matter).
-uint64_t PoolComputeCycles(const NpuConfig& c, const PoolArgs& pool);
-uint64_t EltwiseComputeCycles(const NpuConfig& c, const EltwiseArgs& eltwise);
-uint64_t LutComputeCycles(const NpuConfig& c, const LutArgs& lut);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
-uint64_t ResizeComputeCycles(const NpuConfig& c, const ResizeArgs& resize);
-// The elements the vector unit's lanes process for an ACT (one per accumulator entry), POOL,
-// ELTWISE, LUT or RESIZE, as counted above; 0 for other instructions. The vector unit's time and
-// its energy (energy_model.h) both follow from it.
+// The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL
+// kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's broadcast does
+// not matter); LUT one; RESIZE kResizeTapsPerElement taps per output element (whether a tap's
+// weight is 0, as in nearest, does not matter); 0 for other instructions. The vector unit's time
+// (ActComputeCycles of it) and its energy (energy_model.h) both follow from it.
 uint64_t VectorLaneOps(const Instruction& insn);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after

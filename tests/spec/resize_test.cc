@@ -182,7 +182,7 @@ TEST(ResizeAccesses, FootprintsAreTheHullsOfTheAccesses) {
 
 TEST(ResizeTiming, FourTapsPerOutputElementOrTheSram) {
   // Vector: 4 + ceil(4 * 4*7*2 / 32) = 11 cycles.
-  EXPECT_EQ(ResizeComputeCycles(Banks(16), std::get<ResizeArgs>(StridedResize().args)), 11u);
+  EXPECT_EQ(ActComputeCycles(Banks(16), VectorLaneOps(StridedResize())), 11u);
   // SRAM words: row taps 2, column taps 3 (bytes 64..105), input 15 runs in a word each, output
   // 28 runs of which 2 straddle a word boundary (at bytes 8207 and 8255): 30.
   // 16 banks: 1 + 1 + 1 + 2 = 5 cycles, under the vector unit's 11.
