@@ -53,11 +53,19 @@ struct LayerAccuracy {
   double clipped = 0;  // share of float values outside the int8 range (range too narrow)
 };
 
+// What the quantisation was calibrated on, as the report shows it.
+struct CalibrationSummary {
+  int64_t samples = 0;
+  std::vector<std::string> files;  // empty: the built-in seeded inputs
+  std::string observer;            // quantize::ObserverName
+};
+
 struct AccuracyReport {
   std::string model;
   int64_t samples = 0;
   std::vector<OutputAccuracy> outputs;
   std::vector<LayerAccuracy> layers;  // graph inputs, then node outputs in graph order
+  std::optional<CalibrationSummary> calibration;  // set by the caller that knows it
 };
 
 // Runs both graphs on every sample (`inputs[s]`: one float value per float graph input) and

@@ -95,7 +95,7 @@ class Comparison {
   }
 
   AccuracyReport Finish() const {
-    AccuracyReport r{q_.name(), samples_, {}, {}};
+    AccuracyReport r{q_.name(), samples_, {}, {}, {}};
     for (size_t i = 0; i < outputs_.size(); ++i) {
       const ir::Tensor* t = q_.outputs()[i];
       OutputAccuracy o;

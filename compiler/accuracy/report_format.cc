@@ -85,11 +85,25 @@ Json MetricsJson(const Metrics& m) {
 
 Json Optional(const std::optional<double>& v) { return v ? Num(*v) : Json(nullptr); }
 
+// "a.npy", "a.npy and b.npy", "a.npy, b.npy and 3 more files".
+std::string FileList(const std::vector<std::string>& files) {
+  if (files.size() == 1) return files[0];
+  if (files.size() == 2) return files[0] + " and " + files[1];
+  return fmt::format("{}, {} and {} more files", files[0], files[1], files.size() - 2);
+}
+
 }  // namespace
 
 std::string FormatAccuracyText(const AccuracyReport& r) {
-  std::string s = fmt::format("int8 vs float: {}, {} input{}\n\n", r.model, r.samples,
+  std::string s = fmt::format("int8 vs float: {}, {} input{}\n", r.model, r.samples,
                               r.samples == 1 ? "" : "s");
+  if (const auto& c = r.calibration) {
+    s += fmt::format("calibrated on {} {} ({} observer)\n", c->samples,
+                     c->files.empty() ? "built-in seeded inputs"
+                                      : fmt::format("samples from {}", FileList(c->files)),
+                     c->observer);
+  }
+  s += "\n";
   s += OutputsTable(r);
   s += "\nper layer: dequantised int8 vs float (< marks the lowest SNR)\n";
   s += LayersTable(r);
@@ -117,8 +131,14 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
     j["clipped_fraction"] = Num(l.clipped);
     layers.push_back(j);
   }
-  const Json report = {
+  Json report = {
       {"model", r.model}, {"samples", r.samples}, {"outputs", outputs}, {"layers", layers}};
+  if (const auto& c = r.calibration) {
+    report["calibration"] = {{"samples", c->samples},
+                             {"source", c->files.empty() ? "built-in" : "files"},
+                             {"files", c->files},
+                             {"observer", c->observer}};
+  }
   return report.dump(2) + "\n";
 }
 

@@ -125,16 +125,50 @@ Status CheckFitsDram(const ir::Graph& g, const spec::NpuConfig& config, int64_t 
       g.name(), needed, weights, io * uint64_t(batch), batch, limit));
 }
 
-// Step 3's samples: the caller's (each split per inference), or seeded ones.
-quantize::CalibrationSet CalibrationSamples(const ir::Graph& f, const ModelPipelineOptions& o) {
+// A caller's calibration value per graph input, each of the input's shape or a stack of them.
+Status CheckCalibrationShapes(const ir::Graph& f, const std::vector<interp::HostTensor>& sample) {
+  if (sample.size() != f.inputs().size()) {
+    return InvalidArgument(fmt::format("{} values given; the model takes {} inputs",
+                                       sample.size(), f.inputs().size()));
+  }
+  for (size_t k = 0; k < sample.size(); ++k) {
+    const ir::Shape& want = f.inputs()[k]->shape();
+    const ir::Shape& got = sample[k].shape;
+    if (got.size() == want.size() && std::equal(got.begin() + 1, got.end(), want.begin() + 1)) {
+      continue;
+    }
+    return InvalidArgument(fmt::format(
+        "shape [{}] does not fit input '{}' [{}] (one sample, or a stack along the first dim)",
+        fmt::join(got, ","), f.inputs()[k]->name(), fmt::join(want, ",")));
+  }
+  return Status::Ok();
+}
+
+// Step 3's samples: the caller's (each split per inference, the first calibration_limit of them),
+// or seeded ones.
+StatusOr<quantize::CalibrationSet> CalibrationSamples(const ir::Graph& f,
+                                                      const ModelPipelineOptions& o) {
   quantize::CalibrationSet calibration;
-  for (const std::vector<interp::HostTensor>& sample : o.calibration) {
+  for (size_t i = 0; i < o.calibration.size(); ++i) {
+    const std::vector<interp::HostTensor>& sample = o.calibration[i];
+    const std::string name =
+        i < o.calibration_names.size() ? o.calibration_names[i] : fmt::format("sample {}", i);
+    NPU_TRY(CheckCalibrationShapes(f, sample).WithContext(fmt::format("calibration {}", name)));
     const int64_t n = sample.empty() || sample[0].shape.empty() ? 1 : sample[0].shape[0];
     for (int64_t i = 0; i < n; ++i) {
       std::vector<interp::HostTensor> one;
       for (const interp::HostTensor& v : sample) one.push_back(Image(v, i, n));
       calibration.samples.push_back(std::move(one));
     }
+  }
+  const int64_t given = int64_t(calibration.samples.size());
+  if (o.calibration_limit > given && !o.calibration.empty()) {
+    return InvalidArgument(fmt::format(
+        "{} calibration samples asked for; the calibration data holds {}", o.calibration_limit,
+        given));
+  }
+  if (o.calibration_limit > 0 && o.calibration_limit < given) {
+    calibration.samples.resize(size_t(o.calibration_limit));
   }
   for (int s = 0; o.calibration.empty() && s < o.calibration_samples; ++s) {
     calibration.samples.push_back(
@@ -175,9 +209,11 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   p.prepare_seconds = Since(t);
   // 3. Quantise on the caller's calibration samples, or seeded ones.
   t = Clock::now();
-  NPU_ASSIGN_OR_RETURN(p.quantized,
-                       quantize::Quantize(p.float_graph, CalibrationSamples(p.float_graph, o),
-                                          o.quantize));
+  NPU_ASSIGN_OR_RETURN(const quantize::CalibrationSet calibration,
+                       CalibrationSamples(p.float_graph, o));
+  p.calibration_samples = int64_t(calibration.samples.size());
+  p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
+  NPU_ASSIGN_OR_RETURN(p.quantized, quantize::Quantize(p.float_graph, calibration, o.quantize));
   p.quantize_seconds = Since(t);
   NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
   // 5. Inputs and the integer reference.

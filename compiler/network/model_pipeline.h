@@ -36,8 +36,10 @@ struct ModelPipelineOptions {
   int64_t image_size = 0;       // built-in CNNs: 0 is the model's default (224)
   int calibration_samples = 4;  // seeded inputs from quantize::kCalibrationSeed
   // The caller's calibration samples (each: one float value per graph input, the float model's
-  // shapes); when given, they replace the seeded ones.
+  // shapes, or a stack of them along the first dim); when given, they replace the seeded ones.
   std::vector<std::vector<interp::HostTensor>> calibration;
+  std::vector<std::string> calibration_names;  // where each came from, for errors (optional)
+  int64_t calibration_limit = 0;  // use the first this many of the caller's samples; 0: all
   quantize::QuantizeOptions quantize;
   uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
   // Float inputs to run instead of the seeded one (one per graph input, the float model's
@@ -64,6 +66,11 @@ struct QuantizedModel {
   std::vector<interp::HostTensor> float_inputs;  // the first inference's (for accuracy reports)
   std::vector<std::vector<int8_t>> inputs;       // quantised, one per program input
   std::vector<std::vector<int8_t>> expected;     // integer reference outputs (empty if skipped)
+  // What the quantisation was calibrated on: the number of samples, the observer, and the files
+  // they came from (the caller fills them in; empty: the built-in seeded inputs).
+  int64_t calibration_samples = 0;
+  std::string calibration_observer;
+  std::vector<std::string> calibration_files;
   double prepare_seconds = 0, quantize_seconds = 0, reference_seconds = 0;
 };
 

@@ -39,8 +39,12 @@ po::options_description ModelOptionsDescription() {
       ("set", po::value<std::vector<std::string>>()->composing(),
        "override one config field, e.g. --set mac.rows=64 (repeatable)")
       ("calib", po::value<std::vector<std::string>>()->composing(),
-       "calibrate the quantisation on this float32 .npy sample (repeatable; single-input models) "
-       "instead of the built-in inputs")
+       "calibrate the quantisation on these float32 samples instead of the built-in inputs: an "
+       ".npy of one sample or a stack [N,...], or a folder of them (its .npy files, in name "
+       "order); repeatable; single-input models")
+      ("calib-count", po::value<int64_t>(),
+       "calibrate on this many samples: the first N of --calib's, or N built-in inputs "
+       "(default 4; timing-only runs use 1)")
       ("batch", po::value<int64_t>(),
        "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
        "the model is compiled for one and run that many times in one program")
@@ -60,6 +64,12 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
   Take(vm, "config", options.config_file);
   Take(vm, "set", options.overrides);
   Take(vm, "calib", options.calib);
+  Take(vm, "calib-count", options.calib_count);
+  if (vm.count("calib-count") && (options.calib_count < 1 || options.calib_count > 100000)) {
+    std::cerr << tool << ": --calib-count " << options.calib_count
+              << ": must be between 1 and 100000\n";
+    return 2;
+  }
   Take(vm, "image-size", options.image_size);
   Take(vm, "batch", options.batch);
   if (options.batch < 0 || options.batch > 4096) {

@@ -85,6 +85,8 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
                        compiler::accuracy::CompareAccuracy(model->float_graph, model->quantized,
                                                            {model->float_inputs}));
   a.model = model->name;
+  a.calibration = compiler::accuracy::CalibrationSummary{
+      model->calibration_samples, model->calibration_files, model->calibration_observer};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 #include "compiler/compile.h"
 #include "compiler/network/model_pipeline.h"
@@ -82,6 +83,34 @@ bool IsBuiltinModel(const std::string& name) {
   return false;
 }
 
+// --calib's paths with each folder replaced by its .npy files in name order. A folder without any,
+// or a path that is neither, is an error naming it.
+StatusOr<std::vector<std::string>> CalibrationFiles(const std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (!fs::is_directory(path, error)) {
+      files.push_back(path);  // read (and refused if missing) as a file
+      continue;
+    }
+    std::vector<std::string> in_folder;
+    for (const fs::directory_entry& e : fs::directory_iterator(path, error)) {
+      if (e.path().extension() == ".npy" && !e.is_directory()) in_folder.push_back(e.path());
+    }
+    if (error) {
+      return InvalidArgument(fmt::format("--calib {}: cannot list the folder: {}", path,
+                                         error.message()));
+    }
+    if (in_folder.empty()) {
+      return InvalidArgument(fmt::format("--calib {}: the folder holds no .npy file", path));
+    }
+    std::sort(in_folder.begin(), in_folder.end());
+    files.insert(files.end(), in_folder.begin(), in_folder.end());
+  }
+  return files;
+}
+
 compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   compiler::ModelPipelineOptions mo;
   mo.compute_reference = options.reference && !options.timing_only;
@@ -103,15 +132,23 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
 StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
                                                       const spec::NpuConfig* fits) {
   compiler::ModelPipelineOptions mo = PipelineOptions(options);
-  for (const std::string& path : options.calib) {
+  NPU_ASSIGN_OR_RETURN(const std::vector<std::string> calib_files, CalibrationFiles(options.calib));
+  for (const std::string& path : calib_files) {
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.calibration.push_back({std::move(t)});
+    mo.calibration_names.push_back(path);
+  }
+  if (options.calib_count > 0 && !calib_files.empty()) mo.calibration_limit = options.calib_count;
+  if (options.calib_count > 0 && calib_files.empty() && !options.timing_only) {
+    mo.calibration_samples = int(options.calib_count);
   }
   for (const std::string& path : options.inputs) {
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.inputs.push_back(std::move(t));
   }
-  return compiler::QuantizeModel(options.model, mo, fits);
+  NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m, compiler::QuantizeModel(options.model, mo, fits));
+  m.calibration_files = calib_files;
+  return m;
 }
 
 // A whole model compiled for `config`.
