@@ -64,7 +64,7 @@ struct AccuracyReport {
   std::string model;
   int64_t samples = 0;
   std::vector<OutputAccuracy> outputs;
-  std::vector<LayerAccuracy> layers;  // graph inputs, then node outputs in graph order
+  std::vector<LayerAccuracy> layers;              // graph inputs, then node outputs in graph order
   std::optional<CalibrationSummary> calibration;  // set by the caller that knows it
 };
 

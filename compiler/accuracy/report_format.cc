@@ -95,8 +95,8 @@ std::string FileList(const std::vector<std::string>& files) {
 }  // namespace
 
 std::string FormatAccuracyText(const AccuracyReport& r) {
-  std::string s = fmt::format("int8 vs float: {}, {} input{}\n", r.model, r.samples,
-                              r.samples == 1 ? "" : "s");
+  std::string s =
+      fmt::format("int8 vs float: {}, {} input{}\n", r.model, r.samples, r.samples == 1 ? "" : "s");
   if (const auto& c = r.calibration) {
     s += fmt::format("calibrated on {} {} ({} observer)\n", c->samples,
                      c->files.empty() ? "built-in seeded inputs"

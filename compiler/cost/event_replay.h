@@ -3,8 +3,8 @@
 //   - command processor: fetches fetch_batch words per DRAM read, waits for them, dispatches
 //     them in order into the four queues, blocking while a queue holds queue_depth;
 //   - compute and vector units: take the next instruction, wait for its tokens, make their SRAM
-//     accesses (hw/spec/sram_bank_timer.h) as they start, run IdealCycles plus the cycles lost to busy
-//     banks, give their tokens;
+//     accesses (hw/spec/sram_bank_timer.h) as they start, run IdealCycles plus the cycles lost to
+//     busy banks, give their tokens;
 //   - DMA engines: take the next descriptor, wait for its tokens, then until no descriptor in
 //     flight on the engine overlaps its footprint, then for a free channel; a channel keeps up
 //     to outstanding_bursts bursts in flight on the DRAM bus (first come first served), a LOAD

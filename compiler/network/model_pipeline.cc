@@ -128,8 +128,8 @@ Status CheckFitsDram(const ir::Graph& g, const spec::NpuConfig& config, int64_t 
 // A caller's calibration value per graph input, each of the input's shape or a stack of them.
 Status CheckCalibrationShapes(const ir::Graph& f, const std::vector<interp::HostTensor>& sample) {
   if (sample.size() != f.inputs().size()) {
-    return InvalidArgument(fmt::format("{} values given; the model takes {} inputs",
-                                       sample.size(), f.inputs().size()));
+    return InvalidArgument(fmt::format("{} values given; the model takes {} inputs", sample.size(),
+                                       f.inputs().size()));
   }
   for (size_t k = 0; k < sample.size(); ++k) {
     const ir::Shape& want = f.inputs()[k]->shape();
@@ -163,9 +163,9 @@ StatusOr<quantize::CalibrationSet> CalibrationSamples(const ir::Graph& f,
   }
   const int64_t given = int64_t(calibration.samples.size());
   if (o.calibration_limit > given && !o.calibration.empty()) {
-    return InvalidArgument(fmt::format(
-        "{} calibration samples asked for; the calibration data holds {}", o.calibration_limit,
-        given));
+    return InvalidArgument(
+        fmt::format("{} calibration samples asked for; the calibration data holds {}",
+                    o.calibration_limit, given));
   }
   if (o.calibration_limit > 0 && o.calibration_limit < given) {
     calibration.samples.resize(size_t(o.calibration_limit));

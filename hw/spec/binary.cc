@@ -2,7 +2,6 @@
 #include "hw/spec/binary.h"
 
 #include <fmt/format.h>
-
 #include <lzma.h>
 
 #include "hw/spec/config.h"

@@ -51,7 +51,8 @@ inline uint64_t AccBufferEntries(const NpuConfig& config) {
 
 // CRC-64 of the canonical serialisation of every NPU field (the name, the control core's cost
 // model and the technology are excluded: none changes what a binary does; mac.fold_pipelining at
-// its DOUBLE_BUFFERED default is left out, so binaries from before the field keep their fingerprint).
+// its DOUBLE_BUFFERED default is left out, so binaries from before the field keep their
+// fingerprint).
 uint64_t Fingerprint(const NpuConfig& config);
 
 // Text-proto rendering, for `--print-config` and reports.

@@ -10,10 +10,7 @@
 namespace npu::hw {
 
 Sram::Sram(sc_core::sc_module_name name, const spec::NpuConfig& config, const Clock& clock)
-    : sc_module(name),
-      clock_(clock),
-      banks_(config),
-      mem_(config.sram().size_bytes()) {
+    : sc_module(name), clock_(clock), banks_(config), mem_(config.sram().size_bytes()) {
   socket.register_b_transport(this, &Sram::BTransport);
   socket.register_transport_dbg(this, &Sram::TransportDbg);
 }

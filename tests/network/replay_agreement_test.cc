@@ -13,9 +13,8 @@
 //   The run's length agrees within kSameInstantBound.
 // Built-in models on five configs, timing-only (data never changes timing). One case per process
 // (SystemC elaborates once).
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -67,7 +66,7 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
   ASSERT_EQ(run->steps.size(), m.steps.size());
   size_t checked = 0, differ = 0;
   std::string first;
-  double worst = 0;     // the largest relative difference of an NPU run's length
+  double worst = 0;  // the largest relative difference of an NPU run's length
   uint64_t worst_cycles = 0;
   bool in_bound = true;  // every run's length within the case's bound
   for (size_t s = 0; s < m.steps.size(); ++s) {
@@ -103,10 +102,10 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
     in_bound &= off <= std::max(c.bound * double(measured_end), double(kShortRunCycles));
   }
   EXPECT_GT(checked, 0u);
-  const std::string why = fmt::format("{} of {} instructions differ (the first: {}); NPU run "
-                                      "lengths differ by up to {:.4f}%, {} cycles",
-                                      differ, checked, first.empty() ? "none" : first,
-                                      100 * worst, worst_cycles);
+  const std::string why = fmt::format(
+      "{} of {} instructions differ (the first: {}); NPU run "
+      "lengths differ by up to {:.4f}%, {} cycles",
+      differ, checked, first.empty() ? "none" : first, 100 * worst, worst_cycles);
   if (c.bound == 0) {
     EXPECT_EQ(differ, 0u) << why;
   } else {
@@ -125,22 +124,21 @@ const std::vector<std::string> kLpddr5Channels = {"dram.standard=LPDDR5_6400",
 
 INSTANTIATE_TEST_SUITE_P(
     Models, ReplayAgreement,
-    ::testing::Values(Case{"resnet18_default", "resnet18", 0, {}},
-                      Case{"mobilenet_v2_default", "mobilenet_v2", 0, {}},
-                      Case{"small_cnn_default", "small_cnn", 0, {}},
-                      Case{"mlp_default", "mlp", 0, {}},
-                      Case{"resnet18_small", "resnet18", 64, kSmall},
-                      Case{"mobilenet_v2_small", "mobilenet_v2", 64, kSmall},
-                      Case{"small_cnn_small", "small_cnn", 0, kSmall, kSameInstantBound},
-                      Case{"resnet18_os16", "resnet18", 96, kOs16},
-                      Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16},
-                      Case{"mlp_os16", "mlp", 0, kOs16},
-                      Case{"resnet18_ddr4", "resnet18", 0, kDdr4, kDramStateBound},
-                      Case{"mobilenet_v2_ddr4", "mobilenet_v2", 0, kDdr4, kDramStateBound},
-                      Case{"small_cnn_ddr4", "small_cnn", 0, kDdr4, kDramStateBound},
-                      Case{"resnet18_lpddr5_channels", "resnet18", 0, kLpddr5Channels, kDramStateBound},
-                      Case{"mobilenet_v2_lpddr5_channels", "mobilenet_v2", 0, kLpddr5Channels, kDramStateBound},
-                      Case{"mlp_lpddr5_channels", "mlp", 0, kLpddr5Channels, kDramStateBound}),
+    ::testing::Values(
+        Case{"resnet18_default", "resnet18", 0, {}},
+        Case{"mobilenet_v2_default", "mobilenet_v2", 0, {}},
+        Case{"small_cnn_default", "small_cnn", 0, {}}, Case{"mlp_default", "mlp", 0, {}},
+        Case{"resnet18_small", "resnet18", 64, kSmall},
+        Case{"mobilenet_v2_small", "mobilenet_v2", 64, kSmall},
+        Case{"small_cnn_small", "small_cnn", 0, kSmall, kSameInstantBound},
+        Case{"resnet18_os16", "resnet18", 96, kOs16},
+        Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16}, Case{"mlp_os16", "mlp", 0, kOs16},
+        Case{"resnet18_ddr4", "resnet18", 0, kDdr4, kDramStateBound},
+        Case{"mobilenet_v2_ddr4", "mobilenet_v2", 0, kDdr4, kDramStateBound},
+        Case{"small_cnn_ddr4", "small_cnn", 0, kDdr4, kDramStateBound},
+        Case{"resnet18_lpddr5_channels", "resnet18", 0, kLpddr5Channels, kDramStateBound},
+        Case{"mobilenet_v2_lpddr5_channels", "mobilenet_v2", 0, kLpddr5Channels, kDramStateBound},
+        Case{"mlp_lpddr5_channels", "mlp", 0, kLpddr5Channels, kDramStateBound}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

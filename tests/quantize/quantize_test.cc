@@ -283,8 +283,7 @@ TEST(QuantizeErrors, ReductionsLongerThanTheAccumulatorsHoldAreTheModelsLimit) {
   ASSERT_TRUE(passes::RunPipeline(g, {}, ctx).ok());
   const Status s = Quantize(g, {}).status();
   EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
-  EXPECT_NE(s.message().find("node 'fc' (gemm) sums 70000 products per output"),
-            std::string::npos)
+  EXPECT_NE(s.message().find("node 'fc' (gemm) sums 70000 products per output"), std::string::npos)
       << s.message();
   EXPECT_EQ(s.message().find("compiler bug"), std::string::npos) << s.message();
 }

@@ -178,7 +178,9 @@ int RunAll(const Options& options, const WorkloadSource& source, const AccuracyR
     std::cout << fmt::format("{} {} {:.3f}", done.name, code, seconds) << std::endl;
     if (!options.quiet) {
       std::cerr << fmt::format("  [{}/{}] {}: {}\n", finished, points.size(), done.name,
-                               code == 0 ? "done" : code == kExitFail ? "FAIL" : "error");
+                               code == 0           ? "done"
+                               : code == kExitFail ? "FAIL"
+                                                   : "error");
     }
   }
   return exit_status;
@@ -202,17 +204,17 @@ StatusOr<std::vector<Point>> ParsePoints(const std::string& text, const std::str
     p.line = number;
     if (!(words >> p.name) || p.name[0] == '#') continue;
     if (!IsPointName(p.name)) {
-      return InvalidArgument(fmt::format(
-          "{}:{}: point name '{}': use letters, digits, '_', '-' and '.', not first", path,
-          number, p.name));
+      return InvalidArgument(
+          fmt::format("{}:{}: point name '{}': use letters, digits, '_', '-' and '.', not first",
+                      path, number, p.name));
     }
     if (!names.insert(p.name).second) {
       return InvalidArgument(fmt::format("{}:{}: point '{}' named twice", path, number, p.name));
     }
     for (std::string word; words >> word;) {
       if (word.find('=') == std::string::npos || word[0] == '=') {
-        return InvalidArgument(fmt::format("{}:{}: point '{}': '{}' is not KEY=VALUE", path,
-                                           number, p.name, word));
+        return InvalidArgument(
+            fmt::format("{}:{}: point '{}': '{}' is not KEY=VALUE", path, number, p.name, word));
       }
       p.overrides.push_back(word);
     }
@@ -239,8 +241,8 @@ int RunBatch(const Options& options) {
   std::error_code error;
   std::filesystem::create_directories(options.report_dir, error);
   if (error) {
-    return Error(InvalidArgument(
-        fmt::format("--report-dir '{}': {}", options.report_dir, error.message())));
+    return Error(
+        InvalidArgument(fmt::format("--report-dir '{}': {}", options.report_dir, error.message())));
   }
   // The preparation's freed memory goes back to the system: points allocating it again would
   // otherwise copy each page from this process (copy-on-write faults), several thousand a point.

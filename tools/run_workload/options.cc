@@ -114,8 +114,7 @@ int TakeBatch(const po::variables_map& vm, Options& options) {
   }
   if (vm.count("jobs")) {
     const std::string text = vm["jobs"].as<std::string>();
-    const auto [end, error] =
-        std::from_chars(text.data(), text.data() + text.size(), options.jobs);
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), options.jobs);
     if (error != std::errc() || end != text.data() + text.size() || options.jobs < 1 ||
         options.jobs > 1024) {
       std::cerr << "run_workload: --jobs '" << text << "': must be a whole number from 1 to 1024\n";

@@ -91,8 +91,7 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
                         compiler::accuracy::FormatAccuracyText(a)};
 }
 
-StatusOr<report::RunReport> SimulateAndReport(const Options& options,
-                                              const spec::NpuConfig& config,
+StatusOr<report::RunReport> SimulateAndReport(const Options& options, const spec::NpuConfig& config,
                                               const PreparedWorkload& w,
                                               const AccuracyReport& accuracy,
                                               report::Provenance provenance) {

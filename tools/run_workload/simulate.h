@@ -23,8 +23,7 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model);
 
 // Runs `w` on `config`, checks its outputs, and writes the files `options` ask for (all or none).
 // Returns the report (status "fail" if an output differs); an error if the run or a file failed.
-StatusOr<report::RunReport> SimulateAndReport(const Options& options,
-                                              const spec::NpuConfig& config,
+StatusOr<report::RunReport> SimulateAndReport(const Options& options, const spec::NpuConfig& config,
                                               const PreparedWorkload& w,
                                               const AccuracyReport& accuracy,
                                               report::Provenance provenance);

@@ -99,8 +99,8 @@ StatusOr<std::vector<std::string>> CalibrationFiles(const std::vector<std::strin
       if (e.path().extension() == ".npy" && !e.is_directory()) in_folder.push_back(e.path());
     }
     if (error) {
-      return InvalidArgument(fmt::format("--calib {}: cannot list the folder: {}", path,
-                                         error.message()));
+      return InvalidArgument(
+          fmt::format("--calib {}: cannot list the folder: {}", path, error.message()));
     }
     if (in_folder.empty()) {
       return InvalidArgument(fmt::format("--calib {}: the folder holds no .npy file", path));
@@ -146,7 +146,8 @@ StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
     NPU_ASSIGN_OR_RETURN(compiler::interp::HostTensor t, FloatInput(path));
     mo.inputs.push_back(std::move(t));
   }
-  NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m, compiler::QuantizeModel(options.model, mo, fits));
+  NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m,
+                       compiler::QuantizeModel(options.model, mo, fits));
   m.calibration_files = calib_files;
   return m;
 }
@@ -163,8 +164,9 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   p.program = std::move(compiled.program);
   p.inputs = m->inputs;
   p.expected = m->expected;
-  p.compile_seconds = m->prepare_seconds + m->quantize_seconds +
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  p.compile_seconds =
+      m->prepare_seconds + m->quantize_seconds +
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   p.batch = m->batch;
   p.model_checksum = m->model_fingerprint;
   p.model = std::move(m);

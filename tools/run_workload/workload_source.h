@@ -31,7 +31,7 @@ struct PreparedWorkload {
   // Whole models only: the float and quantised graphs and the float input the run used, shared
   // by every config the model is compiled for.
   std::shared_ptr<const compiler::QuantizedModel> model;
-  int64_t batch = 1;  // inferences per run
+  int64_t batch = 1;            // inferences per run
   uint64_t model_checksum = 0;  // CRC-64 of the model (ir/fingerprint.h; single layers: data)
 };
 
