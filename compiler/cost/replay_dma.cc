@@ -110,16 +110,15 @@ bool DmaEngine::Dispatch(Shared& s) {
 bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
   if (!ch.job || s.now < ch.wake || ch.kicked) return false;
   const size_t i = ch.job->insn;
+  ReplayMemories memories(s, ch.bursts, load_);  // bound to ch.bursts, filled at the start
   if (!ch.pipeline) {
     ch.bursts = spec::SplitIntoBursts(s.c, std::get<spec::DmaArgs>(s.insns[i].args));
     s.timeline[i].start = s.now;
     const uint64_t bytes = spec::DmaBytes(std::get<spec::DmaArgs>(s.insns[i].args));
     (load_ ? s.cost.dram_read_bytes : s.cost.dram_write_bytes) += bytes;
     ch.pipeline.emplace(load_, ch.bursts.size(), outstanding_);
-    ReplayMemories memories(s, ch.bursts, load_);
     ch.wake = ch.pipeline->Start(s.now, memories);
   } else {
-    ReplayMemories memories(s, ch.bursts, load_);
     ch.wake = ch.pipeline->Advance(s.now, memories);
   }
   if (!ch.pipeline->done()) return true;

@@ -125,25 +125,6 @@ Status CheckFitsDram(const ir::Graph& g, const spec::NpuConfig& config, int64_t 
       g.name(), needed, weights, io * uint64_t(batch), batch, limit));
 }
 
-// A caller's calibration value per graph input, each of the input's shape or a stack of them.
-Status CheckCalibrationShapes(const ir::Graph& f, const std::vector<interp::HostTensor>& sample) {
-  if (sample.size() != f.inputs().size()) {
-    return InvalidArgument(fmt::format("{} values given; the model takes {} inputs", sample.size(),
-                                       f.inputs().size()));
-  }
-  for (size_t k = 0; k < sample.size(); ++k) {
-    const ir::Shape& want = f.inputs()[k]->shape();
-    const ir::Shape& got = sample[k].shape;
-    if (got.size() == want.size() && std::equal(got.begin() + 1, got.end(), want.begin() + 1)) {
-      continue;
-    }
-    return InvalidArgument(fmt::format(
-        "shape [{}] does not fit input '{}' [{}] (one sample, or a stack along the first dim)",
-        fmt::join(got, ","), f.inputs()[k]->name(), fmt::join(want, ",")));
-  }
-  return Status::Ok();
-}
-
 // Step 3's samples: the caller's (each split per inference, the first calibration_limit of them),
 // or seeded ones.
 StatusOr<quantize::CalibrationSet> CalibrationSamples(const ir::Graph& f,
@@ -151,15 +132,18 @@ StatusOr<quantize::CalibrationSet> CalibrationSamples(const ir::Graph& f,
   quantize::CalibrationSet calibration;
   for (size_t i = 0; i < o.calibration.size(); ++i) {
     const std::vector<interp::HostTensor>& sample = o.calibration[i];
-    const std::string name =
-        i < o.calibration_names.size() ? o.calibration_names[i] : fmt::format("sample {}", i);
-    NPU_TRY(CheckCalibrationShapes(f, sample).WithContext(fmt::format("calibration {}", name)));
     const int64_t n = sample.empty() || sample[0].shape.empty() ? 1 : sample[0].shape[0];
-    for (int64_t i = 0; i < n; ++i) {
+    quantize::CalibrationSet pieces;
+    for (int64_t k = 0; k < n; ++k) {
       std::vector<interp::HostTensor> one;
-      for (const interp::HostTensor& v : sample) one.push_back(Image(v, i, n));
-      calibration.samples.push_back(std::move(one));
+      for (const interp::HostTensor& v : sample) one.push_back(Image(v, k, n));
+      pieces.samples.push_back(std::move(one));
     }
+    // Checked here, where the value's origin is known, rather than by Quantize after merging.
+    const std::string origin =
+        i < o.calibration_names.size() ? o.calibration_names[i] : fmt::format("value {}", i);
+    NPU_TRY(quantize::CheckCalibrationSet(f, pieces).WithContext("calibration " + origin));
+    for (auto& one : pieces.samples) calibration.samples.push_back(std::move(one));
   }
   const int64_t given = int64_t(calibration.samples.size());
   if (o.calibration_limit > given && !o.calibration.empty()) {

@@ -16,6 +16,7 @@
 #include "hw/spec/config.h"
 #include "platform/report/run_report.h"
 #include "platform/run.h"
+#include "tests/network/platform_configs.h"
 
 namespace npu {
 namespace {
@@ -76,11 +77,9 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   EXPECT_EQ(r.npu_cycles + r.cpu_cycles + r.other_cycles, r.cycles);
 }
 
-const std::vector<std::string> kSmall = {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072"};
-const std::vector<std::string> kLarge = {
-    "mac.rows=64", "mac.cols=64", "mac.dataflow=OUTPUT_STATIONARY", "sram.size_bytes=4194304"};
-const std::vector<std::string> kOs16 = {"mac.rows=16", "mac.cols=16",
-                                        "mac.dataflow=OUTPUT_STATIONARY", "sram.size_bytes=262144"};
+const std::vector<std::string>& kSmall = testing::kSmallArray;
+const std::vector<std::string>& kLarge = testing::kLargeOutputStationary;
+const std::vector<std::string>& kOs16 = testing::kOutputStationary16;
 
 INSTANTIATE_TEST_SUITE_P(
     Models, NetworkOnPlatform,

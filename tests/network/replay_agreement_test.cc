@@ -25,6 +25,7 @@
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "platform/run.h"
+#include "tests/network/platform_configs.h"
 
 namespace npu {
 namespace {
@@ -115,9 +116,8 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
   std::cout << why << "\n";
 }
 
-const std::vector<std::string> kSmall = {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072"};
-const std::vector<std::string> kOs16 = {"mac.rows=16", "mac.cols=16",
-                                        "mac.dataflow=OUTPUT_STATIONARY", "sram.size_bytes=262144"};
+const std::vector<std::string>& kSmall = testing::kSmallArray;
+const std::vector<std::string>& kOs16 = testing::kOutputStationary16;
 const std::vector<std::string> kDdr4 = {"dram.standard=DDR4_3200"};
 const std::vector<std::string> kLpddr5Channels = {"dram.standard=LPDDR5_6400",
                                                   "dma.load_channels=4", "dma.store_channels=2"};

@@ -29,9 +29,6 @@
 namespace npu::tools {
 namespace {
 
-constexpr int kExitFail = 1;
-constexpr int kExitError = 2;
-
 bool IsPointName(const std::string& name) {
   if (name.empty() || name[0] == '.') return false;
   for (const char c : name) {
@@ -75,6 +72,14 @@ std::string PointPath(const Options& options, const std::string& name, const cha
   return options.report_dir + "/" + name + extension;
 }
 
+// REPORT_DIR/NAME.error: why the point could not run.
+Status WritePointError(const Options& options, const std::string& name,
+                       const std::string& message) {
+  OutputFiles error;
+  error.Add(PointPath(options, name, ".error"), message + "\n");
+  return error.Commit();
+}
+
 // The child's whole life: compile, simulate, report, exit. Never returns.
 [[noreturn]] void RunPointInChild(const Options& batch, const WorkloadSource& source,
                                   const AccuracyReport& accuracy, const ResolvedPoint& p,
@@ -95,9 +100,7 @@ std::string PointPath(const Options& options, const std::string& name, const cha
                              CurrentProvenance(options.command_line));
   }();
   if (!r.ok()) {
-    OutputFiles error;
-    error.Add(PointPath(batch, p.point.name, ".error"), r.status().message() + "\n");
-    if (!error.Commit().ok()) _exit(kExitError + 1);
+    if (!WritePointError(batch, p.point.name, r.status().message()).ok()) _exit(kExitError + 1);
     _exit(kExitError);
   }
   _exit(r->check.status == "fail" ? kExitFail : 0);
@@ -106,23 +109,21 @@ std::string PointPath(const Options& options, const std::string& name, const cha
 // A child that died without saying why (a signal, a crash) leaves the reason for the driver.
 void RecordAbnormalEnd(const Options& options, const std::string& name, int wait_status) {
   if (!WIFSIGNALED(wait_status)) return;
-  OutputFiles error;
-  error.Add(PointPath(options, name, ".error"),
-            fmt::format("point '{}' ended by signal {} ({})\n", name, WTERMSIG(wait_status),
-                        strsignal(WTERMSIG(wait_status))));
-  (void)error.Commit();
+  (void)WritePointError(options, name,
+                        fmt::format("point '{}' ended by signal {} ({})", name,
+                                    WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status))));
 }
 
-// A point whose config the rules refuse: its error, reported as a finished point that could not
-// run (no process started).
-void RecordInvalid(const Options& options, const ResolvedPoint& p, size_t finished, size_t total) {
-  OutputFiles error;
-  error.Add(PointPath(options, p.point.name, ".error"), p.invalid.message() + "\n");
-  (void)error.Commit();
-  std::cout << fmt::format("{} {} {:.3f}", p.point.name, kExitError, 0.0) << std::endl;
-  if (!options.quiet) {
-    std::cerr << fmt::format("  [{}/{}] {}: error\n", finished, total, p.point.name);
-  }
+// A finished point: `NAME EXIT_STATUS WALL_SECONDS` on standard output for the driver, and
+// progress on standard error.
+void ReportFinished(const Options& options, const std::string& name, int code, double seconds,
+                    size_t finished, size_t total) {
+  std::cout << fmt::format("{} {} {:.3f}", name, code, seconds) << std::endl;
+  if (options.quiet) return;
+  std::cerr << fmt::format("  [{}/{}] {}: {}\n", finished, total, name,
+                           code == 0           ? "done"
+                           : code == kExitFail ? "FAIL"
+                                               : "error");
 }
 
 struct Running {
@@ -142,8 +143,9 @@ int RunAll(const Options& options, const WorkloadSource& source, const AccuracyR
       for (const char* ext : {".json", ".error"}) {
         std::filesystem::remove(PointPath(options, p.point.name, ext));
       }
-      if (!p.invalid.ok()) {
-        RecordInvalid(options, p, ++finished, points.size());
+      if (!p.invalid.ok()) {  // the rules refuse its config: an error, no process started
+        (void)WritePointError(options, p.point.name, p.invalid.message());
+        ReportFinished(options, p.point.name, kExitError, 0.0, ++finished, points.size());
         exit_status = kExitFail;
         continue;
       }
@@ -175,20 +177,9 @@ int RunAll(const Options& options, const WorkloadSource& source, const AccuracyR
     if (code != 0) exit_status = kExitFail;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - done.start).count();
-    std::cout << fmt::format("{} {} {:.3f}", done.name, code, seconds) << std::endl;
-    if (!options.quiet) {
-      std::cerr << fmt::format("  [{}/{}] {}: {}\n", finished, points.size(), done.name,
-                               code == 0           ? "done"
-                               : code == kExitFail ? "FAIL"
-                                                   : "error");
-    }
+    ReportFinished(options, done.name, code, seconds, finished, points.size());
   }
   return exit_status;
-}
-
-int Error(const Status& s) {
-  std::cerr << "run_workload: " << s.message() << "\n";
-  return kExitError;
 }
 
 }  // namespace
@@ -226,22 +217,22 @@ StatusOr<std::vector<Point>> ParsePoints(const std::string& text, const std::str
 
 int RunBatch(const Options& options) {
   if (IsBinaryPath(options.model)) {
-    return Error(InvalidArgument(fmt::format(
+    return ReportError(InvalidArgument(fmt::format(
         "--points compiles a model for each point; '{}' is compiled already", options.model)));
   }
   StatusOr<std::vector<ResolvedPoint>> points = ResolvePoints(options);
-  if (!points.ok()) return Error(points.status());
+  if (!points.ok()) return ReportError(points.status());
   if (!options.quiet) {
     std::cerr << fmt::format("preparing {} for {} points ...\n", options.model, points->size());
   }
   StatusOr<WorkloadSource> source = LoadWorkloadSource(options);
-  if (!source.ok()) return Error(source.status());
+  if (!source.ok()) return ReportError(source.status());
   StatusOr<AccuracyReport> accuracy = MeasureAccuracy(source->model.get());
-  if (!accuracy.ok()) return Error(accuracy.status());
+  if (!accuracy.ok()) return ReportError(accuracy.status());
   std::error_code error;
   std::filesystem::create_directories(options.report_dir, error);
   if (error) {
-    return Error(
+    return ReportError(
         InvalidArgument(fmt::format("--report-dir '{}': {}", options.report_dir, error.message())));
   }
   // The preparation's freed memory goes back to the system: points allocating it again would

@@ -26,14 +26,6 @@
 namespace npu::tools {
 namespace {
 
-constexpr int kExitFail = 1;
-constexpr int kExitError = 2;
-
-int Error(const Status& s) {
-  std::cerr << "run_workload: " << s.message() << "\n";
-  return kExitError;
-}
-
 void PrintList() {
   std::cout << "built-in models:\n";
   for (const auto& [name, description] : BuiltinModels()) {
@@ -69,12 +61,12 @@ int Run(const Options& options) {
   if (!options.points_file.empty()) return RunBatch(options);
   report::Provenance provenance = CurrentProvenance(options.command_line);
   StatusOr<LoadedBinary> prepared = Prepare(options);
-  if (!prepared.ok()) return Error(prepared.status());
+  if (!prepared.ok()) return ReportError(prepared.status());
   StatusOr<AccuracyReport> accuracy = MeasureAccuracy(prepared->workload.model.get());
-  if (!accuracy.ok()) return Error(accuracy.status());
+  if (!accuracy.ok()) return ReportError(accuracy.status());
   StatusOr<report::RunReport> r = SimulateAndReport(options, prepared->config, prepared->workload,
                                                     *accuracy, std::move(provenance));
-  if (!r.ok()) return Error(r.status());
+  if (!r.ok()) return ReportError(r.status());
   (ReportToStandardOutput(options) ? std::cerr : std::cout) << report::FormatTerminalReport(*r);
   return r->check.status == "fail" ? kExitFail : 0;
 }

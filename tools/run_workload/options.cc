@@ -126,6 +126,11 @@ int TakeBatch(const po::variables_map& vm, Options& options) {
 
 }  // namespace
 
+int ReportError(const Status& status) {
+  std::cerr << "run_workload: " << status.message() << "\n";
+  return kExitError;
+}
+
 int ParseOptions(int argc, char** argv, Options& options) {
   po::variables_map vm;
   if (const std::optional<int> exit =

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "hw/spec/status.h"
+
 namespace npu::tools {
 
 struct Options {
@@ -31,6 +33,14 @@ struct Options {
   bool quiet = false;        // no progress on stderr
   std::string command_line;  // argv, shell-quoted: for the report's provenance
 };
+
+// run_workload's exit statuses besides 0 (passed, or nothing to check): the outputs differ from
+// the reference; an error (bad input, a run that failed or was stopped).
+inline constexpr int kExitFail = 1;
+inline constexpr int kExitError = 2;
+
+// Prints "run_workload: <message>" on standard error; returns kExitError.
+int ReportError(const Status& status);
 
 // Parses argv. Returns an exit code to stop with (help printed: 0; bad usage: 2), or -1 to go on.
 int ParseOptions(int argc, char** argv, Options& options);

@@ -220,10 +220,8 @@ StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options, const spec::
         fmt::format("no model '{}': give a built-in name ({}), an .onnx file or a .csv layer list",
                     options.model, known));
   }
-  const auto start = std::chrono::steady_clock::now();
   NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m, QuantizeWholeModel(options, fits));
   source.model = std::make_shared<const compiler::QuantizedModel>(std::move(m));
-  source.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return source;
 }
 

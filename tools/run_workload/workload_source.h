@@ -43,7 +43,6 @@ std::vector<std::pair<std::string, std::string>> BuiltinModels();
 // single-layer workload, nothing (its compilation is all there is).
 struct WorkloadSource {
   std::shared_ptr<const compiler::QuantizedModel> model;  // null: a single-layer workload
-  double seconds = 0;
 };
 
 // With `fits`, a model too big for that config's DRAM is refused before calibration.

@@ -8,10 +8,10 @@ tabulate and chart what each measured (docs/sweeps.md).
 
 One run_workload --points per model prepares the model once (front end, quantisation,
 calibration) and compiles and simulates each point in a process of its own (SystemC elaborates
-once per process), --jobs at a time. Every finished point goes into the results store (tools/perf, default build/perf/
-perf.sqlite) in its own transaction, so a rerun of the same sweep skips the points already
-finished by the same build, `kill -9` loses only the points in flight (the children die with the
-sweep), and Ctrl-C stops cleanly keeping what finished. The CSV holds each point once, with a
+once per process), --jobs at a time. Every finished point goes into the results store
+(tools/perf, default build/perf/perf.sqlite) in its own transaction, so a rerun of the same sweep
+skips the points already finished by the same build, `kill -9` loses only the points in flight
+(the children die with the sweep), and Ctrl-C stops cleanly keeping what finished. The CSV holds each point once, with a
 column per swept field; it is rewritten as points finish (at most once a second, and at the end).
 Exit status: 0 every point ran and passed its check; 1 a point failed; 2 bad input or no point
 met the constraints; 130 interrupted.
