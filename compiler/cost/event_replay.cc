@@ -19,7 +19,8 @@ Status Deadlock(const replay::Shared& s) {
     named[q] = true;
     std::string from;
     for (int p = 0; p < replay::kQueues; ++p) {
-      if ((s.insns[i].wait_mask >> p & 1) && s.tokens[p][q] == 0) {
+      if ((s.insns[i].wait_mask >> p & 1) &&
+          s.tokens.count(replay::Shared::QueueAt(p), replay::Shared::QueueAt(q)) == 0) {
         from += fmt::format(" {}", spec::QueueName(static_cast<spec::Queue>(p)));
       }
     }
@@ -43,7 +44,9 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
   CommandProcessor cp;
   Unit compute(static_cast<int>(spec::Queue::kCompute));
   Unit vector(static_cast<int>(spec::Queue::kVector));
-  DmaEngine load(config, spec::Queue::kLoad), store(config, spec::Queue::kStore);
+  // The DMA engines in the channels' same-cycle priority (hw/spec/dma_dispatch.h).
+  std::vector<DmaEngine> dma;
+  for (const spec::Queue q : spec::kDmaEnginePriority) dma.emplace_back(config, q);
   while (s.retired < insns.size()) {
     // 1. Everything that can move at this instant, in unit order, until nothing does; then the
     //    next delta (units woken by tokens given in this one, DMA retirements), if any.
@@ -52,19 +55,18 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
       for (bool moved = true; moved;) {
         moved = compute.Step(s);
         moved |= vector.Step(s);
-        moved |= load.Step(s);
-        moved |= store.Step(s);
+        for (DmaEngine& engine : dma) moved |= engine.Step(s);
         moved |= cp.Step(s);
-        moved |= load.StartKicked(s);
-        moved |= store.StartKicked(s);
+        for (DmaEngine& engine : dma) moved |= engine.StartKicked(s);
       }
-      next_delta = load.RetiresNextDelta() | store.RetiresNextDelta();
+      next_delta = false;
+      for (const DmaEngine& engine : dma) next_delta |= engine.RetiresNextDelta();
       next_delta |= s.NextDelta();
     }
     if (s.retired == insns.size()) break;
     // 2. The next instant anything waits for.
-    const uint64_t next =
-        std::min({compute.Wake(), vector.Wake(), load.Wake(), store.Wake(), cp.Wake()});
+    uint64_t next = std::min({compute.Wake(), vector.Wake(), cp.Wake()});
+    for (const DmaEngine& engine : dma) next = std::min(next, engine.Wake());
     if (next == kNever) return Deadlock(s);
     s.now = std::max(s.now, next);
   }

@@ -34,17 +34,14 @@ DmaEngine::DmaEngine(const spec::NpuConfig& c, spec::Queue queue)
     : q_(static_cast<int>(queue)),
       load_(queue == spec::Queue::kLoad),
       outstanding_(c.dma().outstanding_bursts()),
-      channels_(load_ ? c.dma().load_channels() : c.dma().store_channels()) {}
+      dispatch_(load_ ? c.dma().load_channels() : c.dma().store_channels()),
+      channels_(dispatch_.channels()) {}
 
 bool DmaEngine::Step(Shared& s) {
   bool moved = false;
   for (bool again = true; again;) {
     again = false;
-    // Channels woken at the same instant act highest index first, as the SystemC kernel
-    // happens to run them (measured: the other order mispredicts same-instant DRAM requests).
-    for (auto ch = channels_.rbegin(); ch != channels_.rend(); ++ch) {
-      again |= StepChannel(s, *ch);
-    }
+    for (const size_t channel : dispatch_.ChannelPriority()) again |= StepChannel(s, channel);
     again |= RetireInOrder(s);
     again |= Dispatch(s);
     moved |= again;
@@ -54,23 +51,23 @@ bool DmaEngine::Step(Shared& s) {
 
 bool DmaEngine::StartKicked(Shared& s) {
   bool moved = false;
-  for (auto ch = channels_.rbegin(); ch != channels_.rend(); ++ch) {
-    if (!ch->kicked) continue;
-    ch->kicked = false;
-    moved |= StepChannel(s, *ch);
+  for (const size_t channel : dispatch_.ChannelPriority()) {
+    if (!channels_[channel].kicked) continue;
+    channels_[channel].kicked = false;
+    moved |= StepChannel(s, channel);
   }
   return moved;
 }
 
 uint64_t DmaEngine::Wake() const {
   uint64_t wake = kNever;
-  for (const Channel& ch : channels_) {
-    if (ch.job) wake = std::min(wake, ch.wake);
+  for (size_t c = 0; c < channels_.size(); ++c) {
+    if (dispatch_.busy(c)) wake = std::min(wake, channels_[c].wake);
   }
   return wake;
 }
 
-// The dispatcher: the next descriptor, its tokens, no overlap with one in flight, a channel.
+// The dispatcher: the next descriptor, its tokens, then what spec::DmaDispatch says.
 bool DmaEngine::Dispatch(Shared& s) {
   bool moved = false;
   for (;;) {
@@ -78,38 +75,35 @@ bool DmaEngine::Dispatch(Shared& s) {
       if (s.fifo[q_].empty()) return moved;
       const size_t i = s.fifo[q_].front();
       s.fifo[q_].pop_front();
-      pending_ = std::make_shared<Job>(Job{i, spec::Footprints(s.insns[i])});
-      has_tokens_ = blocked_ = false;
+      pending_ = Pending{i, spec::Footprints(s.insns[i])};
       moved = true;
     }
-    if (!has_tokens_) {
-      if (!s.Ready(pending_->insn, q_, blocked_)) {
-        blocked_ = true;
+    if (!pending_->has_tokens) {
+      if (!s.Ready(pending_->insn, q_, pending_->blocked)) {
+        pending_->blocked = true;
         return moved;
       }
       s.TakeTokens(pending_->insn, q_);
-      has_tokens_ = moved = true;
+      pending_->has_tokens = moved = true;
     }
-    for (const auto& job : in_order_) {
-      if (!job->done && spec::Conflicts(pending_->footprint, job->footprint)) return moved;
-    }
-    auto free =
-        std::find_if(channels_.begin(), channels_.end(), [](const Channel& ch) { return !ch.job; });
-    if (free == channels_.end()) return moved;
-    *free = Channel{};
-    free->job = pending_;
-    free->wake = s.now;  // the channel starts at this instant, after its kick
-    free->kicked = true;
-    in_order_.push_back(std::move(pending_));
+    if (dispatch_.Holds(pending_->footprint) != spec::DmaDispatch::Held::kNo) return moved;
+    const size_t channel =
+        dispatch_.Start(static_cast<uint32_t>(pending_->insn), std::move(pending_->footprint));
+    Channel& ch = channels_[channel] = Channel{};
+    ch.insn = pending_->insn;
+    ch.wake = s.now;  // the channel starts at this instant, after its kick
+    ch.kicked = true;
+    pending_.reset();
     moved = true;
   }
 }
 
 // The channel's loop: start, then at each wake advance hw/dma's burst pipeline; when it is done,
 // the descriptor is.
-bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
-  if (!ch.job || s.now < ch.wake || ch.kicked) return false;
-  const size_t i = ch.job->insn;
+bool DmaEngine::StepChannel(Shared& s, size_t channel) {
+  Channel& ch = channels_[channel];
+  if (!dispatch_.busy(channel) || s.now < ch.wake || ch.kicked) return false;
+  const size_t i = ch.insn;
   ReplayMemories memories(s, ch.bursts, load_);  // bound to ch.bursts, filled at the start
   if (!ch.pipeline) {
     ch.bursts = spec::SplitIntoBursts(s.c, std::get<spec::DmaArgs>(s.insns[i].args));
@@ -124,18 +118,18 @@ bool DmaEngine::StepChannel(Shared& s, Channel& ch) {
   if (!ch.pipeline->done()) return true;
   s.timeline[i].end = s.now;
   s.cost.busy_cycles[q_] += s.now - s.timeline[i].start;
-  ch.job->done = true;
-  ch.job->done_in = s.delta;
+  dispatch_.Finish(channel);
+  finished_in_[i] = s.delta;
   ch = Channel{};
-  ch.wake = kNever;
   return true;
 }
 
 bool DmaEngine::RetireInOrder(Shared& s) {
   bool moved = false;
-  while (!in_order_.empty() && in_order_.front()->done && in_order_.front()->done_in < s.delta) {
-    s.Retire(in_order_.front()->insn, q_);
-    in_order_.pop_front();
+  for (std::optional<uint32_t> i; (i = dispatch_.Retirable()) && finished_in_[*i] < s.delta;) {
+    dispatch_.Retire();
+    finished_in_.erase(*i);
+    s.Retire(*i, q_);
     moved = true;
   }
   return moved;

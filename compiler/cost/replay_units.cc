@@ -1,6 +1,7 @@
 // The command processor and the single-issue units of the event replay.
 #include "compiler/cost/replay_units.h"
 
+#include "hw/spec/command_fetch.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler::replay {
@@ -10,19 +11,18 @@ bool CommandProcessor::Step(Shared& s) {
   for (;;) {
     if (next_ == batch_end_) {
       if (next_ == s.insns.size()) return moved;
+      const spec::FetchBatch batch = spec::FetchBatchAt(s.c, next_, s.insns.size());
       if (fetch_done_ == kNever) {  // request the next batch
-        const uint64_t bytes =
-            std::min<uint64_t>(s.c.cmd().fetch_batch(), s.insns.size() - next_) * spec::kInsnBytes;
-        fetch_done_ = s.Dram(s.now, s.insn_offset + next_ * spec::kInsnBytes, bytes, false);
-        s.cost.dram_read_bytes += bytes;
+        fetch_done_ = s.Dram(s.now, s.insn_offset + batch.offset(), batch.bytes(), false);
+        s.cost.dram_read_bytes += batch.bytes();
         return true;
       }
       if (s.now < fetch_done_) return moved;
       fetch_done_ = kNever;
-      batch_end_ = std::min<size_t>(next_ + s.c.cmd().fetch_batch(), s.insns.size());
+      batch_end_ = batch.first + batch.count;
     }
     const int q = static_cast<int>(s.insns[next_].queue());
-    if (s.fifo[q].size() >= s.c.cmd().queue_depth()) return moved;
+    if (!spec::QueueAccepts(s.c, s.fifo[q].size())) return moved;
     s.timeline[next_].dispatch = s.now;
     s.fifo[q].push_back(next_++);
     moved = true;

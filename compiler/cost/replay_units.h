@@ -11,16 +11,19 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/cost/cost_model.h"
 #include "hw/spec/dma_burst_pipeline.h"
+#include "hw/spec/dma_dispatch.h"
 #include "hw/spec/dram_controller.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/timing_model.h"
+#include "hw/spec/token_counts.h"
 
 namespace npu::compiler::replay {
 
@@ -44,25 +47,18 @@ struct Shared {
   uint64_t Dram(uint64_t at, uint64_t addr, uint64_t bytes, bool write) {
     return dram.Access(at, addr, bytes, write);
   }
-  bool HasTokens(size_t i, int q) const {
-    for (int p = 0; p < kQueues; ++p) {
-      if ((insns[i].wait_mask >> p & 1) && tokens[p][q] == 0) return false;
-    }
-    return true;
-  }
+  static spec::Queue QueueAt(int q) { return static_cast<spec::Queue>(q); }
   // Whether instruction i of queue q may take its tokens now. Tokens count as soon as they are
   // given, but a unit already `blocked` on them wakes a delta later (hw's TokenSync notifies
   // with SC_ZERO_TIME): after everything else due in the delta they were given in.
   bool Ready(size_t i, int q, bool blocked) const {
-    if (!HasTokens(i, q)) return false;
+    if (!tokens.Has(QueueAt(q), insns[i].wait_mask)) return false;
     for (int p = 0; p < kQueues && blocked; ++p) {
       if ((insns[i].wait_mask >> p & 1) && given_in[p][q] == delta) return false;
     }
     return true;
   }
-  void TakeTokens(size_t i, int q) {
-    for (int p = 0; p < kQueues; ++p) tokens[p][q] -= insns[i].wait_mask >> p & 1;
-  }
+  void TakeTokens(size_t i, int q) { tokens.Take(QueueAt(q), insns[i].wait_mask); }
   // Ends the delta: true if tokens were given in it (their waiters act in the next one).
   bool NextDelta() {
     const bool given = given_this_delta;
@@ -71,9 +67,9 @@ struct Shared {
     return given;
   }
   void Retire(size_t i, int q) {
+    tokens.Give(QueueAt(q), insns[i].signal_mask);
     for (int p = 0; p < kQueues; ++p) {
       if (!(insns[i].signal_mask >> p & 1)) continue;
-      ++tokens[q][p];
       given_in[q][p] = delta;
       given_this_delta = true;
     }
@@ -89,7 +85,7 @@ struct Shared {
   spec::SramBankTimer banks;
   spec::DramController dram;
   uint64_t now = 0;
-  std::array<std::array<int64_t, kQueues>, kQueues> tokens{};     // [src][dst]
+  spec::TokenCounts tokens;
   std::array<std::array<uint64_t, kQueues>, kQueues> given_in{};  // delta of the last give
   uint64_t delta = 1;                                             // every delta of every instant
   bool given_this_delta = false;
@@ -129,49 +125,48 @@ class Unit {
   spec::FoldChain chain_;  // CONVs only: hw/mac_array's
 };
 
-// A DMA engine: in-order dispatch (tokens, hazard with descriptors in flight, a free channel),
-// its channels' burst loops, in-order retirement.
+// A DMA engine: spec::DmaDispatch's rule (tokens first, then no hazard and a free channel; in-order
+// retirement), each channel's spec::DmaBurstPipeline, channels due together in the rule's priority.
 class DmaEngine {
  public:
   DmaEngine(const spec::NpuConfig& config, spec::Queue queue);
   bool Step(Shared& s);
   // Starts the channels Step gave a descriptor: they act after the command processor of the
-  // same pass (in hw/dma the dispatcher kicks a channel one delta after the event that freed its
-  // descriptor, by which time the command processor, woken by that event too, has asked DRAM for
+  // same pass (in hw/dma the dispatcher kicks the channels a delta after the event that freed a
+  // channel, by which time the command processor, woken by that event too, has asked DRAM for
   // its next batch), and before the units of the next pass.
   bool StartKicked(Shared& s);
   uint64_t Wake() const;
   // A finished descriptor retires (gives its tokens) a delta after its channel finishes it, as
   // hw/dma's in-order retirement wakes on the channel's delta notification.
-  bool RetiresNextDelta() const { return !in_order_.empty() && in_order_.front()->done; }
+  bool RetiresNextDelta() const { return dispatch_.Retirable().has_value(); }
 
  private:
-  struct Job {
-    size_t insn;
-    std::vector<spec::Footprint> footprint;
-    bool done = false;
-    uint64_t done_in = 0;  // the delta its channel finished it in
-  };
   struct Channel {
-    std::shared_ptr<Job> job;  // null: free
+    size_t insn = 0;
     std::vector<spec::Burst> bursts;
     std::optional<spec::DmaBurstPipeline> pipeline;  // set when started (hw/dma's rule)
     uint64_t wake = kNever;
     bool kicked = false;  // given a descriptor in this pass: starts in StartKicked
   };
+  struct Pending {  // taken from the queue, not yet on a channel
+    size_t insn;
+    std::vector<spec::Footprint> footprint;
+    bool has_tokens = false;
+    bool blocked = false;  // found its tokens missing
+  };
 
   bool Dispatch(Shared& s);
-  bool StepChannel(Shared& s, Channel& ch);
+  bool StepChannel(Shared& s, size_t channel);
   bool RetireInOrder(Shared& s);
 
   int q_;
   bool load_;
   size_t outstanding_;
+  spec::DmaDispatch dispatch_;
   std::vector<Channel> channels_;
-  std::deque<std::shared_ptr<Job>> in_order_;  // dispatched, not retired
-  std::shared_ptr<Job> pending_;               // taken from the queue, not yet on a channel
-  bool has_tokens_ = false;
-  bool blocked_ = false;  // pending_ found its tokens missing
+  std::optional<Pending> pending_;
+  std::unordered_map<size_t, uint64_t> finished_in_;  // a finished descriptor's delta
 };
 
 }  // namespace npu::compiler::replay

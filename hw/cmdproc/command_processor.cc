@@ -36,9 +36,10 @@ void CommandProcessor::Run() {
     sc_core::wait(start_);
     BeginRun();
     const uint32_t count = ctx_.run.insn_count;
-    const uint32_t batch = ctx_.config.cmd().fetch_batch();
-    for (uint32_t first = 0; first < count && !faulted_; first += batch) {
-      if (!FetchAndDispatch(first, std::min(batch, count - first))) break;
+    for (uint64_t first = 0; first < count && !faulted_;) {
+      const spec::FetchBatch batch = spec::FetchBatchAt(ctx_.config, first, count);
+      if (!FetchAndDispatch(batch)) break;
+      first += batch.count;
     }
     while (!faulted_ && retired_count_ < dispatched_) sc_core::wait(retired_);
     ctx_.counters.Set(spec::regs::kCycles, ctx_.clock.Now() - ctx_.run.begin_cycle);
@@ -49,12 +50,13 @@ void CommandProcessor::Run() {
   }
 }
 
-bool CommandProcessor::FetchAndDispatch(uint32_t first, uint32_t count) {
+bool CommandProcessor::FetchAndDispatch(const spec::FetchBatch& batch) {
+  const auto first = static_cast<uint32_t>(batch.first);
+  const auto count = static_cast<uint32_t>(batch.count);
   const uint64_t begin = ctx_.clock.Now();
-  words_.resize(uint64_t{count} * spec::kInsnBytes);
+  words_.resize(batch.bytes());
   tlm::tlm_generic_payload gp;
-  const uint64_t addr =
-      ctx_.run.dram_base + ctx_.run.insn_offset + uint64_t{first} * spec::kInsnBytes;
+  const uint64_t addr = ctx_.run.dram_base + ctx_.run.insn_offset + batch.offset();
   MakePayload(gp, tlm::TLM_READ_COMMAND, addr, words_.data(), static_cast<uint32_t>(words_.size()));
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   bus->b_transport(gp, delay);
@@ -83,7 +85,7 @@ bool CommandProcessor::FetchAndDispatch(uint32_t first, uint32_t count) {
 void CommandProcessor::Dispatch(QueuedInsn item) {
   sc_core::sc_fifo<QueuedInsn>& fifo = *queues_[static_cast<int>(item.insn.queue())];
   const uint64_t begin = ctx_.clock.Now();
-  fifo.write(std::move(item));  // blocks while the queue is full
+  fifo.write(std::move(item));  // blocks while the queue is full: its depth is cmd.queue_depth
   const uint64_t end = ctx_.clock.Now();
   ctx_.counters.Add(spec::regs::kDispatchStallCycles, end - begin);
   Trace(ctx_, "fetch", "queue full", begin, end, -1);

@@ -13,6 +13,7 @@
 #include <tlm>
 
 #include "hw/common/unit_context.h"
+#include "hw/spec/command_fetch.h"
 
 namespace npu::hw {
 
@@ -39,8 +40,8 @@ class CommandProcessor : public sc_core::sc_module, public RunControl {
  private:
   void Run();
   void BeginRun();
-  // Fetches, decodes and dispatches instructions [first, first + count).
-  bool FetchAndDispatch(uint32_t first, uint32_t count);
+  // Fetches, decodes and dispatches one batch (spec::FetchBatchAt's rule).
+  bool FetchAndDispatch(const spec::FetchBatch& batch);
   void Dispatch(QueuedInsn item);
 
   UnitContext& ctx_;

@@ -1,5 +1,6 @@
-// The dependency tokens between the four queues: a counting semaphore per ordered pair
-// (producer queue -> consumer queue). See docs/isa.md, "Tokens".
+// The dependency tokens between the four queues as the SystemC units wait for them: the counts and
+// the rule are spec::TokenCounts (shared with the compiler's replay); this adds the waiting, a
+// wake-up per ordered pair, and the wait time split by cause. See docs/isa.md, "Tokens".
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "hw/common/clock.h"
 #include "hw/spec/isa.h"
+#include "hw/spec/token_counts.h"
 
 namespace npu::hw {
 
@@ -29,7 +31,7 @@ class TokenSync {
 
  private:
   const Clock& clock_;
-  uint32_t count_[spec::kNumQueues][spec::kNumQueues] = {};
+  spec::TokenCounts counts_;
   sc_core::sc_event posted_[spec::kNumQueues][spec::kNumQueues];
   int blocked_on_[spec::kNumQueues] = {-1, -1, -1, -1};
 };

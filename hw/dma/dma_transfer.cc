@@ -1,5 +1,5 @@
 // A DMA channel's transfer: the bursts' timing rule is spec::DmaBurstPipeline's (shared with the
-// compiler's replay); this file gives it the memories, moving the bytes: loads write each burst to
+// compiler's replay); this file starts and advances it and gives it the memories, moving the bytes: loads write each burst to
 // SRAM when its data arrives (scattered by the descriptor's sram_elem_stride), stores read each
 // burst from SRAM when they issue it. Each burst makes the one SRAM access spec::BurstSramAccess
 // says. Matches spec::DmaIdealCycles when no other traffic gets in the way.
@@ -98,16 +98,51 @@ class DmaEngine::ChannelMemories : public spec::DmaBurstPipeline::Memories {
   UnitResult result_;
 };
 
-UnitResult DmaEngine::Transfer(const std::vector<spec::Burst>& bursts, SramTiming& traffic) {
-  ChannelMemories memories(*this, bursts, traffic);
-  spec::DmaBurstPipeline pipeline(direction_ == spec::Opcode::kLoad, bursts.size(),
-                                  ctx_.config.dma().outstanding_bursts());
-  uint64_t wake = pipeline.Start(ctx_.clock.Now(), memories);
-  while (!pipeline.done() && memories.result().ok()) {
-    if (wake > ctx_.clock.Now()) sc_core::wait(ctx_.clock.Cycles(wake - ctx_.clock.Now()));
-    wake = pipeline.Advance(wake, memories);
+void DmaEngine::StartTransfer(Transfer& t) {
+  t.begin = ctx_.clock.Now();
+  busy_.Begin(t.begin);
+  const spec::DmaArgs& dma = std::get<spec::DmaArgs>(t.job->item.insn.args);
+  const uint64_t sram_end = dma.sram_addr + spec::DmaSramExtent(dma);
+  if (sram_end > ctx_.config.sram().size_bytes()) {
+    t.job->result = {ErrorCode::kSramRange,
+                     fmt::format("{} touches SRAM up to {} of {} bytes",
+                                 spec::OpcodeName(direction_), sram_end,
+                                 ctx_.config.sram().size_bytes())};
+    return;  // no pipeline: done at once
   }
-  return memories.result();
+  t.bursts = spec::SplitIntoBursts(ctx_.config, dma);
+  t.memories = std::make_shared<ChannelMemories>(*this, t.bursts, t.traffic);
+  t.pipeline.emplace(direction_ == spec::Opcode::kLoad, t.bursts.size(),
+                     ctx_.config.dma().outstanding_bursts());
+  t.wake = t.pipeline->Start(t.begin, *t.memories);
+}
+
+void DmaEngine::AdvanceTransfer(Transfer& t) { t.wake = t.pipeline->Advance(t.wake, *t.memories); }
+
+bool DmaEngine::TransferDone(const Transfer& t) const {
+  return !t.pipeline || t.pipeline->done() || !t.memories->result().ok();
+}
+
+UnitResult DmaEngine::TransferResult(const Transfer& t) {
+  if (!t.pipeline) return t.job->result;  // refused before the first burst
+  UnitResult result = t.memories->result();
+  const spec::DmaArgs& dma = std::get<spec::DmaArgs>(t.job->item.insn.args);
+  const uint64_t took = ctx_.clock.Now() - t.begin;
+  const uint64_t ideal = spec::DmaIdealCycles(ctx_.config, direction_, t.bursts);
+  // Bursts overlap, so the bank-conflict cycles of individual bursts can add up to more than was
+  // lost; they explain at most the loss, and DRAM contention the rest.
+  const uint64_t lost = took > ideal ? took - ideal : 0;
+  result.bank_conflict_cycles = std::min(t.traffic.conflict_cycles, lost);
+  result.dram_stall_cycles = lost - result.bank_conflict_cycles;
+  const uint64_t bytes = spec::DmaBytes(dma);
+  ctx_.counters.Add(
+      direction_ == spec::Opcode::kLoad ? spec::regs::kDramReadBytes : spec::regs::kDramWriteBytes,
+      bytes);
+  result.events.dma_bytes = bytes;
+  (direction_ == spec::Opcode::kLoad ? result.events.dram_read_bytes
+                                     : result.events.dram_write_bytes) = bytes;
+  t.traffic.AddTo(result.events);
+  return result;
 }
 
 }  // namespace npu::hw

@@ -59,6 +59,7 @@ class Npu : public sc_core::sc_module {
  public:
   Sram sram;
   AccBuffer acc;
+  DmaChannelScheduler dma_channels;  // runs both engines' channels
   DmaEngine load_dma;
   DmaEngine store_dma;
   MacArray mac_array;
