@@ -58,6 +58,7 @@ struct CalibrationSummary {
   int64_t samples = 0;
   std::vector<std::string> files;  // empty: the built-in seeded inputs
   std::string observer;            // quantize::ObserverName
+  bool from_cache = false;         // the quantised model an earlier run calibrated and stored
 };
 
 struct AccuracyReport {

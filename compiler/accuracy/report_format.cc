@@ -102,6 +102,7 @@ std::string FormatAccuracyText(const AccuracyReport& r) {
                      c->files.empty() ? "built-in seeded inputs"
                                       : fmt::format("samples from {}", FileList(c->files)),
                      c->observer);
+    if (c->from_cache) s += "(the quantised model of an earlier run, from the cache)\n";
   }
   s += "\n";
   s += OutputsTable(r);
@@ -137,7 +138,8 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
     report["calibration"] = {{"samples", c->samples},
                              {"source", c->files.empty() ? "built-in" : "files"},
                              {"files", c->files},
-                             {"observer", c->observer}};
+                             {"observer", c->observer},
+                             {"from_cache", c->from_cache}};
   }
   return report.dump(2) + "\n";
 }

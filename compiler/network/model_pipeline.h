@@ -9,7 +9,8 @@
 //      ONNX model keeps its own scales).
 //   2. The front-end pipeline (compiler/passes: BN folding, fusion, NHWC).
 //   3. Post-training quantisation (compiler/quantize), calibrated on the caller's samples or on
-//      seeded inputs.
+//      seeded inputs, or the quantised graph an earlier run stored for the same model, samples
+//      and options (quantize_cache.h).
 //   4. CompileModel (compile_model.h).
 //   5. The input: a seeded float input (or the caller's), quantised with the graph input's
 //      parameters; the expected outputs from the integer reference (compiler/qinterp).
@@ -26,6 +27,7 @@
 #include "compiler/interp/host_tensor.h"
 #include "compiler/ir/graph.h"
 #include "compiler/network/compile_model.h"
+#include "compiler/network/quantize_cache.h"
 #include "compiler/quantize/quantize.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -51,6 +53,8 @@ struct ModelPipelineOptions {
   // and calibration samples may carry the batch in their first dim.
   int64_t batch = 0;
   CompileOptions compile;
+  // Where quantised graphs of earlier runs are kept (quantize_cache.h); no dir: none.
+  QuantizeCacheOptions quantize_cache;
 };
 
 // Steps 1-3 and 5: everything that does not depend on the architecture config. A sweep over
@@ -71,6 +75,8 @@ struct QuantizedModel {
   int64_t calibration_samples = 0;
   std::string calibration_observer;
   std::vector<std::string> calibration_files;
+  bool quantized_from_cache = false;  // calibration skipped: an earlier run's quantised graph
+  std::string cache_notice;           // an unusable or unwritable cache entry, for the user
   double prepare_seconds = 0, quantize_seconds = 0, reference_seconds = 0;
 };
 

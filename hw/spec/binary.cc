@@ -5,14 +5,17 @@
 #include <lzma.h>
 
 #include "hw/spec/config.h"
+#include "hw/spec/crc64.h"
 #include "hw/spec/isa.h"
 
 namespace npu::spec {
 
 // liblzma's CRC-64 is the XZ one, and runs several times faster than a byte-wise table (it
 // checksums every binary twice per run, and model weights once, 10-50 MB each).
-uint64_t Crc64(std::string_view bytes) {
-  return lzma_crc64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), 0);
+uint64_t Crc64(std::string_view bytes) { return Crc64(bytes, 0); }
+
+uint64_t Crc64(std::string_view bytes, uint64_t previous) {
+  return lzma_crc64(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), previous);
 }
 
 std::string SealProgram(const Program& program) {

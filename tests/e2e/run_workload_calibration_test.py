@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """run_workload's calibration data (issue 14): --calib takes .npy samples, stacks [N,...] and folders
 of them (name order), --calib-count takes the first N of them (or N built-in inputs), and the
-report says what the quantisation was calibrated on. Bad calibration data (a count beyond what is
+report says what the quantisation was calibrated on. A repeated run reuses the quantised model of
+an earlier one with the same model, samples and options from the cache (NPU_CACHE_DIR), with
+identical results; --no-quant-cache neither reads nor writes it; a damaged entry is a notice, not
+an error. Bad calibration data (a count beyond what is
 there, an empty folder, the wrong shape or dtype, NaN) is an error with exit status 2 and no file.
 
 Usage: run_workload_calibration_test.py RUN_WORKLOAD
@@ -42,11 +45,13 @@ class Calibration(unittest.TestCase):
         write_npy(os.path.join(self.dir, "a.npy"), [2] + SAMPLE, samples(2, 1))  # a stack of 2
         write_npy(os.path.join(self.dir, "b.npy"), [1] + SAMPLE, samples(1, 2))
         self.out = os.path.join(self.tmp.name, "out")
+        self.cache = os.path.join(self.tmp.name, "cache")
+        os.environ["NPU_CACHE_DIR"] = self.cache  # a cache of this test's own
 
     def tearDown(self):
         self.tmp.cleanup()
 
-    def calibration(self, *args):
+    def run_tool(self, *args):
         p = subprocess.run([TOOL, *MODEL, *args, "--output-dir", self.out], capture_output=True,
                            text=True)
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -54,18 +59,57 @@ class Calibration(unittest.TestCase):
         with open(os.path.join(self.out, "report.json")) as f:
             report = json.load(f)
         self.assertEqual(report["check"]["status"], "pass")
-        return report["accuracy"]["calibration"]
+        return p, report
+
+    def calibration(self, *args):
+        return self.run_tool(*args)[1]["accuracy"]["calibration"]
+
+    def output_bytes(self):
+        return {n: open(os.path.join(self.out, n), "rb").read()
+                for n in sorted(os.listdir(self.out)) if n.endswith(".npy")}
+
+    def entries(self):
+        folder = os.path.join(self.cache, "quantized")
+        return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+
+    def test_a_repeated_run_reuses_the_quantisation_with_identical_results(self):
+        p, first = self.run_tool("--calib", self.dir)
+        self.assertFalse(first["accuracy"]["calibration"]["from_cache"])
+        outputs = self.output_bytes()
+        self.assertEqual(len(self.entries()), 1)
+        p, again = self.run_tool("--calib", self.dir)
+        self.assertTrue(again["accuracy"]["calibration"]["from_cache"])
+        self.assertIn("an earlier run", p.stdout)
+        self.assertEqual(self.output_bytes(), outputs)
+        self.assertEqual(again["totals"]["cycles"], first["totals"]["cycles"])
+        self.assertEqual(again["accuracy"]["outputs"], first["accuracy"]["outputs"])
+        # Other samples miss; --no-quant-cache neither reads nor stores.
+        self.assertFalse(self.calibration("--calib", self.dir, "--calib-count", "2")["from_cache"])
+        self.assertEqual(len(self.entries()), 2)
+        self.assertFalse(self.calibration("--calib", self.dir, "--no-quant-cache")["from_cache"])
+        self.assertFalse(self.calibration("--calib-count", "5", "--no-quant-cache")["from_cache"])
+        self.assertEqual(len(self.entries()), 2)
+
+    def test_a_damaged_entry_is_a_notice_and_is_replaced(self):
+        self.calibration("--calib", self.dir)
+        entry = os.path.join(self.cache, "quantized", self.entries()[0])
+        with open(entry, "r+b") as f:
+            f.truncate(12)
+        p, report = self.run_tool("--calib", self.dir)
+        self.assertIn("notice: ignored the quantisation cache entry " + entry, p.stderr)
+        self.assertFalse(report["accuracy"]["calibration"]["from_cache"])
+        self.assertTrue(self.calibration("--calib", self.dir)["from_cache"])
 
     def test_folders_stacks_and_counts_are_reported(self):
         files = [os.path.join(self.dir, n) for n in ("a.npy", "b.npy")]
         self.assertEqual(self.calibration("--calib", self.dir),
                          {"samples": 3, "source": "files", "files": files,
-                          "observer": "percentile"})
+                          "observer": "percentile", "from_cache": False})
         self.assertEqual(self.calibration("--calib", self.dir, "--calib-count", "2")["samples"], 2)
         self.assertEqual(self.calibration("--calib", files[1])["samples"], 1)
         self.assertEqual(self.calibration("--calib-count", "6"),
                          {"samples": 6, "source": "built-in", "files": [],
-                          "observer": "percentile"})
+                          "observer": "percentile", "from_cache": False})
 
     def refused(self, args, message):
         p = subprocess.run([TOOL, *MODEL, *args, "--output-dir", self.out], capture_output=True,

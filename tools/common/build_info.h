@@ -19,4 +19,9 @@ const BuildInfo& GetBuildInfo();
 // "<tool> 0.10.0 (commit 1a2b3c4d5e6f+dirty, Release)": what --version prints.
 std::string VersionLine(const std::string& tool);
 
+// What identifies the code this process runs, for caches of its results: the version, commit and
+// build type, and where those do not pin the code down (a modified tree, no git) the running
+// executable's size and modification time as well.
+std::string CodeIdentity();
+
 }  // namespace npu::tools

@@ -53,6 +53,10 @@ po::options_description ModelOptionsDescription() {
       ("cpu-ops", po::value<std::vector<std::string>>()->composing(),
        "run these nodes (by name) or ops (e.g. add, max_pool) on the control core instead of "
        "the NPU (repeatable, or comma-separated)")
+      ("no-quant-cache",
+       "neither reuse nor store the quantised model of an earlier run with the same model, "
+       "calibration samples and options (kept in $NPU_CACHE_DIR, else ~/.cache/npu; "
+       "docs/quantization.md)")
       ("no-cpu-fallback",
        "refuse, listing them, ops the NPU cannot run instead of running them on the control "
        "core (docs/cpu-fallback.md)");
@@ -70,6 +74,7 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
               << ": must be between 1 and 100000\n";
     return 2;
   }
+  options.quant_cache = vm.count("no-quant-cache") == 0;
   Take(vm, "image-size", options.image_size);
   Take(vm, "batch", options.batch);
   if (options.batch < 0 || options.batch > 4096) {

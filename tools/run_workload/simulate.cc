@@ -86,7 +86,8 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
                                                            {model->float_inputs}));
   a.model = model->name;
   a.calibration = compiler::accuracy::CalibrationSummary{
-      model->calibration_samples, model->calibration_files, model->calibration_observer};
+      model->calibration_samples, model->calibration_files, model->calibration_observer,
+      model->quantized_from_cache};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};
 }

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 
 #include "compiler/compile.h"
 #include "compiler/network/model_pipeline.h"
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/binary.h"
+#include "tools/common/build_info.h"
 #include "tools/common/npy.h"
 #include "workloads/models/layer_list.h"
 #include "workloads/models/models.h"
@@ -118,6 +120,9 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   mo.batch = options.batch;
   mo.compile.cpu_fallback = options.cpu_fallback;
   mo.compile.cpu_ops = options.cpu_ops;
+  if (options.quant_cache) {
+    mo.quantize_cache = {compiler::DefaultQuantizeCacheDir(), CodeIdentity()};
+  }
   if (options.timing_only) {
     // Scales and zero points change the values the NPU computes, never its instruction stream's
     // shape or timing, and a timing-only run computes no values: one min/max calibration pass
@@ -149,6 +154,8 @@ StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
   NPU_ASSIGN_OR_RETURN(compiler::QuantizedModel m,
                        compiler::QuantizeModel(options.model, mo, fits));
   m.calibration_files = calib_files;
+  // A cache entry that could not be used or stored: the run is right, but the user should know.
+  if (!m.cache_notice.empty()) std::cerr << "notice: " << m.cache_notice << "\n";
   return m;
 }
 
