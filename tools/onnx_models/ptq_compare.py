@@ -7,9 +7,10 @@ export_corpus.py draws them, never downloaded) it:
      (smooth random fields: low-frequency noise octaves, not the white noise the model's
      BatchNorm statistics came from, so that calibrating on the right data matters);
   2. quantises the float model with PyTorch FX graph mode PTQ (prepare_fx / convert_fx) on the
-     calibration set, per-channel symmetric weights and histogram activation observers, once
-     with the full 8-bit activation range (the like-for-like comparison) and once with the
-     fbgemm default qconfig (7-bit activations, reduce_range), and runs it on the evaluation set;
+     calibration set, with per-channel symmetric weights and histogram activation observers
+     (the like-for-like comparison, run on the onednn engine) and with the qnnpack default
+     qconfig (per-tensor weights), and runs it on the evaluation set (Debian's torch has no
+     fbgemm engine);
   3. exports the float model to ONNX and runs it through `run_workload MODEL.onnx --calib
      calib.npy --input x.npy --output-dir DIR` for every evaluation input: compiled, run on the
      simulated NPU, bit-exact against the integer reference, its dequantised output read back;
@@ -72,7 +73,7 @@ def torch_ptq(module, calib, qconfig_mapping):
 
 def full_range_qconfig():
     """Per-channel symmetric int8 weights, histogram-observed quint8 activations over the full
-    8 bits (fbgemm's default reduces them to 7 bits to dodge an x86 overflow)."""
+    8 bits (fbgemm's default would reduce them to 7 bits to dodge an x86 overflow)."""
     qconfig = QConfig(activation=HistogramObserver.with_args(reduce_range=False),
                       weight=default_per_channel_weight_observer)
     return QConfigMapping().set_global(qconfig)
@@ -82,9 +83,9 @@ def run_ours(tool, onnx_path, calib_path, inputs, work):
     """run_workload's dequantised output for each input, calibrated on calib_path (None: its
     built-in calibration inputs)."""
     outputs = []
-    for k, x in enumerate(inputs):
+    for k in range(inputs.shape[0]):
         x_path = os.path.join(work, f"eval{k}.npy")
-        np.save(x_path, x.numpy().astype(np.float32))
+        np.save(x_path, inputs[k:k + 1].numpy().astype(np.float32))
         out_dir = os.path.join(work, f"out{k}" + ("" if calib_path else "_builtin"))
         cmd = [tool, onnx_path, "--input", x_path, "--output-dir", out_dir, "--quiet"]
         if calib_path:
@@ -116,9 +117,10 @@ def compare(name, tool, calib_count, eval_count, work):
         reference = [module(evals[k:k + 1]) for k in range(eval_count)]
     result = {"model": name, "calibration_samples": calib_count, "eval_samples": eval_count}
 
-    torch.backends.quantized.engine = "fbgemm"
-    for label, mapping in (("torch_fx_ptq", full_range_qconfig()),
-                           ("torch_fx_ptq_fbgemm_default", get_default_qconfig_mapping("fbgemm"))):
+    for label, engine, mapping in (
+            ("torch_fx_ptq", "onednn", full_range_qconfig()),
+            ("torch_fx_ptq_per_tensor", "qnnpack", get_default_qconfig_mapping("qnnpack"))):
+        torch.backends.quantized.engine = engine
         started = time.time()
         quantized = torch_ptq(module, calib, mapping)
         with torch.no_grad():
@@ -156,7 +158,7 @@ def main():
             r = results[-1]
             print(f"{name}: calibration {r['calibration_samples']}, evaluation "
                   f"{r['eval_samples']} (SNR dB / cosine against torch float)")
-            for label in ("run_workload_calib", "torch_fx_ptq", "torch_fx_ptq_fbgemm_default",
+            for label in ("run_workload_calib", "torch_fx_ptq", "torch_fx_ptq_per_tensor",
                           "run_workload_builtin"):
                 s = r[label]
                 print(f"  {label:30s} {s['snr_db']:7.2f} dB  {s['cosine']:.6f}  "
