@@ -1,7 +1,7 @@
 // The pools of the quantised IR: max and average pooling (adds: tensor_kernels.cc).
 //   max:     y = clamp(max of the taps inside the input)                (same quantisation)
-//   average: mean = RoundDiv(sum of (x - z_x) over the taps inside, count),
-//            y = clamp(z_y + ApplyScale(mean, multiplier, shift))
+//   average: y = clamp(z_y + RescaledMean(sum of (x - z_x) over the taps inside, count,
+//                                        multiplier, shift))   (hw/spec/semantics.h)
 // with count = kernel_h * kernel_w if count_include_pad, else the number of taps inside, and
 // clamp to [max(clamp_min, -128), min(clamp_max, 127)].
 #include <algorithm>
@@ -60,8 +60,8 @@ void AveragePoolKernel(const QIn& x, const QPoolAttrs& a, QOut out) {
         for (int64_t iy = t.y0; iy < t.y1; ++iy) {
           for (int64_t ix = t.x0; ix < t.x1; ++ix) sum += x.v[(iy * x.w + ix) * x.c + c] - x.zp;
         }
-        const int32_t mean = static_cast<int32_t>(spec::RoundDiv(sum, count));  // |mean| <= 255
-        dst[c] = Clamp(int64_t{out.zp} + spec::ApplyScale(mean, a.multiplier, a.shift), a.clamp);
+        dst[c] = Clamp(int64_t{out.zp} + spec::RescaledMean(sum, count, a.multiplier, a.shift),
+                       a.clamp);
       }
     }
   }

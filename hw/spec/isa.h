@@ -101,8 +101,9 @@ inline constexpr uint32_t kLutEntries = 256;
 
 // POOL (vector unit): max or average over kernel windows of an HWC int8 region in SRAM; taps
 // outside the region are padding. Max: out = clamp(max of the taps inside). Average:
-// out = clamp(out_zero_point + ApplyScale(RoundDiv(sum of (x - in_zero_point) inside, count),
-// multiplier, shift)) with count = kernel_h*kernel_w, or the taps inside if !count_include_pad.
+// out = clamp(out_zero_point + RescaledMean(sum of (x - in_zero_point) inside, count,
+// multiplier, shift)) (semantics.h: one rounding, at the output's scale) with count =
+// kernel_h*kernel_w, or the taps inside if !count_include_pad.
 enum class PoolMode : uint8_t { kMax = 0, kAverage = 1 };
 struct PoolArgs {
   uint32_t in_addr = 0;

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "hw/spec/arith.h"
 
 namespace npu::spec {
@@ -228,6 +231,16 @@ int64_t RoundDiv(int64_t sum, int64_t count) {
   return num >= 0 ? num / den : -((-num + den - 1) / den);  // floor division
 }
 
+int64_t RescaledMean(int64_t sum, int64_t count, int32_t multiplier, int shift) {
+  // In 128 bits: a CPU op's count is bounded only by its tensor, and a damaged binary must not
+  // make this overflow.
+  using I128 = __int128;
+  const I128 num = 2 * I128{sum} * multiplier + count, den = 2 * I128{count};
+  const I128 mean = num >= 0 ? num / den : -((-num + den - 1) / den);  // RoundDiv
+  const I128 v = (mean + (I128{1} << (shift - 1))) >> shift;           // RoundingShift
+  return static_cast<int64_t>(std::clamp<I128>(v, INT32_MIN, INT32_MAX));
+}
+
 namespace {
 
 // The taps of window (oh, ow) inside the region, as (max, sum of x - zp, count inside).
@@ -267,9 +280,8 @@ void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<i
         int64_t v = w.max;
         if (p.mode == uint32_t(PoolMode::kAverage)) {
           const int64_t count = p.count_include_pad ? int64_t{p.kernel_h} * p.kernel_w : w.inside;
-          const int64_t mean = count > 0 ? RoundDiv(w.sum, count) : 0;
-          const int32_t mean32 = static_cast<int32_t>(Clamp64(mean, INT32_MIN, INT32_MAX));
-          v = int64_t{p.out_zero_point} + ApplyScale(mean32, p.multiplier, int(p.shift));
+          const int64_t mean = count > 0 ? RescaledMean(w.sum, count, p.multiplier, int(p.shift)) : 0;
+          v = int64_t{p.out_zero_point} + mean;
         }
         out[(uint64_t{oh} * p.out_w + ow) * p.channels + c] =
             static_cast<int8_t>(Clamp64(v, lo, hi));

@@ -74,6 +74,13 @@ void ComputePool(const PoolArgs& pool, std::span<const int8_t> input, std::vecto
 // round(sum / count), halves towards +infinity: floor((2*sum + count) / (2*count)).
 int64_t RoundDiv(int64_t sum, int64_t count);
 
+// A mean (an average pool's, a ReduceMean's) before the output zero point and the clamp:
+// RoundingShift(RoundDiv(sum * multiplier, count), shift), the mean rescaled with one rounding
+// at the output's scale (rounding the mean to the input's scale first, as the ISA did before,
+// lost 2.3 dB of SNR at resnet18's global pool), saturated to int32. count >= 1; shift in
+// [1, 62].
+int64_t RescaledMean(int64_t sum, int64_t count, int32_t multiplier, int shift);
+
 // `a` holds count values, `b` EltwiseBBytes(eltwise); `eltwise` must pass CheckEltwise.
 void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
                     std::span<const int8_t> b, std::vector<int8_t>& out);

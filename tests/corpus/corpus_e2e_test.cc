@@ -37,7 +37,11 @@ std::string Family(const std::string& model) { return model.substr(0, model.find
 
 // The least cosine of the int8 output against torch's for each model: the measured value
 // (docs/model-coverage.md), rounded down, as a regression bound. Outputs are identical on every
-// config (bit-exact to the same integer reference).
+// config (bit-exact to the same integer reference). One input, calibrated on itself, through
+// random miniatures that amplify perturbations: a change of rounding moves these by chance. When
+// the average pool's mean went to one rounding (hw/spec/semantics.h, RescaledMean), regnet fell
+// from 0.9953 to 0.9932 and lraspp from 0.9883 to 0.9835 on this input, while on 16 held-out
+// inputs both improved (regnet 13.2 -> 13.3 dB, lraspp 7.5 -> 7.6 dB; docs/quantization.md).
 double CosineFloor(const std::string& model) {
   static const std::map<std::string, double> kFloor = {{"alexnet", 0.9995},
                                                        {"vgg", 0.999},
@@ -53,9 +57,9 @@ double CosineFloor(const std::string& model) {
                                                        {"mobilenet_v3", 0.999},
                                                        {"mnasnet", 0.998},
                                                        {"efficientnet", 0.98},
-                                                       {"regnet", 0.995},
+                                                       {"regnet", 0.99},
                                                        {"convnext", 0.999},
-                                                       {"lraspp", 0.985},
+                                                       {"lraspp", 0.98},
                                                        {"transformer_encoder", 0.999},
                                                        {"transformer_encoder_gelu_prenorm", 0.999},
                                                        {"cnn1d", 0.999}};

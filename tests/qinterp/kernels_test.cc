@@ -170,10 +170,11 @@ TEST(QInterpKernels, AveragePoolRoundsTheMeanHalfUp) {
   const ir::Graph g = b.Finish({y0, y1});
   StatusOr<std::vector<I8>> out = InterpretQuantized(g, {{2, 5, -4, 1, 6, 2}});
   ASSERT_TRUE(out.ok()) << out.status().message();
-  // Sums 10, 5, -4. count_include_pad=0: 10/4 = 2.5 -> 3, 5/4 -> 1, -4/2 = -2.
-  // count_include_pad=1: the last is -4/4 = -1. Then y = 2 * mean - 3.
-  EXPECT_EQ((*out)[0], (I8{3, -1, -7}));
-  EXPECT_EQ((*out)[1], (I8{3, -1, -5}));
+  // Sums 10, 5, -4; y = round(2 * sum / count) - 3, one rounding (spec::RescaledMean).
+  // count_include_pad=0: 2 * 10/4 = 5, 2 * 5/4 = 2.5 -> 3, 2 * -4/2 = -4.
+  // count_include_pad=1: the last is 2 * -4/4 = -2.
+  EXPECT_EQ((*out)[0], (I8{2, 0, -7}));
+  EXPECT_EQ((*out)[1], (I8{2, 0, -5}));
 }
 
 TEST(QInterpKernels, GlobalAveragePool) {

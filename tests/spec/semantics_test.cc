@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cstdint>
+
 namespace npu::spec {
 namespace {
 
@@ -63,6 +66,22 @@ TEST(Pool, AverageIncludingPaddingWithZeroPointsAndScale) {
   EXPECT_EQ(out[8], 0);
   EXPECT_EQ(out[0], -3);
   EXPECT_EQ(out[1], -3);
+}
+
+TEST(RescaledMean, RoundsOnceAtTheOutputsScale) {
+  // A window mean of 1/4 scaled by 2.0 is 0.5, which rounds (half up) to 1; rounding the mean to
+  // the input's scale first (0) and then scaling would give 0.
+  EXPECT_EQ(RescaledMean(1, 4, 1 << 30, 29), 1);
+  EXPECT_EQ(RescaledMean(-1, 4, 1 << 30, 29), 0);  // -0.5: halves towards +infinity
+  EXPECT_EQ(RescaledMean(-3, 4, 1 << 30, 29), -1);  // -1.5
+  EXPECT_EQ(RescaledMean(24, 4, 1 << 30, 31), 3);   // 6 * 0.5
+}
+
+TEST(RescaledMean, SaturatesToInt32AndNeverOverflows) {
+  // A CPU op's count is bounded only by its tensor: a sum far beyond what a pool can reach.
+  EXPECT_EQ(RescaledMean(int64_t{1} << 40, 1, INT32_MAX, 1), INT32_MAX);
+  EXPECT_EQ(RescaledMean(-(int64_t{1} << 40), 1, INT32_MAX, 1), INT32_MIN);
+  EXPECT_EQ(RescaledMean(INT64_MAX, INT64_MAX, 1 << 30, 30), 1);
 }
 
 TEST(Eltwise, AddRescalesBothInputsAndClamps) {

@@ -6,7 +6,6 @@ import ctypes
 import os
 import signal
 import subprocess
-import threading
 
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -22,29 +21,27 @@ def _die_with(parent):
 
 class Children:
     def __init__(self):
+        # No lock: the sweep runs in one thread, and kill_all runs in a signal handler of that
+        # thread, where waiting for a lock start() holds would never end.
         self._live = set()
-        self._lock = threading.Lock()
         self.stopping = False
 
     def start(self, cmd, stderr):
         """`cmd` started with its standard output a pipe (text) and standard error to the file
         `stderr`; None once kill_all ran. Give it back with release() when it ends."""
-        with self._lock:
-            if self.stopping:
-                return None
-            child = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=stderr, text=True, preexec_fn=_die_with(os.getpid()))
-            self._live.add(child)
-            return child
+        if self.stopping:
+            return None
+        child = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=stderr, text=True, preexec_fn=_die_with(os.getpid()))
+        self._live.add(child)
+        return child
 
     def release(self, child):
-        with self._lock:
-            self._live.discard(child)
+        self._live.discard(child)
         child.stdout.close()
         child.wait()
 
     def kill_all(self):
-        with self._lock:
-            self.stopping = True
-            for child in self._live:
-                child.kill()
+        self.stopping = True
+        for child in list(self._live):
+            child.kill()
