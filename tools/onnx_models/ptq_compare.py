@@ -23,6 +23,7 @@ build of run_workload; CI does not run it. Results go to docs/quantization.md.
 
     /usr/bin/python3 tools/onnx_models/ptq_compare.py --tool build/tools/run_workload \\
         [--models resnet18,mobilenet_v2] [--calib-count 16] [--eval-count 8] [--json out.json]
+        [--layers]
 """
 
 import argparse
@@ -36,6 +37,7 @@ import time
 
 import numpy as np
 import torch
+import torch.fx
 import torch.nn.functional as F
 from torch.ao.quantization import QConfig, QConfigMapping, get_default_qconfig_mapping
 from torch.ao.quantization.observer import HistogramObserver, default_per_channel_weight_observer
@@ -108,7 +110,45 @@ def scores(reference, outputs):
     return {"snr_db": round(snr, 2), "cosine": round(cos, 6)}
 
 
-def compare(name, tool, calib_count, eval_count, work):
+def torch_layer_snrs(module, quantized, evals):
+    """resnet18 only: the SNR of each of torch's quantised convolution (without a ReLU), pool and
+    classifier outputs against the float model's at the same point, on `evals`. Fused conv+bn
+    modules are compared with the float BatchNorm's output (conv2 -> bn2, downsample.0 ->
+    downsample.1); the conv+bn+relu ones are left out (torchvision's blocks reuse one ReLU
+    module, so its hook cannot tell the two calls apart)."""
+    floats, quants = {}, {}
+    hooks = [m.register_forward_hook(
+        lambda mod, i, o, name=name: floats.setdefault(name, []).append(o.detach().clone()))
+        for name, m in module.named_modules() if name and not list(m.children())]
+
+    class Recorder(torch.fx.Interpreter):
+        def call_module(self, target, args, kwargs):
+            out = super().call_module(target, args, kwargs)
+            quants.setdefault(target, []).append(out.dequantize() if out.is_quantized else out)
+            return out
+
+    with torch.no_grad():
+        for k in range(evals.shape[0]):
+            module(evals[k:k + 1])
+        for h in hooks:  # before the quantised run, which calls some of the same pool modules
+            h.remove()
+        for k in range(evals.shape[0]):
+            Recorder(quantized).run(evals[k:k + 1])
+    snrs = {}
+    for target, outs in quants.items():
+        point = target
+        if target.endswith(".conv2"):
+            point = target[:-len("conv2")] + "bn2"
+        elif target.endswith("downsample.0"):
+            point = target[:-1] + "1"
+        elif target.endswith("conv1"):
+            continue
+        if point in floats:
+            snrs[target] = scores(floats[point], outs)["snr_db"]
+    return snrs
+
+
+def compare(name, tool, calib_count, eval_count, work, layers=False):
     constructor, seed = MODELS[name]
     module, _, _ = build(constructor, IMAGE, seed)
     calib = smooth_images(calib_count, seed + 1000)
@@ -126,6 +166,8 @@ def compare(name, tool, calib_count, eval_count, work):
         with torch.no_grad():
             outs = [quantized(evals[k:k + 1]) for k in range(eval_count)]
         result[label] = dict(scores(reference, outs), seconds=round(time.time() - started, 1))
+        if layers and label == "torch_fx_ptq" and name == "resnet18":
+            result["torch_fx_ptq_layers"] = torch_layer_snrs(module, quantized, evals)
 
     onnx_path = os.path.join(work, f"{name}.onnx")
     with open(onnx_path, "wb") as f:
@@ -146,6 +188,9 @@ def main():
     parser.add_argument("--calib-count", type=int, default=16)
     parser.add_argument("--eval-count", type=int, default=8)
     parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--layers", action="store_true",
+                        help="resnet18: also the SNR of torch's quantised model layer by layer "
+                             "(compare with `npu_quant MODEL.onnx --calib ... --eval ...`)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     results = []
@@ -154,7 +199,7 @@ def main():
             if name not in MODELS:
                 sys.exit(f"ptq_compare: unknown model {name!r} (known: {', '.join(MODELS)})")
             results.append(compare(name, os.path.abspath(args.tool), args.calib_count,
-                                   args.eval_count, work))
+                                   args.eval_count, work, args.layers))
             r = results[-1]
             print(f"{name}: calibration {r['calibration_samples']}, evaluation "
                   f"{r['eval_samples']} (SNR dB / cosine against torch float)")
@@ -163,6 +208,8 @@ def main():
                 s = r[label]
                 print(f"  {label:30s} {s['snr_db']:7.2f} dB  {s['cosine']:.6f}  "
                       f"({s['seconds']} s)")
+            for layer, snr in r.get("torch_fx_ptq_layers", {}).items():
+                print(f"    torch_fx_ptq {layer:28s} {snr:7.2f} dB")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)
