@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <systemc>
 
+#include "platform/leak_check_off.h"  // the sanitizer build: no leak check under SystemC
+
 int sc_main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
@@ -15,10 +17,3 @@ int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", /*overwrite=*/0);
   return sc_core::sc_elab_and_sim(argc, argv);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-// The sanitizer build (docs/reliability.md): ASan on, LeakSanitizer off in SystemC tests. It does
-// not scan the coroutine stacks of SystemC threads, so what a thread still waiting when the
-// simulation ends holds (a hang test's) looks leaked. ASAN_OPTIONS still overrides this.
-extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
-#endif

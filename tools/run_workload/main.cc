@@ -13,6 +13,7 @@
 
 #include "hw/spec/builtin_configs.h"
 #include "hw/spec/config.h"
+#include "platform/leak_check_off.h"  // the sanitizer build: no leak check under SystemC
 #include "platform/report/run_report.h"
 #include "platform/report/terminal_report.h"
 #include "tools/common/malloc_tuning.h"
