@@ -197,16 +197,15 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
                        CalibrationSamples(p.float_graph, o));
   p.calibration_samples = int64_t(calibration.samples.size());
   p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
-  const uint64_t cache_key = QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint,
-                                              o.quantize, calibration);
+  const uint64_t cache_key =
+      QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration);
   CacheLookup cached = LoadQuantized(o.quantize_cache.dir, cache_key);
   p.cache_notice = std::move(cached.notice);
   if (cached.graph) {
     p.quantized = *std::move(cached.graph);
     p.quantized_from_cache = true;
   } else {
-    NPU_ASSIGN_OR_RETURN(p.quantized,
-                         quantize::Quantize(p.float_graph, calibration, o.quantize));
+    NPU_ASSIGN_OR_RETURN(p.quantized, quantize::Quantize(p.float_graph, calibration, o.quantize));
     std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
     if (!stored.empty()) p.cache_notice = std::move(stored);
   }

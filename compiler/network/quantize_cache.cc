@@ -67,9 +67,9 @@ void Evict(const std::string& dir) {
 }  // namespace
 
 std::string DefaultQuantizeCacheDir() {
-  for (const auto& [variable, suffix] : {std::pair{"NPU_CACHE_DIR", "/quantized"},
-                                         std::pair{"XDG_CACHE_HOME", "/npu/quantized"},
-                                         std::pair{"HOME", "/.cache/npu/quantized"}}) {
+  for (const auto& [variable, suffix] :
+       {std::pair{"NPU_CACHE_DIR", "/quantized"}, std::pair{"XDG_CACHE_HOME", "/npu/quantized"},
+        std::pair{"HOME", "/.cache/npu/quantized"}}) {
     const char* value = std::getenv(variable);
     if (value != nullptr && *value != '\0') return std::string(value) + suffix;
   }

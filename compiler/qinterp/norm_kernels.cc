@@ -4,9 +4,8 @@
 //   layer_norm: per row of N values X = x - z_x: S1 = sum X, S2 = sum X^2,
 //               sd = ISqrt(N*S2 - S1^2 + eps_term), q = RoundDiv((N*X - S1) * 4096, sd) (0 if
 //               sd = 0), y = Requantize(q * w[c], bias[c], multiplier[c], shift[c], z_y, clamp)
-//   reduce:     mean: y = clamp(z_y + RescaledMean(sum of (x - z_x), count, multiplier, shift));
-//               sum: y = clamp(z_y + ApplyScale(that sum saturated to int32, multiplier, shift));
-//               max: the largest x
+//   reduce:     y = clamp(z_y + RescaledReduction(sum of (x - z_x), count, mean or sum,
+//               multiplier, shift)) (hw/spec/semantics.h); max: the largest x
 //   matmul:     acc = sum over k of (a - z_a) * (b - z_b) (batch dims broadcast), in 64 bits
 //               saturated to int32,
 //               y = Requantize(acc, 0, multiplier, shift, z_y, clamp)
@@ -100,9 +99,9 @@ void ReduceKernel(const ir::Node& n, std::span<const int8_t> x, std::vector<int8
   const QScale s = *ReadScale(n);
   const int64_t count = int64_t(x.size() / y.size());
   for (size_t o = 0; o < y.size(); ++o) {
-    const int64_t q = Zp(n.output(0)) + (n.kind() == ir::OpKind::kReduceMean
-                                             ? spec::RescaledMean(acc[o], count, s.multiplier, s.shift)
-                                             : spec::ApplyScale(Sat32(acc[o]), s.multiplier, s.shift));
+    const int64_t q = Zp(n.output(0)) + spec::RescaledReduction(acc[o], count,
+                                                                n.kind() == ir::OpKind::kReduceMean,
+                                                                s.multiplier, s.shift);
     y[o] = static_cast<int8_t>(
         spec::Clamp64(q, std::max(s.clamp.min, -128), std::min(s.clamp.max, 127)));
   }

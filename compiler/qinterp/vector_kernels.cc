@@ -60,8 +60,8 @@ void AveragePoolKernel(const QIn& x, const QPoolAttrs& a, QOut out) {
         for (int64_t iy = t.y0; iy < t.y1; ++iy) {
           for (int64_t ix = t.x0; ix < t.x1; ++ix) sum += x.v[(iy * x.w + ix) * x.c + c] - x.zp;
         }
-        dst[c] = Clamp(int64_t{out.zp} + spec::RescaledMean(sum, count, a.multiplier, a.shift),
-                       a.clamp);
+        dst[c] =
+            Clamp(int64_t{out.zp} + spec::RescaledMean(sum, count, a.multiplier, a.shift), a.clamp);
       }
     }
   }

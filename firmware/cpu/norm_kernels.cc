@@ -94,12 +94,10 @@ Status Reduce(Call& call) {
       y[o] = static_cast<int8_t>(acc[o]);
       continue;
     }
-    const auto multiplier = int32_t(call.Int("multiplier"));
-    const int shift = int(call.Int("shift", 1));
-    const int64_t q = call.op.outputs(0).zero_point() +
-                      (call.op.kernel() == "reduce_mean"
-                           ? spec::RescaledMean(acc[o], count, multiplier, shift)
-                           : spec::ApplyScale(Sat32(acc[o]), multiplier, shift));
+    const int64_t q =
+        call.op.outputs(0).zero_point() +
+        spec::RescaledReduction(acc[o], count, call.op.kernel() == "reduce_mean",
+                                int32_t(call.Int("multiplier")), int(call.Int("shift", 1)));
     y[o] = static_cast<int8_t>(spec::Clamp64(q, lo, hi));
   }
   return Status::Ok();

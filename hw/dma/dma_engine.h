@@ -63,8 +63,8 @@ class DmaEngine : public sc_core::sc_module, public DmaChannelScheduler::Channel
   // A channel's steps at the current cycle: start a kicked descriptor, advance its pipeline while
   // due, finish it when done. True if the channel still moves a descriptor.
   bool StepChannel(size_t channel);
-  void StartTransfer(Transfer& t);    // dma_transfer.cc
-  void AdvanceTransfer(Transfer& t);  // dma_transfer.cc
+  void StartTransfer(Transfer& t);             // dma_transfer.cc
+  void AdvanceTransfer(Transfer& t);           // dma_transfer.cc
   bool TransferDone(const Transfer& t) const;  // dma_transfer.cc
   // Its outcome, and what it lost against running alone, by cause (dma_transfer.cc).
   UnitResult TransferResult(const Transfer& t);

@@ -1,8 +1,9 @@
 // A DMA channel's transfer: the bursts' timing rule is spec::DmaBurstPipeline's (shared with the
-// compiler's replay); this file starts and advances it and gives it the memories, moving the bytes: loads write each burst to
-// SRAM when its data arrives (scattered by the descriptor's sram_elem_stride), stores read each
-// burst from SRAM when they issue it. Each burst makes the one SRAM access spec::BurstSramAccess
-// says. Matches spec::DmaIdealCycles when no other traffic gets in the way.
+// compiler's replay); this file starts and advances it and gives it the memories, moving the
+// bytes: loads write each burst to SRAM when its data arrives (scattered by the descriptor's
+// sram_elem_stride), stores read each burst from SRAM when they issue it. Each burst makes the
+// one SRAM access spec::BurstSramAccess says. Matches spec::DmaIdealCycles when no other traffic
+// gets in the way.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -104,10 +105,9 @@ void DmaEngine::StartTransfer(Transfer& t) {
   const spec::DmaArgs& dma = std::get<spec::DmaArgs>(t.job->item.insn.args);
   const uint64_t sram_end = dma.sram_addr + spec::DmaSramExtent(dma);
   if (sram_end > ctx_.config.sram().size_bytes()) {
-    t.job->result = {ErrorCode::kSramRange,
-                     fmt::format("{} touches SRAM up to {} of {} bytes",
-                                 spec::OpcodeName(direction_), sram_end,
-                                 ctx_.config.sram().size_bytes())};
+    t.job->result = {ErrorCode::kSramRange, fmt::format("{} touches SRAM up to {} of {} bytes",
+                                                        spec::OpcodeName(direction_), sram_end,
+                                                        ctx_.config.sram().size_bytes())};
     return;  // no pipeline: done at once
   }
   t.bursts = spec::SplitIntoBursts(ctx_.config, dma);

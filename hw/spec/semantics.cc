@@ -241,6 +241,11 @@ int64_t RescaledMean(int64_t sum, int64_t count, int32_t multiplier, int shift) 
   return static_cast<int64_t>(std::clamp<I128>(v, INT32_MIN, INT32_MAX));
 }
 
+int64_t RescaledReduction(int64_t sum, int64_t count, bool mean, int32_t multiplier, int shift) {
+  if (mean) return RescaledMean(sum, count, multiplier, shift);
+  return ApplyScale(static_cast<int32_t>(Clamp64(sum, INT32_MIN, INT32_MAX)), multiplier, shift);
+}
+
 namespace {
 
 // The taps of window (oh, ow) inside the region, as (max, sum of x - zp, count inside).
@@ -280,7 +285,8 @@ void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<i
         int64_t v = w.max;
         if (p.mode == uint32_t(PoolMode::kAverage)) {
           const int64_t count = p.count_include_pad ? int64_t{p.kernel_h} * p.kernel_w : w.inside;
-          const int64_t mean = count > 0 ? RescaledMean(w.sum, count, p.multiplier, int(p.shift)) : 0;
+          const int64_t mean =
+              count > 0 ? RescaledMean(w.sum, count, p.multiplier, int(p.shift)) : 0;
           v = int64_t{p.out_zero_point} + mean;
         }
         out[(uint64_t{oh} * p.out_w + ow) * p.channels + c] =

@@ -81,6 +81,11 @@ int64_t RoundDiv(int64_t sum, int64_t count);
 // [1, 62].
 int64_t RescaledMean(int64_t sum, int64_t count, int32_t multiplier, int shift);
 
+// A ReduceMean's (`mean`) or ReduceSum's value before the output zero point and the clamp: the
+// RescaledMean of `sum` over `count`, or `sum` saturated to int32 and rescaled with ApplyScale.
+// The integer reference and the control core's kernel both compute it here.
+int64_t RescaledReduction(int64_t sum, int64_t count, bool mean, int32_t multiplier, int shift);
+
 // `a` holds count values, `b` EltwiseBBytes(eltwise); `eltwise` must pass CheckEltwise.
 void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
                     std::span<const int8_t> b, std::vector<int8_t>& out);

@@ -105,8 +105,7 @@ TEST_F(QuantizeCacheTest, ATruncatedOrForeignEntryIsIgnored) {
   ModelPipelineOptions o = Options(3);
   o.quantize_cache.dir = other.string();
   Quantize(o);
-  fs::copy_file(fs::directory_iterator(other)->path(), entry,
-                fs::copy_options::overwrite_existing);
+  fs::copy_file(fs::directory_iterator(other)->path(), entry, fs::copy_options::overwrite_existing);
   again = Quantize(Options());
   EXPECT_FALSE(again.quantized_from_cache);
   EXPECT_NE(again.cache_notice.find("another key"), std::string::npos) << again.cache_notice;

@@ -118,9 +118,11 @@ const std::vector<std::string>& kSmall = testing::kSmallArray;
 const std::vector<std::string>& kOs16 = testing::kOutputStationary16;
 // Several channels per engine, so that channels meet at the same cycle (their priority decides).
 const std::vector<std::string> kChannels = {"dma.load_channels=4", "dma.store_channels=3"};
-const std::vector<std::string> kSmallChannels = {"mac.rows=8", "mac.cols=8",
-                                                 "sram.size_bytes=131072", "dma.load_channels=3",
-                                                 "dma.store_channels=2"};
+std::vector<std::string> SmallWithChannels() {
+  std::vector<std::string> overrides = kSmall;
+  overrides.insert(overrides.end(), {"dma.load_channels=3", "dma.store_channels=2"});
+  return overrides;
+}
 const std::vector<std::string> kDdr4 = {"dram.standard=DDR4_3200"};
 const std::vector<std::string> kLpddr5Channels = {"dram.standard=LPDDR5_6400",
                                                   "dma.load_channels=4", "dma.store_channels=2"};
@@ -138,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mobilenet_v2_os16", "mobilenet_v2", 96, kOs16}, Case{"mlp_os16", "mlp", 0, kOs16},
         Case{"resnet18_channels", "resnet18", 0, kChannels},
         Case{"mobilenet_v2_channels", "mobilenet_v2", 0, kChannels},
-        Case{"small_cnn_small_channels", "small_cnn", 0, kSmallChannels},
+        Case{"small_cnn_small_channels", "small_cnn", 0, SmallWithChannels()},
         Case{"resnet18_ddr4", "resnet18", 0, kDdr4, kDramStateBound},
         Case{"mobilenet_v2_ddr4", "mobilenet_v2", 0, kDdr4, kDramStateBound},
         Case{"small_cnn_ddr4", "small_cnn", 0, kDdr4, kDramStateBound},

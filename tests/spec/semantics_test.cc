@@ -72,7 +72,7 @@ TEST(RescaledMean, RoundsOnceAtTheOutputsScale) {
   // A window mean of 1/4 scaled by 2.0 is 0.5, which rounds (half up) to 1; rounding the mean to
   // the input's scale first (0) and then scaling would give 0.
   EXPECT_EQ(RescaledMean(1, 4, 1 << 30, 29), 1);
-  EXPECT_EQ(RescaledMean(-1, 4, 1 << 30, 29), 0);  // -0.5: halves towards +infinity
+  EXPECT_EQ(RescaledMean(-1, 4, 1 << 30, 29), 0);   // -0.5: halves towards +infinity
   EXPECT_EQ(RescaledMean(-3, 4, 1 << 30, 29), -1);  // -1.5
   EXPECT_EQ(RescaledMean(24, 4, 1 << 30, 31), 3);   // 6 * 0.5
 }
