@@ -2,6 +2,7 @@
 #include "compiler/cost/replay_units.h"
 
 #include "hw/spec/command_fetch.h"
+#include "hw/spec/operand_stream.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler::replay {
@@ -56,23 +57,28 @@ bool Unit::Step(Shared& s) {
   }
 }
 
-// The unit's SRAM accesses back to back from now; IdealCycles (a CONV's folds chained or not, as
-// hw/mac_array decides) plus what busy banks cost.
+// IdealCycles (a CONV's folds chained or not, as hw/mac_array decides) plus what busy banks cost:
+// a vector unit's SRAM accesses back to back from now, a CONV's operand stream (as hw/mac_array
+// books it).
 void Unit::Start(Shared& s) {
   const spec::Instruction& insn = s.insns[insn_];
-  uint64_t at = s.now, ideal = 0;
-  for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
-    at = s.banks.Book(a, at).finish;
-    ideal += spec::SramIdealCycles(s.c, a);
-  }
-  const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;
-  const auto* conv = std::get_if<spec::ConvArgs>(&insn.args);
-  if (conv != nullptr) s.cost.macs += spec::ConvMacs(*conv);
-  const spec::ConvArgs* chained_after =
-      conv != nullptr ? chain_.Predecessor(s.c, *conv, s.now) : nullptr;
   s.timeline[insn_].start = s.now;
-  end_ = s.now + spec::IdealCycles(s.c, insn, chained_after) + conflict;
-  if (conv != nullptr) chain_.Ended(*conv, end_);
+  if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+    s.cost.macs += spec::ConvMacs(*conv);
+    const spec::ConvArgs* chained_after = chain_.Predecessor(s.c, *conv, s.now);
+    const uint64_t ideal = spec::IdealCycles(s.c, insn, chained_after);
+    const uint64_t words = spec::ConvStreamReads(s.c, *conv).words;
+    end_ = s.banks.BookStream(conv->in_addr, words, s.now, ideal) + ideal;
+    chain_.Ended(*conv, end_);
+  } else {
+    uint64_t at = s.now, ideal = 0;
+    for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
+      at = s.banks.Book(a, at).finish;
+      ideal += spec::SramIdealCycles(s.c, a);
+    }
+    const uint64_t conflict = at - s.now > ideal ? at - s.now - ideal : 0;
+    end_ = s.now + spec::IdealCycles(s.c, insn) + conflict;
+  }
   s.cost.busy_cycles[q_] += end_ - s.now;
   busy_ = true;
 }

@@ -27,8 +27,6 @@ std::vector<SizeClass> Classes(const Axis& axis) {
 
 // Sum of CONV durations over every (spatial, oc, ic, kernel block) step.
 uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileGrid& g) {
-  const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
-  const uint64_t in_rows = g.MaxInputRows(), in_cols = g.MaxInputCols();
   const uint32_t blocks = g.blocks();
   uint64_t total = 0;
   for (SizeClass h : Classes(g.oh())) {
@@ -41,10 +39,10 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
             conv.in_c = l.depthwise ? n.size : k.size;
             conv.kernel_h = g.Block(b).h, conv.kernel_w = g.Block(b).w;
             conv.depthwise = l.depthwise;
-            const uint64_t sram =
-                spec::CeilDiv(in_rows * in_cols * conv.in_c + spec::ConvWeightBytes(conv), stripe);
+            conv.dilation_w = l.dilation_w;  // where the operand stream's segments break
+            conv.weights_kn = l.activation_weights && !l.weights_nk;
             total += uint64_t{h.count} * w.count * n.count * k.count *
-                     std::max(spec::ConvComputeCycles(c, conv), sram);
+                     spec::ConvComputeCycles(c, conv);
           }
         }
       }

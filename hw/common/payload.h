@@ -39,4 +39,17 @@ struct SramAccess : tlm::tlm_extension<SramAccess> {
   }
 };
 
+// Attached by the MAC array to a read of no data: books the CONV's operand stream
+// (spec::SramBankTimer::BookStream) of `words` bank words, the input at the payload's address,
+// lasting `cycles`. The returned delay says when the stream starts.
+struct OperandStream : tlm::tlm_extension<OperandStream> {
+  uint64_t words = 0;
+  uint64_t cycles = 0;
+
+  tlm::tlm_extension_base* clone() const override { return new OperandStream(*this); }
+  void copy_from(const tlm::tlm_extension_base& other) override {
+    *this = static_cast<const OperandStream&>(other);
+  }
+};
+
 }  // namespace npu::hw

@@ -7,8 +7,9 @@
 
 #include "hw/common/in_order_queue.h"
 #include "hw/common/payload.h"
-#include "hw/common/sram_access.h"
+#include "hw/spec/operand_stream.h"
 #include "hw/spec/semantics.h"
+#include "hw/spec/unit_accesses.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::hw {
@@ -33,19 +34,37 @@ bool MacArray::AccessAcc(tlm::tlm_command cmd, uint32_t entry, std::vector<int32
   return gp.is_response_ok();
 }
 
-// Accesses: weights, input (reads).
+// Reads `region` into `data` without timing it: the operands' time is their stream's.
+bool MacArray::ReadOperands(const spec::SramAccess& region, std::vector<int8_t>& data) {
+  data.resize(region.bytes());
+  if (data.empty()) return true;
+  tlm::tlm_generic_payload gp;
+  MakePayload(gp, tlm::TLM_READ_COMMAND, region.addr, data.data(),
+              static_cast<uint32_t>(data.size()));
+  return sram->transport_dbg(gp) == data.size();
+}
+
+// Books the CONV's operand stream of `cycles` from now; the cycle it starts.
+uint64_t MacArray::StreamOperands(const spec::ConvArgs& conv, uint64_t words, uint64_t cycles) {
+  tlm::tlm_generic_payload gp;
+  MakePayload(gp, tlm::TLM_READ_COMMAND, conv.in_addr, nullptr, 0);
+  OperandStream stream;
+  stream.words = words;
+  stream.cycles = cycles;
+  gp.set_extension(&stream);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sram->b_transport(gp, delay);
+  gp.clear_extension(&stream);
+  return ctx_.clock.ToCycles(sc_core::sc_time_stamp() + delay);
+}
+
 UnitResult MacArray::Execute(const spec::Instruction& insn) {
   const spec::ConvArgs& conv = std::get<spec::ConvArgs>(insn.args);
   if (const std::string problem = spec::CheckConv(conv); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "conv: " + problem};
   }
-  SramTiming sram_timing;
-  SramAccessList accesses(insn);
-  weights_.resize(accesses[0].bytes());
-  input_.resize(accesses[1].bytes());
-  accesses.Bind(0, weights_.data());
-  accesses.Bind(1, input_.data());
-  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) {
+  const std::vector<spec::SramAccess> regions = spec::ConvOperandRegions(conv);
+  if (!ReadOperands(regions[0], weights_) || !ReadOperands(regions[1], input_)) {
     return {ErrorCode::kSramRange, fmt::format("conv operands at SRAM {:#x}/{:#x} exceed the SRAM",
                                                conv.wt_addr, conv.in_addr)};
   }
@@ -61,20 +80,23 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
                                               "exceeds the buffer",
                                               conv.acc_addr, partial_sums_.size())};
   }
-  // What the CONV takes alone (folds, without fill and drain if it continues the previous
-  // CONV's fold chain, or SRAM reads, whichever is longer), plus what its reads lost to banks
-  // busy with other units.
-  const uint64_t conflict = sram_timing.conflict_cycles;
+  // What the CONV takes alone (its folds, each at least as long as its operand reads need of the
+  // banks; without fill and drain if it continues the previous CONV's fold chain), plus how long
+  // its operand stream waited for banks busy with other units.
   const uint64_t start = ctx_.clock.Now();
   const spec::ConvArgs* chained_after = chain_.Predecessor(ctx_.config, conv, start);
-  const uint64_t cycles = spec::IdealCycles(ctx_.config, insn, chained_after) + conflict;
+  const uint64_t ideal = spec::IdealCycles(ctx_.config, insn, chained_after);
+  const spec::FoldReads reads = spec::ConvStreamReads(ctx_.config, conv);
+  const uint64_t conflict = StreamOperands(conv, reads.words, ideal) - start;
+  const uint64_t cycles = ideal + conflict;
   ctx_.counters.Add(spec::regs::kMacs, spec::ConvMacs(conv));
   sc_core::wait(ctx_.clock.Cycles(cycles));
   chain_.Ended(conv, start + cycles);
   UnitResult done;
   done.bank_conflict_cycles = conflict;
   done.events.macs = spec::ConvMacs(conv);
-  sram_timing.AddTo(done.events);
+  done.events.sram_read_bytes = reads.bytes;
+  done.events.sram_read_words = reads.words;
   const uint64_t acc_bytes = partial_sums_.size() * 4;
   done.events.acc_read_bytes = conv.accumulate ? acc_bytes : 0;
   done.events.acc_write_bytes = acc_bytes;

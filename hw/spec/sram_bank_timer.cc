@@ -11,7 +11,38 @@ SramBankTimer::SramBankTimer(const NpuConfig& c)
     : banks_(c.sram().banks()),
       width_(c.sram().bank_width_bytes()),
       free_(banks_, 0),
+      streams_(banks_),
       words_(banks_, 0) {}
+
+uint64_t SramBankTimer::Stream::HeldBefore(uint64_t t) const {
+  if (t <= start) return 0;
+  if (t >= start + cycles) return words;
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(words) * (t - start) / cycles);
+}
+
+uint64_t SramBankTimer::FinishAfter(uint64_t bank, uint64_t from, uint64_t words) const {
+  const Stream& stream = streams_[bank];
+  const uint64_t end = stream.start + stream.cycles;
+  if (stream.words == 0 || from >= end) return from + words;
+  if (from < stream.start) {  // the cycles before the stream are all free
+    if (stream.start - from >= words) return from + words;
+    words -= stream.start - from;
+    from = stream.start;
+  }
+  // Cycles of [from, t) the stream leaves: t - from less the words it holds there, one more
+  // every cycle or not (a stream holds at most one word per cycle), so this grows by 0 or 1.
+  const uint64_t held_from = stream.HeldBefore(from);
+  const auto left = [&](uint64_t t) { return (t - from) - (stream.HeldBefore(t) - held_from); };
+  const uint64_t left_in_stream = left(end);
+  if (left_in_stream < words) return end + (words - left_in_stream);
+  // The first t with left(t) = words: near words * cycles / (cycles - stream words).
+  const uint64_t spare = stream.cycles - stream.words;  // > 0: the stream leaves some cycles
+  uint64_t t = std::min(end, from + static_cast<uint64_t>(static_cast<unsigned __int128>(words) *
+                                                            stream.cycles / spare));
+  while (left(t) < words) ++t;
+  while (t > from && left(t - 1) >= words) --t;
+  return t;
+}
 
 SramBankTimer::Booking SramBankTimer::Book(const SramAccess& a, uint64_t at) {
   std::fill(words_.begin(), words_.end(), 0);
@@ -20,10 +51,27 @@ SramBankTimer::Booking SramBankTimer::Book(const SramAccess& a, uint64_t at) {
   for (uint64_t b = 0; b < banks_; ++b) {
     if (words_[b] == 0) continue;
     booking.words += words_[b];
-    free_[b] = std::max(at, free_[b]) + words_[b];
+    free_[b] = FinishAfter(b, std::max(at, free_[b]), words_[b]);
     booking.finish = std::max(booking.finish, free_[b]);
   }
   return booking;
+}
+
+uint64_t SramBankTimer::BookStream(uint64_t addr, uint64_t words, uint64_t at, uint64_t cycles) {
+  if (words == 0) return at;
+  const uint64_t first = addr / width_ % banks_;
+  uint64_t start = at;
+  for (uint64_t i = 0; i < banks_; ++i) {
+    const uint64_t b = (first + i) % banks_;
+    words_[b] = words / banks_ + (i < words % banks_ ? 1 : 0);
+    if (words_[b] == 0) continue;
+    start = std::max({start, free_[b], streams_[b].start + streams_[b].cycles});
+  }
+  for (uint64_t b = 0; b < banks_; ++b) {
+    // A stream never holds more than one word per cycle (ConvComputeCycles ensures it).
+    if (words_[b] > 0) streams_[b] = {start, cycles, std::min(words_[b], cycles)};
+  }
+  return start;
 }
 
 }  // namespace npu::spec

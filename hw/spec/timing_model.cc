@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <deque>
 
+#include "hw/spec/operand_stream.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/sram_words.h"
 #include "hw/spec/unit_accesses.h"
@@ -62,8 +63,7 @@ uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
 }
 
-uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
-                           const ConvArgs* chained_after) {
+uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArgs* chained_after) {
   const Gemm g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
   if (chained_after == nullptr) {
@@ -71,6 +71,26 @@ uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
   }
   const uint64_t before = ConvStream(c, *chained_after);
   return MacFoldsCycles(c, ConvFolds(c, conv), ConvStream(c, conv), &before);
+}
+
+uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
+                           const ConvArgs* chained_after) {
+  const std::vector<FoldClass> classes = ConvFoldClasses(c, conv);
+  if (classes.empty()) return 0;
+  const uint64_t stream = ConvStream(c, conv);
+  const uint64_t slot = FoldSlotCycles(c, stream), last = LastFoldCycles(c, stream);
+  uint64_t cycles = 0;
+  if (chained_after == nullptr) {
+    cycles = FoldOverheadCycles(c);
+  } else {
+    const uint64_t before = ConvStream(c, *chained_after);
+    cycles = FoldSlotCycles(c, before) - LastFoldCycles(c, before);
+  }
+  for (const FoldClass& f : classes) {
+    const uint64_t reads = FoldSramCycles(c, f.reads);
+    cycles += f.last ? std::max(last, reads) : f.count * std::max(slot, reads);
+  }
+  return cycles;
 }
 
 uint64_t ConvMacs(const ConvArgs& conv) {
@@ -189,18 +209,6 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
   return end;
 }
 
-namespace {
-
-// The unit's own work, without its SRAM accesses.
-uint64_t UnitComputeCycles(const NpuConfig& c, const Instruction& insn,
-                           const ConvArgs* chained_after) {
-  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
-    return ConvComputeCycles(c, *conv, chained_after);
-  }
-  return ActComputeCycles(c, VectorLaneOps(insn));
-}
-
-}  // namespace
 
 uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn) {
   uint64_t cycles = 0;
@@ -214,7 +222,10 @@ uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn, const ConvArgs
   if (const auto* dma = std::get_if<DmaArgs>(&insn.args)) {
     return DmaIdealCycles(c, insn.opcode, SplitIntoBursts(c, *dma));
   }
-  return std::max(UnitComputeCycles(c, insn, chained_after), UnitSramIdealCycles(c, insn));
+  if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
+    return ConvComputeCycles(c, *conv, chained_after);
+  }
+  return std::max(ActComputeCycles(c, VectorLaneOps(insn)), UnitSramIdealCycles(c, insn));
 }
 
 }  // namespace npu::spec

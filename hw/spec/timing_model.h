@@ -50,6 +50,13 @@ uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T: M or K
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
+// The array's folds alone, MacFoldsCycles of ConvFolds and ConvStream: what hw/rtl measures.
+uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,
+                         const ConvArgs* chained_after = nullptr);
+// The CONV's cycles with its operands streaming from SRAM (operand_stream.h): the same, but no
+// fold lasts less than its feeder reads need of the banks (FoldSramCycles): a fold's slot is
+// max(slot, reads), the last fold's max(T, reads). Equal to ConvArrayCycles whenever the banks
+// keep up.
 uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
                            const ConvArgs* chained_after = nullptr);
 uint64_t ConvMacs(const ConvArgs& conv);  // M*N*K, padding positions included
@@ -127,12 +134,13 @@ SramAccess BurstSramAccess(const Burst& burst, Opcode direction);
 uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<Burst>& bursts);
 
 // The SRAM's own cycles for a unit instruction's accesses (unit_accesses.h) made back to back:
-// the sum of SramIdealCycles over them. 0 for LOAD/STORE.
+// the sum of SramIdealCycles over them. 0 for LOAD/STORE and CONV (whose operands stream: its
+// SRAM cycles are inside ConvComputeCycles).
 uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn);
 
 // One instruction alone on an idle NPU: what the unit takes without waiting for tokens, busy
-// banks or other DRAM traffic. CONV: max(fold cycles, UnitSramIdealCycles), its folds continuing
-// `chained_after`'s chain if given (FoldChain); ACT, POOL, ELTWISE, LUT, RESIZE: max(vector cycles,
+// banks or other DRAM traffic. CONV: ConvComputeCycles, its folds continuing `chained_after`'s
+// chain if given (FoldChain); ACT, POOL, ELTWISE, LUT, RESIZE: max(vector cycles,
 // UnitSramIdealCycles); LOAD/STORE: DmaIdealCycles.
 uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn,
                      const ConvArgs* chained_after = nullptr);

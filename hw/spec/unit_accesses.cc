@@ -23,10 +23,11 @@ SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_
 
 }  // namespace
 
+std::vector<SramAccess> ConvOperandRegions(const ConvArgs& conv) {
+  return {Read(conv.wt_addr, ConvWeightBytes(conv)), Read(conv.in_addr, ConvInputBytes(conv))};
+}
+
 std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
-  if (const auto* c = std::get_if<ConvArgs>(&insn.args)) {
-    return {Read(c->wt_addr, ConvWeightBytes(*c)), Read(c->in_addr, ConvInputBytes(*c))};
-  }
   if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
     std::vector<SramAccess> list = {Read(a->param_addr, ActParamBytes(*a))};
     if (a->use_table) list.push_back(Read(a->table_addr, kLutEntries));

@@ -1,5 +1,5 @@
-// The SRAM accesses a compute or vector unit instruction makes, in the order the unit makes them:
-// the one definition the SystemC units perform (hw/mac_array, hw/act), the compiler's event
+// The SRAM accesses a vector unit instruction makes, in the order the unit makes them:
+// the one definition the SystemC unit performs (hw/act), the compiler's event
 // replay books against its bank model (compiler/cost) and spec::IdealCycles sums. An access is
 // `count` runs of `run` bytes, `stride` bytes apart, moved as one SRAM transaction; the reads of
 // an instruction all come before its writes. LOAD and STORE are not listed: their bursts access
@@ -26,10 +26,15 @@ struct SramAccess {
   bool operator==(const SramAccess&) const = default;
 };
 
-// CONV: weights, input. ACT: parameters, table (with use_table), output. POOL: input, output.
-// ELTWISE: a, b (spec::EltwiseBBytes), output. LUT: table, input, output. RESIZE: row taps,
-// column taps, input pixels, output. Outputs of ACT, POOL and RESIZE, and RESIZE's input, are one
-// run per pixel unless dense. Empty for LOAD and STORE.
+// ACT: parameters, table (with use_table), output. POOL: input, output. ELTWISE: a, b
+// (spec::EltwiseBBytes), output. LUT: table, input, output. RESIZE: row taps, column taps, input
+// pixels, output. Outputs of ACT, POOL and RESIZE, and RESIZE's input, are one run per pixel
+// unless dense. Empty for LOAD and STORE, and for CONV, whose operands stream from SRAM fold by
+// fold as the array consumes them (operand_stream.h).
 std::vector<SramAccess> UnitSramAccesses(const Instruction& insn);
+
+// The SRAM a CONV's operands lie in: the weight block, the input region. What the MAC array's
+// data comes from; its timing is the stream's (operand_stream.h), not these regions'.
+std::vector<SramAccess> ConvOperandRegions(const ConvArgs& conv);
 
 }  // namespace npu::spec

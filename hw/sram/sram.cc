@@ -43,6 +43,14 @@ bool Sram::Move(tlm::tlm_generic_payload& gp, spec::SramAccess& shape) {
 }
 
 void Sram::BTransport(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (const OperandStream* stream = gp.get_extension<OperandStream>()) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const uint64_t start = banks_.BookStream(gp.get_address(), stream->words,
+                                             clock_.ToCycles(now + delay), stream->cycles);
+    delay = clock_.Cycles(start) - now;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
   spec::SramAccess shape;
   if (!Move(gp, shape)) return;
   // Every time in the model is a whole number of cycles (hw/common/clock.h): the timer's are.

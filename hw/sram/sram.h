@@ -2,7 +2,8 @@
 // which the compiler's cost replay shares): accesses from different units to the same banks cost
 // each other cycles (bank conflicts), and so does a strided access whose runs land in the same
 // banks. Which bytes and words an access touches (a scattered run's too) is
-// hw/spec/sram_words.h's.
+// hw/spec/sram_words.h's. The MAC array's operand stream (an OperandStream read of no data) is
+// booked, not moved: the array takes its data through the debug interface.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>

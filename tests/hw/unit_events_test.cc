@@ -1,7 +1,8 @@
 // The event counts the units record per instruction (InsnRecord::events, priced by
 // hw/spec/energy_model.h) against counts derived independently: a hand-built LOAD, LOAD, LOAD,
 // CONV, ACT, STORE program whose MACs, accumulator entries and lane operations are written out
-// by hand, and whose SRAM bytes and words must equal spec::UnitSramAccesses' plus the DMA bytes.
+// by hand, and whose SRAM bytes and words must equal spec::UnitSramAccesses' plus the DMA bytes
+// plus the CONV's operand stream (worked out by hand below).
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
@@ -73,6 +74,13 @@ Traffic ExpectedSramTraffic(const spec::NpuConfig& c) {
       }
       continue;
     }
+    if (std::holds_alternative<spec::ConvArgs>(insn.args)) {
+      // One fold (K = 24 and N = 12 fit the 32 x 32 array): the 24 x 12 weight block, 12 runs of
+      // 24 bytes (2 words of 16 bytes each), then 20 input vectors of 24 bytes (2 words each).
+      t.bytes += kK * kN + kM * kK;
+      t.words += kN * 2 + kM * 2;
+      continue;
+    }
     for (const spec::SramAccess& a : spec::UnitSramAccesses(insn)) {
       t.bytes += a.bytes();
       t.words += spec::SramWords(a, c.sram().bank_width_bytes());
@@ -96,6 +104,7 @@ TEST(UnitEvents, CountsMatchTheProgramDerivedIndependently) {
   EXPECT_EQ(conv.macs, uint64_t{kM} * kN * kK);  // 1x1 kernel: M x N x K
   EXPECT_EQ(conv.macs, r->counters[spec::regs::kMacs]);
   EXPECT_EQ(conv.sram_read_bytes, uint64_t{kN} * kK + kM * kK);  // weights, input
+  EXPECT_EQ(conv.sram_read_words, uint64_t{kN} * 2 + kM * 2);     // streamed: see above
   EXPECT_EQ(conv.sram_write_bytes, 0u);
   EXPECT_EQ(conv.acc_read_bytes, 0u);  // not accumulating
   EXPECT_EQ(conv.acc_write_bytes, uint64_t{kM} * kN * 4);

@@ -68,7 +68,7 @@ std::vector<uint64_t> ExpectedCycles(const spec::NpuConfig& config) {
   uint64_t now = 0;
   std::vector<uint64_t> cycles;
   for (const spec::ConvArgs& c : State().insns) {
-    const uint64_t n = spec::ConvComputeCycles(config, c, chain.Predecessor(config, c, now));
+    const uint64_t n = spec::ConvArrayCycles(config, c, chain.Predecessor(config, c, now));
     chain.Ended(c, now + n);
     now += n;
     cycles.push_back(n);

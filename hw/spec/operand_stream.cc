@@ -1,0 +1,124 @@
+// The feeder's reads per fold (operand_stream.h).
+#include "hw/spec/operand_stream.h"
+
+#include <algorithm>
+
+#include "hw/spec/timing_model.h"
+
+namespace npu::spec {
+namespace {
+
+struct Shape {
+  uint64_t m, n, k;  // pixels, output channels, reduction length
+  uint64_t rows, cols, width;
+  bool depthwise, weights_kn;
+};
+
+Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
+  const uint64_t taps = uint64_t{conv.kernel_h} * conv.kernel_w;
+  return {uint64_t{conv.out_h} * conv.out_w,
+          conv.out_c,
+          conv.depthwise ? taps : taps * conv.in_c,
+          c.mac().rows(),
+          c.mac().cols(),
+          c.sram().bank_width_bytes(),
+          conv.depthwise,
+          conv.weights_kn};
+}
+
+// The bytes between memory jumps in one pixel's im2col row (not depthwise): a kernel row when
+// its taps are adjacent pixels, else one tap's channels.
+uint64_t SegmentBytes(const ConvArgs& conv) {
+  return conv.dilation_w == 1 ? uint64_t{conv.kernel_w} * conv.in_c : conv.in_c;
+}
+
+// Bank words of the im2col bytes [k0, k0 + r) of one pixel, split where the memory jumps.
+uint64_t VectorWords(uint64_t k0, uint64_t r, uint64_t segment, uint64_t width) {
+  uint64_t words = 0;
+  for (uint64_t k = k0, end = k0 + r; k < end;) {
+    const uint64_t next = std::min(end, (k / segment + 1) * segment);
+    words += CeilDiv(next - k, width);
+    k = next;
+  }
+  return words;
+}
+
+// The r x c weight block of rows k0.. and columns n0..: c runs of r bytes, or r runs of c.
+uint64_t BlockWords(const Shape& s, uint64_t r, uint64_t c) {
+  return s.weights_kn ? r * CeilDiv(c, s.width) : c * CeilDiv(r, s.width);
+}
+
+// Weight-stationary: the r x c block, then m vectors of the K-chunk [k0, k0 + r).
+FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
+                               uint64_t c) {
+  const uint64_t vector_bytes = s.depthwise ? r * c : r;
+  const uint64_t vector_words = s.depthwise ? r * CeilDiv(c, s.width)
+                                            : VectorWords(k0, r, SegmentBytes(conv), s.width);
+  return {r * c + s.m * vector_bytes, BlockWords(s, r, c) + s.m * vector_words};
+}
+
+// Output-stationary: r pixels' windows and c output channels' weights, K steps.
+FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r, uint64_t c) {
+  const uint64_t window_bytes = s.depthwise ? s.k * c : s.k;
+  const uint64_t window_words =
+      s.depthwise ? s.k * CeilDiv(c, s.width)
+                  : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c, s.width);
+  const uint64_t tap_words =
+      s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c, s.width);
+  const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;
+  const uint64_t weight_words = s.weights_kn ? s.k * CeilDiv(c, s.width) : c * CeilDiv(s.k, s.width);
+  return {r * window_bytes + c * s.k, r * pixel_words + weight_words};
+}
+
+// A split of `total` into chunks of `size`: how many full ones before the last, and the last's size.
+struct Chunks {
+  uint64_t full_before_last, last;
+};
+Chunks Split(uint64_t total, uint64_t size) {
+  const uint64_t chunks = CeilDiv(total, size);
+  return {chunks - 1, total - (chunks - 1) * size};
+}
+
+void Add(std::vector<FoldClass>& classes, uint64_t count, FoldReads reads, bool last = false) {
+  if (count > 0) classes.push_back({count, reads, last});
+}
+
+}  // namespace
+
+std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv) {
+  const Shape s = ShapeOf(c, conv);
+  std::vector<FoldClass> classes;
+  if (s.m == 0 || s.n == 0 || s.k == 0) return classes;
+  const Chunks n = Split(s.n, s.cols);
+  if (c.mac().dataflow() == WEIGHT_STATIONARY) {
+    // Folds walk the K-chunks inside each N-chunk: the last fold is the last K-chunk of the last.
+    for (uint64_t k0 = 0; k0 < s.k; k0 += s.rows) {
+      const uint64_t r = std::min(s.rows, s.k - k0);
+      Add(classes, n.full_before_last, WeightStationaryFold(s, conv, k0, r, s.cols));
+      Add(classes, 1, WeightStationaryFold(s, conv, k0, r, n.last), k0 + r == s.k);
+    }
+    return classes;
+  }
+  const Chunks m = Split(s.m, s.rows);
+  Add(classes, m.full_before_last * n.full_before_last,
+      OutputStationaryFold(s, conv, s.rows, s.cols));
+  Add(classes, m.full_before_last, OutputStationaryFold(s, conv, s.rows, n.last));
+  Add(classes, n.full_before_last, OutputStationaryFold(s, conv, m.last, s.cols));
+  Add(classes, 1, OutputStationaryFold(s, conv, m.last, n.last), true);
+  return classes;
+}
+
+FoldReads ConvStreamReads(const NpuConfig& c, const ConvArgs& conv) {
+  FoldReads total;
+  for (const FoldClass& f : ConvFoldClasses(c, conv)) {
+    total.bytes += f.count * f.reads.bytes;
+    total.words += f.count * f.reads.words;
+  }
+  return total;
+}
+
+uint64_t FoldSramCycles(const NpuConfig& c, const FoldReads& reads) {
+  return CeilDiv(reads.words, c.sram().banks());
+}
+
+}  // namespace npu::spec

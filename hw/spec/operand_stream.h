@@ -1,0 +1,56 @@
+// The MAC array's operand feeder: the SRAM it reads for each fold of a CONV, as the array consumes
+// the operands rather than in one bulk read per instruction. One rule, two drivers: hw/mac_array
+// books it on the SRAM's banks (sram_bank_timer.h, BookStream), the compiler's replay books the
+// same, and ConvComputeCycles (timing_model.h) lets no fold finish before its reads could.
+//
+// Per fold, the feeder reads the stationary operand once and the streamed operand vector by
+// vector, with no reuse between vectors (no line buffer: each weight-stationary vector is an
+// im2col row read afresh). A contiguous segment of L bytes costs ceil(L / bank_width) bank words
+// (the feeder's aligner is not modelled: a segment straddling a word boundary costs no extra
+// word). Padding taps are read like the rest, as ConvMacs counts them. The input region is dense
+// HWC; weights are [out_c][K] (or [K][out_c] with weights_kn), K = kernel_h*kernel_w*in_c
+// (kernel_h*kernel_w for depthwise, whose columns each take their own input channel).
+//
+// Weight-stationary fold (K rows k0..k0+r, output channels n0..n0+c), M = out_h*out_w vectors:
+//   stationary: the r x c weight block; streamed: M vectors of the r im2col bytes of one pixel
+//   (depthwise: r taps x c channels). Segments of a vector break where the memory jumps: at each
+//   kernel row (kernel_w*in_c bytes when dilation_w is 1, else at each tap's in_c bytes).
+// Output-stationary fold (pixels m0..m0+r, channels n0..n0+c), K steps:
+//   each of the r rows reads its pixel's whole window (depthwise: c channels per tap), each of the
+//   c columns its output channel's K weights.
+// docs/timing-fidelity.md ("Operand streaming") has the worked numbers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::spec {
+
+struct FoldReads {
+  uint64_t bytes = 0;  // operand bytes the array consumes
+  uint64_t words = 0;  // bank words the feeder reads for them
+  bool operator==(const FoldReads&) const = default;
+};
+
+// Folds that read alike: `count` of them read `reads` each. `last` marks the class of one fold
+// that is the CONV's last (it has no successor to overlap).
+struct FoldClass {
+  uint64_t count = 0;
+  FoldReads reads;
+  bool last = false;
+};
+
+// The CONV's folds grouped by what they read; the counts add up to ConvFolds. At most
+// 2 * ceil(K / rows) + 1 classes (weight-stationary), 5 (output-stationary).
+std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv);
+
+// What all the CONV's folds read together.
+FoldReads ConvStreamReads(const NpuConfig& c, const ConvArgs& conv);
+
+// The fewest cycles the banks need for `reads`: ceil(words / banks).
+uint64_t FoldSramCycles(const NpuConfig& c, const FoldReads& reads);
+
+}  // namespace npu::spec

@@ -1,0 +1,154 @@
+// The MAC array's operand stream (hw/spec/operand_stream.h): the words each fold reads, worked
+// out by hand; the fold formula it bounds (ConvComputeCycles); and how the banks share a stream
+// with other accesses (SramBankTimer::BookStream).
+#include <gtest/gtest.h>
+
+#include "hw/spec/config.h"
+#include "hw/spec/operand_stream.h"
+#include "hw/spec/sram_bank_timer.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::spec {
+namespace {
+
+// An 8 x 8 array on 2 banks of 4 bytes: small enough to count words by hand.
+NpuConfig Small(Dataflow dataflow = WEIGHT_STATIONARY) {
+  NpuConfig c = DefaultConfig();
+  c.mutable_mac()->set_rows(8);
+  c.mutable_mac()->set_cols(8);
+  c.mutable_mac()->set_dataflow(dataflow);
+  c.mutable_sram()->set_banks(2);
+  c.mutable_sram()->set_bank_width_bytes(4);
+  return c;
+}
+
+ConvArgs Conv(uint32_t kernel, uint32_t in_c, uint32_t out_c, uint32_t out_hw) {
+  ConvArgs conv;
+  conv.kernel_h = conv.kernel_w = kernel;
+  conv.in_c = in_c;
+  conv.out_c = out_c;
+  conv.out_h = conv.out_w = out_hw;
+  conv.in_h = conv.in_w = out_hw + kernel - 1;
+  return conv;
+}
+
+std::vector<FoldReads> Reads(const std::vector<FoldClass>& classes) {
+  std::vector<FoldReads> reads;
+  for (const FoldClass& f : classes) reads.push_back(f.reads);
+  return reads;
+}
+
+TEST(OperandStream, WeightStationaryVectorsBreakAtKernelRows) {
+  // 3x3 over 3 channels: K = 27 in chunks of 8; a kernel row is 9 contiguous bytes. N = 8: one
+  // column chunk. M = 4 pixels.
+  const ConvArgs conv = Conv(3, 3, 8, 2);
+  const std::vector<FoldClass> classes = ConvFoldClasses(Small(), conv);
+  ASSERT_EQ(classes.size(), 4u);
+  // Chunk [0, 8): one segment, 2 words. [8, 16): 1 byte of row 0 (1 word) + 7 of row 1 (2).
+  // [16, 24): 2 bytes (1) + 6 (2). [24, 27): 3 bytes (1). Block: 8 columns x ceil(r / 4) words.
+  const std::vector<FoldReads> expected = {{8 * 8 + 4 * 8, 8 * 2 + 4 * 2},
+                                           {8 * 8 + 4 * 8, 8 * 2 + 4 * 3},
+                                           {8 * 8 + 4 * 8, 8 * 2 + 4 * 3},
+                                           {3 * 8 + 4 * 3, 8 * 1 + 4 * 1}};
+  EXPECT_EQ(Reads(classes), expected);
+  EXPECT_TRUE(classes.back().last);
+  for (size_t i = 0; i + 1 < classes.size(); ++i) EXPECT_FALSE(classes[i].last);
+}
+
+TEST(OperandStream, DilationBreaksAtEveryTap) {
+  ConvArgs conv = Conv(3, 3, 8, 2);
+  conv.dilation_w = 2;
+  conv.in_w += 2;
+  // Chunk [0, 8): taps of 3 bytes at 0, 3, 6: 3 + 3 + 2 bytes, a word each.
+  EXPECT_EQ(ConvFoldClasses(Small(), conv)[0].reads.words, 8u * 2 + 4 * 3);
+}
+
+TEST(OperandStream, ColumnChunksRepeatTheInput) {
+  // 1x1, K = 8, N = 20: column chunks of 8, 8 and 4; each streams all 9 pixels again.
+  const ConvArgs conv = Conv(1, 8, 20, 3);
+  const std::vector<FoldClass> classes = ConvFoldClasses(Small(), conv);
+  ASSERT_EQ(classes.size(), 2u);
+  EXPECT_EQ(classes[0].count, 2u);
+  EXPECT_EQ(classes[0].reads, (FoldReads{8 * 8 + 9 * 8, 8 * 2 + 9 * 2}));
+  EXPECT_EQ(classes[1].count, 1u);
+  EXPECT_EQ(classes[1].reads, (FoldReads{8 * 4 + 9 * 8, 4 * 2 + 9 * 2}));
+  EXPECT_EQ(ConvStreamReads(Small(), conv).words, 2u * 34 + 26);
+}
+
+TEST(OperandStream, WeightsKnReadRowsOfTheBlock) {
+  ConvArgs conv = Conv(1, 8, 8, 3);
+  conv.weights_kn = true;  // [K][N]: the block is 8 runs of 8 bytes either way
+  conv.out_c = 6;          // ... 8 runs of 6 bytes: 2 words each
+  EXPECT_EQ(ConvFoldClasses(Small(), conv)[0].reads.words, 8u * 2 + 9 * 2);
+}
+
+TEST(OperandStream, DepthwiseVectorsReadEachTapsChannels) {
+  ConvArgs conv = Conv(3, 8, 8, 2);
+  conv.depthwise = true;  // K = 9 taps: chunks of 8 and 1
+  const std::vector<FoldClass> classes = ConvFoldClasses(Small(), conv);
+  ASSERT_EQ(classes.size(), 2u);
+  // Block 8 taps x 8 channels ([channel][tap]: 8 runs of 8 bytes); per pixel 8 taps of 8
+  // channels (2 words each).
+  EXPECT_EQ(classes[0].reads, (FoldReads{64 + 4 * 64, 8 * 2 + 4 * 8 * 2}));
+  EXPECT_EQ(classes[1].reads, (FoldReads{8 + 4 * 8, 8 * 1 + 4 * 1 * 2}));
+}
+
+TEST(OperandStream, OutputStationaryRowsReadWindowsColumnsReadWeights) {
+  // 3x3 over 3 channels (K = 27), M = 9 pixels (rows 8 + 1), N = 10 (columns 8 + 2).
+  const ConvArgs conv = Conv(3, 3, 10, 3);
+  const std::vector<FoldClass> classes = ConvFoldClasses(Small(OUTPUT_STATIONARY), conv);
+  ASSERT_EQ(classes.size(), 4u);
+  // A window: 3 kernel rows of 9 bytes (3 words each); a column: 27 weights (7 words).
+  EXPECT_EQ(classes[0].count, 1u);
+  EXPECT_EQ(classes[0].reads, (FoldReads{8 * 27 + 8 * 27, 8 * 9 + 8 * 7}));
+  EXPECT_EQ(classes[1].reads, (FoldReads{8 * 27 + 2 * 27, 8 * 9 + 2 * 7}));
+  EXPECT_EQ(classes[2].reads, (FoldReads{1 * 27 + 8 * 27, 1 * 9 + 8 * 7}));
+  EXPECT_EQ(classes[3].reads, (FoldReads{1 * 27 + 2 * 27, 1 * 9 + 2 * 7}));
+  EXPECT_TRUE(classes[3].last);
+  uint64_t folds = 0;
+  for (const FoldClass& f : classes) folds += f.count;
+  EXPECT_EQ(folds, ConvFolds(Small(OUTPUT_STATIONARY), conv));
+}
+
+TEST(OperandStream, FoldsLastAtLeastTheirReads) {
+  // 1x1, K = 8, N = 8, M = 64: one fold, T = 64, reading 8 * 2 + 64 * 2 = 144 words; fill and
+  // drain 2*8 + 8 - 2 = 22.
+  NpuConfig c = Small();
+  c.mutable_sram()->set_banks(4);  // 36 cycles of reads: under T, the array's own 64 + 22
+  EXPECT_EQ(ConvArrayCycles(c, Conv(1, 8, 8, 8)), 86u);
+  EXPECT_EQ(ConvComputeCycles(c, Conv(1, 8, 8, 8)), 86u);
+  c.mutable_sram()->set_banks(1);  // 144 cycles of reads: the fold takes them
+  EXPECT_EQ(ConvComputeCycles(c, Conv(1, 8, 8, 8)), 144u + 22);
+  // K = 16 on 2 banks: two folds of 144 words each, 72 cycles, over slots of 64.
+  c.mutable_sram()->set_banks(2);
+  EXPECT_EQ(ConvArrayCycles(c, Conv(1, 16, 8, 8)), 64u + 64 + 22);
+  EXPECT_EQ(ConvComputeCycles(c, Conv(1, 16, 8, 8)), 72u + 72 + 22);
+}
+
+TEST(SramBankStream, WaitsForItsBanksThenLeavesTheRest) {
+  NpuConfig c = Small();
+  c.mutable_sram()->set_banks(1);
+  SramBankTimer timer(c);
+  // A 4-word access holds the bank until 4; a stream asked for at 2 starts then.
+  EXPECT_EQ(timer.Book(SramAccess{0, 16}, 0).finish, 4u);
+  EXPECT_EQ(timer.BookStream(0, 5, 2, 10), 4u);
+  // Stream: 5 words over [4, 14), floor(5 t / 10) of them in its first t cycles, so every other
+  // cycle is free: 3 words asked for at 4 take the free cycles 4, 6 and 8, finishing at 9.
+  EXPECT_EQ(timer.Book(SramAccess{0, 12}, 4).finish, 9u);
+  // 8 words alongside a stream of 5 over [0, 10): 5 free cycles in it, 3 after it.
+  SramBankTimer fresh(c);
+  EXPECT_EQ(fresh.BookStream(0, 5, 0, 10), 0u);
+  EXPECT_EQ(fresh.Book(SramAccess{0, 32}, 0).finish, 13u);
+}
+
+TEST(SramBankStream, AFullStreamHoldsItsBanksToTheEnd) {
+  SramBankTimer timer(Small());
+  // 2 banks, 20 words from bank 0: 10 each over 10 cycles.
+  EXPECT_EQ(timer.BookStream(0, 20, 0, 10), 0u);
+  EXPECT_EQ(timer.Book(SramAccess{4, 4}, 3).finish, 11u);  // bank 1, after the stream
+  // A next stream starts once this one ended.
+  EXPECT_EQ(timer.BookStream(0, 2, 5, 3), 11u);
+}
+
+}  // namespace
+}  // namespace npu::spec
