@@ -41,8 +41,8 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
             conv.depthwise = l.depthwise;
             conv.dilation_w = l.dilation_w;  // where the operand stream's segments break
             conv.weights_kn = l.activation_weights && !l.weights_nk;
-            total += uint64_t{h.count} * w.count * n.count * k.count *
-                     spec::ConvComputeCycles(c, conv);
+            total +=
+                uint64_t{h.count} * w.count * n.count * k.count * spec::ConvComputeCycles(c, conv);
           }
         }
       }

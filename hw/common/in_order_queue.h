@@ -28,6 +28,7 @@ void RunInOrderQueue(UnitContext& ctx, spec::Queue queue, sc_core::sc_fifo<Queue
     ctx.counters.AddQueue(queue, QueueCounter::kBusyCycles, t2 - t1);
     ctx.counters.AddQueue(queue, QueueCounter::kQueueInstructions, 1);
     ctx.counters.AddQueue(queue, QueueCounter::kBankConflictCycles, result.bank_conflict_cycles);
+    ctx.counters.AddQueue(queue, QueueCounter::kSramBoundCycles, result.sram_bound_cycles);
     Record(ctx, item.index, queue, t1, t2, waited.input_cycles, waited.buffer_cycles, result);
     Trace(ctx, engine, std::string(spec::OpcodeName(item.insn.opcode)), t1, t2, item.index);
     if (!result.ok()) {

@@ -56,6 +56,7 @@ struct UnitResult {
   std::string detail;
   uint64_t bank_conflict_cycles = 0;  // part of its time lost to SRAM banks busy elsewhere
   uint64_t dram_stall_cycles = 0;     // part of its time lost to other DRAM traffic
+  uint64_t sram_bound_cycles = 0;     // part of a CONV's time its folds waited on operand reads
   spec::UnitEvents events{};          // what the unit did for it, for the energy model
   bool ok() const { return code == spec::regs::ErrorCode::kNone; }
 };
@@ -67,6 +68,7 @@ struct InsnRecord {
   uint64_t end = 0;    // finished executing
   uint64_t wait_input = 0, wait_buffer = 0;    // token waits before start
   uint64_t bank_conflict = 0, dram_stall = 0;  // parts of [start, end)
+  uint64_t sram_bound = 0;                     // part of [start, end)
   int8_t queue = -1;                           // -1: not executed
   spec::UnitEvents events{};  // the executing unit's, plus the command processor's fetch
 };
@@ -107,6 +109,7 @@ inline void Record(const UnitContext& ctx, uint32_t index, spec::Queue queue, ui
        wait_buffer,
        result.bank_conflict_cycles,
        result.dram_stall_cycles,
+       result.sram_bound_cycles,
        static_cast<int8_t>(queue),
        events};
 }

@@ -9,8 +9,8 @@
 #include "hw/common/payload.h"
 #include "hw/spec/operand_stream.h"
 #include "hw/spec/semantics.h"
-#include "hw/spec/unit_accesses.h"
 #include "hw/spec/timing_model.h"
+#include "hw/spec/unit_accesses.h"
 
 namespace npu::hw {
 
@@ -94,6 +94,7 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
   chain_.Ended(conv, start + cycles);
   UnitResult done;
   done.bank_conflict_cycles = conflict;
+  done.sram_bound_cycles = ideal - spec::ConvArrayCycles(ctx_.config, conv, chained_after);
   done.events.macs = spec::ConvMacs(conv);
   done.events.sram_read_bytes = reads.bytes;
   done.events.sram_read_words = reads.words;

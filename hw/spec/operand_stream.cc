@@ -52,8 +52,8 @@ uint64_t BlockWords(const Shape& s, uint64_t r, uint64_t c) {
 FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
                                uint64_t c) {
   const uint64_t vector_bytes = s.depthwise ? r * c : r;
-  const uint64_t vector_words = s.depthwise ? r * CeilDiv(c, s.width)
-                                            : VectorWords(k0, r, SegmentBytes(conv), s.width);
+  const uint64_t vector_words =
+      s.depthwise ? r * CeilDiv(c, s.width) : VectorWords(k0, r, SegmentBytes(conv), s.width);
   return {r * c + s.m * vector_bytes, BlockWords(s, r, c) + s.m * vector_words};
 }
 
@@ -66,11 +66,13 @@ FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r,
   const uint64_t tap_words =
       s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c, s.width);
   const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;
-  const uint64_t weight_words = s.weights_kn ? s.k * CeilDiv(c, s.width) : c * CeilDiv(s.k, s.width);
+  const uint64_t weight_words =
+      s.weights_kn ? s.k * CeilDiv(c, s.width) : c * CeilDiv(s.k, s.width);
   return {r * window_bytes + c * s.k, r * pixel_words + weight_words};
 }
 
-// A split of `total` into chunks of `size`: how many full ones before the last, and the last's size.
+// A split of `total` into chunks of `size`: how many full ones before the last, and the last's
+// size.
 struct Chunks {
   uint64_t full_before_last, last;
 };

@@ -87,6 +87,7 @@ enum QueueCounter : uint32_t {
   kBankConflictCycles = 3,  // lost to SRAM banks busy with other accesses
   kDramStallCycles = 4,     // lost to DRAM bandwidth taken by other transfers
   kQueueInstructions = 5,
+  kSramBoundCycles = 6,  // CONV folds outlasting the array for their operand reads (compute queue)
 };
 inline constexpr uint32_t kNumCounters = kQueueBase + 8 * kNumQueues;
 

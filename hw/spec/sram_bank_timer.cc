@@ -38,7 +38,7 @@ uint64_t SramBankTimer::FinishAfter(uint64_t bank, uint64_t from, uint64_t words
   // The first t with left(t) = words: near words * cycles / (cycles - stream words).
   const uint64_t spare = stream.cycles - stream.words;  // > 0: the stream leaves some cycles
   uint64_t t = std::min(end, from + static_cast<uint64_t>(static_cast<unsigned __int128>(words) *
-                                                            stream.cycles / spare));
+                                                          stream.cycles / spare));
   while (left(t) < words) ++t;
   while (t > from && left(t - 1) >= words) --t;
   return t;

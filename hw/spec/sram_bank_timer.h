@@ -47,9 +47,9 @@ class SramBankTimer {
   uint64_t FinishAfter(uint64_t bank, uint64_t from, uint64_t words) const;
 
   uint64_t banks_, width_;
-  std::vector<uint64_t> free_;     // per bank: the cycle it is free from
-  std::vector<Stream> streams_;    // per bank: the latest operand stream
-  std::vector<uint64_t> words_;    // scratch: the current access's words per bank
+  std::vector<uint64_t> free_;   // per bank: the cycle it is free from
+  std::vector<Stream> streams_;  // per bank: the latest operand stream
+  std::vector<uint64_t> words_;  // scratch: the current access's words per bank
 };
 
 }  // namespace npu::spec

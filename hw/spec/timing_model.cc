@@ -209,7 +209,6 @@ uint64_t DmaIdealCycles(const NpuConfig& c, Opcode direction, const std::vector<
   return end;
 }
 
-
 uint64_t UnitSramIdealCycles(const NpuConfig& c, const Instruction& insn) {
   uint64_t cycles = 0;
   for (const SramAccess& a : UnitSramAccesses(insn)) {

@@ -19,15 +19,16 @@ std::string Field(const std::string& s) {
 std::string ToCsv(const RunReport& r) {
   std::string csv =
       "layer,op,engine,shape,macs,cycles,predicted_cycles,mac_utilisation,wait_input_cycles,"
-      "wait_buffer_cycles,bank_conflict_cycles,dram_stall_cycles,dram_read_bytes,"
-      "dram_write_bytes,achieved_gbps,peak_sram_bytes,roofline_cycles,energy_pj,tiling\n";
+      "wait_buffer_cycles,bank_conflict_cycles,dram_stall_cycles,sram_bound_cycles,"
+      "dram_read_bytes,dram_write_bytes,achieved_gbps,peak_sram_bytes,roofline_cycles,energy_pj,"
+      "tiling\n";
   for (const LayerReport& l : r.layers) {
-    csv += fmt::format("{},{},{},{},{},{},{},{:.4f},{},{},{},{},{},{},{:.3f},{},{},{:.1f},{}\n",
+    csv += fmt::format("{},{},{},{},{},{},{},{:.4f},{},{},{},{},{},{},{},{:.3f},{},{},{:.1f},{}\n",
                        Field(l.name), Field(l.op), l.engine, Field(l.shape), l.macs, l.cycles,
                        l.predicted_cycles, l.mac_utilisation, l.stalls.wait_input,
                        l.stalls.wait_buffer, l.stalls.bank_conflict, l.stalls.dram_stall,
-                       l.dram_read_bytes, l.dram_write_bytes, l.achieved_gbps, l.peak_sram_bytes,
-                       l.roofline_cycles, l.energy.total_pj, Field(l.tiling));
+                       l.stalls.sram_bound, l.dram_read_bytes, l.dram_write_bytes, l.achieved_gbps,
+                       l.peak_sram_bytes, l.roofline_cycles, l.energy.total_pj, Field(l.tiling));
   }
   return csv;
 }

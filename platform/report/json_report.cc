@@ -17,7 +17,8 @@ Json StallsJson(const Stalls& s) {
   return {{"wait_input_cycles", s.wait_input},
           {"wait_buffer_cycles", s.wait_buffer},
           {"bank_conflict_cycles", s.bank_conflict},
-          {"dram_stall_cycles", s.dram_stall}};
+          {"dram_stall_cycles", s.dram_stall},
+          {"sram_bound_cycles", s.sram_bound}};
 }
 
 Json ConfigJson(const spec::NpuConfig& c) {

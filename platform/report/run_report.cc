@@ -33,7 +33,8 @@ std::vector<QueueReport> Queues(const fw::Counters& c) {
     r.busy_cycles = get(regs::kBusyCycles);
     r.instructions = get(regs::kQueueInstructions);
     r.stalls = {get(regs::kWaitInputCycles), get(regs::kWaitBufferCycles),
-                get(regs::kBankConflictCycles), get(regs::kDramStallCycles)};
+                get(regs::kBankConflictCycles), get(regs::kDramStallCycles),
+                get(regs::kSramBoundCycles)};
     queues.push_back(r);
   }
   return queues;
@@ -48,6 +49,7 @@ void AddInstruction(const spec::Program& program, const std::vector<hw::InsnReco
     layer.stalls.wait_buffer += r.wait_buffer;
     layer.stalls.bank_conflict += r.bank_conflict;
     layer.stalls.dram_stall += r.dram_stall;
+    layer.stalls.sram_bound += r.sram_bound;
     completion = std::max(completion, r.end);
   }
   const size_t offset = size_t{i} * spec::kInsnBytes;

@@ -23,6 +23,7 @@ struct Stalls {
   uint64_t wait_buffer = 0;    // token waits for a buffer a downstream queue frees
   uint64_t bank_conflict = 0;  // SRAM banks busy with other accesses
   uint64_t dram_stall = 0;     // DRAM bandwidth taken by other transfers
+  uint64_t sram_bound = 0;     // CONV folds outlasting the array for their SRAM operand reads
 };
 
 struct QueueReport {

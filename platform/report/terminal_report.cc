@@ -45,27 +45,29 @@ std::string ComputeTable(const RunReport& r) {
 }
 
 std::string MemoryTable(const RunReport& r) {
-  std::string t = fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>6} {:>9}\n",
-                              "layer", "wait in", "wait buf", "bank", "DRAM bw", "read KiB",
-                              "write KiB", "GB/s", "SRAM KiB");
+  std::string t = fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10} {:>6} {:>9}\n",
+                              "layer", "wait in", "wait buf", "bank", "SRAM bw", "DRAM bw",
+                              "read KiB", "write KiB", "GB/s", "SRAM KiB");
   for (const LayerReport& l : r.layers) {
-    t += fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>6.1f} {:>9}\n",
+    t += fmt::format("{:<18} {:>10} {:>10} {:>9} {:>9} {:>9} {:>10} {:>10} {:>6.1f} {:>9}\n",
                      Short(l.name, 18), Grouped(l.stalls.wait_input), Grouped(l.stalls.wait_buffer),
-                     Grouped(l.stalls.bank_conflict), Grouped(l.stalls.dram_stall),
-                     KiB(l.dram_read_bytes), KiB(l.dram_write_bytes), l.achieved_gbps,
-                     KiB(l.peak_sram_bytes));
+                     Grouped(l.stalls.bank_conflict), Grouped(l.stalls.sram_bound),
+                     Grouped(l.stalls.dram_stall), KiB(l.dram_read_bytes), KiB(l.dram_write_bytes),
+                     l.achieved_gbps, KiB(l.peak_sram_bytes));
   }
   return t;
 }
 
 std::string QueueTable(const RunReport& r) {
-  std::string t = fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", "queue", "busy",
-                              "wait input", "wait buffer", "bank confl.", "DRAM bw", "insns");
+  std::string t =
+      fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", "queue", "busy",
+                  "wait input", "wait buffer", "bank confl.", "SRAM bw", "DRAM bw", "insns");
   for (const QueueReport& q : r.queues) {
-    t += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", q.name,
+    t += fmt::format("{:<10} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>8}\n", q.name,
                      Grouped(q.busy_cycles), Grouped(q.stalls.wait_input),
                      Grouped(q.stalls.wait_buffer), Grouped(q.stalls.bank_conflict),
-                     Grouped(q.stalls.dram_stall), Grouped(q.instructions));
+                     Grouped(q.stalls.sram_bound), Grouped(q.stalls.dram_stall),
+                     Grouped(q.instructions));
   }
   t += fmt::format(
       "{:<10} {:>12}  fetching instructions; {} cycles dispatch-stalled on a full "

@@ -104,7 +104,7 @@ TEST(UnitEvents, CountsMatchTheProgramDerivedIndependently) {
   EXPECT_EQ(conv.macs, uint64_t{kM} * kN * kK);  // 1x1 kernel: M x N x K
   EXPECT_EQ(conv.macs, r->counters[spec::regs::kMacs]);
   EXPECT_EQ(conv.sram_read_bytes, uint64_t{kN} * kK + kM * kK);  // weights, input
-  EXPECT_EQ(conv.sram_read_words, uint64_t{kN} * 2 + kM * 2);     // streamed: see above
+  EXPECT_EQ(conv.sram_read_words, uint64_t{kN} * 2 + kM * 2);    // streamed: see above
   EXPECT_EQ(conv.sram_write_bytes, 0u);
   EXPECT_EQ(conv.acc_read_bytes, 0u);  // not accumulating
   EXPECT_EQ(conv.acc_write_bytes, uint64_t{kM} * kN * 4);

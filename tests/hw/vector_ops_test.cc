@@ -128,6 +128,10 @@ TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->counters[spec::regs::QueueCounterId(Queue::kCompute, QueueCounter::kBusyCycles)],
             640u);
+  // The 34 cycles the first fold outlasted its slot are the compute queue's SRAM-bound cycles.
+  EXPECT_EQ(
+      r->counters[spec::regs::QueueCounterId(Queue::kCompute, QueueCounter::kSramBoundCycles)],
+      290u - 256);
   EXPECT_EQ(r->counters[spec::regs::kMacs], 16u * 16 * 48 * 9);
 }
 

@@ -1,10 +1,11 @@
 // The MAC array's operand stream (hw/spec/operand_stream.h): the words each fold reads, worked
 // out by hand; the fold formula it bounds (ConvComputeCycles); and how the banks share a stream
 // with other accesses (SramBankTimer::BookStream).
+#include "hw/spec/operand_stream.h"
+
 #include <gtest/gtest.h>
 
 #include "hw/spec/config.h"
-#include "hw/spec/operand_stream.h"
 #include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/timing_model.h"
 
