@@ -2,6 +2,7 @@
 #include "hw/spec/operand_stream.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "hw/spec/timing_model.h"
 
@@ -81,41 +82,57 @@ Chunks Split(uint64_t total, uint64_t size) {
   return {chunks - 1, total - (chunks - 1) * size};
 }
 
-void Add(std::vector<FoldClass>& classes, uint64_t count, FoldReads reads, bool last = false) {
-  if (count > 0) classes.push_back({count, reads, last});
-}
-
 }  // namespace
 
-std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv) {
+void ForEachFoldClass(const NpuConfig& c, const ConvArgs& conv,
+                      const std::function<void(const FoldClass&)>& visit) {
   const Shape s = ShapeOf(c, conv);
-  std::vector<FoldClass> classes;
-  if (s.m == 0 || s.n == 0 || s.k == 0) return classes;
+  if (s.m == 0 || s.n == 0 || s.k == 0) return;
+  const auto add = [&](uint64_t count, const FoldReads& reads, bool last = false) {
+    if (count > 0) visit({count, reads, last});
+  };
   const Chunks n = Split(s.n, s.cols);
   if (c.mac().dataflow() == WEIGHT_STATIONARY) {
     // Folds walk the K-chunks inside each N-chunk: the last fold is the last K-chunk of the last.
+    // Consecutive K-chunks that read alike are one class (a K of thousands is a few classes).
+    uint64_t run = 0;
+    FoldReads full, edge;  // the run's folds of a full N-chunk and of the last
     for (uint64_t k0 = 0; k0 < s.k; k0 += s.rows) {
       const uint64_t r = std::min(s.rows, s.k - k0);
-      Add(classes, n.full_before_last, WeightStationaryFold(s, conv, k0, r, s.cols));
-      Add(classes, 1, WeightStationaryFold(s, conv, k0, r, n.last), k0 + r == s.k);
+      const FoldReads f = WeightStationaryFold(s, conv, k0, r, s.cols);
+      const FoldReads e = WeightStationaryFold(s, conv, k0, r, n.last);
+      if (run > 0 && f == full && e == edge) {
+        ++run;
+        continue;
+      }
+      add(run * n.full_before_last, full);
+      add(run, edge);
+      run = 1, full = f, edge = e;
     }
-    return classes;
+    add(run * n.full_before_last, full);
+    add(run - 1, edge);
+    add(1, edge, true);
+    return;
   }
   const Chunks m = Split(s.m, s.rows);
-  Add(classes, m.full_before_last * n.full_before_last,
-      OutputStationaryFold(s, conv, s.rows, s.cols));
-  Add(classes, m.full_before_last, OutputStationaryFold(s, conv, s.rows, n.last));
-  Add(classes, n.full_before_last, OutputStationaryFold(s, conv, m.last, s.cols));
-  Add(classes, 1, OutputStationaryFold(s, conv, m.last, n.last), true);
+  add(m.full_before_last * n.full_before_last, OutputStationaryFold(s, conv, s.rows, s.cols));
+  add(m.full_before_last, OutputStationaryFold(s, conv, s.rows, n.last));
+  add(n.full_before_last, OutputStationaryFold(s, conv, m.last, s.cols));
+  add(1, OutputStationaryFold(s, conv, m.last, n.last), true);
+}
+
+std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv) {
+  std::vector<FoldClass> classes;
+  ForEachFoldClass(c, conv, [&](const FoldClass& f) { classes.push_back(f); });
   return classes;
 }
 
 FoldReads ConvStreamReads(const NpuConfig& c, const ConvArgs& conv) {
   FoldReads total;
-  for (const FoldClass& f : ConvFoldClasses(c, conv)) {
+  ForEachFoldClass(c, conv, [&](const FoldClass& f) {
     total.bytes += f.count * f.reads.bytes;
     total.words += f.count * f.reads.words;
-  }
+  });
   return total;
 }
 

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hw/spec/isa.h"
@@ -43,8 +44,13 @@ struct FoldClass {
   bool last = false;
 };
 
-// The CONV's folds grouped by what they read; the counts add up to ConvFolds. At most
-// 2 * ceil(K / rows) + 1 classes (weight-stationary), 5 (output-stationary).
+// Calls `visit` for each class of the CONV's folds, grouped by what they read; the counts add up
+// to ConvFolds. Weight-stationary folds of consecutive K-chunks that read alike are one class,
+// so a CONV has a handful of classes unless its kernel rows break the chunks unevenly (at most
+// 2 * ceil(K / rows) + 1); output-stationary at most 4. Allocates nothing.
+void ForEachFoldClass(const NpuConfig& c, const ConvArgs& conv,
+                      const std::function<void(const FoldClass&)>& visit);
+// The same, as a list.
 std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv);
 
 // What all the CONV's folds read together.

@@ -75,8 +75,8 @@ uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArg
 
 uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
                            const ConvArgs* chained_after) {
-  const std::vector<FoldClass> classes = ConvFoldClasses(c, conv);
-  if (classes.empty()) return 0;
+  const Gemm g = ConvGemm(conv);
+  if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
   const uint64_t stream = ConvStream(c, conv);
   const uint64_t slot = FoldSlotCycles(c, stream), last = LastFoldCycles(c, stream);
   uint64_t cycles = 0;
@@ -86,10 +86,10 @@ uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
     const uint64_t before = ConvStream(c, *chained_after);
     cycles = FoldSlotCycles(c, before) - LastFoldCycles(c, before);
   }
-  for (const FoldClass& f : classes) {
+  ForEachFoldClass(c, conv, [&](const FoldClass& f) {
     const uint64_t reads = FoldSramCycles(c, f.reads);
     cycles += f.last ? std::max(last, reads) : f.count * std::max(slot, reads);
-  }
+  });
   return cycles;
 }
 
