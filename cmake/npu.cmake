@@ -15,6 +15,6 @@ function(npu_add_test)
   # Tests that read docs/ or golden files find the source tree through NPU_SOURCE_DIR.
   target_compile_definitions(${T_NAME} PRIVATE NPU_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   gtest_discover_tests(${T_NAME}
-    PROPERTIES ENVIRONMENT SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+    PROPERTIES ENVIRONMENT SYSC_DISABLE_COPYRIGHT_MESSAGE=1
     DISCOVERY_TIMEOUT 60)
 endfunction()
