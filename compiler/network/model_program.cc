@@ -10,6 +10,7 @@
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_ops.h"
+#include "hw/spec/layer_traffic.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler {
@@ -99,27 +100,23 @@ StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
   return p;
 }
 
-// A layer's predicted completion and DRAM bytes (its LOADs, STOREs and instruction words, or a
-// CPU op's operands).
+// A layer's predicted completion and DRAM bytes (spec::DramTraffic's rule, as the run report
+// measures them).
 uint64_t PredictLayer(const CompiledModel& m, const Predicted& p, ModelLayer& l,
                       uint64_t previous) {
   uint64_t completion = previous;
-  l.predicted_dram_read_bytes = uint64_t{l.instruction_count} * spec::kInsnBytes;  // fetch
-  l.predicted_dram_write_bytes = 0;
+  spec::DramTraffic traffic;
   if (l.on_cpu) {
-    const spec::CpuOp& op = m.steps[l.step].cpu();
-    for (const spec::TensorDesc& t : op.inputs()) l.predicted_dram_read_bytes += t.size_bytes();
-    for (const spec::TensorDesc& t : op.outputs()) l.predicted_dram_write_bytes += t.size_bytes();
-    return std::max(completion, p.step_end[l.step]);
-  }
-  for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
-    completion = std::max(completion, p.insn_end[k]);
-    if (const auto* dma = std::get_if<spec::DmaArgs>(&m.instructions[k].args)) {
-      (m.instructions[k].opcode == spec::Opcode::kLoad ? l.predicted_dram_read_bytes
-                                                       : l.predicted_dram_write_bytes) +=
-          spec::DmaBytes(*dma);
+    traffic = spec::CpuOpTraffic(m.steps[l.step].cpu());
+    completion = std::max(completion, p.step_end[l.step]);
+  } else {
+    for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
+      completion = std::max(completion, p.insn_end[k]);
+      spec::AddInstructionTraffic(m.instructions[k], traffic);
     }
   }
+  l.predicted_dram_read_bytes = traffic.read_bytes;
+  l.predicted_dram_write_bytes = traffic.write_bytes;
   return completion;
 }
 

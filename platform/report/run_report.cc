@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "hw/spec/dram_device.h"
+#include "hw/spec/layer_traffic.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::report {
@@ -40,9 +41,11 @@ std::vector<QueueReport> Queues(const fw::Counters& c) {
   return queues;
 }
 
-// Adds what instruction `i` moved and waited for to `layer`.
+// Adds what instruction `i` moved (spec::DramTraffic's rule, as the compiler predicts it) and
+// waited for to `layer`.
 void AddInstruction(const spec::Program& program, const std::vector<hw::InsnRecord>& records,
-                    uint32_t i, LayerReport& layer, uint64_t& completion) {
+                    uint32_t i, LayerReport& layer, spec::DramTraffic& traffic,
+                    uint64_t& completion) {
   if (i < records.size()) {
     const hw::InsnRecord& r = records[i];
     layer.stalls.wait_input += r.wait_input;
@@ -56,10 +59,10 @@ void AddInstruction(const spec::Program& program, const std::vector<hw::InsnReco
   if (offset + spec::kInsnBytes > program.instructions().size()) return;
   StatusOr<spec::Instruction> insn =
       spec::Decode(reinterpret_cast<const uint8_t*>(program.instructions().data()) + offset);
-  if (!insn.ok()) return;
-  if (const auto* dma = std::get_if<spec::DmaArgs>(&insn->args)) {
-    (insn->opcode == spec::Opcode::kLoad ? layer.dram_read_bytes : layer.dram_write_bytes) +=
-        spec::DmaBytes(*dma);
+  if (insn.ok()) {
+    spec::AddInstructionTraffic(*insn, traffic);
+  } else {
+    spec::AddFetchTraffic(traffic);
   }
 }
 
@@ -78,18 +81,16 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
   l.predicted_cycles = info.predicted_cycles();
   l.peak_sram_bytes = info.peak_sram_bytes();
   uint64_t completion = previous_completion;
+  spec::DramTraffic traffic;
   for (uint32_t i = 0; i < info.instruction_count(); ++i) {
-    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, completion);
+    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, traffic, completion);
   }
   if (l.engine == "cpu" && info.step() < in.steps->size()) {
     completion = std::max(completion, (*in.steps)[info.step()].end_cycle);
-    for (const spec::TensorDesc& t : in.program->steps(int(info.step())).cpu().inputs()) {
-      l.dram_read_bytes += t.size_bytes();
-    }
-    for (const spec::TensorDesc& t : in.program->steps(int(info.step())).cpu().outputs()) {
-      l.dram_write_bytes += t.size_bytes();
-    }
+    traffic = spec::CpuOpTraffic(in.program->steps(int(info.step())).cpu());
   }
+  l.dram_read_bytes = traffic.read_bytes;
+  l.dram_write_bytes = traffic.write_bytes;
   l.cycles = completion - previous_completion;
   previous_completion = completion;
   // The least DRAM traffic: the layer's constants, plus the network input for the first layer

@@ -1,11 +1,11 @@
 // Whole networks end to end on the virtual platform: a built-in model through the front end,
 // quantisation and CompileModel, run by the firmware on the SystemC model, every output byte
 // compared with the integer reference; and every layer's predicted cycles (the completion
-// partition of docs/report.md) within 5% of the measured ones. Every built-in model on four
-// configs: default (224x224 images, the targets' config); a small 8x8 array with a small SRAM;
-// a large 64x64 output-stationary array with a large SRAM; a 16x16 output-stationary array with
-// 256 KiB; and models with ops forced onto the control core (the CPU fallback). One case per
-// process (SystemC elaborates once).
+// partition of docs/report.md) within 5% of the measured ones, and its DRAM bytes exactly. Every
+// built-in model on four configs: default (224x224 images, the targets' config); a small 8x8 array
+// with a small SRAM; a large 64x64 output-stationary array with a large SRAM; a 16x16
+// output-stationary array with 256 KiB; and models with ops forced onto the control core (the CPU
+// fallback). One case per process (SystemC elaborates once).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -68,6 +68,21 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
   }
   EXPECT_TRUE(Close(r.predicted_cycles, r.cycles));
+  // DRAM bytes: the compiler predicts and the report measures each layer's by one rule
+  // (spec::DramTraffic: its instruction fetch, LOADs and STOREs, or a CPU op's operands), so they
+  // agree exactly, and the NPU layers' add up to the NPU's DRAM counters.
+  ASSERT_EQ(int(r.layers.size()), program.layers_size());
+  uint64_t npu_read = 0, npu_written = 0;
+  for (size_t i = 0; i < r.layers.size(); ++i) {
+    const report::LayerReport& l = r.layers[i];
+    EXPECT_EQ(l.dram_read_bytes + l.dram_write_bytes, program.layers(int(i)).predicted_dram_bytes())
+        << l.name;
+    if (l.engine == "cpu") continue;
+    npu_read += l.dram_read_bytes;
+    npu_written += l.dram_write_bytes;
+  }
+  EXPECT_EQ(npu_read, r.dram_read_bytes);
+  EXPECT_EQ(npu_written, r.dram_write_bytes);
   // The forced ops ran on the control core, in steps of their own; the rest on the NPU.
   uint32_t cpu_layers = 0;
   for (const report::LayerReport& l : r.layers) cpu_layers += l.engine == "cpu";
