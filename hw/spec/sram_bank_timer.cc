@@ -35,13 +35,29 @@ uint64_t SramBankTimer::FinishAfter(uint64_t bank, uint64_t from, uint64_t words
   const auto left = [&](uint64_t t) { return (t - from) - (stream.HeldBefore(t) - held_from); };
   const uint64_t left_in_stream = left(end);
   if (left_in_stream < words) return end + (words - left_in_stream);
-  // The first t with left(t) = words: near words * cycles / (cycles - stream words).
+  // The first t with left(t) = words: near words * cycles / (cycles - stream words). Gallop
+  // from that guess to a bracket, then bisect (left never decreases; a stream that leaves few
+  // cycles can make the guess far off).
   const uint64_t spare = stream.cycles - stream.words;  // > 0: the stream leaves some cycles
-  uint64_t t = std::min(end, from + static_cast<uint64_t>(static_cast<unsigned __int128>(words) *
-                                                          stream.cycles / spare));
-  while (left(t) < words) ++t;
-  while (t > from && left(t - 1) >= words) --t;
-  return t;
+  const uint64_t guess =
+      from + static_cast<uint64_t>(static_cast<unsigned __int128>(words) * stream.cycles / spare);
+  uint64_t lo = from, hi = end;  // left(lo) < words <= left(hi)
+  const uint64_t t = std::clamp(guess, from + 1, end);
+  uint64_t step = 1;
+  if (left(t) >= words) {  // walk down from the guess
+    hi = t;
+    for (; hi - lo > step && left(hi - step) >= words; step *= 2) hi -= step;
+    if (hi - lo > step) lo = hi - step;
+  } else {  // walk up
+    lo = t;
+    for (; hi - lo > step && left(lo + step) < words; step *= 2) lo += step;
+    if (hi - lo > step) hi = lo + step;
+  }
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (left(mid) >= words ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 SramBankTimer::Booking SramBankTimer::Book(const SramAccess& a, uint64_t at) {

@@ -154,3 +154,39 @@ TEST(SramBankStream, AFullStreamHoldsItsBanksToTheEnd) {
 
 }  // namespace
 }  // namespace npu::spec
+
+namespace npu::spec {
+namespace {
+
+// The documented rule, cycle by cycle: a stream of W words over D cycles from S holds
+// floor(W t / D) words in its first t cycles; an access of n words made at `at` on a free bank
+// takes the first n cycles the stream leaves.
+uint64_t CountFreeCycles(uint64_t s, uint64_t d, uint64_t w, uint64_t at, uint64_t n) {
+  const auto held = [&](uint64_t t) { return t <= s ? 0 : t >= s + d ? w : w * (t - s) / d; };
+  uint64_t t = at;
+  while (n > 0) {
+    if (held(t + 1) == held(t)) --n;  // cycle t is free
+    ++t;
+  }
+  return t;
+}
+
+TEST(SramBankStream, MatchesTheRuleCycleByCycle) {
+  NpuConfig c = DefaultConfig();
+  c.mutable_sram()->set_banks(1);
+  // Streams that leave many, few and a single cycle free, accesses before, inside and across.
+  for (const auto& [d, w] : std::vector<std::pair<uint64_t, uint64_t>>{
+           {10, 5}, {1000, 999}, {997, 13}, {5000, 4990}, {64, 1}}) {
+    for (uint64_t at : {0ull, 3ull, 50ull, 900ull}) {
+      for (uint64_t n : {1ull, 2ull, 7ull, 100ull}) {
+        SramBankTimer timer(c);
+        ASSERT_EQ(timer.BookStream(0, w, 20, d), 20u);
+        EXPECT_EQ(timer.Book(SramAccess{0, 16 * n}, at).finish, CountFreeCycles(20, d, w, at, n))
+            << "stream " << w << "/" << d << ", " << n << " words at " << at;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace npu::spec
