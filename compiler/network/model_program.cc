@@ -10,7 +10,7 @@
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_ops.h"
-#include "hw/spec/layer_traffic.h"
+#include "hw/spec/layer_attribution.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler {
@@ -100,51 +100,47 @@ StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
   return p;
 }
 
-// A layer's predicted completion and DRAM bytes (spec::DramTraffic's rule, as the run report
-// measures them).
-uint64_t PredictLayer(const CompiledModel& m, const Predicted& p, ModelLayer& l,
-                      uint64_t previous) {
-  uint64_t completion = previous;
+// A layer's predicted latest end and DRAM bytes (hw/spec/layer_attribution.h's rules, as the run
+// report measures them).
+uint64_t PredictLayer(const CompiledModel& m, const Predicted& p, ModelLayer& l) {
+  uint64_t latest_end = 0;
   spec::DramTraffic traffic;
   if (l.on_cpu) {
     traffic = spec::CpuOpTraffic(m.steps[l.step].cpu());
-    completion = std::max(completion, p.step_end[l.step]);
+    latest_end = p.step_end[l.step];
   } else {
     for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
-      completion = std::max(completion, p.insn_end[k]);
+      latest_end = std::max(latest_end, p.insn_end[k]);
       spec::AddInstructionTraffic(m.instructions[k], traffic);
     }
   }
   l.predicted_dram_read_bytes = traffic.read_bytes;
   l.predicted_dram_write_bytes = traffic.write_bytes;
-  return completion;
+  return latest_end;
 }
 
 }  // namespace
 
 Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
   NPU_ASSIGN_OR_RETURN(const Predicted p, PredictSteps(c, m));
-  const uint64_t array = uint64_t{c.mac().rows()} * c.mac().cols();
-  uint64_t previous = 0, io_bytes_first = 0, io_bytes_last = 0;
+  uint64_t io_bytes_first = 0, io_bytes_last = 0;
   for (int v : m.network.inputs) io_bytes_first += m.network.value(v).bytes();
   for (int v : m.network.outputs) io_bytes_last += m.network.value(v).bytes();
   m.min_dram_bytes = io_bytes_first + io_bytes_last;
   m.roofline_cycles = 0;
+  std::vector<uint64_t> latest_ends;
   for (size_t i = 0; i < m.layers.size(); ++i) {
     ModelLayer& l = m.layers[i];
-    const uint64_t completion = PredictLayer(m, p, l, previous);
-    l.predicted_cycles = completion - previous;
-    previous = completion;
+    latest_ends.push_back(PredictLayer(m, p, l));
     uint64_t min_bytes = l.constant_bytes;
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
-    l.roofline_cycles = std::max(spec::CeilDiv(l.macs, array),
-                                 spec::CeilDiv(min_bytes, c.dram().bytes_per_cycle()));
+    l.roofline_cycles = spec::LayerRooflineCycles(c, l.macs, min_bytes);
     m.roofline_cycles += l.roofline_cycles;
     m.min_dram_bytes += l.constant_bytes;
   }
-  if (!m.layers.empty())
-    m.layers.back().predicted_cycles += m.cost.cycles - std::min(m.cost.cycles, previous);
+  const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, m.cost.cycles);
+  for (size_t i = 0; i < m.layers.size(); ++i) m.layers[i].predicted_cycles = cycles[i];
   return Status::Ok();
 }
 

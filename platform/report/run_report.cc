@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "hw/spec/dram_device.h"
-#include "hw/spec/layer_traffic.h"
+#include "hw/spec/layer_attribution.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::report {
@@ -41,11 +41,11 @@ std::vector<QueueReport> Queues(const fw::Counters& c) {
   return queues;
 }
 
-// Adds what instruction `i` moved (spec::DramTraffic's rule, as the compiler predicts it) and
-// waited for to `layer`.
+// Adds what instruction `i` moved (hw/spec/layer_attribution.h's rule, as the compiler predicts
+// it) and waited for to `layer`; `latest_end` becomes its end if later.
 void AddInstruction(const spec::Program& program, const std::vector<hw::InsnRecord>& records,
                     uint32_t i, LayerReport& layer, spec::DramTraffic& traffic,
-                    uint64_t& completion) {
+                    uint64_t& latest_end) {
   if (i < records.size()) {
     const hw::InsnRecord& r = records[i];
     layer.stalls.wait_input += r.wait_input;
@@ -53,7 +53,7 @@ void AddInstruction(const spec::Program& program, const std::vector<hw::InsnReco
     layer.stalls.bank_conflict += r.bank_conflict;
     layer.stalls.dram_stall += r.dram_stall;
     layer.stalls.sram_bound += r.sram_bound;
-    completion = std::max(completion, r.end);
+    latest_end = std::max(latest_end, r.end);
   }
   const size_t offset = size_t{i} * spec::kInsnBytes;
   if (offset + spec::kInsnBytes > program.instructions().size()) return;
@@ -66,7 +66,9 @@ void AddInstruction(const spec::Program& program, const std::vector<hw::InsnReco
   }
 }
 
-LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion) {
+// Layer `index` of the run, all but its cycles; `latest_end`: when its last instruction (or its
+// CPU step) ended.
+LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   const spec::LayerInfo& info = in.program->layers(index);
   const spec::NpuConfig& c = *in.config;
   LayerReport l;
@@ -80,19 +82,17 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
   l.macs = info.macs();
   l.predicted_cycles = info.predicted_cycles();
   l.peak_sram_bytes = info.peak_sram_bytes();
-  uint64_t completion = previous_completion;
+  latest_end = 0;
   spec::DramTraffic traffic;
   for (uint32_t i = 0; i < info.instruction_count(); ++i) {
-    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, traffic, completion);
+    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, traffic, latest_end);
   }
   if (l.engine == "cpu" && info.step() < in.steps->size()) {
-    completion = std::max(completion, (*in.steps)[info.step()].end_cycle);
+    latest_end = std::max(latest_end, (*in.steps)[info.step()].end_cycle);
     traffic = spec::CpuOpTraffic(in.program->steps(int(info.step())).cpu());
   }
   l.dram_read_bytes = traffic.read_bytes;
   l.dram_write_bytes = traffic.write_bytes;
-  l.cycles = completion - previous_completion;
-  previous_completion = completion;
   // The least DRAM traffic: the layer's constants, plus the network input for the first layer
   // and the output for the last (intermediate activations could stay on chip).
   uint64_t min_bytes = info.weight_bytes();
@@ -102,17 +102,17 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& previous_completion)
   if (index + 1 == in.program->layers_size()) {
     for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
   }
-  l.roofline_cycles = std::max(spec::CeilDiv(l.macs, uint64_t{c.mac().rows()} * c.mac().cols()),
-                               spec::DramPeakCycles(c, min_bytes));
+  l.roofline_cycles = spec::LayerRooflineCycles(c, l.macs, min_bytes);
   return l;
 }
 
 void AddLayers(const RunInputs& in, RunReport& r) {
-  uint64_t completion = 0;
+  std::vector<uint64_t> latest_ends(in.program->layers_size());
   for (int i = 0; i < in.program->layers_size(); ++i) {
-    r.layers.push_back(Layer(in, i, completion));
+    r.layers.push_back(Layer(in, i, latest_ends[i]));
   }
-  if (!r.layers.empty()) r.layers.back().cycles += r.cycles - std::min(r.cycles, completion);
+  const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, r.cycles);
+  for (size_t i = 0; i < r.layers.size(); ++i) r.layers[i].cycles = cycles[i];
   for (LayerReport& l : r.layers) {
     l.mac_utilisation = Utilisation(l.macs, l.cycles, *in.config);
     l.achieved_gbps =

@@ -1,0 +1,44 @@
+// Layer attribution (layer_attribution.h).
+#include "hw/spec/layer_attribution.h"
+
+#include <algorithm>
+
+#include "hw/spec/dram_device.h"
+#include "hw/spec/timing_model.h"
+
+namespace npu::spec {
+
+std::vector<uint64_t> PartitionCycles(std::span<const uint64_t> latest_ends, uint64_t run_cycles) {
+  std::vector<uint64_t> cycles;
+  uint64_t previous = 0;
+  for (const uint64_t end : latest_ends) {
+    const uint64_t completion = std::max(previous, end);
+    cycles.push_back(completion - previous);
+    previous = completion;
+  }
+  if (!cycles.empty()) cycles.back() += run_cycles - std::min(run_cycles, previous);
+  return cycles;
+}
+
+void AddFetchTraffic(DramTraffic& traffic) { traffic.read_bytes += kInsnBytes; }
+
+void AddInstructionTraffic(const Instruction& insn, DramTraffic& traffic) {
+  AddFetchTraffic(traffic);
+  if (const auto* dma = std::get_if<DmaArgs>(&insn.args)) {
+    (insn.opcode == Opcode::kLoad ? traffic.read_bytes : traffic.write_bytes) += DmaBytes(*dma);
+  }
+}
+
+DramTraffic CpuOpTraffic(const CpuOp& op) {
+  DramTraffic traffic;
+  for (const TensorDesc& t : op.inputs()) traffic.read_bytes += t.size_bytes();
+  for (const TensorDesc& t : op.outputs()) traffic.write_bytes += t.size_bytes();
+  return traffic;
+}
+
+uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t macs, uint64_t min_dram_bytes) {
+  return std::max(CeilDiv(macs, uint64_t{c.mac().rows()} * c.mac().cols()),
+                  DramPeakCycles(c, min_dram_bytes));
+}
+
+}  // namespace npu::spec

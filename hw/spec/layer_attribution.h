@@ -1,0 +1,45 @@
+// How a run is attributed to the model's layers: one set of rules for the compiler's prediction
+// (compiler/network/model_program.cc, from the replay's timeline) and the run report's
+// measurement (platform/report/run_report.cc, from the platform's records), so the two compare
+// like with like (docs/report.md "Layer cycles").
+//
+// - Cycles: the completion partition. A layer completes when the last of its instructions ends
+//   (a CPU layer: its step), never before the layer before it; its cycles run from that layer's
+//   completion to its own, and the last layer also takes the run's tail, so the layers' cycles
+//   add up to the run's.
+// - DRAM traffic: an NPU layer reads the instruction words the command processor fetches for it
+//   (kInsnBytes each) and what its LOADs read, and writes what its STOREs write; a CPU layer
+//   reads its op's inputs and writes its outputs. The NPU layers' bytes add up to the DRAM
+//   counters'.
+// - Roofline: max(MACs / (rows x cols), the least DRAM bytes at the DRAM's peak rate).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hw/spec/binary.pb.h"
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
+
+namespace npu::spec {
+
+// Each layer's cycles from each layer's own latest end (0 if it has none), in layer order, and
+// the run's cycles.
+std::vector<uint64_t> PartitionCycles(std::span<const uint64_t> latest_ends, uint64_t run_cycles);
+
+struct DramTraffic {
+  uint64_t read_bytes = 0, write_bytes = 0;
+};
+// Adds one NPU instruction's fetch and, for LOAD and STORE, its data.
+void AddInstructionTraffic(const Instruction& insn, DramTraffic& traffic);
+// An instruction whose words could not be decoded still was fetched.
+void AddFetchTraffic(DramTraffic& traffic);
+// A CPU op's operands.
+DramTraffic CpuOpTraffic(const CpuOp& op);
+
+// A layer's roofline: its MACs on the whole array or its least DRAM bytes at peak, whichever
+// takes longer.
+uint64_t LayerRooflineCycles(const NpuConfig& config, uint64_t macs, uint64_t min_dram_bytes);
+
+}  // namespace npu::spec
