@@ -54,7 +54,7 @@ class Replay {
     return Status::Ok();
   }
   const CostEstimate& cost() const { return cost_; }
-  std::vector<InstructionTiming>& timeline() { return timeline_; }
+  std::vector<spec::InsnRecord>& timeline() { return timeline_; }
 
  private:
   Status Step(size_t i, const spec::Instruction& insn) {
@@ -169,7 +169,7 @@ class Replay {
   static constexpr size_t kHazardWindow = 16;
   std::array<std::deque<std::pair<std::vector<spec::Footprint>, uint64_t>>, kQueues> recent_;
   CostEstimate cost_;
-  std::vector<InstructionTiming> timeline_;
+  std::vector<spec::InsnRecord> timeline_;
   spec::FoldChain chain_;
 };
 
@@ -181,7 +181,7 @@ uint64_t InstructionCycles(const spec::NpuConfig& c, const spec::Instruction& in
 
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline,
+                                   std::vector<spec::InsnRecord>* timeline,
                                    const CostOptions& options) {
   if (options.exact) return EventReplay(config, insns, timeline, options.instruction_offset);
   Replay replay(config, nullptr);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hw/spec/insn_record.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -20,14 +21,6 @@ struct CostEstimate {
   uint64_t macs = 0;              // CONV multiply-accumulates, padding positions included
   std::array<uint64_t, spec::kNumQueues> busy_cycles{};  // sum of durations per queue
   uint64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
-};
-
-// When one instruction ran in the replay (cycles from the doorbell).
-struct InstructionTiming {
-  uint64_t dispatch = 0;  // entered its queue
-  uint64_t start = 0;     // held all its tokens and a free unit/channel
-  uint64_t end = 0;       // finished its work
-  uint64_t retire = 0;    // gave its tokens (DMA queues retire in order)
 };
 
 // Two replays of the stream with the timing formulas of hw/spec/timing_model.h:
@@ -50,7 +43,9 @@ struct InstructionTiming {
 //   5. The DRAM data bus is shared by every channel: the total is at least the first fetch,
 //      one latency and the data cycles of all transfers together.
 // Fails (FailedPrecondition) if the tokens deadlock or a wait finds no earlier signal: run
-// CheckTokenProtocol first. `timeline`, if given, receives one entry per instruction.
+// CheckTokenProtocol first. `timeline`, if given, receives one entry per instruction: the
+// platform's record type (hw/spec/insn_record.h), of which the exact replay fills dispatch,
+// start, end, retire and queue, cycles from the doorbell.
 struct CostOptions {
   bool exact = true;
   // The DRAM offset of insns[0]'s word: where instruction fetches land in a DRAM standard's rows
@@ -59,7 +54,7 @@ struct CostOptions {
 };
 StatusOr<CostEstimate> PredictCost(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline = nullptr,
+                                   std::vector<spec::InsnRecord>* timeline = nullptr,
                                    const CostOptions& options = {});
 
 // Duration of one instruction running alone (step 3 without the shared DRAM bus).

@@ -37,7 +37,7 @@ Status Deadlock(const replay::Shared& s) {
 
 StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline,
+                                   std::vector<spec::InsnRecord>* timeline,
                                    uint64_t instruction_offset) {
   using namespace replay;
   Shared s(config, insns, instruction_offset);

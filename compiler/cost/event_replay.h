@@ -37,7 +37,7 @@ namespace npu::compiler {
 // the DRAM offset of insns[0], where the command processor fetches from.
 StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
                                    const std::vector<spec::Instruction>& insns,
-                                   std::vector<InstructionTiming>* timeline,
+                                   std::vector<spec::InsnRecord>* timeline,
                                    uint64_t instruction_offset = 0);
 
 }  // namespace npu::compiler

@@ -74,6 +74,7 @@ struct Shared {
       given_this_delta = true;
     }
     timeline[i].retire = now;
+    timeline[i].queue = static_cast<int8_t>(q);
     done[i] = true;
     cost.cycles = std::max(cost.cycles, now);
     ++retired;
@@ -90,7 +91,7 @@ struct Shared {
   uint64_t delta = 1;                                             // every delta of every instant
   bool given_this_delta = false;
   std::array<std::deque<size_t>, kQueues> fifo;  // dispatched, not yet taken
-  std::vector<InstructionTiming> timeline;
+  std::vector<spec::InsnRecord> timeline;
   std::vector<bool> done;  // retired
   CostEstimate cost;
   size_t retired = 0;

@@ -82,7 +82,7 @@ StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
       const std::vector<spec::Instruction> insns(
           m.instructions.begin() + first,
           m.instructions.begin() + first + step.npu().instruction_count());
-      std::vector<InstructionTiming> timeline;
+      std::vector<spec::InsnRecord> timeline;
       // Model programs put the instructions at DRAM offset 0 (BuildModelProgram).
       NPU_ASSIGN_OR_RETURN(const CostEstimate run,
                            PredictCost(c, insns, &timeline,

@@ -84,15 +84,18 @@ bool CommandProcessor::FetchAndDispatch(const spec::FetchBatch& batch) {
 
 void CommandProcessor::Dispatch(QueuedInsn item) {
   sc_core::sc_fifo<QueuedInsn>& fifo = *queues_[static_cast<int>(item.insn.queue())];
+  const uint32_t index = item.index;
   const uint64_t begin = ctx_.clock.Now();
   fifo.write(std::move(item));  // blocks while the queue is full: its depth is cmd.queue_depth
   const uint64_t end = ctx_.clock.Now();
+  RecordDispatch(ctx_, index, end);
   ctx_.counters.Add(spec::regs::kDispatchStallCycles, end - begin);
   Trace(ctx_, "fetch", "queue full", begin, end, -1);
   ++dispatched_;
 }
 
 void CommandProcessor::Retire(spec::Queue queue, uint32_t index) {
+  RecordRetire(ctx_, index, ctx_.clock.Now());
   ++retired_count_;
   retired_.notify(sc_core::SC_ZERO_TIME);
 }

@@ -10,6 +10,7 @@
 #include "hw/common/clock.h"
 #include "hw/common/perf_counters.h"
 #include "hw/common/token_sync.h"
+#include "hw/spec/insn_record.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/regs.h"
@@ -61,17 +62,9 @@ struct UnitResult {
   bool ok() const { return code == spec::regs::ErrorCode::kNone; }
 };
 
-// Where one instruction's time went, for per-layer attribution in reports. Cycles since the
-// doorbell.
-struct InsnRecord {
-  uint64_t start = 0;  // began executing (after its tokens, a free channel, no hazard)
-  uint64_t end = 0;    // finished executing
-  uint64_t wait_input = 0, wait_buffer = 0;    // token waits before start
-  uint64_t bank_conflict = 0, dram_stall = 0;  // parts of [start, end)
-  uint64_t sram_bound = 0;                     // part of [start, end)
-  int8_t queue = -1;                           // -1: not executed
-  spec::UnitEvents events{};  // the executing unit's, plus the command processor's fetch
-};
+// Where one instruction's time went (spec::InsnRecord: the compiler's replay predicts the same
+// record), for per-layer attribution in reports.
+using InsnRecord = spec::InsnRecord;
 
 // Implemented by the command processor.
 class RunControl {
@@ -101,17 +94,27 @@ inline void Record(const UnitContext& ctx, uint32_t index, spec::Queue queue, ui
                    const UnitResult& result) {
   if (ctx.records == nullptr || index >= ctx.records->size()) return;
   InsnRecord& r = (*ctx.records)[index];
-  spec::UnitEvents events = r.events;  // the fetch's, recorded at dispatch
-  events += result.events;
-  r = {start - ctx.run.begin_cycle,
-       end - ctx.run.begin_cycle,
-       wait_input,
-       wait_buffer,
-       result.bank_conflict_cycles,
-       result.dram_stall_cycles,
-       result.sram_bound_cycles,
-       static_cast<int8_t>(queue),
-       events};
+  r.start = start - ctx.run.begin_cycle;
+  r.end = end - ctx.run.begin_cycle;
+  r.wait_input = wait_input;
+  r.wait_buffer = wait_buffer;
+  r.bank_conflict = result.bank_conflict_cycles;
+  r.dram_stall = result.dram_stall_cycles;
+  r.sram_bound = result.sram_bound_cycles;
+  r.queue = static_cast<int8_t>(queue);
+  r.events += result.events;  // after the fetch's, recorded at dispatch
+}
+
+// Instruction `index` entered its queue (dispatch) or gave its tokens (retire) now.
+inline void RecordDispatch(const UnitContext& ctx, uint32_t index, uint64_t now) {
+  if (ctx.records != nullptr && index < ctx.records->size()) {
+    (*ctx.records)[index].dispatch = now - ctx.run.begin_cycle;
+  }
+}
+inline void RecordRetire(const UnitContext& ctx, uint32_t index, uint64_t now) {
+  if (ctx.records != nullptr && index < ctx.records->size()) {
+    (*ctx.records)[index].retire = now - ctx.run.begin_cycle;
+  }
 }
 
 // Books instruction `index`'s fetch: its bytes of the fetch's DRAM read, and its decode.

@@ -100,7 +100,7 @@ TEST(Dma, ScatteredLoadShufflesChannelsAndPaysForTheWordsItSpans) {
   EXPECT_EQ(Q(*r, spec::Queue::kLoad, spec::regs::kBankConflictCycles), 21u);
   EXPECT_EQ(r->counters[spec::regs::kDramReadBytes], 256u + 2 * spec::kInsnBytes);
   // The exact replay predicts both instructions to the cycle.
-  std::vector<compiler::InstructionTiming> timeline;
+  std::vector<spec::InsnRecord> timeline;
   const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, insns, &timeline);
   ASSERT_TRUE(cost.ok()) << cost.status().message();
   ASSERT_EQ(timeline.size(), r->records.size());

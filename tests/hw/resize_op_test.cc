@@ -166,7 +166,7 @@ TEST(ResizeOp, ReplayMatchesThePlatformInstructionByInstruction) {
   StatusOr<platform::RunResult> r = b.Run({blob});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->outputs.at(0), Expected(blob));
-  std::vector<compiler::InstructionTiming> timeline;
+  std::vector<spec::InsnRecord> timeline;
   const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, b.insns, &timeline);
   ASSERT_TRUE(cost.ok()) << cost.status().message();
   ASSERT_EQ(timeline.size(), r->records.size());

@@ -231,7 +231,7 @@ TEST(TableOps, ReplayMatchesThePlatformInstructionByInstruction) {
   b.Add({spec::Opcode::kEltwise, 0, kS, e});
   b.Add(testing::Store(4096, kOut, 3000, kV, 0));
   const platform::RunResult r = b.Run({in});
-  std::vector<compiler::InstructionTiming> timeline;
+  std::vector<spec::InsnRecord> timeline;
   const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, b.insns, &timeline);
   ASSERT_TRUE(cost.ok()) << cost.status().message();
   ASSERT_EQ(timeline.size(), r.records.size());

@@ -83,7 +83,7 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
     const std::vector<spec::Instruction> insns(
         m.instructions.begin() + begin,
         m.instructions.begin() + begin + m.steps[s].npu().instruction_count());
-    std::vector<compiler::InstructionTiming> timeline;
+    std::vector<spec::InsnRecord> timeline;
     ASSERT_TRUE(compiler::PredictCost(*config, insns, &timeline,
                                       {.instruction_offset = uint64_t{begin} * spec::kInsnBytes})
                     .ok());
@@ -93,15 +93,20 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
       measured_end = std::max(measured_end, run->records[begin + k].end - doorbell);
       replayed_end = std::max(replayed_end, timeline[k].end);
       const hw::InsnRecord& measured = run->records[begin + k];
-      const compiler::InstructionTiming& replayed = timeline[k];
+      const spec::InsnRecord& replayed = timeline[k];
       ++checked;
-      if (measured.start == doorbell + replayed.start && measured.end == doorbell + replayed.end) {
+      if (measured.dispatch == doorbell + replayed.dispatch &&
+          measured.start == doorbell + replayed.start && measured.end == doorbell + replayed.end &&
+          measured.retire == doorbell + replayed.retire && measured.queue == replayed.queue) {
         continue;
       }
       if (differ++ == 0) {
-        first = fmt::format("instruction {} ({}): platform [{}, {}), replay [{}, {})", begin + k,
-                            spec::OpcodeName(insns[k].opcode), measured.start - doorbell,
-                            measured.end - doorbell, replayed.start, replayed.end);
+        first = fmt::format(
+            "instruction {} ({}): platform dispatch {} [{}, {}) retire {}, replay dispatch {} "
+            "[{}, {}) retire {}",
+            begin + k, spec::OpcodeName(insns[k].opcode), measured.dispatch - doorbell,
+            measured.start - doorbell, measured.end - doorbell, measured.retire - doorbell,
+            replayed.dispatch, replayed.start, replayed.end, replayed.retire);
       }
     }
     const double off = std::abs(double(replayed_end) - double(measured_end));

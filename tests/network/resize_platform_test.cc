@@ -62,7 +62,7 @@ TEST_P(ResizeOnPlatform, BitExactAndPredictedExactly) {
       platform::RunBinary(config, spec::SealProgram(m->program), inputs, {});
   ASSERT_TRUE(run.ok()) << run.status().message();
   EXPECT_EQ(run->outputs, *expected);
-  std::vector<InstructionTiming> timeline;
+  std::vector<spec::InsnRecord> timeline;
   StatusOr<CostEstimate> cost = PredictCost(config, m->instructions, &timeline);
   ASSERT_TRUE(cost.ok());
   ASSERT_EQ(timeline.size(), run->records.size());
