@@ -16,10 +16,10 @@ struct Shape {
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
-  const uint64_t taps = uint64_t{conv.kernel_h} * conv.kernel_w;
-  return {uint64_t{conv.out_h} * conv.out_w,
-          conv.out_c,
-          conv.depthwise ? taps : taps * conv.in_c,
+  const ConvGemmShape g = ConvGemm(conv);
+  return {g.m,
+          g.n,
+          g.k,
           c.mac().rows(),
           c.mac().cols(),
           c.sram().bank_width_bytes(),

@@ -32,60 +32,67 @@ uint64_t FoldOverheadCycles(const NpuConfig& c) {
   return 2 * uint64_t{c.mac().rows()} + c.mac().cols() - 2;
 }
 
+namespace {
+
+// What a chain of folds pays besides its folds' slots: fill and drain when it starts a chain,
+// else the rest of the previous CONV's last slot (its T, `chained_after_stream`).
+uint64_t ChainEntryCycles(const NpuConfig& c, const uint64_t* chained_after_stream) {
+  if (chained_after_stream == nullptr) return FoldOverheadCycles(c);
+  const uint64_t before = *chained_after_stream;
+  return FoldSlotCycles(c, before) - LastFoldCycles(c, before);
+}
+
+// The same for a CONV continuing `chained_after`'s chain, if it does.
+uint64_t ChainEntryCycles(const NpuConfig& c, const ConvArgs* chained_after) {
+  if (chained_after == nullptr) return FoldOverheadCycles(c);
+  const uint64_t before = ConvStream(c, *chained_after);
+  return ChainEntryCycles(c, &before);
+}
+
+// `folds` slots streaming `stream` vectors each, the last not waiting out its slot.
+uint64_t FoldBodyCycles(const NpuConfig& c, uint64_t folds, uint64_t stream) {
+  return (folds - 1) * FoldSlotCycles(c, stream) + LastFoldCycles(c, stream);
+}
+
+}  // namespace
+
 uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
                         const uint64_t* chained_after_stream) {
   if (folds == 0) return 0;
-  const uint64_t body = (folds - 1) * FoldSlotCycles(c, stream) + LastFoldCycles(c, stream);
-  if (chained_after_stream == nullptr) return body + FoldOverheadCycles(c);
-  const uint64_t before = *chained_after_stream;
-  return FoldSlotCycles(c, before) - LastFoldCycles(c, before) + body;
+  return ChainEntryCycles(c, chained_after_stream) + FoldBodyCycles(c, folds, stream);
 }
 
-namespace {
-struct Gemm {
-  uint64_t m, n, k;
-};
-Gemm ConvGemm(const ConvArgs& conv) {
+ConvGemmShape ConvGemm(const ConvArgs& conv) {
   return {uint64_t{conv.out_h} * conv.out_w, conv.out_c,
           uint64_t{conv.kernel_h} * conv.kernel_w * (conv.depthwise ? 1 : conv.in_c)};
 }
-}  // namespace
 
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv) {
-  const Gemm g = ConvGemm(conv);
+  const ConvGemmShape g = ConvGemm(conv);
   const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
   const uint64_t stationary = c.mac().dataflow() == WEIGHT_STATIONARY ? g.k : g.m;
   return CeilDiv(stationary, rows) * CeilDiv(g.n, cols);
 }
 
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
-  const Gemm g = ConvGemm(conv);
+  const ConvGemmShape g = ConvGemm(conv);
   return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
 }
 
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArgs* chained_after) {
-  const Gemm g = ConvGemm(conv);
+  const ConvGemmShape g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
-  if (chained_after == nullptr) {
-    return MacFoldsCycles(c, ConvFolds(c, conv), ConvStream(c, conv));
-  }
-  const uint64_t before = ConvStream(c, *chained_after);
-  return MacFoldsCycles(c, ConvFolds(c, conv), ConvStream(c, conv), &before);
+  return ChainEntryCycles(c, chained_after) +
+         FoldBodyCycles(c, ConvFolds(c, conv), ConvStream(c, conv));
 }
 
 uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
                            const ConvArgs* chained_after) {
-  const Gemm g = ConvGemm(conv);
+  const ConvGemmShape g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
   const uint64_t stream = ConvStream(c, conv);
   const uint64_t slot = FoldSlotCycles(c, stream), last = LastFoldCycles(c, stream);
-  uint64_t cycles = 0;
-  if (chained_after == nullptr) {
-    cycles = FoldOverheadCycles(c);
-  } else {
-    const uint64_t before = ConvStream(c, *chained_after);
-    cycles = FoldSlotCycles(c, before) - LastFoldCycles(c, before);
-  }
+  uint64_t cycles = ChainEntryCycles(c, chained_after);
   ForEachFoldClass(c, conv, [&](const FoldClass& f) {
     const uint64_t reads = FoldSramCycles(c, f.reads);
     cycles += f.last ? std::max(last, reads) : f.count * std::max(slot, reads);
@@ -94,7 +101,7 @@ uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
 }
 
 uint64_t ConvMacs(const ConvArgs& conv) {
-  const Gemm g = ConvGemm(conv);
+  const ConvGemmShape g = ConvGemm(conv);
   return g.m * g.n * g.k;
 }
 

@@ -44,9 +44,13 @@ uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
                         const uint64_t* chained_after_stream = nullptr);
 
 // The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
-// (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c:
+// (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c (ConvGemm):
 // weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
 // output-stationary runs ceil(M/R)*ceil(N/C) folds streaming K each.
+struct ConvGemmShape {
+  uint64_t m, n, k;
+};
+ConvGemmShape ConvGemm(const ConvArgs& conv);
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T: M or K
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
