@@ -15,6 +15,8 @@
 //    R cycles of shifting per fold; SINGLE: from the first row's capture R - 1 cycles plus R of
 //    shifting) or, for NONE or a new chain, when the array is drained.
 // 4. Skew: row r sees the stream r cycles late, column c c cycles late (weights, loads, drains).
+//    Depthwise (K = the taps, N = the channels): each PE takes its own operand (its column's
+//    channel) from a per-PE input path instead of the row's operand passed from the left.
 // 5. Writer: the bottom row's sums (WS) or the drain chain's output (OS) go into the accumulator
 //    (overwritten by the first K-chunk of a CONV that does not accumulate, else added).
 module npu_conv_engine
@@ -51,7 +53,7 @@ module npu_conv_engine
   int ic_k[kSlots], ic_m[kSlots];
   logic [kSlotBits-1:0] fd_slot[kTags];
   int fd_a0[kTags], fd_n0[kTags], fd_t[kTags], fd_idx[kTags];
-  logic fd_ow[kTags], fd_last[kTags];
+  logic fd_ow[kTags], fd_last[kTags], fd_dw[kTags];
 
   `include "npu_conv_feeder.svh"
 
@@ -68,7 +70,7 @@ module npu_conv_engine
     logic [kSlotBits-1:0] slot = kSlotBits'(idx);
     int k, m;
     for (int i = 0; i < F_NUM_FIELDS; ++i) f[i] = npu_insn_field(idx, i);
-    k = f[F_KERNEL_H] * f[F_KERNEL_W] * f[F_IN_C];
+    k = f[F_KERNEL_H] * f[F_KERNEL_W] * (f[F_DEPTHWISE] != 0 ? 1 : f[F_IN_C]);
     m = f[F_OUT_H] * f[F_OUT_W];
     g_cont <= have_prev && pipe != kNone && f[F_ACCUMULATE] != 0 &&
         f[F_ACC_ADDR] == ic[g_slot][F_ACC_ADDR] && f[F_OUT_H] == ic[g_slot][F_OUT_H] &&
@@ -153,7 +155,8 @@ module npu_conv_engine
   end
 
   // Array inputs.
-  logic signed [8:0] x_row[ROWS], w_top[COLS];
+  logic signed [8:0] x_row[ROWS], w_top[COLS], x_dw[ROWS][COLS];
+  logic dw_sel[ROWS][COLS], dw_live;
   stream_t row_meta[ROWS];
   logic w_shift[COLS], w_last[COLS], d_latch[COLS], d_shift[COLS];
   logic signed [31:0] bottom_sum[COLS], bottom_out[COLS];
@@ -191,6 +194,18 @@ module npu_conv_engine
       d_shift[c] = df_os && dr_busy[c];
     end
   end
+  // Depthwise folds: PE (r, c) sees the vector that entered r + c cycles ago and takes its own
+  // operand (its tap or pixel, its column's channel) from the per-PE input path.
+  always_comb begin
+    dw_live = 0;
+    for (int d = 0; d < kDepth - 1; ++d) dw_live |= dl[d].v && fd_dw[dl[d].tag];
+    for (int r = 0; r < ROWS; ++r) begin
+      for (int c = 0; c < COLS; ++c) begin
+        dw_sel[r][c] = dw_live && dl[r+c].v && fd_dw[dl[r+c].tag];
+        x_dw[r][c] = dw_sel[r][c] ? DepthwiseOperand(dl[r+c], r, c) : 9'sd0;
+      end
+    end
+  end
   // A fold's stream passes the last column's write slot.
   assign done_pulse = df_os ? dr_busy[COLS-1] && dr_cnt[COLS-1] == ROWS - 1
                             : dl[kDepth-2].v && dl[kDepth-2].l;
@@ -204,6 +219,8 @@ module npu_conv_engine
       .pipe,
       .x_row,
       .row_meta,
+      .x_dw,
+      .dw_sel,
       .w_top,
       .w_shift,
       .w_last,
@@ -244,6 +261,7 @@ module npu_conv_engine
         fd_ow[next_tag] <= ic[g_slot][F_ACCUMULATE] == 0 && (df_os || g_a == 0);
         fd_last[next_tag] <= g_a == g_na - 1 && g_n == g_nn - 1;
         fd_idx[next_tag] <= g_idx;
+        fd_dw[next_tag] <= ic[g_slot][F_DEPTHWISE] != 0;
         next_tag <= next_tag + 1;
         if (!begun) begin
           begun <= 1;

@@ -1,7 +1,9 @@
 // ROWS x COLS grid of npu_pe: row r's operand enters at the left of PE (r, 0), column c's weight
 // (or weight chain) at the top of PE (0, c); partial sums (WS) or finished sums (OS) leave at the
-// bottom. The caller skews the inputs (row r r cycles late, column c c cycles late) and drives
-// each column's shift and drain controls already skewed.
+// bottom. Depthwise folds bypass the row operand: each PE takes x_dw, its own channel's operand
+// (the per-PE input path docs/timing-fidelity.md describes). The caller skews the inputs (row r
+// r cycles late, column c c cycles late) and drives each column's shift and drain controls
+// already skewed.
 module npu_systolic_array
   import npu_rtl_pkg::*;
 #(
@@ -13,6 +15,8 @@ module npu_systolic_array
     input logic [1:0] pipe,
     input logic signed [8:0] x_row[ROWS],
     input stream_t row_meta[ROWS],
+    input logic signed [8:0] x_dw[ROWS][COLS],  // depthwise: each PE's own operand
+    input logic dw_sel[ROWS][COLS],  // the PE's vector belongs to a depthwise fold
     input logic signed [8:0] w_top[COLS],
     input logic w_shift[COLS],
     input logic w_last[COLS],
@@ -46,7 +50,7 @@ module npu_systolic_array
           .clk,
           .df_os,
           .pipe,
-          .x_in(x[r][c]),
+          .x_in(dw_sel[r][c] ? x_dw[r][c] : x[r][c]),
           .v_in(v[r][c]),
           .f_in(f[r][c]),
           .l_in(l[r][c]),

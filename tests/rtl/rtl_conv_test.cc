@@ -119,7 +119,7 @@ std::string Name(const Mode& m) {
 }
 
 // The corner cases, in every mode: streams shorter than R, exactly 2R - 1, one output, K and N
-// not multiples of the array, padding, stride and dilation, a [K][N] weight block.
+// not multiples of the array, padding, stride and dilation, a [K][N] weight block, depthwise.
 TEST(RtlCorners, EveryModeMatchesTheSpec) {
   const uint32_t r = kRows;
   std::vector<spec::ConvArgs> cases = {Conv(1, 2, kCols + 3, 1, r + 1),      // T < R (WS)
@@ -136,7 +136,18 @@ TEST(RtlCorners, EveryModeMatchesTheSpec) {
   strided.in_h = 7, strided.in_w = 9;
   spec::ConvArgs kn = Conv(2, 3, kCols + 1, 1, r + 2);
   kn.weights_kn = true;
-  cases.insert(cases.end(), {padded, strided, kn});
+  // Depthwise (a channel per column, per-PE operands): padded 3x3 over more channels than
+  // columns, and a strided 5x5 whose 25 taps exceed the rows of the smaller arrays.
+  spec::ConvArgs dw = Conv(5, 4, kCols + 3, 3, kCols + 3);
+  dw.depthwise = true;
+  dw.in_h = 5, dw.in_w = 4;
+  dw.pad_top = dw.pad_left = 1;
+  dw.pad_value = -5;
+  spec::ConvArgs dw_strided = Conv(3, 2, 6, 5, 6);
+  dw_strided.depthwise = true;
+  dw_strided.stride_h = dw_strided.stride_w = 2;
+  dw_strided.in_h = 9, dw_strided.in_w = 7;
+  cases.insert(cases.end(), {padded, strided, kn, dw, dw_strided});
   for (const Mode& m : kModes) {
     const spec::NpuConfig config = Config(m.dataflow, m.pipelining);
     for (size_t i = 0; i < cases.size(); ++i) {
