@@ -48,7 +48,8 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
   std::vector<DmaEngine> dma;
   for (const spec::Queue q : spec::kDmaEnginePriority) dma.emplace_back(config, q);
   while (s.retired < insns.size()) {
-    // 1. Everything that can move at this instant, in unit order, until nothing does; then the
+    // 1. Everything that can move at this instant, in the hardware's same-cycle order (compute,
+    //    vector, DMA channels, fetch: hw/common/unit_timer.h), until nothing does; then the
     //    next delta (units woken by tokens given in this one, DMA retirements), if any.
     bool next_delta = true;
     while (next_delta) {

@@ -56,7 +56,7 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   // plus what its SRAM accesses lost to banks busy with other units.
   const uint64_t conflict = sram_timing.conflict_cycles;
   const uint64_t cycles = spec::IdealCycles(ctx_.config, insn) + conflict;
-  sc_core::wait(ctx_.clock.Cycles(cycles));
+  ctx_.unit_timer.Wait(UnitTimer::Waker::kVector, cycles);
   result.bank_conflict_cycles = conflict;
   result.events.vector_ops = spec::VectorLaneOps(insn);
   sram_timing.AddTo(result.events);

@@ -60,7 +60,7 @@ bool CommandProcessor::FetchAndDispatch(const spec::FetchBatch& batch) {
   MakePayload(gp, tlm::TLM_READ_COMMAND, addr, words_.data(), static_cast<uint32_t>(words_.size()));
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   bus->b_transport(gp, delay);
-  sc_core::wait(delay);
+  ctx_.unit_timer.Wait(UnitTimer::Waker::kFetch, ctx_.clock.ToCycles(delay));
   const uint64_t end = ctx_.clock.Now();
   ctx_.counters.Add(spec::regs::kFetchCycles, end - begin);
   ctx_.counters.Add(spec::regs::kDramReadBytes, words_.size());

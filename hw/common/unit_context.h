@@ -10,6 +10,7 @@
 #include "hw/common/clock.h"
 #include "hw/common/perf_counters.h"
 #include "hw/common/token_sync.h"
+#include "hw/common/unit_timer.h"
 #include "hw/spec/insn_record.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
@@ -82,6 +83,7 @@ struct UnitContext {
   PerfCounters& counters;
   TokenSync& tokens;
   RunState& run;
+  UnitTimer& unit_timer;                       // the compute and vector units' waits
   RunControl* control = nullptr;               // set once the command processor exists
   std::vector<TraceEvent>* trace = nullptr;    // null: not tracing
   std::vector<InsnRecord>* records = nullptr;  // one per instruction of the run

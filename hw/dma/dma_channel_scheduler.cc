@@ -5,8 +5,9 @@
 
 namespace npu::hw {
 
-DmaChannelScheduler::DmaChannelScheduler(sc_core::sc_module_name name, const Clock& clock)
-    : sc_module(name), clock_(clock) {
+DmaChannelScheduler::DmaChannelScheduler(sc_core::sc_module_name name, const Clock& clock,
+                                         UnitTimer& timer)
+    : sc_module(name), clock_(clock), timer_(timer) {
   SC_THREAD(Run);
 }
 
@@ -17,7 +18,7 @@ void DmaChannelScheduler::Run() {
     if (next == kIdle) {
       sc_core::wait(kick_);
     } else {
-      sc_core::wait(clock_.Cycles(next - clock_.Now()), kick_);
+      timer_.Wait(UnitTimer::Waker::kDmaChannels, next - clock_.Now(), &kick_);
     }
   }
 }

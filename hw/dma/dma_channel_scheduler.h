@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hw/common/clock.h"
+#include "hw/common/unit_timer.h"
 
 namespace npu::hw {
 
@@ -27,7 +28,7 @@ class DmaChannelScheduler : public sc_core::sc_module {
   static constexpr uint64_t kIdle = std::numeric_limits<uint64_t>::max();
 
   SC_HAS_PROCESS(DmaChannelScheduler);
-  DmaChannelScheduler(sc_core::sc_module_name name, const Clock& clock);
+  DmaChannelScheduler(sc_core::sc_module_name name, const Clock& clock, UnitTimer& timer);
 
   // Engines in priority order: the first added acts first.
   void Add(Channels& engine) { engines_.push_back(&engine); }
@@ -39,6 +40,7 @@ class DmaChannelScheduler : public sc_core::sc_module {
   void Run();
 
   const Clock& clock_;
+  UnitTimer& timer_;  // the channels' timed waits
   std::vector<Channels*> engines_;
   sc_core::sc_event kick_;
 };

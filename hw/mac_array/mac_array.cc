@@ -90,7 +90,7 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
   const uint64_t conflict = StreamOperands(conv, reads.words, ideal) - start;
   const uint64_t cycles = ideal + conflict;
   ctx_.counters.Add(spec::regs::kMacs, spec::ConvMacs(conv));
-  sc_core::wait(ctx_.clock.Cycles(cycles));
+  ctx_.unit_timer.Wait(UnitTimer::Waker::kCompute, cycles);
   chain_.Ended(conv, start + cycles);
   UnitResult done;
   done.bank_conflict_cycles = conflict;

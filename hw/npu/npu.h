@@ -54,6 +54,7 @@ class Npu : public sc_core::sc_module {
   RunState run_;
   std::vector<TraceEvent> trace_;
   std::vector<InsnRecord> records_;
+  UnitTimer unit_timer_;
   UnitContext ctx_;
 
  public:
