@@ -30,12 +30,12 @@ class UnitTimer : public sc_core::sc_module {
  private:
   static constexpr uint64_t kIdle = std::numeric_limits<uint64_t>::max();
   static constexpr int kWakers = static_cast<int>(Waker::kCount);
-  void Run();
+  void Fire();
 
   const Clock& clock_;
   std::array<uint64_t, kWakers> due_;
-  std::array<sc_core::sc_event, kWakers> wake_;
-  sc_core::sc_event rearm_;
+  std::array<sc_core::sc_event, kWakers> timed_;  // each waker's timed notification
+  std::array<sc_core::sc_event, kWakers> wake_;   // what the waker's process waits on
 };
 
 }  // namespace npu::hw
