@@ -59,6 +59,7 @@ struct CalibrationSummary {
   std::vector<std::string> files;  // empty: the built-in seeded inputs
   std::string observer;            // quantize::ObserverName
   bool from_cache = false;         // the quantised model an earlier run calibrated and stored
+  std::string precision = "int8";  // "int8", or "w4a8" (int4 weights)
 };
 
 struct AccuracyReport {

@@ -95,8 +95,9 @@ std::string FileList(const std::vector<std::string>& files) {
 }  // namespace
 
 std::string FormatAccuracyText(const AccuracyReport& r) {
-  std::string s =
-      fmt::format("int8 vs float: {}, {} input{}\n", r.model, r.samples, r.samples == 1 ? "" : "s");
+  const std::string precision = r.calibration ? r.calibration->precision : "int8";
+  std::string s = fmt::format("{} vs float: {}, {} input{}\n", precision, r.model, r.samples,
+                              r.samples == 1 ? "" : "s");
   if (const auto& c = r.calibration) {
     s += fmt::format("calibrated on {} {} ({} observer)\n", c->samples,
                      c->files.empty() ? "built-in seeded inputs"
@@ -139,7 +140,8 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
                              {"source", c->files.empty() ? "built-in" : "files"},
                              {"files", c->files},
                              {"observer", c->observer},
-                             {"from_cache", c->from_cache}};
+                             {"from_cache", c->from_cache},
+                             {"precision", c->precision}};
   }
   return report.dump(2) + "\n";
 }

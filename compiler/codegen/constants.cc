@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "hw/spec/int4.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/semantics.h"
 
@@ -10,22 +13,30 @@ namespace npu::compiler {
 
 std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
   if (l.activation_weights) return {};  // LOADed from the activation
-  std::vector<uint8_t> packed(l.weights.size());
+  std::vector<uint8_t> packed(g.WeightBytes());
   const std::vector<uint64_t> offsets = g.WeightTileOffsets();
   const uint64_t channels = l.WeightChannels();
+  std::vector<int8_t> tile;  // one tile's rows, a weight per byte
   for (uint32_t o = 0; o < g.oc().count(); ++o) {
     for (uint32_t r = 0; r < g.reductions(); ++r) {
       const Span1D oc = g.oc().At(o), ic = g.InputChannels(r);
       const KernelBlock b = g.Block(r);
-      uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.reductions() + r];
+      tile.clear();
       for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
         for (uint32_t kh = b.h0; kh < b.h0 + b.h; ++kh) {
           for (uint32_t kw = b.w0; kw < b.w0 + b.w; ++kw) {
             const uint64_t tap = (uint64_t{n} * l.kernel_h + kh) * l.kernel_w + kw;
             const int8_t* src = l.weights.data() + tap * channels + ic.begin;
-            for (uint32_t c = 0; c < ic.size; ++c) *dst++ = static_cast<uint8_t>(src[c]);
+            tile.insert(tile.end(), src, src + ic.size);
           }
         }
+      }
+      uint8_t* dst = packed.data() + offsets[uint64_t{o} * g.reductions() + r];
+      if (l.weights_int4) {
+        const std::vector<uint8_t> rows = spec::PackInt4Rows(tile, g.WeightTileRowValues(r));
+        std::copy(rows.begin(), rows.end(), dst);
+      } else {
+        std::copy(tile.begin(), tile.end(), reinterpret_cast<int8_t*>(dst));
       }
     }
   }

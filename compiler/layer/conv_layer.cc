@@ -1,6 +1,10 @@
 // CheckLayer: one rule per field, in the order a reader of the struct meets them.
 #include "compiler/layer/conv_layer.h"
 
+#include <algorithm>
+
+#include "hw/spec/int4.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -111,6 +115,16 @@ Status CheckSizes(const ConvLayer& l) {
     return InvalidArgument(
         fmt::format("weights has {} values, expected out_c x kernel_h x kernel_w x {} = {}",
                     l.weights.size(), l.depthwise ? "1" : "in_c", want_weights));
+  }
+  if (l.weights_int4) {
+    if (l.activation_weights) return InvalidArgument("int4 weights from an activation");
+    const auto bad = std::find_if(l.weights.begin(), l.weights.end(), [](int8_t w) {
+      return w < spec::kInt4Min || w > spec::kInt4Max;
+    });
+    if (bad != l.weights.end()) {
+      return InvalidArgument(fmt::format("int4 weights: weight {} is {}, outside [-8, 7]",
+                                         bad - l.weights.begin(), int{*bad}));
+    }
   }
   const std::pair<const char*, size_t> per_channel[] = {
       {"bias", l.bias.size()}, {"multiplier", l.multiplier.size()}, {"shift", l.shift.size()}};

@@ -28,6 +28,9 @@ struct ConvLayer {
   bool activation_weights = false;
   bool weights_nk = false;
   int32_t weight_zero_point = 0;  // 0 unless activation_weights
+  // W4A8: every weight is in [-8, 7] and the weight tiles go to DRAM and SRAM as int4, each
+  // tile row packed two per byte (CONV's weights_int4, hw/spec/int4.h).
+  bool weights_int4 = false;
   // Independent convolutions computed alike, one after the other with one tiling and one set of
   // buffers (a matrix product's batch indices: attention's heads): each has its own input,
   // weights (activation weights) and output, whose places the emitter is given. The sizes below

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "hw/spec/int4.h"
 #include "hw/spec/isa.h"
 
 namespace npu::compiler {
@@ -21,6 +22,14 @@ uint64_t NetLayer::Macs() const {
   return macs;
 }
 
+uint64_t NetLayer::Int4Macs() const {
+  uint64_t macs = 0;
+  if (const auto* parts = conv_parts()) {
+    for (const ConvPart& p : *parts) macs += p.conv.weights_int4 ? p.conv.Macs() : 0;
+  }
+  return macs;
+}
+
 uint64_t NetLayer::ConstantBytes() const {
   uint64_t bytes = 0;
   if (const CpuLayer* c = cpu()) {
@@ -28,7 +37,10 @@ uint64_t NetLayer::ConstantBytes() const {
   }
   if (const auto* parts = conv_parts()) {
     for (const ConvPart& p : *parts) {
-      bytes += p.conv.weights.size() + uint64_t{p.conv.out_c} * spec::kActParamBytes;
+      const uint64_t weights = p.conv.weights_int4
+                                   ? p.conv.out_c * spec::Int4RowBytes(p.conv.ReductionSize())
+                                   : p.conv.weights.size();
+      bytes += weights + uint64_t{p.conv.out_c} * spec::kActParamBytes;
     }
     if (!parts->empty()) bytes += parts->front().conv.table.size();  // one table per layer
   } else if (const auto* e = std::get_if<EltwiseLayer>(&work)) {

@@ -80,6 +80,7 @@ struct NetLayer {
   const CpuLayer* cpu() const { return std::get_if<CpuLayer>(&work); }
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
+  uint64_t Int4Macs() const;  // of Macs(), those with int4 weights
   uint64_t ConstantBytes() const;  // weights, ACT records, tables, constant operands, taps
   std::string ShapeText(const std::vector<ActivationValue>& values) const;
 };

@@ -56,6 +56,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.instruction_count = static_cast<uint32_t>(insns.size());
     l.on_chip = ResidencyOf(net, layer, chip.on_chip);
     l.macs = layer.Macs();
+    l.int4_macs = layer.Int4Macs();
     l.constant_bytes = layer.ConstantBytes();
     l.scratch_bytes = chip.schedules[i].scratch_bytes;
     l.scratch_base = chip.scratch_base[i];

@@ -47,6 +47,7 @@ struct ModelLayer {
   uint32_t first_instruction = 0, instruction_count = 0;
   LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;
+  uint64_t int4_macs = 0;  // of macs, with int4 weights
   uint64_t scratch_bytes = 0, scratch_base = 0;
   uint64_t sram_in_use = 0;       // SRAM allocated while the layer runs (on-chip tensors, scratch)
   uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay

@@ -197,6 +197,7 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
                        CalibrationSamples(p.float_graph, o));
   p.calibration_samples = int64_t(calibration.samples.size());
   p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
+  p.weight_bits = o.quantize.weight_bits;
   const uint64_t cache_key =
       QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration);
   CacheLookup cached = LoadQuantized(o.quantize_cache.dir, cache_key);

@@ -74,6 +74,7 @@ struct QuantizedModel {
   // they came from (the caller fills them in; empty: the built-in seeded inputs).
   int64_t calibration_samples = 0;
   std::string calibration_observer;
+  int weight_bits = 8;  // quantize::QuantizeOptions::weight_bits
   std::vector<std::string> calibration_files;
   bool quantized_from_cache = false;  // calibration skipped: an earlier run's quantised graph
   std::string cache_notice;           // an unusable or unwritable cache entry, for the user

@@ -28,6 +28,7 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_first_instruction(l.first_instruction);
   info->set_instruction_count(l.instruction_count);
   info->set_macs(l.macs);
+  info->set_int4_macs(l.int4_macs);
   info->set_predicted_cycles(l.predicted_cycles);
   info->set_predicted_dram_bytes(l.predicted_dram_read_bytes + l.predicted_dram_write_bytes);
   info->set_tiling(l.note.empty() ? l.tiling : l.tiling + "; " + l.note);
@@ -135,7 +136,8 @@ Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
     uint64_t min_bytes = l.constant_bytes;
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
-    l.roofline_cycles = spec::LayerRooflineCycles(c, l.macs, min_bytes);
+    l.roofline_cycles =
+        spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs), min_bytes);
     m.roofline_cycles += l.roofline_cycles;
     m.min_dram_bytes += l.constant_bytes;
   }

@@ -89,8 +89,9 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
                                       group, in_c, ir::ShapeText(ws)));
   }
   const std::optional<std::vector<float>> given = GivenScales(*w, 0, out_c);
-  const QuantizedWeights qw = QuantizeWeightRows(ToOhwi(w->data<float>(), ws),
-                                                 ws[1] * ws[2] * ws[3], given ? &*given : nullptr);
+  const int bits = given ? 8 : weight_bits_;
+  const QuantizedWeights qw = QuantizeWeightRows(
+      ToOhwi(w->data<float>(), ws), ws[1] * ws[2] * ws[3], given ? &*given : nullptr, bits);
   // 2. Output parameters, after the merged activations.
   const Tail tail = FollowActivations(n.output(0), a.GetString("activation", "none"));
   NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
@@ -107,6 +108,7 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
   attrs.Set("pads", a.GetInts("pads", {0, 0, 0, 0}));
   attrs.Set("dilations", a.GetInts("dilations", {1, 1}));
   attrs.Set("group", group);
+  if (bits != 8) attrs.Set("weight_bits", int64_t{bits});
   attrs.Set("activation", tail.activation);
   attrs.Set("multiplier", m->multiplier);
   attrs.Set("shift", m->shift);
@@ -144,7 +146,8 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
   }
   std::optional<std::vector<float>> given;
   if (alpha == 1.0f) given = GivenScales(*bw, trans_b ? 0 : 1, out_n);
-  const QuantizedWeights qw = QuantizeWeightRows(rows, k, given ? &*given : nullptr);
+  const int bits = given ? 8 : weight_bits_;
+  const QuantizedWeights qw = QuantizeWeightRows(rows, k, given ? &*given : nullptr, bits);
   // 2. Bias beta * C, broadcast to [N].
   std::vector<float> bias;
   if (c != nullptr) {
@@ -178,6 +181,7 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
   if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
   ir::Attributes attrs;
   attrs.Set("transB", int64_t{1});
+  if (bits != 8) attrs.Set("weight_bits", int64_t{bits});
   attrs.Set("activation", tail.activation);
   attrs.Set("multiplier", m->multiplier);
   attrs.Set("shift", m->shift);

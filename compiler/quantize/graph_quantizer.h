@@ -21,8 +21,13 @@ namespace npu::compiler::quantize {
 
 class GraphQuantizer {
  public:
-  GraphQuantizer(const ir::Graph& float_graph, const TensorRanges& ranges, passes::PassContext& ctx)
-      : f_(float_graph), ranges_(ranges), ctx_(ctx), q_(float_graph.name()) {}
+  GraphQuantizer(const ir::Graph& float_graph, const TensorRanges& ranges, passes::PassContext& ctx,
+                 int weight_bits = 8)
+      : f_(float_graph),
+        ranges_(ranges),
+        ctx_(ctx),
+        q_(float_graph.name()),
+        weight_bits_(weight_bits) {}
 
   StatusOr<ir::Graph> Run();
 
@@ -99,6 +104,7 @@ class GraphQuantizer {
   std::unordered_map<const ir::Tensor*, ir::Tensor*> value_;  // float tensor -> quantised
   std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
   LutRegions regions_;
+  int weight_bits_;  // QuantizeOptions::weight_bits
 };
 
 }  // namespace npu::compiler::quantize

@@ -14,8 +14,8 @@ constexpr double kMinRange = 1e-6;
 constexpr double kMinRowScaleRatio = 1.0 / 65536;  // 2^-16
 constexpr int64_t kInt16Max = 32767;
 
-int8_t RoundToInt8(double v) {
-  return static_cast<int8_t>(std::clamp(std::nearbyint(v), -128.0, 127.0));
+int8_t RoundToInt8(double v, double lo = -128.0, double hi = 127.0) {
+  return static_cast<int8_t>(std::clamp(std::nearbyint(v), lo, hi));
 }
 
 }  // namespace
@@ -35,7 +35,8 @@ ir::QuantParams ActivationParams(ValueRange range) {
 }
 
 QuantizedWeights QuantizeWeightRows(std::span<const float> rows, int64_t k,
-                                    const std::vector<float>* given) {
+                                    const std::vector<float>* given, int bits) {
+  const double top = bits == 4 ? 7.0 : 127.0, bottom = -top - 1;
   const int64_t out = k > 0 ? static_cast<int64_t>(rows.size()) / k : 0;
   QuantizedWeights q;
   // 1. Scales: given, or max|w| / 127 per row with the floor and zero-row rules.
@@ -47,7 +48,7 @@ QuantizedWeights QuantizeWeightRows(std::span<const float> rows, int64_t k,
     for (int64_t o = 0; o < out; ++o) {
       float m = 0.0f;
       for (int64_t i = 0; i < k; ++i) m = std::max(m, std::fabs(rows[o * k + i]));
-      q.scales[o] = m / 127.0f;
+      q.scales[o] = static_cast<float>(m / top);
       largest = std::max(largest, q.scales[o]);
     }
     if (largest == 0.0f) largest = 1.0f;
@@ -58,7 +59,7 @@ QuantizedWeights QuantizeWeightRows(std::span<const float> rows, int64_t k,
   q.values.resize(rows.size());
   for (int64_t o = 0; o < out; ++o) {
     for (int64_t i = 0; i < k; ++i) {
-      q.values[o * k + i] = RoundToInt8(double{rows[o * k + i]} / q.scales[o]);
+      q.values[o * k + i] = RoundToInt8(double{rows[o * k + i]} / q.scales[o], bottom, top);
     }
   }
   return q;

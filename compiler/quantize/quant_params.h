@@ -25,12 +25,12 @@ struct QuantizedWeights {
   std::vector<int8_t> values;  // round_half_even(w / scale[o]), saturated to [-128, 127]
   std::vector<float> scales;   // one per row
 };
-// Symmetric per-row quantisation. `given` (one scale per row, from a QDQ model) is used as is;
-// otherwise scale = max|w| / 127 per row, an all-zero row taking the largest row's scale and no
-// row's scale being below 2^-16 of the largest (so every requantisation ratio stays
-// representable).
+// Symmetric per-row quantisation to `bits` (8, or 4 for W4A8: values in [-8, 7]). `given` (one
+// scale per row, from a QDQ model) is used as is; otherwise scale = max|w| / 127 (4 bits: / 7)
+// per row, an all-zero row taking the largest row's scale and no row's scale being below 2^-16
+// of the largest (so every requantisation ratio stays representable).
 QuantizedWeights QuantizeWeightRows(std::span<const float> rows, int64_t k,
-                                    const std::vector<float>* given = nullptr);
+                                    const std::vector<float>* given = nullptr, int bits = 8);
 
 // bias_q[o] = round_half_even(bias[o] / (input_scale * weight_scales[o])), saturated to int32
 // (each saturation counted in `saturated`). An empty `bias` gives zeros.

@@ -254,7 +254,12 @@ StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet&
   NPU_ASSIGN_OR_RETURN(TensorRanges ranges, Calibrate(float_graph, calibration, options));
   UnifyRanges(float_graph, ranges);
   passes::PassContext local;
-  GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local);
+  if (options.weight_bits != 8 && options.weight_bits != 4) {
+    return InvalidArgument(
+        fmt::format("weight bits {}: must be 8 or 4 (W4A8)", options.weight_bits));
+  }
+  GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local,
+                           options.weight_bits);
   NPU_ASSIGN_OR_RETURN(ir::Graph q, quantizer.Run());
   // 3. What comes out must be the contract; anything else is a bug here.
   const Status checked = qinterp::CheckQuantizedGraph(q);

@@ -41,6 +41,10 @@ struct QuantizeOptions {
   Observer observer = Observer::kPercentile;  // the best top-1 agreement measured (docs)
   double percentile = 99.99;  // kPercentile: the share of values inside the range, in (50, 100]
   int histogram_bins = 2048;  // kPercentile and kMse, in [16, 8192] (MSE search: bins^2 / 4)
+  // 8, or 4 (W4A8): the constant weights of convolutions and fully connected layers as int4 per
+  // output channel (scale max|w| / 7), run by the MAC array's int4 mode. A QDQ model's given
+  // weight scales stay int8.
+  int weight_bits = 8;
 };
 
 // InvalidArgument naming the sample, the input and both types when a sample does not match the

@@ -128,6 +128,7 @@ class Emitter {
     c.accumulate = !s.first_ic;
     c.depthwise = l.depthwise;
     c.weights_kn = l.activation_weights && !l.weights_nk;
+    c.weights_int4 = l.weights_int4;
     c.in_zero_point = l.activation_weights ? l.input_zero_point : 0;
     c.wt_zero_point = l.weight_zero_point;
     out_.push_back({spec::Opcode::kConv, 0, 0, c});

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "hw/spec/int4.h"
+
 namespace npu::compiler {
 
 std::string_view LoopOrderName(LoopOrder order) {
@@ -145,9 +147,22 @@ uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
                           : uint64_t{sp} * reductions() + r;
 }
 
-uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t r) const {
+uint64_t TileGrid::WeightTileRowValues(uint32_t r) const {
   const KernelBlock b = Block(r);
-  return uint64_t{oc_.At(oc_tile).size} * b.h * b.w * InputChannels(r).size;
+  return uint64_t{b.h} * b.w * InputChannels(r).size;
+}
+
+uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t r) const {
+  const uint64_t row = WeightTileRowValues(r);
+  return uint64_t{oc_.At(oc_tile).size} * (layer_.weights_int4 ? spec::Int4RowBytes(row) : row);
+}
+
+uint64_t TileGrid::WeightBytes() const {
+  uint64_t bytes = 0;
+  for (uint32_t o = 0; o < oc_.count(); ++o) {
+    for (uint32_t r = 0; r < reductions(); ++r) bytes += WeightTileBytes(o, r);
+  }
+  return bytes;
 }
 
 std::vector<uint64_t> TileGrid::WeightTileOffsets() const {

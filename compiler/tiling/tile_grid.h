@@ -98,7 +98,11 @@ class TileGrid {
   InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
   // Identifies distinct input tiles (what a slot holds).
   uint64_t InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
+  // A weight tile: rows of the output channels of `oc_tile`, each of WeightTileRowValues(r)
+  // weights (int4 rows packed, hw/spec/int4.h).
+  uint64_t WeightTileRowValues(uint32_t r) const;
   uint64_t WeightTileBytes(uint32_t oc_tile, uint32_t r) const;
+  uint64_t WeightBytes() const;  // every tile's, the packed constant weights in DRAM
   // Offsets of each weight tile in the packed weight blob: oc tiles outer, reduction steps
   // inner, each tile [oc][block kh][block kw][ic] so that one tile is one contiguous load.
   // Index oc_tile * reductions() + r.

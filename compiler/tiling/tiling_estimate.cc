@@ -154,7 +154,8 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t input_bytes =
       t.input_on_chip ? 0 : batches * InputPassBytes(l, g) * loads.input_passes;
   const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
-  const uint64_t weight_bytes = batches * l.WeightBytes() * loads.weight_passes;
+  const uint64_t weight_bytes =
+      batches * (l.activation_weights ? l.WeightBytes() : g.WeightBytes()) * loads.weight_passes;
   const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
   const uint64_t stores = t.output_on_chip ? 0 : groups;
   const uint64_t store_bytes = t.output_on_chip ? 0 : output_bytes;

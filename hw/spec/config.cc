@@ -140,6 +140,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_cols(32);
   c.mutable_mac()->set_dataflow(WEIGHT_STATIONARY);
   c.mutable_mac()->set_fold_pipelining(DOUBLE_BUFFERED);
+  c.mutable_mac()->set_int4_weight_rate(2);
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -249,6 +250,7 @@ uint64_t Fingerprint(const NpuConfig& config) {
   if (hardware.mac().fold_pipelining() == DOUBLE_BUFFERED) {
     hardware.mutable_mac()->clear_fold_pipelining();
   }
+  if (hardware.mac().int4_weight_rate() == 2) hardware.mutable_mac()->clear_int4_weight_rate();
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

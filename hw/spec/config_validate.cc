@@ -37,6 +37,11 @@ Status ValidateMac(const MacArrayConfig& mac) {
         FoldPipelining_IsValid(mac.fold_pipelining()) ? FoldPipelining_Name(mac.fold_pipelining())
                                                       : std::to_string(mac.fold_pipelining())));
   }
+  if (mac.int4_weight_rate() != 1 && mac.int4_weight_rate() != 2) {
+    return InvalidArgument(fmt::format(
+        "mac.int4_weight_rate = {}: must be 1 or 2 (int4 products per PE per cycle)",
+        mac.int4_weight_rate()));
+  }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;

@@ -60,6 +60,10 @@ struct DmaArgs {
 // channel n sees only input channel n, weights [out_c][kernel_h][kernel_w]. weights_kn (1x1
 // kernels only, not depthwise): weights are [in_c][out_c], one row of out_c per reduction index,
 // the layout a row-major K x N activation has (a matrix product of two activations).
+// weights_int4 (not with weights_kn): each row of the weight block (an output channel's K
+// weights) is packed two per byte, ceil(K / 2) bytes, weight k in byte k / 2, the low nibble for
+// even k, as 4-bit two's complement in [-8, 7] (hw/spec/int4.h); the MAC array takes
+// mac.int4_weight_rate of them per PE per cycle.
 struct ConvArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, in_c = 0;
@@ -75,6 +79,7 @@ struct ConvArgs {
   bool depthwise = false;
   bool weights_kn = false;
   int32_t in_zero_point = 0, wt_zero_point = 0;
+  bool weights_int4 = false;
   bool operator==(const ConvArgs&) const = default;
 };
 

@@ -52,6 +52,7 @@ void ConvFields(A& a, F& f) {
   f("weights_kn", a.weights_kn, 1, false);
   f("in_zero_point", a.in_zero_point, 8, true);
   f("wt_zero_point", a.wt_zero_point, 8, true);
+  f("weights_int4", a.weights_int4, 1, false);
 }
 
 template <class A, class F>

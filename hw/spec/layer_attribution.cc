@@ -36,8 +36,13 @@ DramTraffic CpuOpTraffic(const CpuOp& op) {
   return traffic;
 }
 
-uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t macs, uint64_t min_dram_bytes) {
-  return std::max(CeilDiv(macs, uint64_t{c.mac().rows()} * c.mac().cols()),
+uint64_t MacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs) {
+  const uint64_t int4 = std::min(macs, int4_macs);
+  return macs - int4 + CeilDiv(int4, std::max<uint64_t>(1, c.mac().int4_weight_rate()));
+}
+
+uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t mac_slots, uint64_t min_dram_bytes) {
+  return std::max(CeilDiv(mac_slots, uint64_t{c.mac().rows()} * c.mac().cols()),
                   DramPeakCycles(c, min_dram_bytes));
 }
 

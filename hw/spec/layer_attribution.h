@@ -38,8 +38,13 @@ void AddFetchTraffic(DramTraffic& traffic);
 // A CPU op's operands.
 DramTraffic CpuOpTraffic(const CpuOp& op);
 
-// A layer's roofline: its MACs on the whole array or its least DRAM bytes at peak, whichever
-// takes longer.
-uint64_t LayerRooflineCycles(const NpuConfig& config, uint64_t macs, uint64_t min_dram_bytes);
+// The array's MAC slots `macs` take, `int4_macs` of them with int4 weights: a PE does
+// mac.int4_weight_rate of those per cycle (timing_model.h, ReductionRate). Utilisation and the
+// roofline count slots, so a W4A8 layer's peak is the int4 rate's.
+uint64_t MacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs);
+
+// A layer's roofline: its MAC slots on the whole array or its least DRAM bytes at peak,
+// whichever takes longer.
+uint64_t LayerRooflineCycles(const NpuConfig& config, uint64_t mac_slots, uint64_t min_dram_bytes);
 
 }  // namespace npu::spec

@@ -11,8 +11,8 @@ namespace {
 
 struct Shape {
   uint64_t m, n, k;  // pixels, output channels, reduction length
-  uint64_t rows, cols, width;
-  bool depthwise, weights_kn;
+  uint64_t rows, cols, width;  // rows: per fold, the K-chunk (WS: R x the int4 rate) or pixels
+  bool depthwise, weights_kn, int4;
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
@@ -20,11 +20,17 @@ Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
   return {g.m,
           g.n,
           g.k,
-          c.mac().rows(),
+          c.mac().dataflow() == WEIGHT_STATIONARY ? FoldReductionRows(c, conv) : c.mac().rows(),
           c.mac().cols(),
           c.sram().bank_width_bytes(),
           conv.depthwise,
-          conv.weights_kn};
+          conv.weights_kn,
+          conv.weights_int4};
+}
+
+// The bytes of weights [k0, k0 + r) of one weight row: r, or int4 the bytes holding them.
+uint64_t RowBytes(const Shape& s, uint64_t k0, uint64_t r) {
+  return s.int4 ? (k0 + r + 1) / 2 - k0 / 2 : r;
 }
 
 // The bytes between memory jumps in one pixel's im2col row (not depthwise): a kernel row when
@@ -44,9 +50,10 @@ uint64_t VectorWords(uint64_t k0, uint64_t r, uint64_t segment, uint64_t width) 
   return words;
 }
 
-// The r x c weight block of rows k0.. and columns n0..: c runs of r bytes, or r runs of c.
-uint64_t BlockWords(const Shape& s, uint64_t r, uint64_t c) {
-  return s.weights_kn ? r * CeilDiv(c, s.width) : c * CeilDiv(r, s.width);
+// The r x c weight block of reduction indices k0.. and columns n0..: c runs of a row's bytes
+// for them, or (weights_kn) r runs of c.
+uint64_t BlockWords(const Shape& s, uint64_t k0, uint64_t r, uint64_t c) {
+  return s.weights_kn ? r * CeilDiv(c, s.width) : c * CeilDiv(RowBytes(s, k0, r), s.width);
 }
 
 // Weight-stationary: the r x c block, then m vectors of the K-chunk [k0, k0 + r).
@@ -55,7 +62,7 @@ FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0
   const uint64_t vector_bytes = s.depthwise ? r * c : r;
   const uint64_t vector_words =
       s.depthwise ? r * CeilDiv(c, s.width) : VectorWords(k0, r, SegmentBytes(conv), s.width);
-  return {r * c + s.m * vector_bytes, BlockWords(s, r, c) + s.m * vector_words};
+  return {c * RowBytes(s, k0, r) + s.m * vector_bytes, BlockWords(s, k0, r, c) + s.m * vector_words};
 }
 
 // Output-stationary: r pixels' windows and c output channels' weights, K steps.
@@ -67,9 +74,8 @@ FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r,
   const uint64_t tap_words =
       s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c, s.width);
   const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;
-  const uint64_t weight_words =
-      s.weights_kn ? s.k * CeilDiv(c, s.width) : c * CeilDiv(s.k, s.width);
-  return {r * window_bytes + c * s.k, r * pixel_words + weight_words};
+  const uint64_t weight_words = BlockWords(s, 0, s.k, c);
+  return {r * window_bytes + c * RowBytes(s, 0, s.k), r * pixel_words + weight_words};
 }
 
 // A split of `total` into chunks of `size`: how many full ones before the last, and the last's

@@ -7,12 +7,18 @@
 #include <climits>
 
 #include "hw/spec/arith.h"
+#include "hw/spec/int4.h"
 
 namespace npu::spec {
 
 uint64_t ConvInputBytes(const ConvArgs& c) { return uint64_t{c.in_h} * c.in_w * c.in_c; }
+// A weight row: one output channel's (depthwise: one channel's) reduction.
+uint64_t ConvWeightRowValues(const ConvArgs& c) {
+  return uint64_t{c.kernel_h} * c.kernel_w * (c.depthwise ? 1 : c.in_c);
+}
 uint64_t ConvWeightBytes(const ConvArgs& c) {
-  return uint64_t{c.out_c} * c.kernel_h * c.kernel_w * (c.depthwise ? 1 : c.in_c);
+  const uint64_t row = ConvWeightRowValues(c);
+  return uint64_t{c.out_c} * (c.weights_int4 ? Int4RowBytes(row) : row);
 }
 uint64_t ConvAccEntries(const ConvArgs& c) { return uint64_t{c.out_h} * c.out_w * c.out_c; }
 uint64_t ActAccEntries(const ActArgs& a) { return uint64_t{a.pixels} * a.channels; }
@@ -38,6 +44,7 @@ std::string CheckConv(const ConvArgs& c) {
     return fmt::format("weights_kn with a {}x{} kernel (1x1 only)", c.kernel_h, c.kernel_w);
   }
   if (c.weights_kn && c.depthwise) return "weights_kn with depthwise";
+  if (c.weights_kn && c.weights_int4) return "weights_int4 with weights_kn";
   return "";
 }
 
@@ -148,6 +155,14 @@ void ComputeDepthwise(const ConvArgs& c, std::span<const int8_t> input,
 
 void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<const int8_t> weights,
                  std::span<int32_t> acc) {
+  if (c.weights_int4) {  // the same sums over the unpacked values
+    const std::vector<int8_t> unpacked =
+        UnpackInt4Rows(weights, c.out_c, ConvWeightRowValues(c));
+    ConvArgs bytes = c;
+    bytes.weights_int4 = false;
+    ComputeConv(bytes, input, unpacked, acc);
+    return;
+  }
   if (c.depthwise) {
     ComputeDepthwise(c, input, weights, acc);
     return;

@@ -17,7 +17,8 @@ namespace npu::spec {
 
 // Operand sizes, for fetching them: input region, weight block, accumulator tile.
 uint64_t ConvInputBytes(const ConvArgs& conv);
-uint64_t ConvWeightBytes(const ConvArgs& conv);
+uint64_t ConvWeightRowValues(const ConvArgs& conv);  // K (depthwise: the taps)
+uint64_t ConvWeightBytes(const ConvArgs& conv);     // out_c rows, int4 rows packed
 uint64_t ConvAccEntries(const ConvArgs& conv);
 uint64_t ActAccEntries(const ActArgs& act);
 uint64_t ActParamBytes(const ActArgs& act);

@@ -67,16 +67,26 @@ ConvGemmShape ConvGemm(const ConvArgs& conv) {
           uint64_t{conv.kernel_h} * conv.kernel_w * (conv.depthwise ? 1 : conv.in_c)};
 }
 
+uint64_t ReductionRate(const NpuConfig& c, const ConvArgs& conv) {
+  return conv.weights_int4 ? std::max<uint64_t>(1, c.mac().int4_weight_rate()) : 1;
+}
+
+uint64_t FoldReductionRows(const NpuConfig& c, const ConvArgs& conv) {
+  return uint64_t{c.mac().rows()} * ReductionRate(c, conv);
+}
+
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv) {
   const ConvGemmShape g = ConvGemm(conv);
-  const uint64_t rows = c.mac().rows(), cols = c.mac().cols();
-  const uint64_t stationary = c.mac().dataflow() == WEIGHT_STATIONARY ? g.k : g.m;
-  return CeilDiv(stationary, rows) * CeilDiv(g.n, cols);
+  const uint64_t cols = c.mac().cols();
+  if (c.mac().dataflow() == WEIGHT_STATIONARY) {
+    return CeilDiv(g.k, FoldReductionRows(c, conv)) * CeilDiv(g.n, cols);
+  }
+  return CeilDiv(g.m, c.mac().rows()) * CeilDiv(g.n, cols);
 }
 
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   const ConvGemmShape g = ConvGemm(conv);
-  return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : g.k;
+  return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : CeilDiv(g.k, ReductionRate(c, conv));
 }
 
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArgs* chained_after) {

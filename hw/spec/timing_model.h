@@ -51,6 +51,11 @@ struct ConvGemmShape {
   uint64_t m, n, k;
 };
 ConvGemmShape ConvGemm(const ConvArgs& conv);
+// INT4 weights (weights_int4) with mac.int4_weight_rate = 2: each PE takes two reduction
+// indices per cycle, so weight-stationary folds cover 2R of K (ceil(K / 2R) K-chunks) and
+// output-stationary folds stream ceil(K / 2) steps; fill and drain are the array's, unchanged.
+uint64_t ReductionRate(const NpuConfig& c, const ConvArgs& conv);      // 1, or the int4 rate
+uint64_t FoldReductionRows(const NpuConfig& c, const ConvArgs& conv);  // WS: K per fold, R x rate
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T: M or K
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.

@@ -20,9 +20,10 @@ double Gbps(uint64_t bytes, uint64_t cycles, uint32_t mhz) {
   return cycles == 0 ? 0 : double(bytes) / double(cycles) * mhz / 1e3;
 }
 
-double Utilisation(uint64_t macs, uint64_t cycles, const spec::NpuConfig& c) {
+// MAC slots (spec::MacSlots: int4 MACs take 1 / mac.int4_weight_rate of one) per PE-cycle.
+double Utilisation(uint64_t macs, uint64_t int4_macs, uint64_t cycles, const spec::NpuConfig& c) {
   const double peak = double(cycles) * c.mac().rows() * c.mac().cols();
-  return peak > 0 ? double(macs) / peak : 0;
+  return peak > 0 ? double(spec::MacSlots(c, macs, int4_macs)) / peak : 0;
 }
 
 std::vector<QueueReport> Queues(const fw::Counters& c) {
@@ -80,6 +81,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.first_instruction = info.first_instruction();
   l.instruction_count = info.instruction_count();
   l.macs = info.macs();
+  l.int4_macs = info.int4_macs();
   l.predicted_cycles = info.predicted_cycles();
   l.peak_sram_bytes = info.peak_sram_bytes();
   latest_end = 0;
@@ -102,7 +104,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   if (index + 1 == in.program->layers_size()) {
     for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
   }
-  l.roofline_cycles = spec::LayerRooflineCycles(c, l.macs, min_bytes);
+  l.roofline_cycles =
+      spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs), min_bytes);
   return l;
 }
 
@@ -114,7 +117,8 @@ void AddLayers(const RunInputs& in, RunReport& r) {
   const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, r.cycles);
   for (size_t i = 0; i < r.layers.size(); ++i) r.layers[i].cycles = cycles[i];
   for (LayerReport& l : r.layers) {
-    l.mac_utilisation = Utilisation(l.macs, l.cycles, *in.config);
+    l.mac_utilisation = Utilisation(l.macs, l.int4_macs, l.cycles, *in.config);
+    r.int4_macs += l.int4_macs;
     l.achieved_gbps =
         Gbps(l.dram_read_bytes + l.dram_write_bytes, l.cycles, in.config->clock_mhz());
     r.roofline_cycles += l.roofline_cycles;
@@ -182,7 +186,6 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.batch = std::max<int64_t>(in.batch, 1);
   r.latency_us = double(r.cycles) / c.clock_mhz();
   r.inferences_per_second = r.latency_us > 0 ? 1e6 * double(r.batch) / r.latency_us : 0;
-  r.mac_utilisation = Utilisation(r.macs, r.cycles, c);
   r.dram_read_bytes = k[regs::kDramReadBytes];
   r.dram_write_bytes = k[regs::kDramWriteBytes];
   r.achieved_gbps = Gbps(r.dram_read_bytes + r.dram_write_bytes, r.cycles, c.clock_mhz());
@@ -191,6 +194,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
   r.queues = Queues(k);
   AddLayers(in, r);
+  r.mac_utilisation = Utilisation(r.macs, r.int4_macs, r.cycles, c);
   AddEngineShares(in, r);
   AddDram(in, r);
   AddEnergyAndArea(c, r);

@@ -38,9 +38,10 @@ struct LayerReport {
   std::string engine = "npu";  // or "cpu": run by the firmware on the control core
   uint32_t first_instruction = 0, instruction_count = 0;
   uint64_t macs = 0;
+  uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t cycles = 0;  // from the previous layer's completion to this one's
   uint64_t predicted_cycles = 0;
-  double mac_utilisation = 0;  // macs / (cycles * rows * cols)
+  double mac_utilisation = 0;  // spec::MacSlots / (cycles * rows * cols)
   Stalls stalls;               // summed over the layer's instructions (they overlap)
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0;
@@ -77,6 +78,7 @@ struct RunReport {
   uint64_t image_dram_bytes = 0;
   // Totals.
   uint64_t cycles = 0, predicted_cycles = 0, macs = 0;
+  uint64_t int4_macs = 0;  // of macs, with int4 weights: the layers' (compiler)
   double latency_us = 0, inferences_per_second = 0, mac_utilisation = 0;
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0, peak_gbps = 0;

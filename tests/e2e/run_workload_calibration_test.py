@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """run_workload's calibration data (issue 14): --calib takes .npy samples, stacks [N,...] and folders
 of them (name order), --calib-count takes the first N of them (or N built-in inputs), and the
-report says what the quantisation was calibrated on. A repeated run reuses the quantised model of
+report says what the quantisation was calibrated on, and at which precision (--precision int8 or
+w4a8). A repeated run reuses the quantised model of
 an earlier one with the same model, samples and options from the cache (NPU_CACHE_DIR), with
 identical results; --no-quant-cache neither reads nor writes it; a damaged entry is a notice, not
 an error. Bad calibration data (a count beyond what is
@@ -104,12 +105,12 @@ class Calibration(unittest.TestCase):
         files = [os.path.join(self.dir, n) for n in ("a.npy", "b.npy")]
         self.assertEqual(self.calibration("--calib", self.dir),
                          {"samples": 3, "source": "files", "files": files,
-                          "observer": "percentile", "from_cache": False})
+                          "observer": "percentile", "from_cache": False, "precision": "int8"})
         self.assertEqual(self.calibration("--calib", self.dir, "--calib-count", "2")["samples"], 2)
         self.assertEqual(self.calibration("--calib", files[1])["samples"], 1)
         self.assertEqual(self.calibration("--calib-count", "6"),
                          {"samples": 6, "source": "built-in", "files": [],
-                          "observer": "percentile", "from_cache": False})
+                          "observer": "percentile", "from_cache": False, "precision": "int8"})
 
     def refused(self, args, message):
         p = subprocess.run([TOOL, *MODEL, *args, "--output-dir", self.out], capture_output=True,
@@ -136,6 +137,18 @@ class Calibration(unittest.TestCase):
         self.refused(["--calib", os.path.join(self.tmp.name, "missing.npy")], "missing.npy")
         for count in ("0", "-3", "100001"):
             self.refused(["--calib-count", count], "--calib-count")
+        for precision in ("fp16", "int4", ""):
+            self.refused(["--precision", precision], "--precision")
+
+    def test_w4a8_is_bit_exact_reported_and_cached_apart(self):
+        # int4 weights: the output still equals the integer reference (run_tool checks), the
+        # report names the precision, and the int8 quantisation is not reused for it.
+        self.assertEqual(self.calibration()["precision"], "int8")
+        w4a8 = self.calibration("--precision", "w4a8")
+        self.assertEqual(w4a8["precision"], "w4a8")
+        self.assertFalse(w4a8["from_cache"])
+        self.assertEqual(len(self.entries()), 2)
+        self.assertTrue(self.calibration("--precision", "w4a8")["from_cache"])
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ struct Case {
   int64_t image_size;  // 0: the model's default
   std::vector<std::string> overrides;
   std::vector<std::string> cpu_ops = {};  // forced onto the control core
+  int weight_bits = 8;                    // 4: W4A8 (int4 weights on the MAC array)
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -47,6 +48,7 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   compiler::ModelPipelineOptions options;
   options.image_size = c.image_size;
   options.compile.cpu_ops = c.cpu_ops;
+  options.quantize.weight_bits = c.weight_bits;
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const spec::Program& program = p->compiled.program;
@@ -63,6 +65,13 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   const report::RunReport r = report::BuildRunReport(
       {c.model, &*config, &program, &run->counters, &run->records, &run->steps, run->cycles});
   EXPECT_EQ(r.macs, p->compiled.cost.macs);
+  // W4A8: the constant-weight CONVs run int4 (and only then).
+  uint32_t int4_convs = 0;
+  for (const spec::Instruction& insn : p->compiled.instructions) {
+    if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) int4_convs += conv->weights_int4;
+  }
+  EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
+  EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
   for (const report::LayerReport& l : r.layers) {
     EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
@@ -118,7 +127,12 @@ INSTANTIATE_TEST_SUITE_P(
              64,
              kSmall,
              {"global_average_pool", "gemm", "add"}},
-        Case{"small_cnn_cpu_convs_os16", "small_cnn", 48, kOs16, {"fused_conv"}}),
+        Case{"small_cnn_cpu_convs_os16", "small_cnn", 48, kOs16, {"fused_conv"}},
+        // W4A8 on three configs.
+        Case{"resnet18_w4a8_default", "resnet18", 0, {}, {}, 4},
+        Case{"mobilenet_v2_w4a8_small", "mobilenet_v2", 64, kSmall, {}, 4},
+        Case{"small_cnn_w4a8_os16", "small_cnn", 48, kOs16, {}, 4},
+        Case{"mlp_w4a8_large_os", "mlp", 0, kLarge, {}, 4}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

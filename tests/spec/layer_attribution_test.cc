@@ -42,6 +42,11 @@ TEST(LayerAttribution, TrafficCountsFetchAndData) {
 TEST(LayerAttribution, RooflineAtTheDramsPeak) {
   NpuConfig c = DefaultConfig();  // 32 x 32, IDEAL DRAM at 32 bytes per cycle
   EXPECT_EQ(LayerRooflineCycles(c, 1024 * 10, 64), 10u);    // compute bound
+  // W4A8 at mac.int4_weight_rate 2: int4 MACs take half a slot.
+  EXPECT_EQ(MacSlots(c, 1024 * 10, 1024 * 4), 1024u * 8);
+  c.mutable_mac()->set_int4_weight_rate(1);
+  EXPECT_EQ(MacSlots(c, 1024 * 10, 1024 * 4), 1024u * 10);
+  c.mutable_mac()->set_int4_weight_rate(2);
   EXPECT_EQ(LayerRooflineCycles(c, 1024, 32 * 100), 100u);  // DRAM bound
   c.mutable_dram()->set_standard(DDR4_3200);                // its own peak, not 32 B/cycle
   EXPECT_EQ(LayerRooflineCycles(c, 1024, 32 * 100), DramPeakCycles(c, 32 * 100));

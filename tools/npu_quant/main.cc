@@ -37,7 +37,7 @@ namespace quantize = compiler::quantize;
 constexpr int kExitError = 2;
 
 struct Options {
-  std::string model, observer = "percentile", json;
+  std::string model, observer = "percentile", json, precision = "int8";
   double percentile = 99.99;
   int bins = 2048, calib_count = 16, eval_count = 16;
   int64_t image_size = 0;
@@ -54,6 +54,8 @@ po::options_description Describe(Options& o) {
                                               "range choice: minmax, percentile (default), mse")(
       "percentile", po::value(&o.percentile), "percentile observer: share kept, default 99.99")(
       "bins", po::value(&o.bins), "histogram bins of percentile/mse, default 2048")(
+      "precision", po::value(&o.precision),
+      "int8 (default), or w4a8: convolution and fully connected weights as int4")(
       "calib", po::value(&o.calib)->composing(),
       "calibration .npy (float32, the input's shape or a stack [S,...]); repeatable")(
       "calib-count", po::value(&o.calib_count), "built-in calibration inputs, default 16")(
@@ -120,11 +122,15 @@ Status Run(const Options& o) {
                        GetSamples(f, o.eval, quantize::kEvaluationSeed, o.eval_count));
   // 2. Quantise.
   const auto start = std::chrono::steady_clock::now();
-  const quantize::QuantizeOptions qo{observer, o.percentile, o.bins};
+  if (o.precision != "int8" && o.precision != "w4a8") {
+    return InvalidArgument(fmt::format("--precision {}: must be int8 or w4a8", o.precision));
+  }
+  const quantize::QuantizeOptions qo{observer, o.percentile, o.bins,
+                                     o.precision == "w4a8" ? 4 : 8};
   const size_t calib_count = calib.size();
   NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::Quantize(f, {std::move(calib)}, qo, &ctx));
-  fmt::print("quantised {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
-             o.observer, calib_count, Seconds(start));
+  fmt::print("quantised {} to {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
+             o.precision, o.observer, calib_count, Seconds(start));
   for (const auto& [name, n] : ctx.stats) {
     if (name.rfind("quantize.", 0) == 0 || name.rfind("fold-qdq.", 0) == 0) {
       fmt::print("  {:<40} {}\n", name, n);
@@ -133,8 +139,10 @@ Status Run(const Options& o) {
   if (o.dump) fmt::print("\n{}\n", ir::PrintGraph(q));
   // 3. Accuracy.
   const auto eval_start = std::chrono::steady_clock::now();
-  NPU_ASSIGN_OR_RETURN(const compiler::accuracy::AccuracyReport report,
+  NPU_ASSIGN_OR_RETURN(compiler::accuracy::AccuracyReport report,
                        compiler::accuracy::CompareAccuracy(f, q, eval));
+  report.calibration = compiler::accuracy::CalibrationSummary{
+      static_cast<int64_t>(calib_count), o.calib, o.observer, false, o.precision};
   fmt::print("\n{}", compiler::accuracy::FormatAccuracyText(report));
   fmt::print("(measured in {:.2f} s)\n", Seconds(eval_start));
   if (o.json.empty()) return Status::Ok();

@@ -45,6 +45,10 @@ po::options_description ModelOptionsDescription() {
       ("calib-count", po::value<int64_t>(),
        "calibrate on this many samples: the first N of --calib's, or N built-in inputs "
        "(default 4; timing-only runs use 1)")
+      ("precision", po::value<std::string>(),
+       "int8 (default), or w4a8: the weights of convolutions and fully connected layers as int4 "
+       "per output channel, run by the MAC array's int4 mode (mac.int4_weight_rate); "
+       "docs/quantization.md")
       ("batch", po::value<int64_t>(),
        "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
        "the model is compiled for one and run that many times in one program")
@@ -73,6 +77,14 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
     std::cerr << tool << ": --calib-count " << options.calib_count
               << ": must be between 1 and 100000\n";
     return 2;
+  }
+  if (vm.count("precision")) {
+    const std::string precision = vm["precision"].as<std::string>();
+    if (precision != "int8" && precision != "w4a8") {
+      std::cerr << tool << ": --precision " << precision << ": must be int8 or w4a8\n";
+      return 2;
+    }
+    options.weight_bits = precision == "w4a8" ? 4 : 8;
   }
   options.quant_cache = vm.count("no-quant-cache") == 0;
   Take(vm, "image-size", options.image_size);

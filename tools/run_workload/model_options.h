@@ -1,6 +1,6 @@
 // The options that decide what a model compiles to, shared by run_workload and npu_compile so
 // that the same words give the same binary: --config, --set, --calib, --batch, --image-size,
-// --cpu-ops, --no-cpu-fallback, --no-quant-cache.
+// --precision, --cpu-ops, --no-cpu-fallback, --no-quant-cache.
 #pragma once
 
 #include <boost/program_options.hpp>

@@ -16,6 +16,7 @@ struct Options {
   std::vector<std::string> inputs;     // --input FILE.npy, one per model input
   std::vector<std::string> calib;      // --calib: .npy files (a sample or a stack) or folders
   int64_t calib_count = 0;             // --calib-count: samples to calibrate on; 0: default
+  int weight_bits = 8;                 // --precision: int8 (8) or w4a8 (4)
   bool quant_cache = true;             // --no-quant-cache turns it off
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;

@@ -87,7 +87,7 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
   a.model = model->name;
   a.calibration = compiler::accuracy::CalibrationSummary{
       model->calibration_samples, model->calibration_files, model->calibration_observer,
-      model->quantized_from_cache};
+      model->quantized_from_cache, model->weight_bits == 4 ? "w4a8" : "int8"};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};
 }

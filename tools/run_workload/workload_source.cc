@@ -120,6 +120,7 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   mo.batch = options.batch;
   mo.compile.cpu_fallback = options.cpu_fallback;
   mo.compile.cpu_ops = options.cpu_ops;
+  mo.quantize.weight_bits = options.weight_bits;
   if (options.quant_cache) {
     mo.quantize_cache = {compiler::DefaultQuantizeCacheDir(), CodeIdentity()};
   }
