@@ -104,6 +104,12 @@ std::string FormatAccuracyText(const AccuracyReport& r) {
                                       : fmt::format("samples from {}", FileList(c->files)),
                      c->observer);
     if (c->from_cache) s += "(the quantised model of an earlier run, from the cache)\n";
+    if (c->precision == "auto") {
+      s += c->mixed_precision.empty()
+               ? fmt::format("mixed precision (chosen by an earlier run): {} layers int4\n",
+                             c->int4_layers.size())
+               : c->mixed_precision;
+    }
   }
   s += "\n";
   s += OutputsTable(r);
@@ -141,7 +147,8 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
                              {"files", c->files},
                              {"observer", c->observer},
                              {"from_cache", c->from_cache},
-                             {"precision", c->precision}};
+                             {"precision", c->precision},
+                             {"int4_layers", c->int4_layers}};
   }
   return report.dump(2) + "\n";
 }

@@ -3,11 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "compiler/codegen/program_builder.h"
 #include "compiler/ir/fingerprint.h"
 #include "compiler/network/batch.h"
+#include "compiler/network/mixed_precision.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
@@ -20,6 +22,10 @@
 
 namespace npu::compiler {
 namespace {
+
+// Calibration samples --precision auto measures each assignment on (each costs an integer and
+// a float interpretation per sample).
+constexpr size_t kMixedPrecisionSamples = 2;
 
 using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point t) {
@@ -198,19 +204,43 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   p.calibration_samples = int64_t(calibration.samples.size());
   p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
   p.weight_bits = o.quantize.weight_bits;
+  p.auto_precision = o.auto_precision;
+  quantize::QuantizeOptions key_options = o.quantize;
+  if (o.auto_precision) {  // the choice is what the cache saves: key on what decides it
+    key_options.int4_layers = {fmt::format("auto budget {:a} dB", o.accuracy_budget_db)};
+  }
   const uint64_t cache_key =
-      QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration);
+      QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, key_options, calibration);
   CacheLookup cached = LoadQuantized(o.quantize_cache.dir, cache_key);
   p.cache_notice = std::move(cached.notice);
   if (cached.graph) {
     p.quantized = *std::move(cached.graph);
     p.quantized_from_cache = true;
+  } else if (o.auto_precision) {
+    NPU_ASSIGN_OR_RETURN(const quantize::TensorRanges ranges,
+                         quantize::CalibrateRanges(p.float_graph, calibration, o.quantize));
+    const size_t measured = std::min(calibration.samples.size(), kMixedPrecisionSamples);
+    const std::vector<std::vector<interp::HostTensor>> samples(
+        calibration.samples.begin(), calibration.samples.begin() + measured);
+    NPU_ASSIGN_OR_RETURN(const MixedPrecision mp,
+                         ChooseMixedPrecision(p.float_graph, ranges, o.quantize, samples,
+                                              o.accuracy_budget_db));
+    p.mixed_precision = FormatMixedPrecision(mp);
+    quantize::QuantizeOptions chosen = o.quantize;
+    chosen.int4_layers = mp.int4_layers;
+    NPU_ASSIGN_OR_RETURN(p.quantized,
+                         quantize::QuantizeWithRanges(p.float_graph, ranges, chosen));
+    std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
+    if (!stored.empty()) p.cache_notice = std::move(stored);
   } else {
     NPU_ASSIGN_OR_RETURN(p.quantized, quantize::Quantize(p.float_graph, calibration, o.quantize));
     std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
     if (!stored.empty()) p.cache_notice = std::move(stored);
   }
   p.quantize_seconds = Since(t);
+  for (const ir::Node* n : p.quantized.nodes()) {
+    if (n->attrs().GetInt("weight_bits", 8) == 4) p.int4_layers.push_back(n->name());
+  }
   NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
   // 5. Inputs and the integer reference.
   NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.batched, o, p.batch));

@@ -43,6 +43,10 @@ struct ModelPipelineOptions {
   std::vector<std::string> calibration_names;  // where each came from, for errors (optional)
   int64_t calibration_limit = 0;  // use the first this many of the caller's samples; 0: all
   quantize::QuantizeOptions quantize;
+  // --precision auto: choose int4 layers within this budget (mixed_precision.h), measured on the
+  // first kMixedPrecisionSamples calibration samples.
+  bool auto_precision = false;
+  double accuracy_budget_db = 1.0;
   uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
   // Float inputs to run instead of the seeded one (one per graph input, the float model's
   // shapes, NCHW for images).
@@ -75,6 +79,11 @@ struct QuantizedModel {
   int64_t calibration_samples = 0;
   std::string calibration_observer;
   int weight_bits = 8;  // quantize::QuantizeOptions::weight_bits
+  bool auto_precision = false;
+  // With auto_precision: the layers with int4 weights (from the graph, also on a cache hit) and,
+  // when chosen in this run, the choice's table (FormatMixedPrecision).
+  std::vector<std::string> int4_layers;
+  std::string mixed_precision;
   std::vector<std::string> calibration_files;
   bool quantized_from_cache = false;  // calibration skipped: an earlier run's quantised graph
   std::string cache_notice;           // an unusable or unwritable cache entry, for the user

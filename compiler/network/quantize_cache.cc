@@ -86,6 +86,7 @@ uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
   add(quantize::ObserverName(options.observer));
   add(fmt::format("{:a}/{}", options.percentile, options.histogram_bins));
   if (options.weight_bits != 8) add(fmt::format("weight_bits={}", options.weight_bits));
+  for (const std::string& layer : options.int4_layers) add("int4:" + layer);
   add_u64(calibration.samples.size());
   for (const std::vector<interp::HostTensor>& sample : calibration.samples) {
     add_u64(sample.size());

@@ -89,7 +89,7 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
                                       group, in_c, ir::ShapeText(ws)));
   }
   const std::optional<std::vector<float>> given = GivenScales(*w, 0, out_c);
-  const int bits = given ? 8 : weight_bits_;
+  const int bits = given ? 8 : WeightBits(n);
   const QuantizedWeights qw = QuantizeWeightRows(
       ToOhwi(w->data<float>(), ws), ws[1] * ws[2] * ws[3], given ? &*given : nullptr, bits);
   // 2. Output parameters, after the merged activations.
@@ -146,7 +146,7 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
   }
   std::optional<std::vector<float>> given;
   if (alpha == 1.0f) given = GivenScales(*bw, trans_b ? 0 : 1, out_n);
-  const int bits = given ? 8 : weight_bits_;
+  const int bits = given ? 8 : WeightBits(n);
   const QuantizedWeights qw = QuantizeWeightRows(rows, k, given ? &*given : nullptr, bits);
   // 2. Bias beta * C, broadcast to [N].
   std::vector<float> bias;

@@ -6,6 +6,7 @@
 // keep their float names; weights and biases keep their float constants' names.
 #pragma once
 
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -22,12 +23,13 @@ namespace npu::compiler::quantize {
 class GraphQuantizer {
  public:
   GraphQuantizer(const ir::Graph& float_graph, const TensorRanges& ranges, passes::PassContext& ctx,
-                 int weight_bits = 8)
+                 int weight_bits = 8, std::set<std::string> int4_layers = {})
       : f_(float_graph),
         ranges_(ranges),
         ctx_(ctx),
         q_(float_graph.name()),
-        weight_bits_(weight_bits) {}
+        weight_bits_(weight_bits),
+        int4_layers_(std::move(int4_layers)) {}
 
   StatusOr<ir::Graph> Run();
 
@@ -105,6 +107,11 @@ class GraphQuantizer {
   std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
   LutRegions regions_;
   int weight_bits_;  // QuantizeOptions::weight_bits
+  std::set<std::string> int4_layers_;  // QuantizeOptions::int4_layers
+  // The bits of node `n`'s constant weights when no scales are given.
+  int WeightBits(const ir::Node& n) const {
+    return int4_layers_.count(n.name()) ? 4 : weight_bits_;
+  }
 };
 
 }  // namespace npu::compiler::quantize

@@ -244,30 +244,43 @@ StatusOr<ir::Graph> GraphQuantizer::Run() {
   return std::move(q_);
 }
 
-StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet& calibration,
-                             const QuantizeOptions& options, passes::PassContext* ctx) {
-  // 1. A typed, well-formed float graph and calibration data that fits it.
+StatusOr<TensorRanges> CalibrateRanges(const ir::Graph& float_graph,
+                                       const CalibrationSet& calibration,
+                                       const QuantizeOptions& options) {
+  // A typed, well-formed float graph and calibration data that fits it.
   NPU_TRY(ir::Verify(float_graph).WithContext("the float graph"));
   NPU_TRY(CheckReductionLimits(float_graph));
   NPU_TRY(CheckCalibrationSet(float_graph, calibration));
-  // 2. Ranges, then the walk.
   NPU_ASSIGN_OR_RETURN(TensorRanges ranges, Calibrate(float_graph, calibration, options));
   UnifyRanges(float_graph, ranges);
-  passes::PassContext local;
+  return ranges;
+}
+
+StatusOr<ir::Graph> QuantizeWithRanges(const ir::Graph& float_graph, const TensorRanges& ranges,
+                                       const QuantizeOptions& options,
+                                       passes::PassContext* ctx) {
   if (options.weight_bits != 8 && options.weight_bits != 4) {
     return InvalidArgument(
         fmt::format("weight bits {}: must be 8 or 4 (W4A8)", options.weight_bits));
   }
+  passes::PassContext local;
   GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local,
-                           options.weight_bits);
+                           options.weight_bits, options.int4_layers);
   NPU_ASSIGN_OR_RETURN(ir::Graph q, quantizer.Run());
-  // 3. What comes out must be the contract; anything else is a bug here.
+  // What comes out must be the contract; anything else is a bug here.
   const Status checked = qinterp::CheckQuantizedGraph(q);
   if (!checked.ok()) {
     return Internal(fmt::format("the quantiser produced an invalid graph (a compiler bug): {}",
                                 checked.message()));
   }
   return q;
+}
+
+StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet& calibration,
+                             const QuantizeOptions& options, passes::PassContext* ctx) {
+  NPU_ASSIGN_OR_RETURN(const TensorRanges ranges,
+                       CalibrateRanges(float_graph, calibration, options));
+  return QuantizeWithRanges(float_graph, ranges, options, ctx);
 }
 
 }  // namespace npu::compiler::quantize

@@ -13,12 +13,16 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "compiler/interp/host_tensor.h"
 #include "compiler/ir/graph.h"
 #include "compiler/passes/pass_context.h"
+#include "compiler/quantize/observer.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler::quantize {
@@ -45,6 +49,9 @@ struct QuantizeOptions {
   // output channel (scale max|w| / 7), run by the MAC array's int4 mode. A QDQ model's given
   // weight scales stay int8.
   int weight_bits = 8;
+  // Mixed precision: these float-graph nodes (convolutions, fully connected layers) get int4
+  // weights whatever weight_bits says (compiler/network/mixed_precision.h chooses them).
+  std::set<std::string> int4_layers = {};
 };
 
 // InvalidArgument naming the sample, the input and both types when a sample does not match the
@@ -58,5 +65,15 @@ Status CheckCalibrationSet(const ir::Graph& float_graph, const CalibrationSet& c
 StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet& calibration,
                              const QuantizeOptions& options = {},
                              passes::PassContext* ctx = nullptr);
+
+// Quantize's two steps, for a caller that quantises one calibration several ways (mixed
+// precision): the ranges (by float tensor name), then the graph from them.
+using TensorRanges = std::map<std::string, ValueRange>;
+StatusOr<TensorRanges> CalibrateRanges(const ir::Graph& float_graph,
+                                       const CalibrationSet& calibration,
+                                       const QuantizeOptions& options = {});
+StatusOr<ir::Graph> QuantizeWithRanges(const ir::Graph& float_graph, const TensorRanges& ranges,
+                                       const QuantizeOptions& options = {},
+                                       passes::PassContext* ctx = nullptr);
 
 }  // namespace npu::compiler::quantize

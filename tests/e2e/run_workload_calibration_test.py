@@ -105,12 +105,14 @@ class Calibration(unittest.TestCase):
         files = [os.path.join(self.dir, n) for n in ("a.npy", "b.npy")]
         self.assertEqual(self.calibration("--calib", self.dir),
                          {"samples": 3, "source": "files", "files": files,
-                          "observer": "percentile", "from_cache": False, "precision": "int8"})
+                          "observer": "percentile", "from_cache": False, "precision": "int8",
+                          "int4_layers": []})
         self.assertEqual(self.calibration("--calib", self.dir, "--calib-count", "2")["samples"], 2)
         self.assertEqual(self.calibration("--calib", files[1])["samples"], 1)
         self.assertEqual(self.calibration("--calib-count", "6"),
                          {"samples": 6, "source": "built-in", "files": [],
-                          "observer": "percentile", "from_cache": False, "precision": "int8"})
+                          "observer": "percentile", "from_cache": False, "precision": "int8",
+                          "int4_layers": []})
 
     def refused(self, args, message):
         p = subprocess.run([TOOL, *MODEL, *args, "--output-dir", self.out], capture_output=True,
@@ -139,6 +141,10 @@ class Calibration(unittest.TestCase):
             self.refused(["--calib-count", count], "--calib-count")
         for precision in ("fp16", "int4", ""):
             self.refused(["--precision", precision], "--precision")
+        self.refused(["--accuracy-budget-db", "3"], "applies to --precision auto")
+        for budget in ("-1", "nan", "inf"):
+            self.refused(["--precision", "auto", "--accuracy-budget-db", budget],
+                         "--accuracy-budget-db")
 
     def test_w4a8_is_bit_exact_reported_and_cached_apart(self):
         # int4 weights: the output still equals the integer reference (run_tool checks), the
@@ -149,6 +155,21 @@ class Calibration(unittest.TestCase):
         self.assertFalse(w4a8["from_cache"])
         self.assertEqual(len(self.entries()), 2)
         self.assertTrue(self.calibration("--precision", "w4a8")["from_cache"])
+
+    def test_auto_precision_reports_its_choice_and_caches_it(self):
+        # small_cnn's layers each lose 10-15 dB alone: a 12 dB budget takes some, not all.
+        p, report = self.run_tool("--precision", "auto", "--accuracy-budget-db", "12")
+        c = report["accuracy"]["calibration"]
+        self.assertEqual(c["precision"], "auto")
+        self.assertTrue(0 < len(c["int4_layers"]) < 4, c["int4_layers"])
+        self.assertIn("mixed precision: %d of 4 layers int4" % len(c["int4_layers"]), p.stdout)
+        for layer in c["int4_layers"]:
+            self.assertRegex(p.stdout, layer + r" .* int4\n")
+        # Again: the choice comes from the cache, and the same layers are int4.
+        p, again = self.run_tool("--precision", "auto", "--accuracy-budget-db", "12")
+        self.assertTrue(again["accuracy"]["calibration"]["from_cache"])
+        self.assertEqual(again["accuracy"]["calibration"]["int4_layers"], c["int4_layers"])
+        self.assertIn("mixed precision (chosen by an earlier run)", p.stdout)
 
 
 if __name__ == "__main__":

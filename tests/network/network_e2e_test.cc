@@ -28,6 +28,7 @@ struct Case {
   std::vector<std::string> overrides;
   std::vector<std::string> cpu_ops = {};  // forced onto the control core
   int weight_bits = 8;                    // 4: W4A8 (int4 weights on the MAC array)
+  double auto_budget_db = -1;             // >= 0: --precision auto with this budget
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -49,6 +50,8 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   options.image_size = c.image_size;
   options.compile.cpu_ops = c.cpu_ops;
   options.quantize.weight_bits = c.weight_bits;
+  options.auto_precision = c.auto_budget_db >= 0;
+  options.accuracy_budget_db = std::max(c.auto_budget_db, 0.0);
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const spec::Program& program = p->compiled.program;
@@ -70,8 +73,14 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   for (const spec::Instruction& insn : p->compiled.instructions) {
     if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) int4_convs += conv->weights_int4;
   }
-  EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
-  EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
+  if (c.auto_budget_db < 0) {
+    EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
+    EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
+  } else {  // mixed: the layers the choice named, and only those, run int4
+    EXPECT_FALSE(p->int4_layers.empty());
+    EXPECT_GT(r.int4_macs, 0u);
+    EXPECT_LT(r.int4_macs, r.macs);
+  }
   for (const report::LayerReport& l : r.layers) {
     EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
@@ -132,7 +141,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"resnet18_w4a8_default", "resnet18", 0, {}, {}, 4},
         Case{"mobilenet_v2_w4a8_small", "mobilenet_v2", 64, kSmall, {}, 4},
         Case{"small_cnn_w4a8_os16", "small_cnn", 48, kOs16, {}, 4},
-        Case{"mlp_w4a8_large_os", "mlp", 0, kLarge, {}, 4}),
+        Case{"mlp_w4a8_large_os", "mlp", 0, kLarge, {}, 4},
+        // --precision auto: int4 and int8 layers in one program.
+        Case{"small_cnn_auto_os16", "small_cnn", 48, kOs16, {}, 8, 12.0},
+        Case{"mobilenet_v2_auto_small", "mobilenet_v2", 64, kSmall, {}, 8, 3.0}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

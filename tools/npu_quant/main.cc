@@ -125,8 +125,11 @@ Status Run(const Options& o) {
   if (o.precision != "int8" && o.precision != "w4a8") {
     return InvalidArgument(fmt::format("--precision {}: must be int8 or w4a8", o.precision));
   }
-  const quantize::QuantizeOptions qo{observer, o.percentile, o.bins,
-                                     o.precision == "w4a8" ? 4 : 8};
+  quantize::QuantizeOptions qo;
+  qo.observer = observer;
+  qo.percentile = o.percentile;
+  qo.histogram_bins = o.bins;
+  qo.weight_bits = o.precision == "w4a8" ? 4 : 8;
   const size_t calib_count = calib.size();
   NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::Quantize(f, {std::move(calib)}, qo, &ctx));
   fmt::print("quantised {} to {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
@@ -141,8 +144,12 @@ Status Run(const Options& o) {
   const auto eval_start = std::chrono::steady_clock::now();
   NPU_ASSIGN_OR_RETURN(compiler::accuracy::AccuracyReport report,
                        compiler::accuracy::CompareAccuracy(f, q, eval));
-  report.calibration = compiler::accuracy::CalibrationSummary{
-      static_cast<int64_t>(calib_count), o.calib, o.observer, false, o.precision};
+  compiler::accuracy::CalibrationSummary summary;
+  summary.samples = static_cast<int64_t>(calib_count);
+  summary.files = o.calib;
+  summary.observer = o.observer;
+  summary.precision = o.precision;
+  report.calibration = summary;
   fmt::print("\n{}", compiler::accuracy::FormatAccuracyText(report));
   fmt::print("(measured in {:.2f} s)\n", Seconds(eval_start));
   if (o.json.empty()) return Status::Ok();

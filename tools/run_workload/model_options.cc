@@ -2,6 +2,7 @@
 #include "tools/run_workload/model_options.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace npu::tools {
@@ -46,9 +47,13 @@ po::options_description ModelOptionsDescription() {
        "calibrate on this many samples: the first N of --calib's, or N built-in inputs "
        "(default 4; timing-only runs use 1)")
       ("precision", po::value<std::string>(),
-       "int8 (default), or w4a8: the weights of convolutions and fully connected layers as int4 "
-       "per output channel, run by the MAC array's int4 mode (mac.int4_weight_rate); "
-       "docs/quantization.md")
+       "int8 (default); w4a8: the weights of convolutions and fully connected layers as int4 "
+       "per output channel, run by the MAC array's int4 mode (mac.int4_weight_rate); auto: int4 "
+       "for the layers that keep the output within --accuracy-budget-db of int8's, the rest "
+       "int8 (docs/quantization.md)")
+      ("accuracy-budget-db", po::value<double>(),
+       "--precision auto: the output SNR (dB) the int4 layers may cost against all-int8 "
+       "(default 1)")
       ("batch", po::value<int64_t>(),
        "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
        "the model is compiled for one and run that many times in one program")
@@ -80,11 +85,24 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
   }
   if (vm.count("precision")) {
     const std::string precision = vm["precision"].as<std::string>();
-    if (precision != "int8" && precision != "w4a8") {
-      std::cerr << tool << ": --precision " << precision << ": must be int8 or w4a8\n";
+    if (precision != "int8" && precision != "w4a8" && precision != "auto") {
+      std::cerr << tool << ": --precision " << precision << ": must be int8, w4a8 or auto\n";
       return 2;
     }
     options.weight_bits = precision == "w4a8" ? 4 : 8;
+    options.auto_precision = precision == "auto";
+  }
+  if (vm.count("accuracy-budget-db")) {
+    options.accuracy_budget_db = vm["accuracy-budget-db"].as<double>();
+    if (!options.auto_precision) {
+      std::cerr << tool << ": --accuracy-budget-db applies to --precision auto\n";
+      return 2;
+    }
+    if (!std::isfinite(options.accuracy_budget_db) || options.accuracy_budget_db < 0) {
+      std::cerr << tool << ": --accuracy-budget-db " << options.accuracy_budget_db
+                << ": must be a finite number of dB >= 0\n";
+      return 2;
+    }
   }
   options.quant_cache = vm.count("no-quant-cache") == 0;
   Take(vm, "image-size", options.image_size);

@@ -17,6 +17,8 @@ struct Options {
   std::vector<std::string> calib;      // --calib: .npy files (a sample or a stack) or folders
   int64_t calib_count = 0;             // --calib-count: samples to calibrate on; 0: default
   int weight_bits = 8;                 // --precision: int8 (8) or w4a8 (4)
+  bool auto_precision = false;         // --precision auto
+  double accuracy_budget_db = 1.0;     // --accuracy-budget-db
   bool quant_cache = true;             // --no-quant-cache turns it off
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;

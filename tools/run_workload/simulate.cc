@@ -80,14 +80,18 @@ Status WriteFiles(const Options& o, const report::RunReport& r, const PreparedWo
 }  // namespace
 
 StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) {
-  if (!model || model->expected.empty()) return AccuracyReport{};
+  if (!model) return AccuracyReport{};
+  // Timing-only: no values to compare, but an auto precision's choice is still worth showing.
+  if (model->expected.empty()) return AccuracyReport{"", model->mixed_precision};
   NPU_ASSIGN_OR_RETURN(compiler::accuracy::AccuracyReport a,
                        compiler::accuracy::CompareAccuracy(model->float_graph, model->quantized,
                                                            {model->float_inputs}));
   a.model = model->name;
   a.calibration = compiler::accuracy::CalibrationSummary{
       model->calibration_samples, model->calibration_files, model->calibration_observer,
-      model->quantized_from_cache, model->weight_bits == 4 ? "w4a8" : "int8"};
+      model->quantized_from_cache,
+      model->auto_precision ? "auto" : model->weight_bits == 4 ? "w4a8" : "int8",
+      model->int4_layers, model->mixed_precision};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};
 }

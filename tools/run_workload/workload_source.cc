@@ -121,13 +121,16 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   mo.compile.cpu_fallback = options.cpu_fallback;
   mo.compile.cpu_ops = options.cpu_ops;
   mo.quantize.weight_bits = options.weight_bits;
+  mo.auto_precision = options.auto_precision;
+  mo.accuracy_budget_db = options.accuracy_budget_db;
   if (options.quant_cache) {
     mo.quantize_cache = {compiler::DefaultQuantizeCacheDir(), CodeIdentity()};
   }
-  if (options.timing_only) {
+  if (options.timing_only && !options.auto_precision) {
     // Scales and zero points change the values the NPU computes, never its instruction stream's
     // shape or timing, and a timing-only run computes no values: one min/max calibration pass
-    // is enough, and cycles stay identical to a full run's.
+    // is enough, and cycles stay identical to a full run's. (Not with --precision auto: the
+    // calibration decides which layers are int4, so the instruction stream.)
     mo.calibration_samples = 1;
     mo.quantize.observer = compiler::quantize::Observer::kMinMax;
   }

@@ -1,0 +1,104 @@
+// --precision auto (compiler/network/mixed_precision.h): each candidate layer measured alone,
+// the assignment kept within the budget, the extremes (no budget: no lossy layer int4; a budget
+// beyond every loss: every layer int4), the chosen graph carrying the choice, and bad budgets.
+#include "compiler/network/mixed_precision.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "compiler/network/model_pipeline.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/quantize/quantize.h"
+#include "workloads/models/models.h"
+
+namespace npu::compiler {
+namespace {
+
+struct Calibrated {
+  ir::Graph f;
+  quantize::TensorRanges ranges;
+  std::vector<std::vector<interp::HostTensor>> samples;
+};
+
+Calibrated Prepare(const std::string& model) {
+  Calibrated s;
+  StatusOr<ir::Graph> g = workloads::BuildModel(model, {});
+  EXPECT_TRUE(g.ok()) << g.status().message();
+  s.f = std::move(g).value();
+  passes::PassContext ctx;
+  EXPECT_TRUE(passes::RunPipeline(s.f, {}, ctx).ok());
+  quantize::CalibrationSet calib;
+  for (uint32_t i = 0; i < 2; ++i) {
+    calib.samples.push_back(workloads::MakeInputs(s.f, quantize::kCalibrationSeed + i));
+  }
+  StatusOr<quantize::TensorRanges> r = quantize::CalibrateRanges(s.f, calib);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  s.ranges = std::move(r).value();
+  s.samples = calib.samples;
+  return s;
+}
+
+MixedPrecision Choose(const Calibrated& s, double budget) {
+  StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, budget);
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return m.ok() ? *m : MixedPrecision{};
+}
+
+TEST(MixedPrecision, TheChoiceStaysWithinTheBudgetAndIsWhatTheTableSays) {
+  const Calibrated s = Prepare("small_cnn");
+  const MixedPrecision m = Choose(s, 10.0);
+  ASSERT_EQ(m.layers.size(), 4u);  // three convolutions and the fully connected layer
+  EXPECT_LE(m.int8_snr_db - m.snr_db, 10.0);
+  size_t int4 = 0;
+  for (const LayerPrecision& l : m.layers) {
+    EXPECT_GT(l.macs, 0u) << l.layer;
+    EXPECT_GE(l.alone_loss_db, 0.0) << l.layer;
+    EXPECT_EQ(l.int4, m.int4_layers.count(l.layer) == 1) << l.layer;
+    int4 += l.int4;
+  }
+  EXPECT_EQ(int4, m.int4_layers.size());
+  EXPECT_EQ(m.assignments_measured, 1 + 4 + int(m.layers.size()) -
+                                        int(std::count_if(m.layers.begin(), m.layers.end(),
+                                                          [&](const LayerPrecision& l) {
+                                                            return l.alone_loss_db > 10.0;
+                                                          })));
+  EXPECT_NE(FormatMixedPrecision(m).find("of 4 layers int4"), std::string::npos);
+}
+
+TEST(MixedPrecision, NoBudgetKeepsLossyLayersInt8AndAWideOneTakesThemAll) {
+  const Calibrated s = Prepare("mlp");
+  const MixedPrecision none = Choose(s, 0.0);
+  for (const LayerPrecision& l : none.layers) {
+    if (l.alone_loss_db > 0) {
+      EXPECT_FALSE(l.int4) << l.layer;
+    }
+  }
+  EXPECT_GE(none.snr_db, none.int8_snr_db);
+  const MixedPrecision all = Choose(s, 1000.0);
+  EXPECT_EQ(all.int4_layers.size(), all.layers.size());
+  EXPECT_LT(all.snr_db, all.int8_snr_db);  // int4 everywhere costs something
+}
+
+TEST(MixedPrecision, ThePipelineQuantisesWhatItChose) {
+  ModelPipelineOptions o;
+  o.auto_precision = true;
+  o.accuracy_budget_db = 1000.0;
+  o.calibration_samples = 2;
+  StatusOr<QuantizedModel> m = QuantizeModel("small_cnn", o);
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  EXPECT_EQ(m->int4_layers.size(), 4u);
+  EXPECT_NE(m->mixed_precision.find("4 of 4 layers int4"), std::string::npos) << m->mixed_precision;
+}
+
+TEST(MixedPrecision, ABudgetBelowZeroOrNotANumberIsRefused) {
+  const Calibrated s = Prepare("mlp");
+  for (double bad : {-1.0, std::nan(""), double(INFINITY)}) {
+    StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, bad);
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.status().message().find("accuracy budget"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler
