@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <optional>
 
 #include "compiler/codegen/program_builder.h"
 #include "compiler/ir/fingerprint.h"
@@ -211,11 +213,19 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   }
   const uint64_t cache_key =
       QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, key_options, calibration);
+  // Under auto, the all-int8 twin is the plain int8 run's cache entry.
+  quantize::QuantizeOptions int8_options = o.quantize;
+  int8_options.weight_bits = 8;
+  int8_options.int4_layers.clear();
+  const uint64_t int8_key =
+      QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, int8_options, calibration);
+  std::optional<ir::Graph> int8_twin;
   CacheLookup cached = LoadQuantized(o.quantize_cache.dir, cache_key);
   p.cache_notice = std::move(cached.notice);
   if (cached.graph) {
     p.quantized = *std::move(cached.graph);
     p.quantized_from_cache = true;
+    if (o.auto_precision) int8_twin = LoadQuantized(o.quantize_cache.dir, int8_key).graph;
   } else if (o.auto_precision) {
     NPU_ASSIGN_OR_RETURN(const quantize::TensorRanges ranges,
                          quantize::CalibrateRanges(p.float_graph, calibration, o.quantize));
@@ -232,6 +242,10 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
                          quantize::QuantizeWithRanges(p.float_graph, ranges, chosen));
     std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
     if (!stored.empty()) p.cache_notice = std::move(stored);
+    NPU_ASSIGN_OR_RETURN(int8_twin,
+                         quantize::QuantizeWithRanges(p.float_graph, ranges, int8_options));
+    stored = StoreQuantized(o.quantize_cache.dir, int8_key, *int8_twin);
+    if (!stored.empty()) p.cache_notice = std::move(stored);
   } else {
     NPU_ASSIGN_OR_RETURN(p.quantized, quantize::Quantize(p.float_graph, calibration, o.quantize));
     std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
@@ -242,6 +256,10 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
     if (n->attrs().GetInt("weight_bits", 8) == 4) p.int4_layers.push_back(n->name());
   }
   NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
+  if (int8_twin) {
+    NPU_ASSIGN_OR_RETURN(ir::Graph twin, ReplicateBatch(*int8_twin, p.batch));
+    p.int8_twin = std::make_shared<const ir::Graph>(std::move(twin));
+  }
   // 5. Inputs and the integer reference.
   NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.batched, o, p.batch));
   for (const interp::HostTensor& v : o.inputs) p.float_inputs.push_back(Image(v, 0, p.batch));

@@ -84,6 +84,9 @@ struct QuantizedModel {
   // when chosen in this run, the choice's table (FormatMixedPrecision).
   std::vector<std::string> int4_layers;
   std::string mixed_precision;
+  // With auto_precision: the same model all int8 (same calibration), batched, for the report's
+  // comparison (null if a cached choice has no cached int8 twin).
+  std::shared_ptr<const ir::Graph> int8_twin;
   std::vector<std::string> calibration_files;
   bool quantized_from_cache = false;  // calibration skipped: an earlier run's quantised graph
   std::string cache_notice;           // an unusable or unwritable cache entry, for the user

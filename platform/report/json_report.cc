@@ -182,6 +182,13 @@ std::string ToJson(const RunReport& r) {
   if (!r.accuracy_json.empty()) {
     j["accuracy"] = Json::parse(r.accuracy_json, nullptr, /*allow_exceptions=*/false);
   }
+  if (const auto& p = r.precision) {
+    j["precision"] = {{"int4_layers", p->int4_layers},
+                      {"predicted_cycles", p->cycles},
+                      {"predicted_dram_bytes", p->dram_bytes},
+                      {"int8_predicted_cycles", p->int8_cycles},
+                      {"int8_predicted_dram_bytes", p->int8_dram_bytes}};
+  }
   return j.dump(2) + "\n";
 }
 

@@ -120,6 +120,14 @@ std::string Totals(const RunReport& r) {
   }
   t += fmt::format("roofline        {} cycles; measured is {:.2f}x\n", Grouped(r.roofline_cycles),
                    ratio);
+  if (const auto& p = r.precision) {
+    t += fmt::format(
+        "precision       auto with {} int4 layer{}; against all int8 (predicted): {} -> {} cycles "
+        "({}), {} -> {} KiB DRAM ({})\n",
+        p->int4_layers, p->int4_layers == 1 ? "" : "s", Grouped(p->int8_cycles), Grouped(p->cycles),
+        Percent(double(p->cycles), double(p->int8_cycles)), Grouped(p->int8_dram_bytes / 1024),
+        Grouped(p->dram_bytes / 1024), Percent(double(p->dram_bytes), double(p->int8_dram_bytes)));
+  }
   t += fmt::format("MAC utilisation {:.1f}% ({} MACs on {}x{})\n", 100 * r.mac_utilisation,
                    Grouped(r.macs), r.config.mac().rows(), r.config.mac().cols());
   t += EngineShares(r);

@@ -165,11 +165,19 @@ class Calibration(unittest.TestCase):
         self.assertIn("mixed precision: %d of 4 layers int4" % len(c["int4_layers"]), p.stdout)
         for layer in c["int4_layers"]:
             self.assertRegex(p.stdout, layer + r" .* int4\n")
+        # What the choice saves against the same model all int8, as the compiler predicts both.
+        saved = report["precision"]
+        self.assertEqual(saved["int4_layers"], len(c["int4_layers"]))
+        self.assertEqual(saved["predicted_cycles"], report["totals"]["predicted_cycles"])
+        self.assertLess(saved["predicted_cycles"], saved["int8_predicted_cycles"])
+        self.assertLess(saved["predicted_dram_bytes"], saved["int8_predicted_dram_bytes"])
+        self.assertIn("against all int8 (predicted)", p.stdout)
         # Again: the choice comes from the cache, and the same layers are int4.
         p, again = self.run_tool("--precision", "auto", "--accuracy-budget-db", "12")
         self.assertTrue(again["accuracy"]["calibration"]["from_cache"])
         self.assertEqual(again["accuracy"]["calibration"]["int4_layers"], c["int4_layers"])
         self.assertIn("mixed precision (chosen by an earlier run)", p.stdout)
+        self.assertEqual(again["precision"], report["precision"])  # the int8 twin was cached too
 
 
 if __name__ == "__main__":

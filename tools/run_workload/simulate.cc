@@ -117,6 +117,11 @@ StatusOr<report::RunReport> SimulateAndReport(const Options& options, const spec
   r.check = Check(w, *run);
   r.accuracy_json = accuracy.json;
   r.accuracy_text = accuracy.text;
+  if (const auto& p = w.precision) {
+    r.precision = report::RunReport::PrecisionComparison{p->int4_layers, p->int8_cycles,
+                                                          p->int8_dram_bytes, p->cycles,
+                                                          p->dram_bytes};
+  }
   NPU_TRY(WriteFiles(options, r, w, *run, config));
   return r;
 }

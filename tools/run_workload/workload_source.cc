@@ -171,6 +171,14 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
                        compiler::CompileForConfig(*m, config, PipelineOptions(options).compile));
   PreparedWorkload p;
+  if (m->int8_twin) {  // --precision auto: what the same model all int8 would take
+    NPU_ASSIGN_OR_RETURN(
+        const compiler::CompiledModel int8,
+        compiler::CompileModel(config, *m->int8_twin, PipelineOptions(options).compile));
+    p.precision = PreparedWorkload::PrecisionComparison{
+        m->int4_layers.size(), int8.cost.cycles, int8.cost.dram_bytes(), compiled.cost.cycles,
+        compiled.cost.dram_bytes()};
+  }
   p.name = m->name;
   p.program = std::move(compiled.program);
   p.inputs = m->inputs;
