@@ -116,8 +116,10 @@ class Sweep(unittest.TestCase):
 
     def test_ctrl_c_stops_cleanly_keeping_what_finished(self):
         marker = f"clock_mhz={random.randint(500, 999)}"
+        # Full runs, as above: timing-only points could all finish before a busy machine
+        # delivers the signal (seen as a flaky failure: exit 0 instead of 130).
         cmd = [SWEEP, "resnet18", "--grid", "mac.rows=8,16,32,64", "--set", marker,
-               "--timing-only", "--jobs", "1", "--csv", self.csv, "--tool", TOOL, "--db", self.db]
+               "--jobs", "1", "--csv", self.csv, "--tool", TOOL, "--db", self.db]
         driver = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and (not os.path.exists(self.db) or self.stored() == 0):
