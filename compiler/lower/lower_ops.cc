@@ -95,6 +95,9 @@ Status CheckOutput(const ir::Node& n, const ConvLayer& c, const ActivationValue&
   return Status::Ok();
 }
 
+// The quantiser marks int4 weights with weight_bits = 4 (W4A8; CheckSizes checks the values).
+bool Int4Weights(const ir::Node& n) { return n.attrs().GetInt("weight_bits", 8) == 4; }
+
 }  // namespace
 
 Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
@@ -125,7 +128,7 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   NPU_ASSIGN_OR_RETURN(c.bias, Constant<int32_t>(n, 2, {int64_t{y.c}}));
   NPU_TRY(SetRequant(n, net, layer, y.c, c));
   NPU_TRY(CheckOutput(n, c, y));
-  c.weights_int4 = n.attrs().GetInt("weight_bits", 8) == 4;
+  c.weights_int4 = Int4Weights(n);
   const bool depthwise = groups > 1 && groups == x.c && groups == y.c;
   c.depthwise = depthwise;
   layer.op = depthwise ? "depthwise_conv2d" : groups > 1 ? "grouped_conv2d" : "conv2d";
@@ -159,7 +162,7 @@ Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
   // Rows of a [.., W, K] input are the pixels of an H x W plane: a 1x1 convolution over it.
   ConvLayer c = MakeFullyConnected(n.name(), x.c, y.c, std::move(w), std::move(b));
   c.in_h = x.h, c.in_w = x.w;
-  c.weights_int4 = n.attrs().GetInt("weight_bits", 8) == 4;
+  c.weights_int4 = Int4Weights(n);
   NPU_TRY(SetRequant(n, net, layer, y.c, c));
   NPU_TRY(CheckLayer(c));
   layer.op = "fully_connected";

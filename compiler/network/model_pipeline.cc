@@ -207,12 +207,10 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
   p.weight_bits = o.quantize.weight_bits;
   p.auto_precision = o.auto_precision;
-  quantize::QuantizeOptions key_options = o.quantize;
-  if (o.auto_precision) {  // the choice is what the cache saves: key on what decides it
-    key_options.int4_layers = {fmt::format("auto budget {:a} dB", o.accuracy_budget_db)};
-  }
-  const uint64_t cache_key =
-      QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, key_options, calibration);
+  // Under auto the choice is what the cache saves: the key names what decides it.
+  const uint64_t cache_key = QuantizeCacheKey(
+      o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration,
+      o.auto_precision ? fmt::format("auto budget {:a} dB", o.accuracy_budget_db) : "");
   // Under auto, the all-int8 twin is the plain int8 run's cache entry.
   quantize::QuantizeOptions int8_options = o.quantize;
   int8_options.weight_bits = 8;

@@ -78,7 +78,8 @@ std::string DefaultQuantizeCacheDir() {
 
 uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
                           const quantize::QuantizeOptions& options,
-                          const quantize::CalibrationSet& calibration) {
+                          const quantize::CalibrationSet& calibration,
+                          const std::string& variant) {
   uint64_t crc = spec::Crc64(salt);
   const auto add = [&crc](std::string_view bytes) { crc = spec::Crc64(bytes, crc); };
   const auto add_u64 = [&add](uint64_t value) { add(Bytes(value)); };
@@ -87,6 +88,7 @@ uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
   add(fmt::format("{:a}/{}", options.percentile, options.histogram_bins));
   if (options.weight_bits != 8) add(fmt::format("weight_bits={}", options.weight_bits));
   for (const std::string& layer : options.int4_layers) add("int4:" + layer);
+  if (!variant.empty()) add("variant:" + variant);
   add_u64(calibration.samples.size());
   for (const std::vector<interp::HostTensor>& sample : calibration.samples) {
     add_u64(sample.size());

@@ -31,9 +31,11 @@ struct QuantizeCacheOptions {
 // appended; empty if none of them is set.
 std::string DefaultQuantizeCacheDir();
 
+// `variant`: what else decides the graph (--precision auto's budget), or "".
 uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
                           const quantize::QuantizeOptions& options,
-                          const quantize::CalibrationSet& calibration);
+                          const quantize::CalibrationSet& calibration,
+                          const std::string& variant = "");
 
 struct CacheLookup {
   std::optional<ir::Graph> graph;  // the cached quantised graph, if there is a usable one

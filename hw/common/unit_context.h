@@ -83,7 +83,7 @@ struct UnitContext {
   PerfCounters& counters;
   TokenSync& tokens;
   RunState& run;
-  UnitTimer& unit_timer;                       // the compute and vector units' waits
+  UnitTimer& unit_timer;                       // every unit's timed waits, in same-cycle order
   RunControl* control = nullptr;               // set once the command processor exists
   std::vector<TraceEvent>* trace = nullptr;    // null: not tracing
   std::vector<InsnRecord>* records = nullptr;  // one per instruction of the run

@@ -12,6 +12,7 @@
 #include "hw/spec/operand_stream.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
+#include "tests/spec/square_conv.h"
 
 namespace npu::spec {
 namespace {
@@ -34,13 +35,9 @@ TEST(Int4, EveryValueRoundTrips) {
             values);
 }
 
+// With an input zero point, so the sums' corrections are exercised.
 ConvArgs Conv(uint32_t k, uint32_t in_c, uint32_t out_c, uint32_t out_hw) {
-  ConvArgs c;
-  c.kernel_h = c.kernel_w = k;
-  c.in_c = in_c;
-  c.out_c = out_c;
-  c.out_h = c.out_w = out_hw;
-  c.in_h = c.in_w = out_hw + k - 1;
+  ConvArgs c = testing::SquareConv(k, in_c, out_c, out_hw);
   c.in_zero_point = 3;
   return c;
 }

@@ -8,6 +8,7 @@
 #include "hw/spec/config.h"
 #include "hw/spec/sram_bank_timer.h"
 #include "hw/spec/timing_model.h"
+#include "tests/spec/square_conv.h"
 
 namespace npu::spec {
 namespace {
@@ -23,15 +24,7 @@ NpuConfig Small(Dataflow dataflow = WEIGHT_STATIONARY) {
   return c;
 }
 
-ConvArgs Conv(uint32_t kernel, uint32_t in_c, uint32_t out_c, uint32_t out_hw) {
-  ConvArgs conv;
-  conv.kernel_h = conv.kernel_w = kernel;
-  conv.in_c = in_c;
-  conv.out_c = out_c;
-  conv.out_h = conv.out_w = out_hw;
-  conv.in_h = conv.in_w = out_hw + kernel - 1;
-  return conv;
-}
+constexpr auto Conv = testing::SquareConv;
 
 std::vector<FoldReads> Reads(const std::vector<FoldClass>& classes) {
   std::vector<FoldReads> reads;
