@@ -9,6 +9,7 @@
 #include <random>
 
 #include "compiler/compile.h"
+#include "hw/spec/fp16.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/sram_words.h"
@@ -190,7 +191,8 @@ Status FunctionalExecutor::Act(const spec::ActArgs& a) {
                        {Sram() + a.table_addr, table_bytes}, out) != spec::regs::ErrorCode::kNone) {
     return InvalidArgument("bad ACT parameter");
   }
-  WritePixels(a.out_addr, out, a.pixels, a.channels, a.out_pixel_stride);
+  const uint64_t e = spec::ElementBytes(a.fp16);
+  WritePixels(a.out_addr, out, a.pixels, a.channels * e, a.out_pixel_stride * e);
   return Status::Ok();
 }
 
@@ -217,20 +219,22 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
   }
   std::vector<int8_t> out;
   spec::ComputePool(p, {Sram() + p.in_addr, spec::PoolInputBytes(p)}, out);
-  WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels, p.out_pixel_stride);
+  const uint64_t e = spec::ElementBytes(p.fp16);
+  WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels * e,
+              p.out_pixel_stride * e);
   return Status::Ok();
 }
 
 Status FunctionalExecutor::Eltwise(const spec::EltwiseArgs& e) {
   if (const std::string bad = spec::CheckEltwise(e); !bad.empty()) return InvalidArgument(bad);
-  const uint64_t b_bytes = spec::EltwiseBBytes(e);
-  if (!InRange(e.a_addr, e.count, sram_.size()) || !InRange(e.b_addr, b_bytes, sram_.size()) ||
-      !InRange(e.out_addr, e.count, sram_.size())) {
+  const uint64_t bytes = spec::EltwiseBytes(e), b_bytes = spec::EltwiseBBytes(e);
+  if (!InRange(e.a_addr, bytes, sram_.size()) || !InRange(e.b_addr, b_bytes, sram_.size()) ||
+      !InRange(e.out_addr, bytes, sram_.size())) {
     return InvalidArgument("ELTWISE operand out of range");
   }
   std::vector<int8_t> out;
-  spec::ComputeEltwise(e, {Sram() + e.a_addr, e.count}, {Sram() + e.b_addr, b_bytes}, out);
-  std::memcpy(sram_.data() + e.out_addr, out.data(), e.count);
+  spec::ComputeEltwise(e, {Sram() + e.a_addr, bytes}, {Sram() + e.b_addr, b_bytes}, out);
+  std::memcpy(sram_.data() + e.out_addr, out.data(), bytes);
   return Status::Ok();
 }
 

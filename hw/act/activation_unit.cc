@@ -7,6 +7,7 @@
 
 #include "hw/common/in_order_queue.h"
 #include "hw/common/payload.h"
+#include "hw/spec/fp16.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
@@ -91,7 +92,7 @@ UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& 
       return {ErrorCode::kBadParameter, "act: a requantisation shift is outside 1..62"};
     }
   } else {
-    out_.resize(sums_.size());
+    out_.resize(sums_.size() * spec::ElementBytes(act.fp16));
   }
   accesses.Bind(out, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
@@ -112,7 +113,7 @@ UnitResult ActivationUnit::ExecutePool(const spec::PoolArgs& pool, SramAccessLis
   if (ctx_.compute_data) {
     spec::ComputePool(pool, in_a_, out_);
   } else {
-    out_.resize(uint64_t{pool.out_h} * pool.out_w * pool.channels);
+    out_.resize(uint64_t{pool.out_h} * pool.out_w * pool.channels * spec::ElementBytes(pool.fp16));
   }
   accesses.Bind(1, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
@@ -133,7 +134,7 @@ UnitResult ActivationUnit::ExecuteEltwise(const spec::EltwiseArgs& eltwise,
   if (ctx_.compute_data) {
     spec::ComputeEltwise(eltwise, in_a_, in_b_, out_);
   } else {
-    out_.resize(eltwise.count);
+    out_.resize(spec::EltwiseBytes(eltwise));
   }
   accesses.Bind(2, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};

@@ -141,6 +141,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_dataflow(WEIGHT_STATIONARY);
   c.mutable_mac()->set_fold_pipelining(DOUBLE_BUFFERED);
   c.mutable_mac()->set_int4_weight_rate(2);
+  c.mutable_mac()->set_fp16_mac_cycles(2);
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -154,6 +155,7 @@ NpuConfig DefaultConfig() {
   c.mutable_dram()->set_size_bytes(uint64_t{1} << 30);
   c.mutable_act()->set_lanes(32);
   c.mutable_act()->set_pipeline_cycles(4);
+  c.mutable_act()->set_fp16_element_cycles(2);
   c.mutable_cmd()->set_queue_depth(32);
   c.mutable_cmd()->set_fetch_batch(16);
   c.mutable_cpu()->set_core(LARGE_CORE);
@@ -251,6 +253,8 @@ uint64_t Fingerprint(const NpuConfig& config) {
     hardware.mutable_mac()->clear_fold_pipelining();
   }
   if (hardware.mac().int4_weight_rate() == 2) hardware.mutable_mac()->clear_int4_weight_rate();
+  if (hardware.mac().fp16_mac_cycles() == 2) hardware.mutable_mac()->clear_fp16_mac_cycles();
+  if (hardware.act().fp16_element_cycles() == 2) hardware.mutable_act()->clear_fp16_element_cycles();
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

@@ -42,6 +42,11 @@ Status ValidateMac(const MacArrayConfig& mac) {
         "mac.int4_weight_rate = {}: must be 1 or 2 (int4 products per PE per cycle)",
         mac.int4_weight_rate()));
   }
+  if (mac.fp16_mac_cycles() != 1 && mac.fp16_mac_cycles() != 2 && mac.fp16_mac_cycles() != 4) {
+    return InvalidArgument(fmt::format(
+        "mac.fp16_mac_cycles = {}: must be 1, 2 or 4 (cycles a PE takes per FP16 MAC)",
+        mac.fp16_mac_cycles()));
+  }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;
@@ -98,6 +103,9 @@ Status ValidateRest(const NpuConfig& c) {
   }
   if (auto s = ValidateDramDevice(c); !s.ok()) return s;
   if (auto s = Range("act.lanes", c.act().lanes(), 1, 4096); !s.ok()) return s;
+  if (auto s = Range("act.fp16_element_cycles", c.act().fp16_element_cycles(), 1, 2); !s.ok()) {
+    return s;
+  }
   if (auto s = Range("act.pipeline_cycles", c.act().pipeline_cycles(), 0, 1000); !s.ok()) return s;
   if (auto s = Range("cmd.queue_depth", c.cmd().queue_depth(), 1, 4096); !s.ok()) return s;
   if (auto s = Range("cmd.fetch_batch", c.cmd().fetch_batch(), 1, 1024); !s.ok()) return s;

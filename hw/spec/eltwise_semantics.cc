@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 
 #include "hw/spec/arith.h"
+#include "hw/spec/fp16.h"
+#include "hw/spec/fp16_semantics.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::spec {
@@ -11,8 +13,10 @@ bool PerChannelOrPixel(const EltwiseArgs& e) {
   return e.broadcast == uint32_t(Broadcast::kChannel) || e.broadcast == uint32_t(Broadcast::kPixel);
 }
 
+}  // namespace
+
 // The b index element i reads.
-uint64_t BIndex(const EltwiseArgs& e, uint64_t i) {
+uint64_t EltwiseBIndex(const EltwiseArgs& e, uint64_t i) {
   switch (static_cast<Broadcast>(e.broadcast)) {
     case Broadcast::kNone:
       return i;
@@ -25,6 +29,8 @@ uint64_t BIndex(const EltwiseArgs& e, uint64_t i) {
   }
   return 0;
 }
+
+namespace {
 
 // f(A, B) of docs/isa.md, before the output zero point and the clamp.
 int64_t Combine(const EltwiseArgs& e, int64_t a, int64_t b) {
@@ -44,7 +50,7 @@ int64_t Combine(const EltwiseArgs& e, int64_t a, int64_t b) {
 
 }  // namespace
 
-uint64_t EltwiseBBytes(const EltwiseArgs& e) {
+uint64_t EltwiseBValues(const EltwiseArgs& e) {
   switch (static_cast<Broadcast>(e.broadcast)) {
     case Broadcast::kNone:
       return e.count;
@@ -58,9 +64,13 @@ uint64_t EltwiseBBytes(const EltwiseArgs& e) {
   return 0;
 }
 
+uint64_t EltwiseBBytes(const EltwiseArgs& e) { return EltwiseBValues(e) * ElementBytes(e.fp16); }
+uint64_t EltwiseBytes(const EltwiseArgs& e) { return uint64_t{e.count} * ElementBytes(e.fp16); }
+
 std::string CheckEltwise(const EltwiseArgs& e) {
   if (e.count == 0) return "empty eltwise";
-  if (e.shift < kMinShift || e.shift > kMaxShift) {
+  if (e.fp16_relu && !e.fp16) return "fp16_relu without fp16";
+  if (!e.fp16 && (e.shift < kMinShift || e.shift > kMaxShift)) {
     return fmt::format("eltwise shift {} outside 1..62", e.shift);
   }
   if (PerChannelOrPixel(e) && e.channels == 0) return "broadcast per channel or pixel, channels 0";
@@ -68,7 +78,7 @@ std::string CheckEltwise(const EltwiseArgs& e) {
     return fmt::format("count {} is not a whole number of pixels of {} channels", e.count,
                        e.channels);
   }
-  if (e.op == uint32_t(EltwiseOp::kMul) && e.b_multiplier != 0) {
+  if (!e.fp16 && e.op == uint32_t(EltwiseOp::kMul) && e.b_multiplier != 0) {
     return fmt::format("mul with b_multiplier {} (must be 0)", e.b_multiplier);
   }
   return "";
@@ -78,11 +88,15 @@ std::string CheckLut(const LutArgs& l) { return l.count == 0 ? "empty lut" : "";
 
 void ComputeEltwise(const EltwiseArgs& e, std::span<const int8_t> a, std::span<const int8_t> b,
                     std::vector<int8_t>& out) {
+  if (e.fp16) {
+    ComputeEltwiseFp16(e, a, b, out);
+    return;
+  }
   out.resize(e.count);
   const int64_t lo = std::max(e.clamp_min, -128), hi = std::min(e.clamp_max, 127);
   for (uint64_t i = 0; i < e.count; ++i) {
     const int64_t y =
-        Combine(e, int64_t{a[i]} - e.a_zero_point, int64_t{b[BIndex(e, i)]} - e.b_zero_point);
+        Combine(e, int64_t{a[i]} - e.a_zero_point, int64_t{b[EltwiseBIndex(e, i)]} - e.b_zero_point);
     out[i] = static_cast<int8_t>(Clamp64(y + e.out_zero_point, lo, hi));
   }
 }

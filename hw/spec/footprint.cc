@@ -46,9 +46,9 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false, "in_addr"});
     f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true, "out_addr"});
   } else if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
-    f.push_back({Space::kSram, e->a_addr, e->a_addr + uint64_t{e->count}, false, "a_addr"});
+    f.push_back({Space::kSram, e->a_addr, e->a_addr + EltwiseBytes(*e), false, "a_addr"});
     f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});
-    f.push_back({Space::kSram, e->out_addr, e->out_addr + uint64_t{e->count}, true, "out_addr"});
+    f.push_back({Space::kSram, e->out_addr, e->out_addr + EltwiseBytes(*e), true, "out_addr"});
   } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
     f.push_back(
         {Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false, "table_addr"});

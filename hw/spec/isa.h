@@ -64,6 +64,10 @@ struct DmaArgs {
 // weights) is packed two per byte, ceil(K / 2) bytes, weight k in byte k / 2, the low nibble for
 // even k, as 4-bit two's complement in [-8, 7] (hw/spec/int4.h); the MAC array takes
 // mac.int4_weight_rate of them per PE per cycle.
+// fp16 (not with weights_int4; zero points and pad_value 0): input and weights are FP16 (2 bytes
+// an element, hw/spec/fp16.h), padding reads +0, and each accumulator entry is FP32: the exact
+// sum of the products rounded once, added to the entry (accumulate) in FP32. Sizes count
+// elements; addresses are bytes.
 struct ConvArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, in_c = 0;
@@ -80,6 +84,7 @@ struct ConvArgs {
   bool weights_kn = false;
   int32_t in_zero_point = 0, wt_zero_point = 0;
   bool weights_int4 = false;
+  bool fp16 = false;
   bool operator==(const ConvArgs&) const = default;
 };
 
@@ -87,6 +92,9 @@ struct ConvArgs {
 // per-channel {int32 bias, int32 multiplier, int32 shift} records at param_addr (12 bytes each).
 // With use_table, every output byte then goes through the 256-entry table at table_addr:
 // out = table[out + 128].
+// fp16 (not with use_table): out = clamp(FP16(acc + bias), fp16_clamp_min, fp16_clamp_max) with
+// acc and bias FP32 (the record's first word; multiplier and shift unused), the sum rounded to
+// FP32 then to FP16, the bounds FP16; out_pixel_stride counts elements of 2 bytes.
 struct ActArgs {
   uint32_t acc_addr = 0;
   uint32_t pixels = 0, channels = 0;
@@ -97,6 +105,8 @@ struct ActArgs {
   int32_t clamp_min = -128, clamp_max = 127;
   uint32_t table_addr = 0;
   bool use_table = false;
+  bool fp16 = false;
+  uint32_t fp16_clamp_min = 0xFC00, fp16_clamp_max = 0x7C00;  // -inf, +inf
   bool operator==(const ActArgs&) const = default;
 };
 
@@ -109,6 +119,9 @@ inline constexpr uint32_t kLutEntries = 256;
 // out = clamp(out_zero_point + RescaledMean(sum of (x - in_zero_point) inside, count,
 // multiplier, shift)) (semantics.h: one rounding, at the output's scale) with count =
 // kernel_h*kernel_w, or the taps inside if !count_include_pad.
+// fp16: FP16 elements; max: the largest tap inside (NaN if any is; -inf if none); average: the
+// taps inside summed in FP32 in window order, divided by count in FP32, rounded to FP16 (+0 if
+// count is 0). Zero points, multiplier, shift and clamps are unused.
 enum class PoolMode : uint8_t { kMax = 0, kAverage = 1 };
 struct PoolArgs {
   uint32_t in_addr = 0;
@@ -125,6 +138,7 @@ struct PoolArgs {
   int32_t multiplier = 0;
   uint32_t shift = 1;
   int32_t clamp_min = -128, clamp_max = 127;
+  bool fp16 = false;
   bool operator==(const PoolArgs&) const = default;
 };
 
@@ -136,6 +150,9 @@ struct PoolArgs {
 //   mul: ApplyScale(A*B, a_multiplier, shift)              (b_multiplier must be 0)
 //   max: (max(A*a_multiplier, B*b_multiplier) + R) >> shift, min likewise.
 // Reads a and b before writing, so out may be a (in place).
+// fp16: FP16 elements, out = f(a, b) rounded once to FP16 (fp16.h: AddFp16, MulFp16, MaxFp16,
+// MinFp16), then with fp16_relu a result below 0 becomes +0. Zero points, multipliers, shift and
+// clamps are unused.
 enum class EltwiseOp : uint8_t { kAdd = 0, kMul = 1, kMax = 2, kMin = 3 };
 enum class Broadcast : uint8_t { kNone = 0, kChannel = 1, kPixel = 2, kScalar = 3 };
 struct EltwiseArgs {
@@ -148,6 +165,7 @@ struct EltwiseArgs {
   int32_t a_multiplier = 0, b_multiplier = 0;
   uint32_t shift = 1;
   int32_t clamp_min = -128, clamp_max = 127;
+  bool fp16 = false, fp16_relu = false;
   bool operator==(const EltwiseArgs&) const = default;
 };
 

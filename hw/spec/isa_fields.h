@@ -53,6 +53,7 @@ void ConvFields(A& a, F& f) {
   f("in_zero_point", a.in_zero_point, 8, true);
   f("wt_zero_point", a.wt_zero_point, 8, true);
   f("weights_int4", a.weights_int4, 1, false);
+  f("fp16", a.fp16, 1, false);
 }
 
 template <class A, class F>
@@ -68,6 +69,9 @@ void ActFields(A& a, F& f) {
   f("clamp_max", a.clamp_max, 8, true);
   f("table_addr", a.table_addr, 24, false);
   f("use_table", a.use_table, 1, false);
+  f("fp16", a.fp16, 1, false);
+  f("fp16_clamp_min", a.fp16_clamp_min, 16, false);
+  f("fp16_clamp_max", a.fp16_clamp_max, 16, false);
 }
 
 template <class A, class F>
@@ -94,6 +98,7 @@ void PoolFields(A& a, F& f) {
   f("shift", a.shift, 6, false);
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
+  f("fp16", a.fp16, 1, false);
 }
 
 template <class A, class F>
@@ -113,6 +118,8 @@ void EltwiseFields(A& a, F& f) {
   f("shift", a.shift, 6, false);
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
+  f("fp16", a.fp16, 1, false);
+  f("fp16_relu", a.fp16_relu, 1, false);
 }
 
 template <class A, class F>

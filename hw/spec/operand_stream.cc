@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "hw/spec/fp16.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::spec {
@@ -13,6 +14,7 @@ struct Shape {
   uint64_t m, n, k;  // pixels, output channels, reduction length
   uint64_t rows, cols, width;  // rows: per fold, the K-chunk (WS: R x the int4 rate) or pixels
   bool depthwise, weights_kn, int4;
+  uint64_t elem;  // bytes of an input or (not int4) weight element: 2 for fp16
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
@@ -25,21 +27,24 @@ Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
           c.sram().bank_width_bytes(),
           conv.depthwise,
           conv.weights_kn,
-          conv.weights_int4};
+          conv.weights_int4,
+          ElementBytes(conv.fp16)};
 }
 
-// The bytes of weights [k0, k0 + r) of one weight row: r, or int4 the bytes holding them.
+// The bytes of weights [k0, k0 + r) of one weight row: r elements, or int4 the bytes holding
+// them.
 uint64_t RowBytes(const Shape& s, uint64_t k0, uint64_t r) {
-  return s.int4 ? (k0 + r + 1) / 2 - k0 / 2 : r;
+  return s.int4 ? (k0 + r + 1) / 2 - k0 / 2 : r * s.elem;
 }
 
-// The bytes between memory jumps in one pixel's im2col row (not depthwise): a kernel row when
-// its taps are adjacent pixels, else one tap's channels.
-uint64_t SegmentBytes(const ConvArgs& conv) {
+// The elements between memory jumps in one pixel's im2col row (not depthwise): a kernel row
+// when its taps are adjacent pixels, else one tap's channels.
+uint64_t SegmentValues(const ConvArgs& conv) {
   return conv.dilation_w == 1 ? uint64_t{conv.kernel_w} * conv.in_c : conv.in_c;
 }
 
-// Bank words of the im2col bytes [k0, k0 + r) of one pixel, split where the memory jumps.
+// Bank words of the im2col bytes [k0, k0 + r) of one pixel, split where the memory jumps every
+// `segment` bytes.
 uint64_t VectorWords(uint64_t k0, uint64_t r, uint64_t segment, uint64_t width) {
   uint64_t words = 0;
   for (uint64_t k = k0, end = k0 + r; k < end;) {
@@ -53,26 +58,30 @@ uint64_t VectorWords(uint64_t k0, uint64_t r, uint64_t segment, uint64_t width) 
 // The r x c weight block of reduction indices k0.. and columns n0..: c runs of a row's bytes
 // for them, or (weights_kn) r runs of c.
 uint64_t BlockWords(const Shape& s, uint64_t k0, uint64_t r, uint64_t c) {
-  return s.weights_kn ? r * CeilDiv(c, s.width) : c * CeilDiv(RowBytes(s, k0, r), s.width);
+  return s.weights_kn ? r * CeilDiv(c * s.elem, s.width)
+                      : c * CeilDiv(RowBytes(s, k0, r), s.width);
 }
 
 // Weight-stationary: the r x c block, then m vectors of the K-chunk [k0, k0 + r).
 FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
                                uint64_t c) {
-  const uint64_t vector_bytes = s.depthwise ? r * c : r;
+  const uint64_t e = s.elem;
+  const uint64_t vector_bytes = (s.depthwise ? r * c : r) * e;
   const uint64_t vector_words =
-      s.depthwise ? r * CeilDiv(c, s.width) : VectorWords(k0, r, SegmentBytes(conv), s.width);
+      s.depthwise ? r * CeilDiv(c * e, s.width)
+                  : VectorWords(k0 * e, r * e, SegmentValues(conv) * e, s.width);
   return {c * RowBytes(s, k0, r) + s.m * vector_bytes, BlockWords(s, k0, r, c) + s.m * vector_words};
 }
 
 // Output-stationary: r pixels' windows and c output channels' weights, K steps.
 FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r, uint64_t c) {
-  const uint64_t window_bytes = s.depthwise ? s.k * c : s.k;
+  const uint64_t e = s.elem;
+  const uint64_t window_bytes = (s.depthwise ? s.k * c : s.k) * e;
   const uint64_t window_words =
-      s.depthwise ? s.k * CeilDiv(c, s.width)
-                  : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c, s.width);
+      s.depthwise ? s.k * CeilDiv(c * e, s.width)
+                  : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c * e, s.width);
   const uint64_t tap_words =
-      s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c, s.width);
+      s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c * e, s.width);
   const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;
   const uint64_t weight_words = BlockWords(s, 0, s.k, c);
   return {r * window_bytes + c * RowBytes(s, 0, s.k), r * pixel_words + weight_words};

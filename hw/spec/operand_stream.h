@@ -18,6 +18,7 @@
 // Output-stationary fold (pixels m0..m0+r, channels n0..n0+c), K steps:
 //   each of the r rows reads its pixel's whole window (depthwise: c channels per tap), each of the
 //   c columns its output channel's K weights.
+// An fp16 CONV's elements are 2 bytes: every segment and block above is twice as many bytes.
 // docs/timing-fidelity.md ("Operand streaming") has the worked numbers.
 #pragma once
 

@@ -7,30 +7,39 @@
 #include <climits>
 
 #include "hw/spec/arith.h"
+#include "hw/spec/fp16.h"
+#include "hw/spec/fp16_semantics.h"
 #include "hw/spec/int4.h"
 
 namespace npu::spec {
 
-uint64_t ConvInputBytes(const ConvArgs& c) { return uint64_t{c.in_h} * c.in_w * c.in_c; }
+uint64_t ConvInputBytes(const ConvArgs& c) {
+  return uint64_t{c.in_h} * c.in_w * c.in_c * ElementBytes(c.fp16);
+}
 // A weight row: one output channel's (depthwise: one channel's) reduction.
 uint64_t ConvWeightRowValues(const ConvArgs& c) {
   return uint64_t{c.kernel_h} * c.kernel_w * (c.depthwise ? 1 : c.in_c);
 }
 uint64_t ConvWeightBytes(const ConvArgs& c) {
   const uint64_t row = ConvWeightRowValues(c);
-  return uint64_t{c.out_c} * (c.weights_int4 ? Int4RowBytes(row) : row);
+  return uint64_t{c.out_c} * (c.weights_int4 ? Int4RowBytes(row) : row * ElementBytes(c.fp16));
 }
 uint64_t ConvAccEntries(const ConvArgs& c) { return uint64_t{c.out_h} * c.out_w * c.out_c; }
 uint64_t ActAccEntries(const ActArgs& a) { return uint64_t{a.pixels} * a.channels; }
 uint64_t ActParamBytes(const ActArgs& a) { return uint64_t{a.channels} * kActParamBytes; }
 uint64_t ActOutputSpan(const ActArgs& a) {
-  return a.pixels == 0 ? 0 : uint64_t{a.pixels - 1} * a.out_pixel_stride + a.channels;
+  const uint64_t elements =
+      a.pixels == 0 ? 0 : uint64_t{a.pixels - 1} * a.out_pixel_stride + a.channels;
+  return elements * ElementBytes(a.fp16);
 }
 
-uint64_t PoolInputBytes(const PoolArgs& p) { return uint64_t{p.in_h} * p.in_w * p.channels; }
+uint64_t PoolInputBytes(const PoolArgs& p) {
+  return uint64_t{p.in_h} * p.in_w * p.channels * ElementBytes(p.fp16);
+}
 uint64_t PoolOutputSpan(const PoolArgs& p) {
   const uint64_t pixels = uint64_t{p.out_h} * p.out_w;
-  return pixels == 0 ? 0 : (pixels - 1) * p.out_pixel_stride + p.channels;
+  return (pixels == 0 ? 0 : (pixels - 1) * p.out_pixel_stride + p.channels) *
+         ElementBytes(p.fp16);
 }
 
 std::string CheckConv(const ConvArgs& c) {
@@ -45,6 +54,10 @@ std::string CheckConv(const ConvArgs& c) {
   }
   if (c.weights_kn && c.depthwise) return "weights_kn with depthwise";
   if (c.weights_kn && c.weights_int4) return "weights_int4 with weights_kn";
+  if (c.fp16 && c.weights_int4) return "fp16 with weights_int4";
+  if (c.fp16 && (c.in_zero_point != 0 || c.wt_zero_point != 0 || c.pad_value != 0)) {
+    return "fp16 with a zero point or pad_value (must be 0)";
+  }
   return "";
 }
 
@@ -58,7 +71,7 @@ std::string CheckPool(const PoolArgs& p) {
   if (p.out_h * p.out_w > 1 && p.out_pixel_stride < p.channels) {
     return "out_pixel_stride < channels: pixels would overlap";
   }
-  if (p.mode == uint32_t(PoolMode::kAverage) && (p.shift < 1 || p.shift > 62)) {
+  if (!p.fp16 && p.mode == uint32_t(PoolMode::kAverage) && (p.shift < 1 || p.shift > 62)) {
     return fmt::format("average pool shift {} outside 1..62", p.shift);
   }
   return "";
@@ -70,6 +83,7 @@ std::string CheckAct(const ActArgs& a) {
     return fmt::format("out_pixel_stride {} < channels {}: pixels would overlap",
                        a.out_pixel_stride, a.channels);
   }
+  if (a.fp16 && a.use_table) return "fp16 with use_table";
   return "";
 }
 
@@ -155,6 +169,10 @@ void ComputeDepthwise(const ConvArgs& c, std::span<const int8_t> input,
 
 void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<const int8_t> weights,
                  std::span<int32_t> acc) {
+  if (c.fp16) {
+    ComputeConvFp16(c, input, weights, acc);
+    return;
+  }
   if (c.weights_int4) {  // the same sums over the unpacked values
     const std::vector<int8_t> unpacked =
         UnpackInt4Rows(weights, c.out_c, ConvWeightRowValues(c));
@@ -219,6 +237,10 @@ void WriteActParams(std::span<uint8_t> block, uint32_t channel, const ActParams&
 regs::ErrorCode ComputeAct(const ActArgs& a, std::span<const int32_t> acc,
                            std::span<const uint8_t> params, std::span<const int8_t> table,
                            std::vector<int8_t>& out) {
+  if (a.fp16) {
+    ComputeActFp16(a, acc, params, out);
+    return regs::ErrorCode::kNone;
+  }
   std::vector<ActParams> channel(a.channels);
   for (uint32_t n = 0; n < a.channels; ++n) {
     channel[n] = ReadActParams(params, n);
@@ -291,6 +313,10 @@ WindowStats PoolWindow(const PoolArgs& p, std::span<const int8_t> input, uint32_
 }  // namespace
 
 void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<int8_t>& out) {
+  if (p.fp16) {
+    ComputePoolFp16(p, input, out);
+    return;
+  }
   out.resize(uint64_t{p.out_h} * p.out_w * p.channels);
   const int64_t lo = std::max(p.clamp_min, -128), hi = std::min(p.clamp_max, 127);
   for (uint32_t oh = 0; oh < p.out_h; ++oh) {

@@ -15,7 +15,8 @@
 
 namespace npu::spec {
 
-// Operand sizes, for fetching them: input region, weight block, accumulator tile.
+// Operand sizes, for fetching them: input region, weight block, accumulator tile. Sizes named
+// bytes count 2 per element for an fp16 instruction (fp16.h, ElementBytes).
 uint64_t ConvInputBytes(const ConvArgs& conv);
 uint64_t ConvWeightRowValues(const ConvArgs& conv);  // K (depthwise: the taps)
 uint64_t ConvWeightBytes(const ConvArgs& conv);     // out_c rows, int4 rows packed
@@ -28,9 +29,14 @@ uint64_t ActOutputSpan(const ActArgs& act);
 uint64_t PoolInputBytes(const PoolArgs& pool);
 uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + channels
 
-// The b bytes ELTWISE reads: count (none), channels (channel), count / channels (pixel), 1
-// (scalar); 0 for a broadcast whose channels is 0.
+// The b values ELTWISE reads: count (none), channels (channel), count / channels (pixel), 1
+// (scalar); 0 for a broadcast whose channels is 0. Their bytes (2 each with fp16), and the b
+// value element i reads.
+uint64_t EltwiseBValues(const EltwiseArgs& eltwise);
 uint64_t EltwiseBBytes(const EltwiseArgs& eltwise);
+uint64_t EltwiseBIndex(const EltwiseArgs& eltwise, uint64_t i);
+// The bytes of a, and of the output: count elements.
+uint64_t EltwiseBytes(const EltwiseArgs& eltwise);
 
 // Field sanity that the encoding cannot express (zero kernel, stride, dimension...; CONV's
 // weights_kn with a kernel other than 1x1 or with depthwise). Empty string when valid, else what

@@ -84,9 +84,15 @@ uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv) {
   return CeilDiv(g.m, c.mac().rows()) * CeilDiv(g.n, cols);
 }
 
+uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv) {
+  return conv.fp16 ? std::max<uint64_t>(1, c.mac().fp16_mac_cycles()) : 1;
+}
+
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   const ConvGemmShape g = ConvGemm(conv);
-  return c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : CeilDiv(g.k, ReductionRate(c, conv));
+  const uint64_t steps =
+      c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : CeilDiv(g.k, ReductionRate(c, conv));
+  return steps * ConvStepCycles(c, conv);
 }
 
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArgs* chained_after) {
@@ -155,6 +161,22 @@ uint64_t VectorLaneOps(const Instruction& insn) {
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeLaneOps(*r);
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return EltwiseLaneOps(*e);
   return 0;
+}
+
+namespace {
+
+bool IsFp16(const Instruction& insn) {
+  if (const auto* act = std::get_if<ActArgs>(&insn.args)) return act->fp16;
+  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return pool->fp16;
+  if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return e->fp16;
+  return false;
+}
+
+}  // namespace
+
+uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {
+  const uint64_t per_element = IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;
+  return VectorLaneOps(insn) * per_element;
 }
 
 uint64_t DramDataCycles(const NpuConfig& c, uint64_t bytes) {
@@ -241,7 +263,7 @@ uint64_t IdealCycles(const NpuConfig& c, const Instruction& insn, const ConvArgs
   if (const auto* conv = std::get_if<ConvArgs>(&insn.args)) {
     return ConvComputeCycles(c, *conv, chained_after);
   }
-  return std::max(ActComputeCycles(c, VectorLaneOps(insn)), UnitSramIdealCycles(c, insn));
+  return std::max(ActComputeCycles(c, VectorLaneCycles(c, insn)), UnitSramIdealCycles(c, insn));
 }
 
 }  // namespace npu::spec

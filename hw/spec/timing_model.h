@@ -57,7 +57,10 @@ ConvGemmShape ConvGemm(const ConvArgs& conv);
 uint64_t ReductionRate(const NpuConfig& c, const ConvArgs& conv);      // 1, or the int4 rate
 uint64_t FoldReductionRows(const NpuConfig& c, const ConvArgs& conv);  // WS: K per fold, R x rate
 uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
-uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T: M or K
+// FP16 (fp16): each PE takes mac.fp16_mac_cycles cycles per MAC, so every streamed vector (WS) or
+// reduction step (OS) occupies the array that many cycles: T is M or K times it.
+uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv);  // 1, or the FP16 MAC's
+uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);      // T: M or K (x step cycles)
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
 // The array's folds alone, MacFoldsCycles of ConvFolds and ConvStream: what hw/rtl measures.
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,
@@ -93,6 +96,9 @@ class FoldChain {
 
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
+// The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
+// fp16 one.
+uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL
 // kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's broadcast does

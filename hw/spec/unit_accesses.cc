@@ -1,6 +1,7 @@
 // The SRAM access lists of unit instructions.
 #include "hw/spec/unit_accesses.h"
 
+#include "hw/spec/fp16.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 
@@ -17,8 +18,10 @@ SramAccess Pixels(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t st
   return {addr, channels, pixels, stride, write};
 }
 
-SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride) {
-  return Pixels(addr, pixels, channels, stride, true);
+// The same for elements of `element_bytes`, channels and stride counting elements.
+SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride,
+                      uint64_t element_bytes) {
+  return Pixels(addr, pixels, channels * element_bytes, stride * element_bytes, true);
 }
 
 }  // namespace
@@ -31,17 +34,19 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
   if (const auto* a = std::get_if<ActArgs>(&insn.args)) {
     std::vector<SramAccess> list = {Read(a->param_addr, ActParamBytes(*a))};
     if (a->use_table) list.push_back(Read(a->table_addr, kLutEntries));
-    list.push_back(PixelWrite(a->out_addr, a->pixels, a->channels, a->out_pixel_stride));
+    list.push_back(PixelWrite(a->out_addr, a->pixels, a->channels, a->out_pixel_stride,
+                              ElementBytes(a->fp16)));
     return list;
   }
   if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
     return {
         Read(p->in_addr, PoolInputBytes(*p)),
-        PixelWrite(p->out_addr, uint64_t{p->out_h} * p->out_w, p->channels, p->out_pixel_stride)};
+        PixelWrite(p->out_addr, uint64_t{p->out_h} * p->out_w, p->channels, p->out_pixel_stride,
+                   ElementBytes(p->fp16))};
   }
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
-    return {Read(e->a_addr, e->count), Read(e->b_addr, EltwiseBBytes(*e)),
-            Write(e->out_addr, e->count)};
+    return {Read(e->a_addr, EltwiseBytes(*e)), Read(e->b_addr, EltwiseBBytes(*e)),
+            Write(e->out_addr, EltwiseBytes(*e))};
   }
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
     return {Read(l->table_addr, kLutEntries), Read(l->in_addr, l->count),
@@ -52,7 +57,8 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
         Read(r->row_taps_addr, ResizeRowTapBytes(*r)),
         Read(r->col_taps_addr, ResizeColTapBytes(*r)),
         Pixels(r->in_addr, uint64_t{r->in_h} * r->in_w, r->channels, r->in_pixel_stride, false),
-        PixelWrite(r->out_addr, uint64_t{r->out_h} * r->out_w, r->channels, r->out_pixel_stride)};
+        PixelWrite(r->out_addr, uint64_t{r->out_h} * r->out_w, r->channels, r->out_pixel_stride,
+                   1)};
   }
   return {};
 }

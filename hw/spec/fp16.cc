@@ -1,0 +1,131 @@
+// FP16 conversions and arithmetic (fp16.h), by hand: the C++ of our compilers has no portable
+// binary16 type, and the rounding must be the one docs/fp16-semantics.md states.
+#include "hw/spec/fp16.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::spec {
+
+float Fp16ToFloat(Fp16 h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  const uint32_t exponent = (h >> 10) & 0x1F, fraction = h & 0x3FF;
+  if (exponent == 0) {  // zero or subnormal: fraction x 2^-24, exact in binary32
+    const float magnitude = std::ldexp(static_cast<float>(fraction), -24);
+    return sign != 0 ? -magnitude : magnitude;
+  }
+  if (exponent == 0x1F) return BitsToFloat(sign | 0x7F800000u | (fraction << 13));
+  return BitsToFloat(sign | ((exponent + 112) << 23) | (fraction << 13));  // 127 - 15 = 112
+}
+
+namespace {
+
+// `value` >> `shift` (1..31) rounded to nearest, ties to the even result.
+uint32_t ShiftRoundEven(uint32_t value, int shift) {
+  const uint32_t kept = value >> shift, rest = value & ((1u << shift) - 1), half = 1u << (shift - 1);
+  return kept + ((rest > half || (rest == half && (kept & 1))) ? 1 : 0);
+}
+
+}  // namespace
+
+Fp16 FloatToFp16(float f) {
+  const uint32_t bits = std::bit_cast<uint32_t>(f);
+  const auto sign = static_cast<Fp16>((bits >> 16) & 0x8000);
+  const uint32_t magnitude = bits & 0x7FFFFFFF;
+  if (magnitude > 0x7F800000) return kFp16NaN;
+  // 65520 = 65504 + half an ulp: the tie rounds to the even 65536, which overflows.
+  if (magnitude >= 0x477FF000) return sign | kFp16Inf;
+  const uint32_t exponent = magnitude >> 23;
+  if (exponent < 113) {  // below 2^-14: an FP16 subnormal or zero, in units of 2^-24
+    const int shift = 126 - static_cast<int>(exponent);  // value = significand x 2^(e - 150)
+    if (exponent == 0 || shift > 24) return sign;        // below half of 2^-24 (or a tie at it)
+    return sign | static_cast<Fp16>(ShiftRoundEven((magnitude & 0x7FFFFF) | 0x800000, shift));
+  }
+  // Normal: the carry of the rounding may step the exponent, which the bit layout does itself.
+  const uint32_t unrounded = ((exponent - 112) << 23) | (magnitude & 0x7FFFFF);
+  return sign | static_cast<Fp16>(ShiftRoundEven(unrounded, 13));
+}
+
+namespace {
+
+// h = m x 2^e with m an integer (|m| < 2^11) and e >= -24.
+struct Fp16Parts {
+  int64_t m;
+  int e;
+};
+Fp16Parts Decompose(Fp16 h) {
+  const int exponent = (h >> 10) & 0x1F;
+  const int64_t fraction = h & 0x3FF;
+  Fp16Parts p = exponent == 0 ? Fp16Parts{fraction, -24} : Fp16Parts{fraction | 0x400, exponent - 25};
+  if (h & 0x8000) p.m = -p.m;
+  return p;
+}
+
+bool IsZero16(Fp16 h) { return (h & 0x7FFF) == 0; }
+
+int BitLength(unsigned __int128 v) {
+  const auto high = static_cast<uint64_t>(v >> 64), low = static_cast<uint64_t>(v);
+  if (high != 0) return 128 - __builtin_clzll(high);
+  return low == 0 ? 0 : 64 - __builtin_clzll(low);
+}
+
+}  // namespace
+
+void Fp16DotProduct::Add(Fp16 a, Fp16 b) {
+  if (IsNaN16(a) || IsNaN16(b)) {
+    nan_ = true;
+    return;
+  }
+  if (IsInf16(a) || IsInf16(b)) {
+    if (IsZero16(a) || IsZero16(b)) {
+      nan_ = true;  // infinity x 0
+    } else {
+      ((a ^ b) & 0x8000 ? neg_inf_ : pos_inf_) = true;
+    }
+    return;
+  }
+  const Fp16Parts x = Decompose(a), y = Decompose(b);
+  sum_ += static_cast<__int128>(x.m * y.m) << (x.e + y.e + 48);  // shift 0..58: < 2^80
+}
+
+float Fp16DotProduct::Result() const {
+  if (nan_ || (pos_inf_ && neg_inf_)) return BitsToFloat(kFp32NaN);
+  if (pos_inf_ || neg_inf_) return pos_inf_ ? INFINITY : -INFINITY;
+  if (sum_ == 0) return 0.0f;
+  const bool negative = sum_ < 0;
+  const auto magnitude = static_cast<unsigned __int128>(negative ? -sum_ : sum_);
+  // Keep 24 significant bits, rounded to nearest even; the result is at least 2^-48 and below
+  // 2^105, a normal binary32, so scaling by a power of two is exact.
+  const int shift = std::max(0, BitLength(magnitude) - 24);
+  uint64_t kept = static_cast<uint64_t>(magnitude >> shift);
+  if (shift > 0) {
+    const unsigned __int128 rest = magnitude & ((static_cast<unsigned __int128>(1) << shift) - 1);
+    const unsigned __int128 half = static_cast<unsigned __int128>(1) << (shift - 1);
+    if (rest > half || (rest == half && (kept & 1))) ++kept;  // 2^24 at most: still exact
+  }
+  const float value = std::ldexp(static_cast<float>(kept), shift - 48);
+  return negative ? -value : value;
+}
+
+Fp16 AddFp16(Fp16 a, Fp16 b) { return FloatToFp16(Fp16ToFloat(a) + Fp16ToFloat(b)); }
+Fp16 MulFp16(Fp16 a, Fp16 b) { return FloatToFp16(Fp16ToFloat(a) * Fp16ToFloat(b)); }
+
+Fp16 MaxFp16(Fp16 a, Fp16 b) {
+  if (IsNaN16(a) || IsNaN16(b)) return kFp16NaN;
+  return Fp16ToFloat(a) < Fp16ToFloat(b) ? b : a;
+}
+
+Fp16 MinFp16(Fp16 a, Fp16 b) {
+  if (IsNaN16(a) || IsNaN16(b)) return kFp16NaN;
+  return Fp16ToFloat(b) < Fp16ToFloat(a) ? b : a;
+}
+
+Fp16 ClampFp16(Fp16 v, Fp16 lo, Fp16 hi) {
+  if (IsNaN16(v)) return kFp16NaN;
+  const float x = Fp16ToFloat(v);
+  if (x < Fp16ToFloat(lo)) return lo;
+  if (x > Fp16ToFloat(hi)) return hi;
+  return v;
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,79 @@
+// FP16 (IEEE 754 binary16) as the NPU computes it, the one definition the MAC array, the vector
+// unit and the software reference share (docs/fp16-semantics.md states the rules):
+//  - FP16 values are stored as their 16 bits, little-endian, 2 bytes an element; the accumulator
+//    holds FP32 (binary32) bit patterns in its 32-bit entries.
+//  - Every rounding is IEEE round-to-nearest, ties to even. Subnormals are kept (no flush to
+//    zero), as inputs and as results. Overflow rounds to infinity.
+//  - A NaN result is the canonical quiet NaN (FP16 0x7E00, FP32 0x7FC00000) whatever the
+//    operands' NaNs were: NaN payloads never reach memory.
+//  - A CONV's sum of products is exact and rounded once (Fp16DotProduct), so it does not depend
+//    on the order the array adds them in.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+namespace npu::spec {
+
+using Fp16 = uint16_t;  // the bits of a binary16 value
+
+inline constexpr Fp16 kFp16NaN = 0x7E00;
+inline constexpr Fp16 kFp16Inf = 0x7C00;
+inline constexpr Fp16 kFp16NegInf = 0xFC00;
+inline constexpr Fp16 kFp16Max = 0x7BFF;  // 65504
+inline constexpr uint32_t kFp32NaN = 0x7FC00000;
+inline constexpr uint32_t kFp16Bytes = 2;
+
+// The bytes of one element of an instruction's operands: 2 with its fp16 flag, else 1.
+constexpr uint64_t ElementBytes(bool fp16) { return fp16 ? kFp16Bytes : 1; }
+
+constexpr bool IsNaN16(Fp16 h) { return (h & 0x7C00) == 0x7C00 && (h & 0x03FF) != 0; }
+constexpr bool IsInf16(Fp16 h) { return (h & 0x7FFF) == 0x7C00; }
+
+// Exact: every binary16 value is a binary32 value.
+float Fp16ToFloat(Fp16 h);
+// Round to nearest even; beyond the largest finite value (65504 and half an ulp) to infinity;
+// NaN to kFp16NaN.
+Fp16 FloatToFp16(float f);
+
+inline float BitsToFloat(uint32_t bits) { return std::bit_cast<float>(bits); }
+// The bits of `f`, a NaN as kFp32NaN.
+inline uint32_t FloatToBits(float f) { return f != f ? kFp32NaN : std::bit_cast<uint32_t>(f); }
+
+// The sum of products of FP16 pairs, computed exactly and rounded once to FP32. Finite products
+// are integers times 2^-48 (an FP16 is an 11-bit integer times 2^-24 or more), so a 128-bit
+// integer holds any sum of up to 2^24 of them exactly. Special values follow IEEE: a NaN operand,
+// infinity times zero, or infinities of both signs make the sum NaN; otherwise an infinite
+// product makes it that infinity. An exact zero sum is +0.
+class Fp16DotProduct {
+ public:
+  void Add(Fp16 a, Fp16 b);
+  // The sum rounded to FP32 (a NaN as kFp32NaN's value).
+  float Result() const;
+
+ private:
+  __int128 sum_ = 0;  // in units of 2^-48
+  bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
+};
+
+// FP16 a + b, a * b: computed in FP32 (exact for a product; for a sum, binary32 has more than
+// twice binary16's precision plus two bits, so rounding its result to binary16 is the correctly
+// rounded sum) and rounded once to FP16.
+Fp16 AddFp16(Fp16 a, Fp16 b);
+Fp16 MulFp16(Fp16 a, Fp16 b);
+// Larger/smaller by value; NaN if either is NaN; of two equal values (+0 and -0), `a`.
+Fp16 MaxFp16(Fp16 a, Fp16 b);
+Fp16 MinFp16(Fp16 a, Fp16 b);
+// `v` limited to [lo, hi] by value; a NaN stays NaN (kFp16NaN).
+Fp16 ClampFp16(Fp16 v, Fp16 lo, Fp16 hi);
+
+// Little-endian element i of an FP16 array held as bytes.
+inline Fp16 LoadFp16(const int8_t* bytes, uint64_t i) {
+  return static_cast<Fp16>(uint8_t(bytes[2 * i]) | uint16_t(uint8_t(bytes[2 * i + 1])) << 8);
+}
+inline void StoreFp16(int8_t* bytes, uint64_t i, Fp16 v) {
+  bytes[2 * i] = static_cast<int8_t>(v & 0xFF);
+  bytes[2 * i + 1] = static_cast<int8_t>(v >> 8);
+}
+
+}  // namespace npu::spec

@@ -1,0 +1,135 @@
+// The FP16 semantics of CONV, ACT, POOL and ELTWISE (fp16_semantics.h).
+#include "hw/spec/fp16_semantics.h"
+
+#include "hw/spec/fp16.h"
+#include "hw/spec/semantics.h"
+
+namespace npu::spec {
+namespace {
+
+// The im2col row of output pixel (oh, ow): kernel_h * kernel_w * in_c FP16 values, kernel-major,
+// +0 outside the region.
+void GatherWindowFp16(const ConvArgs& c, std::span<const int8_t> input, uint32_t oh, uint32_t ow,
+                      Fp16* row) {
+  for (uint32_t kh = 0; kh < c.kernel_h; ++kh) {
+    const int64_t y = int64_t{oh} * c.stride_h + int64_t{kh} * c.dilation_h - c.pad_top;
+    for (uint32_t kw = 0; kw < c.kernel_w; ++kw) {
+      const int64_t x = int64_t{ow} * c.stride_w + int64_t{kw} * c.dilation_w - c.pad_left;
+      Fp16* dst = row + (uint64_t{kh} * c.kernel_w + kw) * c.in_c;
+      const bool inside = y >= 0 && y < c.in_h && x >= 0 && x < c.in_w;
+      const uint64_t base = inside ? (uint64_t(y) * c.in_w + uint64_t(x)) * c.in_c : 0;
+      for (uint32_t ch = 0; ch < c.in_c; ++ch) {
+        dst[ch] = inside ? LoadFp16(input.data(), base + ch) : Fp16{0};
+      }
+    }
+  }
+}
+
+// The accumulator entry after adding the rounded sum `sum` (or replacing it), in FP32.
+int32_t AccumulateFp32(const ConvArgs& c, int32_t entry, float sum) {
+  const float value = c.accumulate ? BitsToFloat(static_cast<uint32_t>(entry)) + sum : sum;
+  return static_cast<int32_t>(FloatToBits(value));
+}
+
+std::vector<Fp16> LoadAllFp16(std::span<const int8_t> bytes) {
+  std::vector<Fp16> values(bytes.size() / kFp16Bytes);
+  for (uint64_t i = 0; i < values.size(); ++i) values[i] = LoadFp16(bytes.data(), i);
+  return values;
+}
+
+}  // namespace
+
+void ComputeConvFp16(const ConvArgs& c, std::span<const int8_t> input,
+                     std::span<const int8_t> weights, std::span<int32_t> acc) {
+  const uint64_t window = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;
+  const uint64_t k = ConvWeightRowValues(c), taps = uint64_t{c.kernel_h} * c.kernel_w;
+  const std::vector<Fp16> w = LoadAllFp16(weights);
+  std::vector<Fp16> row(window);
+  for (uint32_t oh = 0; oh < c.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < c.out_w; ++ow) {
+      GatherWindowFp16(c, input, oh, ow, row.data());
+      int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
+      for (uint32_t n = 0; n < c.out_c; ++n) {
+        Fp16DotProduct dot;
+        if (c.depthwise) {  // channel n's taps: row is [tap][channel]
+          for (uint64_t t = 0; t < taps; ++t) dot.Add(row[t * c.in_c + n], w[n * taps + t]);
+        } else {  // weight (n, i) at n*k + i, or i*out_c + n with weights_kn
+          for (uint64_t i = 0; i < k; ++i) {
+            dot.Add(row[i], c.weights_kn ? w[i * c.out_c + n] : w[n * k + i]);
+          }
+        }
+        out[n] = AccumulateFp32(c, out[n], dot.Result());
+      }
+    }
+  }
+}
+
+void ComputeActFp16(const ActArgs& a, std::span<const int32_t> acc,
+                    std::span<const uint8_t> params, std::vector<int8_t>& out) {
+  out.resize(ActAccEntries(a) * kFp16Bytes);
+  const auto lo = static_cast<Fp16>(a.fp16_clamp_min), hi = static_cast<Fp16>(a.fp16_clamp_max);
+  for (uint32_t n = 0; n < a.channels; ++n) {
+    const float bias = BitsToFloat(static_cast<uint32_t>(ReadActParams(params, n).bias));
+    for (uint64_t m = 0; m < a.pixels; ++m) {
+      const uint64_t i = m * a.channels + n;
+      const float sum = BitsToFloat(static_cast<uint32_t>(acc[i])) + bias;  // rounded to FP32
+      StoreFp16(out.data(), i, ClampFp16(FloatToFp16(sum), lo, hi));
+    }
+  }
+}
+
+void ComputePoolFp16(const PoolArgs& p, std::span<const int8_t> input, std::vector<int8_t>& out) {
+  out.resize(uint64_t{p.out_h} * p.out_w * p.channels * kFp16Bytes);
+  const bool average = p.mode == uint32_t(PoolMode::kAverage);
+  for (uint32_t oh = 0; oh < p.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < p.out_w; ++ow) {
+      for (uint32_t c = 0; c < p.channels; ++c) {
+        Fp16 max = kFp16NegInf;
+        float sum = 0.0f;
+        uint64_t inside = 0;
+        for (uint32_t kh = 0; kh < p.kernel_h; ++kh) {
+          const int64_t y = int64_t{oh} * p.stride_h + kh - p.pad_top;
+          if (y < 0 || y >= p.in_h) continue;
+          for (uint32_t kw = 0; kw < p.kernel_w; ++kw) {
+            const int64_t x = int64_t{ow} * p.stride_w + kw - p.pad_left;
+            if (x < 0 || x >= p.in_w) continue;
+            const Fp16 v = LoadFp16(input.data(), (uint64_t(y) * p.in_w + uint64_t(x)) * p.channels + c);
+            max = MaxFp16(max, v);
+            sum += Fp16ToFloat(v);
+            ++inside;
+          }
+        }
+        const uint64_t count = p.count_include_pad ? uint64_t{p.kernel_h} * p.kernel_w : inside;
+        const Fp16 mean = count == 0 ? Fp16{0} : FloatToFp16(sum / static_cast<float>(count));
+        StoreFp16(out.data(), (uint64_t{oh} * p.out_w + ow) * p.channels + c, average ? mean : max);
+      }
+    }
+  }
+}
+
+void ComputeEltwiseFp16(const EltwiseArgs& e, std::span<const int8_t> a,
+                        std::span<const int8_t> b, std::vector<int8_t>& out) {
+  out.resize(uint64_t{e.count} * kFp16Bytes);
+  for (uint64_t i = 0; i < e.count; ++i) {
+    const Fp16 x = LoadFp16(a.data(), i), y = LoadFp16(b.data(), EltwiseBIndex(e, i));
+    Fp16 r = 0;
+    switch (static_cast<EltwiseOp>(e.op)) {
+      case EltwiseOp::kAdd:
+        r = AddFp16(x, y);
+        break;
+      case EltwiseOp::kMul:
+        r = MulFp16(x, y);
+        break;
+      case EltwiseOp::kMax:
+        r = MaxFp16(x, y);
+        break;
+      case EltwiseOp::kMin:
+        r = MinFp16(x, y);
+        break;
+    }
+    if (e.fp16_relu && !IsNaN16(r) && Fp16ToFloat(r) < 0.0f) r = 0;
+    StoreFp16(out.data(), i, r);
+  }
+}
+
+}  // namespace npu::spec
