@@ -59,7 +59,8 @@ struct CalibrationSummary {
   std::vector<std::string> files;  // empty: the built-in seeded inputs
   std::string observer;            // quantize::ObserverName
   bool from_cache = false;         // the quantised model an earlier run calibrated and stored
-  std::string precision = "int8";  // "int8", "w4a8" (int4 weights) or "auto" (mixed)
+  // "int8", "w4a8" (int4 weights), "auto" (mixed) or "fp16" (no calibration: the rest unused)
+  std::string precision = "int8";
   std::vector<std::string> int4_layers = {};  // auto: the layers given int4 weights
   std::string mixed_precision = {};      // auto, chosen in this run: the choice's table
 };

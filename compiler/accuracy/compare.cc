@@ -45,11 +45,11 @@ class Comparison {
     for (const ir::Node* n : q_.nodes())
       AddLayer(*n->output(0), std::string(ir::OpName(n->kind())));
     for (const ir::Tensor* t : q_.outputs()) {
-      if (t->quant().scale.size() != 1) {
+      if (!IsFp16(*t) && t->quant().scale.size() != 1) {
         return InvalidArgument(fmt::format("quantised output %{} has no scale", t->name()));
       }
       outputs_.push_back({});
-      top1_.emplace_back(1, t->quant().scale[0]);
+      top1_.emplace_back(1, Step(*t));
       top5_.emplace_back(5);
     }
     return Status::Ok();
@@ -101,7 +101,7 @@ class Comparison {
       OutputAccuracy o;
       o.name = t->name();
       o.metrics = MetricsOf(outputs_[i]);
-      o.scale = t->quant().scale[0];
+      o.scale = Step(*t);
       const int64_t classes = t->shape().size() == 2 ? t->shape()[1] : 0;
       if (classes >= 2) {
         o.top1 = top1_[i].Rate();
@@ -123,10 +123,11 @@ class Comparison {
  private:
   void AddLayer(const ir::Tensor& q, const std::string& op) {
     const ir::Tensor* f = f_.FindTensor(q.name());
-    if (f == nullptr || f->dtype() != ir::DType::kFloat32 || q.quant().scale.size() != 1) return;
+    if (f == nullptr || f->dtype() != ir::DType::kFloat32) return;
+    if (!IsFp16(q) && q.quant().scale.size() != 1) return;
     index_[q.name()] = layers_.size();
     Layer l;
-    l.info = {q.name(), op, q.shape(), {}, q.quant().scale[0], q.quant().zero_point[0], 0};
+    l.info = {q.name(), op, q.shape(), {}, Step(q), IsFp16(q) ? 0 : q.quant().zero_point[0], 0};
     l.float_shape = f->shape();
     layers_.push_back(std::move(l));
   }
@@ -141,12 +142,20 @@ class Comparison {
     if (!deq.ok() || fv->second.shape != l.float_shape) return;  // not comparable: not reported
     const auto ref = fv->second.values<float>();
     l.stats.Add(ref, deq->values<float>());
-    // Values the int8 range cannot hold, by more than half a step.
+    // Values the int8 range cannot hold, by more than half a step (FP16: beyond 65504).
+    l.total += static_cast<int64_t>(ref.size());
+    if (IsFp16(t)) {
+      for (float x : ref) l.clipped += std::fabs(x) > 65520.0f ? 1 : 0;
+      return;
+    }
     const double s = l.info.scale, zp = l.info.zero_point;
     const double lo = s * (-128 - zp) - s / 2, hi = s * (127 - zp) + s / 2;
     for (float x : ref) l.clipped += (x < lo || x > hi) ? 1 : 0;
-    l.total += static_cast<int64_t>(ref.size());
   }
+
+  static bool IsFp16(const ir::Tensor& t) { return t.dtype() == ir::DType::kFloat16; }
+  // The value step of a tensor: its scale; 0 for FP16 (no fixed step: no near ties).
+  static float Step(const ir::Tensor& t) { return IsFp16(t) ? 0.0f : t.quant().scale[0]; }
 
   const ir::Graph &f_, &q_;
   std::vector<Layer> layers_;

@@ -98,7 +98,9 @@ std::string FormatAccuracyText(const AccuracyReport& r) {
   const std::string precision = r.calibration ? r.calibration->precision : "int8";
   std::string s = fmt::format("{} vs float: {}, {} input{}\n", precision, r.model, r.samples,
                               r.samples == 1 ? "" : "s");
-  if (const auto& c = r.calibration) {
+  const bool fp16 = precision == "fp16";
+  if (fp16) s += "no calibration: every activation and weight rounded to FP16\n";
+  if (const auto& c = r.calibration; c && !fp16) {
     s += fmt::format("calibrated on {} {} ({} observer)\n", c->samples,
                      c->files.empty() ? "built-in seeded inputs"
                                       : fmt::format("samples from {}", FileList(c->files)),
@@ -113,7 +115,8 @@ std::string FormatAccuracyText(const AccuracyReport& r) {
   }
   s += "\n";
   s += OutputsTable(r);
-  s += "\nper layer: dequantised int8 vs float (< marks the lowest SNR)\n";
+  s += fmt::format("\nper layer: {} vs float (< marks the lowest SNR)\n",
+                   fp16 ? "FP16" : "dequantised int8");
   s += LayersTable(r);
   return s;
 }

@@ -33,6 +33,7 @@ constexpr DType DTypeOf() {
   if constexpr (std::is_same_v<T, uint8_t>) return DType::kUInt8;
   if constexpr (std::is_same_v<T, int32_t>) return DType::kInt32;
   if constexpr (std::is_same_v<T, int64_t>) return DType::kInt64;
+  if constexpr (std::is_same_v<T, uint16_t>) return DType::kFloat16;  // FP16 bits
   return DType::kUnknown;
 }
 

@@ -41,7 +41,7 @@ void WriteAttr(const std::string& name, const AttrValue& value, AttrProto& p) {
 
 StatusOr<DType> DTypeFromName(std::string_view name) {
   for (DType d : {DType::kUnknown, DType::kFloat32, DType::kInt8, DType::kUInt8, DType::kInt32,
-                  DType::kInt64}) {
+                  DType::kInt64, DType::kFloat16}) {
     if (DTypeName(d) == name) return d;
   }
   return DataLoss(fmt::format("unknown element type '{}'", name));

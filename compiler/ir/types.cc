@@ -17,6 +17,8 @@ std::string_view DTypeName(DType dtype) {
       return "i32";
     case DType::kInt64:
       return "i64";
+    case DType::kFloat16:
+      return "f16";
     case DType::kUnknown:
       break;
   }
@@ -33,6 +35,8 @@ size_t DTypeBytes(DType dtype) {
       return 1;
     case DType::kInt64:
       return 8;
+    case DType::kFloat16:
+      return 2;
     case DType::kUnknown:
       break;
   }

@@ -9,8 +9,10 @@
 
 namespace npu::compiler::ir {
 
-enum class DType : uint8_t { kUnknown, kFloat32, kInt8, kUInt8, kInt32, kInt64 };
-std::string_view DTypeName(DType dtype);  // "f32", "i8", "u8", "i32", "i64", "?"
+// kFloat16: IEEE binary16, stored as its bits (uint16_t; hw/spec/fp16.h): FP16 graphs' activations
+// and weights (docs/quantized-ir.md, "FP16 graphs").
+enum class DType : uint8_t { kUnknown, kFloat32, kInt8, kUInt8, kInt32, kInt64, kFloat16 };
+std::string_view DTypeName(DType dtype);  // "f32", "i8", "u8", "i32", "i64", "f16", "?"
 size_t DTypeBytes(DType dtype);
 
 // How a 4-D activation's dimensions are ordered. kNone: not a 4-D activation (weights, vectors,

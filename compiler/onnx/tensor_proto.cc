@@ -53,6 +53,7 @@ StatusOr<std::vector<uint8_t>> TypedData(const pb::TensorProto& p, ir::DType dty
       return FromTypedField<int32_t>(p.int32_data(), count, what);
     case ir::DType::kInt64:
       return FromTypedField<int64_t>(p.int64_data(), count, what);
+    case ir::DType::kFloat16:  // not imported (DTypeFromOnnx): FP16 graphs are the compiler's own
     case ir::DType::kUnknown:
       break;
   }
@@ -90,6 +91,8 @@ int32_t OnnxFromDType(ir::DType dtype) {
       return pb::TensorProto::INT32;
     case ir::DType::kInt64:
       return pb::TensorProto::INT64;
+    case ir::DType::kFloat16:
+      return pb::TensorProto::FLOAT16;
     case ir::DType::kUnknown:
       break;
   }

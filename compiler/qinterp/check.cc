@@ -7,6 +7,7 @@
 
 #include "compiler/ir/verifier.h"
 #include "compiler/qinterp/check_ops.h"
+#include "compiler/qinterp/fp16.h"
 
 namespace npu::compiler::qinterp {
 namespace {
@@ -50,6 +51,7 @@ Status CheckActivationParams(const ir::Tensor& t) {
 }
 
 Status CheckQuantizedGraph(const ir::Graph& graph) {
+  if (IsFp16Graph(graph)) return CheckFp16Graph(graph);
   // 1. Structure and types.
   NPU_TRY(ir::Verify(graph));
   // 2. Every value that flows at run time is an int8 activation of batch 1.

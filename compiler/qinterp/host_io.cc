@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "compiler/qinterp/check.h"
+#include "hw/spec/fp16.h"
 
 namespace npu::compiler::qinterp {
 namespace {
@@ -50,7 +51,8 @@ float DequantizeValue(int8_t q, float scale, int32_t zero_point) {
 }
 
 StatusOr<std::vector<int8_t>> QuantizeInput(const ir::Tensor& input, const HostTensor& value) {
-  NPU_TRY(CheckActivationParams(input));
+  const bool fp16 = input.dtype() == ir::DType::kFloat16;
+  if (!fp16) NPU_TRY(CheckActivationParams(input));
   if (value.dtype != ir::DType::kFloat32) {
     return InvalidArgument(fmt::format("input '{}': {} values given, float32 expected",
                                        input.name(), ir::DTypeName(value.dtype)));
@@ -66,6 +68,11 @@ StatusOr<std::vector<int8_t>> QuantizeInput(const ir::Tensor& input, const HostT
     reordered = Permute4D(v, value.shape, /*to_nhwc=*/true);
     v = reordered;
   }
+  if (fp16) {  // each value rounded to nearest even, 2 bytes
+    std::vector<int8_t> bytes(v.size() * 2);
+    for (size_t i = 0; i < v.size(); ++i) spec::StoreFp16(bytes.data(), i, spec::FloatToFp16(v[i]));
+    return bytes;
+  }
   const float scale = input.quant().scale[0];
   const int32_t zp = input.quant().zero_point[0];
   std::vector<int8_t> q(v.size());
@@ -74,6 +81,11 @@ StatusOr<std::vector<int8_t>> QuantizeInput(const ir::Tensor& input, const HostT
 }
 
 HostTensor DequantizeOutput(const ir::Tensor& output, std::span<const int8_t> values) {
+  if (output.dtype() == ir::DType::kFloat16) {  // exact
+    std::vector<float> f(values.size() / 2);
+    for (size_t i = 0; i < f.size(); ++i) f[i] = spec::Fp16ToFloat(spec::LoadFp16(values.data(), i));
+    return HostTensor::FromValues(output.shape(), f, output.layout());
+  }
   const float scale = output.quant().scale.empty() ? 1.0f : output.quant().scale[0];
   const int32_t zp = output.quant().zero_point.empty() ? 0 : output.quant().zero_point[0];
   std::vector<float> f(values.size());

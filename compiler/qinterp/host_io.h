@@ -22,11 +22,13 @@ int8_t QuantizeValue(float x, float scale, int32_t zero_point);
 float DequantizeValue(int8_t q, float scale, int32_t zero_point);
 
 // `value` (float32) as the int8 buffer for quantised graph input `input`: its shape, or the NCHW
-// order of an NHWC input. Fails naming the input and both shapes otherwise.
+// order of an NHWC input. Fails naming the input and both shapes otherwise. An f16 input (an FP16
+// graph) takes each value rounded to FP16, 2 bytes an element.
 StatusOr<std::vector<int8_t>> QuantizeInput(const ir::Tensor& input,
                                             const interp::HostTensor& value);
 
-// The float values of quantised output `output` in its stored shape (NHWC for 4-D).
+// The float values of quantised output `output` in its stored shape (NHWC for 4-D); of an f16
+// output, its FP16 elements (2 bytes each) exactly.
 interp::HostTensor DequantizeOutput(const ir::Tensor& output, std::span<const int8_t> values);
 
 // `value` reordered to `shape`: unchanged if the shapes are equal, NHWC -> NCHW if `value` is

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "compiler/qinterp/check.h"
+#include "compiler/qinterp/fp16.h"
 #include "compiler/qinterp/kernels.h"
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/qinterp/tensor_kernels.h"
@@ -100,6 +101,7 @@ Status CheckInputs(const ir::Graph& graph, const std::vector<std::vector<int8_t>
 StatusOr<std::vector<std::vector<int8_t>>> InterpretQuantized(
     const ir::Graph& graph, const std::vector<std::vector<int8_t>>& inputs,
     const QInterpretOptions& options) {
+  if (IsFp16Graph(graph)) return InterpretFp16(graph, inputs, options);
   // 1. Refuse what the contract does not describe, before touching any value.
   NPU_TRY(CheckQuantizedGraph(graph));
   NPU_TRY(CheckInputs(graph, inputs));

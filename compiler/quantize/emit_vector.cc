@@ -7,6 +7,7 @@
 // same output size (the extra taps lie outside the input, where pools skip them).
 #include <fmt/format.h>
 
+#include "compiler/quantize/activations.h"
 #include "compiler/quantize/graph_quantizer.h"
 
 namespace npu::compiler::quantize {
@@ -96,6 +97,31 @@ Status GraphQuantizer::EmitAveragePool(const ir::Node& n) {
   attrs.Set("shift", int64_t{m->shift});
   SetClamp(attrs, ActivationClamp(tail.activation, out));
   AddNode(n, n.kind(), {x}, *tail.out, out, std::move(attrs));
+  return Status::Ok();
+}
+
+// FP16: the same windows, without parameters; no activation may follow (POOL has no FP16 clamp).
+Status GraphQuantizer::EmitPoolFp16(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/true));
+  const ir::Tensor* out = n.output(0);
+  if (out->users().size() == 1 && !f_.IsGraphOutput(out) && !ActivationOf(*out->users()[0]).empty()) {
+    return Unsupported(n, "an activation after a pool has no FP16 form yet");
+  }
+  ir::Attributes attrs;
+  if (n.kind() != ir::OpKind::kGlobalAveragePool) {
+    NPU_ASSIGN_OR_RETURN(const PoolWindow w, ResolvePool(n, x->shape(), out->shape()));
+    const int64_t count_include_pad = n.attrs().GetInt("count_include_pad", 0);
+    if (n.kind() == ir::OpKind::kAveragePool && w.extended && count_include_pad != 0) {
+      return Unsupported(n,
+                         "ceil_mode with count_include_pad: the divisor of the windows ceil "
+                         "mode adds cannot be expressed");
+    }
+    attrs.Set("kernel_shape", w.kernel);
+    attrs.Set("strides", w.strides);
+    attrs.Set("pads", w.pads);
+    if (n.kind() == ir::OpKind::kAveragePool) attrs.Set("count_include_pad", count_include_pad);
+  }
+  AddNode(n, n.kind(), {x}, *out, {}, std::move(attrs));
   return Status::Ok();
 }
 

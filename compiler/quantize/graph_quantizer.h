@@ -30,10 +30,21 @@ class GraphQuantizer {
         q_(float_graph.name()),
         weight_bits_(weight_bits),
         int4_layers_(std::move(int4_layers)) {}
+  // The FP16 graph instead (ConvertToFp16, docs/quantized-ir.md "FP16 graphs"): f16 activations
+  // and weights, f32 biases, no quantisation parameters; emit_fp16.cc holds the per-op rules.
+  struct Fp16Tag {};
+  GraphQuantizer(const ir::Graph& float_graph, passes::PassContext& ctx, Fp16Tag)
+      : GraphQuantizer(float_graph, NoRanges(), ctx) {
+    fp16_ = true;
+  }
 
   StatusOr<ir::Graph> Run();
 
  private:
+  static const TensorRanges& NoRanges() {
+    static const TensorRanges none;
+    return none;
+  }
   // A chain of ReLU / Clip(0,6) nodes merged into the op before it.
   struct Tail {
     const ir::Tensor* out;   // the float tensor the op's quantised output stands for
@@ -53,6 +64,12 @@ class GraphQuantizer {
   Status Unsupported(const ir::Node& n, const std::string& why) const;
   static void SetClamp(ir::Attributes& attrs, ClampRange clamp);
 
+  // emit_fp16.cc: the FP16 forms of FusedConv, Gemm, the pools and Add; the rest has none.
+  Status EmitFp16Node(const ir::Node& n);
+  Status EmitConvFp16(const ir::Node& n);
+  Status EmitGemmFp16(const ir::Node& n);
+  Status EmitPoolFp16(const ir::Node& n);
+  Status EmitAddFp16(const ir::Node& n);
   // emit_mac.cc: FusedConv, Gemm, MatMul.
   Status EmitConv(const ir::Node& n);
   Status EmitGemm(const ir::Node& n);
@@ -106,6 +123,7 @@ class GraphQuantizer {
   std::unordered_map<const ir::Tensor*, ir::Tensor*> value_;  // float tensor -> quantised
   std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
   LutRegions regions_;
+  bool fp16_ = false;
   int weight_bits_;  // QuantizeOptions::weight_bits
   std::set<std::string> int4_layers_;  // QuantizeOptions::int4_layers
   // The bits of node `n`'s constant weights when no scales are given.

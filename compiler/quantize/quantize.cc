@@ -62,7 +62,9 @@ StatusOr<ir::QuantParams> GraphQuantizer::ParamsFor(const ir::Tensor& t) {
     }
     return q;
   }
-  // 2. Calibrated.
+  // 2. FP16 activations have none.
+  if (fp16_) return ir::QuantParams{};
+  // 3. Calibrated.
   auto it = ranges_.find(t.name());
   if (it != ranges_.end()) return ActivationParams(it->second);
   return FailedPrecondition(fmt::format(
@@ -98,7 +100,7 @@ ir::Node* GraphQuantizer::AddNode(const ir::Node& f, ir::OpKind kind,
   ir::Node* node =
       q_.AddNode(kind, f.name(), std::move(inputs), {represents.name()}, std::move(attrs));
   ir::Tensor* out = node->output(0);
-  out->set_dtype(ir::DType::kInt8);
+  out->set_dtype(fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8);
   out->set_shape(represents.shape());
   out->set_layout(represents.layout());
   out->quant() = params;
@@ -123,7 +125,8 @@ Status GraphQuantizer::EmitInputs() {
     const ir::Tensor& as = transposed ? *to_nhwc[0]->output(0) : *in;
     // 2. Its parameters: the model's, else the calibrated range of the input.
     NPU_ASSIGN_OR_RETURN(const ir::QuantParams params, ParamsFor(*in));
-    ir::Tensor* q = q_.AddInput(in->name(), ir::DType::kInt8, as.shape(), as.layout());
+    ir::Tensor* q = q_.AddInput(in->name(), fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8,
+                                as.shape(), as.layout());
     q->quant() = params;
     value_[in] = q;
     if (!transposed) continue;
@@ -136,6 +139,7 @@ Status GraphQuantizer::EmitInputs() {
 }
 
 Status GraphQuantizer::EmitNode(const ir::Node& n) {
+  if (fp16_) return EmitFp16Node(n);
   if (regions_.members.count(&n)) {  // a lookup-table region: one table per tensor it hands on
     return regions_.exported.count(n.output(0)) ? EmitLut(n) : Status::Ok();
   }
@@ -233,8 +237,8 @@ StatusOr<ir::Graph> GraphQuantizer::Run() {
       merged_.insert(p);
     }
   }
-  // 2. Lookup-table regions (their nodes become tables, not ops).
-  regions_ = FindLutRegions(f_);
+  // 2. Lookup-table regions (their nodes become tables, not ops; FP16 has no tables).
+  if (!fp16_) regions_ = FindLutRegions(f_);
   // 3. Inputs, nodes in order (skipping those merged into an earlier one), outputs.
   NPU_TRY(EmitInputs());
   for (const ir::Node* n : f_.nodes()) {
@@ -274,6 +278,19 @@ StatusOr<ir::Graph> QuantizeWithRanges(const ir::Graph& float_graph, const Tenso
                                 checked.message()));
   }
   return q;
+}
+
+StatusOr<ir::Graph> ConvertToFp16(const ir::Graph& float_graph, passes::PassContext* ctx) {
+  NPU_TRY(ir::Verify(float_graph).WithContext("the float graph"));
+  passes::PassContext local;
+  GraphQuantizer converter(float_graph, ctx != nullptr ? *ctx : local, GraphQuantizer::Fp16Tag{});
+  NPU_ASSIGN_OR_RETURN(ir::Graph g, converter.Run());
+  const Status checked = qinterp::CheckQuantizedGraph(g);
+  if (!checked.ok()) {
+    return Internal(fmt::format("the FP16 conversion produced an invalid graph (a compiler bug): {}",
+                                checked.message()));
+  }
+  return g;
 }
 
 StatusOr<ir::Graph> Quantize(const ir::Graph& float_graph, const CalibrationSet& calibration,

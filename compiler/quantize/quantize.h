@@ -76,4 +76,11 @@ StatusOr<ir::Graph> QuantizeWithRanges(const ir::Graph& float_graph, const Tenso
                                        const QuantizeOptions& options = {},
                                        passes::PassContext* ctx = nullptr);
 
+// The FP16 graph (docs/quantized-ir.md, "FP16 graphs"; it passes qinterp::CheckQuantizedGraph):
+// the float graph's FusedConv, Gemm (and MatMul by a constant), pools, Add of two activations and
+// views with f16 activations and weights (rounded to nearest even) and f32 biases; no calibration.
+// Unimplemented naming the node for any other op or form.
+StatusOr<ir::Graph> ConvertToFp16(const ir::Graph& float_graph,
+                                  passes::PassContext* ctx = nullptr);
+
 }  // namespace npu::compiler::quantize

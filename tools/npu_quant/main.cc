@@ -55,7 +55,8 @@ po::options_description Describe(Options& o) {
       "percentile", po::value(&o.percentile), "percentile observer: share kept, default 99.99")(
       "bins", po::value(&o.bins), "histogram bins of percentile/mse, default 2048")(
       "precision", po::value(&o.precision),
-      "int8 (default), or w4a8: convolution and fully connected weights as int4")(
+      "int8 (default); w4a8: convolution and fully connected weights as int4; fp16: "
+      "activations and weights in FP16 (no calibration)")(
       "calib", po::value(&o.calib)->composing(),
       "calibration .npy (float32, the input's shape or a stack [S,...]); repeatable")(
       "calib-count", po::value(&o.calib_count), "built-in calibration inputs, default 16")(
@@ -122,8 +123,8 @@ Status Run(const Options& o) {
                        GetSamples(f, o.eval, quantize::kEvaluationSeed, o.eval_count));
   // 2. Quantise.
   const auto start = std::chrono::steady_clock::now();
-  if (o.precision != "int8" && o.precision != "w4a8") {
-    return InvalidArgument(fmt::format("--precision {}: must be int8 or w4a8", o.precision));
+  if (o.precision != "int8" && o.precision != "w4a8" && o.precision != "fp16") {
+    return InvalidArgument(fmt::format("--precision {}: must be int8, w4a8 or fp16", o.precision));
   }
   quantize::QuantizeOptions qo;
   qo.observer = observer;
@@ -131,11 +132,18 @@ Status Run(const Options& o) {
   qo.histogram_bins = o.bins;
   qo.weight_bits = o.precision == "w4a8" ? 4 : 8;
   const size_t calib_count = calib.size();
-  NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::Quantize(f, {std::move(calib)}, qo, &ctx));
-  fmt::print("quantised {} to {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
-             o.precision, o.observer, calib_count, Seconds(start));
+  const bool fp16 = o.precision == "fp16";  // no calibration: every value rounded to FP16
+  NPU_ASSIGN_OR_RETURN(const ir::Graph q, fp16 ? quantize::ConvertToFp16(f, &ctx)
+                                               : quantize::Quantize(f, {std::move(calib)}, qo, &ctx));
+  if (fp16) {
+    fmt::print("converted {} to fp16 in {:.2f} s\n", q.name(), Seconds(start));
+  } else {
+    fmt::print("quantised {} to {} ({} observer, {} calibration inputs) in {:.2f} s\n", q.name(),
+               o.precision, o.observer, calib_count, Seconds(start));
+  }
   for (const auto& [name, n] : ctx.stats) {
-    if (name.rfind("quantize.", 0) == 0 || name.rfind("fold-qdq.", 0) == 0) {
+    if (name.rfind("quantize.", 0) == 0 || name.rfind("fold-qdq.", 0) == 0 ||
+        name.rfind("fp16.", 0) == 0) {
       fmt::print("  {:<40} {}\n", name, n);
     }
   }

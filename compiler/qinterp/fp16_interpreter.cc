@@ -1,0 +1,200 @@
+// The FP16 reference interpreter (fp16.h): each op from docs/fp16-semantics.md, over whole
+// tensors, in graph order. It knows nothing of tiles, folds or instructions.
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "compiler/qinterp/fp16.h"
+#include "hw/spec/fp16.h"
+
+namespace npu::compiler::qinterp {
+namespace {
+
+using ir::OpKind;
+using spec::Fp16;
+
+// An FP16 value: elements in the tensor's stored order (NHWC for 4-D).
+using Values = std::unordered_map<const ir::Tensor*, std::vector<Fp16>>;
+
+std::vector<Fp16> FromBytes(const std::vector<int8_t>& bytes) {
+  std::vector<Fp16> v(bytes.size() / 2);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = spec::LoadFp16(bytes.data(), i);
+  return v;
+}
+
+std::vector<int8_t> ToBytes(const std::vector<Fp16>& v) {
+  std::vector<int8_t> bytes(v.size() * 2);
+  for (size_t i = 0; i < v.size(); ++i) spec::StoreFp16(bytes.data(), i, v[i]);
+  return bytes;
+}
+
+struct Plane {
+  int64_t h, w, c;
+};
+Plane PlaneOf(const ir::Tensor& t) {
+  const ir::Shape& s = t.shape();
+  return {s[1], s[2], s[3]};
+}
+
+// FP16(FP32(sum + bias)) clamped: CONV's sum rounded once, then ACT.
+Fp16 Activate(const spec::Fp16DotProduct& dot, float bias, Fp16 lo, Fp16 hi) {
+  return spec::ClampFp16(spec::FloatToFp16(dot.Result() + bias), lo, hi);
+}
+
+Fp16 ClampAttr(const ir::Node& n, const char* name) {
+  return static_cast<Fp16>(n.attrs().GetInt(name, 0));
+}
+
+void Conv(const ir::Node& n, const std::vector<Fp16>& x, std::vector<Fp16>& y) {
+  const Plane in = PlaneOf(*n.input(0)), out = PlaneOf(*n.output(0));
+  const ir::Shape& ws = n.input(1)->shape();  // [O][kh][kw][I/group]
+  const auto w = n.input(1)->data<uint16_t>();
+  const auto b = n.input(2)->data<float>();
+  const auto strides = n.attrs().GetInts("strides", {1, 1}), pads = n.attrs().GetInts("pads", {0, 0, 0, 0});
+  const auto dil = n.attrs().GetInts("dilations", {1, 1});
+  const int64_t group = n.attrs().GetInt("group", 1), per_group = ws[3], outs = ws[0] / group;
+  const Fp16 lo = ClampAttr(n, "fp16_clamp_min"), hi = ClampAttr(n, "fp16_clamp_max");
+  for (int64_t oh = 0; oh < out.h; ++oh) {
+    for (int64_t ow = 0; ow < out.w; ++ow) {
+      for (int64_t o = 0; o < out.c; ++o) {
+        const int64_t c0 = (o / outs) * per_group;
+        spec::Fp16DotProduct dot;
+        for (int64_t kh = 0; kh < ws[1]; ++kh) {
+          const int64_t iy = oh * strides[0] + kh * dil[0] - pads[0];
+          for (int64_t kw = 0; kw < ws[2]; ++kw) {
+            const int64_t ix = ow * strides[1] + kw * dil[1] - pads[1];
+            const bool inside = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w;
+            for (int64_t c = 0; c < per_group; ++c) {
+              // Padding is +0 times the weight, as CONV computes it (0 x inf is NaN there too).
+              const Fp16 v = inside ? x[(iy * in.w + ix) * in.c + c0 + c] : Fp16{0};
+              dot.Add(v, static_cast<Fp16>(w[((o * ws[1] + kh) * ws[2] + kw) * per_group + c]));
+            }
+          }
+        }
+        y[(oh * out.w + ow) * out.c + o] = Activate(dot, b[o], lo, hi);
+      }
+    }
+  }
+}
+
+void Gemm(const ir::Node& n, const std::vector<Fp16>& x, std::vector<Fp16>& y) {
+  const ir::Shape& ws = n.input(1)->shape();  // [N][K]
+  const auto w = n.input(1)->data<uint16_t>();
+  const auto b = n.input(2)->data<float>();
+  const Fp16 lo = ClampAttr(n, "fp16_clamp_min"), hi = ClampAttr(n, "fp16_clamp_max");
+  const int64_t k = ws[1], rows = static_cast<int64_t>(x.size()) / k;
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < ws[0]; ++j) {
+      spec::Fp16DotProduct dot;
+      for (int64_t i = 0; i < k; ++i) dot.Add(x[r * k + i], static_cast<Fp16>(w[j * k + i]));
+      y[r * ws[0] + j] = Activate(dot, b[j], lo, hi);
+    }
+  }
+}
+
+void Pool(const ir::Node& n, const std::vector<Fp16>& x, std::vector<Fp16>& y) {
+  const Plane in = PlaneOf(*n.input(0)), out = PlaneOf(*n.output(0));
+  const bool global = n.kind() == OpKind::kGlobalAveragePool;
+  const auto kernel = global ? std::vector<int64_t>{in.h, in.w} : n.attrs().GetInts("kernel_shape", {1, 1});
+  const auto strides = global ? std::vector<int64_t>{1, 1} : n.attrs().GetInts("strides", {1, 1});
+  const auto pads = global ? std::vector<int64_t>{0, 0, 0, 0} : n.attrs().GetInts("pads", {0, 0, 0, 0});
+  const bool max = n.kind() == OpKind::kMaxPool;
+  const bool include_pad = n.attrs().GetInt("count_include_pad", 0) != 0;
+  for (int64_t oh = 0; oh < out.h; ++oh) {
+    for (int64_t ow = 0; ow < out.w; ++ow) {
+      for (int64_t c = 0; c < out.c; ++c) {
+        Fp16 largest = spec::kFp16NegInf;
+        float sum = 0.0f;  // FP32, taps in window order
+        int64_t inside = 0;
+        for (int64_t kh = 0; kh < kernel[0]; ++kh) {
+          const int64_t iy = oh * strides[0] + kh - pads[0];
+          if (iy < 0 || iy >= in.h) continue;
+          for (int64_t kw = 0; kw < kernel[1]; ++kw) {
+            const int64_t ix = ow * strides[1] + kw - pads[1];
+            if (ix < 0 || ix >= in.w) continue;
+            const Fp16 v = x[(iy * in.w + ix) * in.c + c];
+            largest = spec::MaxFp16(largest, v);
+            sum += spec::Fp16ToFloat(v);
+            ++inside;
+          }
+        }
+        const int64_t count = include_pad ? kernel[0] * kernel[1] : inside;
+        const Fp16 mean = count == 0 ? Fp16{0} : spec::FloatToFp16(sum / static_cast<float>(count));
+        y[(oh * out.w + ow) * out.c + c] = max ? largest : mean;
+      }
+    }
+  }
+}
+
+void Add(const ir::Node& n, const std::vector<Fp16>& a, const std::vector<Fp16>& b,
+         std::vector<Fp16>& y) {
+  const bool relu = n.attrs().GetInt("fp16_relu", 0) != 0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    Fp16 r = spec::AddFp16(a[i], b[i]);
+    if (relu && !spec::IsNaN16(r) && spec::Fp16ToFloat(r) < 0.0f) r = 0;
+    y[i] = r;
+  }
+}
+
+void RunNode(const ir::Node& n, const Values& values, std::vector<Fp16>& y) {
+  const std::vector<Fp16>& x = values.at(n.input(0));
+  switch (n.kind()) {
+    case OpKind::kFusedConv:
+      return Conv(n, x, y);
+    case OpKind::kGemm:
+      return Gemm(n, x, y);
+    case OpKind::kMaxPool:
+    case OpKind::kAveragePool:
+    case OpKind::kGlobalAveragePool:
+      return Pool(n, x, y);
+    case OpKind::kAdd:
+      return Add(n, x, values.at(n.input(1)), y);
+    default:  // the views: the same elements
+      y = x;
+      return;
+  }
+}
+
+}  // namespace
+
+StatusOr<std::vector<std::vector<int8_t>>> InterpretFp16(
+    const ir::Graph& graph, const std::vector<std::vector<int8_t>>& inputs,
+    const QInterpretOptions& options) {
+  NPU_TRY(CheckFp16Graph(graph));
+  if (inputs.size() != graph.inputs().size()) {
+    return InvalidArgument(fmt::format("graph '{}' has {} inputs, {} given", graph.name(),
+                                       graph.inputs().size(), inputs.size()));
+  }
+  Values values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ir::Tensor* t = graph.inputs()[i];
+    const int64_t bytes = ir::NumElements(t->shape()) * 2;
+    if (static_cast<int64_t>(inputs[i].size()) != bytes) {
+      return InvalidArgument(fmt::format("input {} '{}' has {} bytes, the FP16 graph expects {} ({})",
+                                         i, t->name(), inputs[i].size(), bytes,
+                                         ir::ShapeText(t->shape())));
+    }
+    values[t] = FromBytes(inputs[i]);
+  }
+  std::unordered_map<const ir::Tensor*, size_t> readers;
+  for (const ir::Node* n : graph.nodes()) {
+    for (const ir::Tensor* t : n->inputs()) ++readers[t];
+  }
+  const std::unordered_set<const ir::Tensor*> keep(graph.outputs().begin(), graph.outputs().end());
+  for (const ir::Node* n : graph.nodes()) {
+    const ir::Tensor* out = n->output(0);
+    std::vector<Fp16> y(static_cast<size_t>(ir::NumElements(out->shape())));
+    RunNode(*n, values, y);
+    if (options.observe) options.observe(*out, ToBytes(y));
+    values[out] = std::move(y);
+    for (const ir::Tensor* t : n->inputs()) {
+      if (!t->is_constant() && --readers[t] == 0 && !keep.count(t)) values.erase(t);
+    }
+  }
+  std::vector<std::vector<int8_t>> result;
+  for (const ir::Tensor* t : graph.outputs()) result.push_back(ToBytes(values.at(t)));
+  return result;
+}
+
+}  // namespace npu::compiler::qinterp
