@@ -179,6 +179,8 @@ def configs(plain):
     assert "recompile for this config" in p.stderr, p.stderr
     p = run(RUN, plain, "--batch", "2", expect=2)
     assert "--batch changes how a model compiles" in p.stderr, p.stderr
+    p = run(RUN, plain, "--precision", "w4a8", expect=2)
+    assert "--precision changes how a model compiles" in p.stderr, p.stderr
     p = run(COMPILE, "conv3x3", "--with-reference", "-o", os.path.join(TMP, "no.npub"), expect=2)
     assert "single-layer" in p.stderr and not os.path.exists(os.path.join(TMP, "no.npub"))
 

@@ -146,6 +146,15 @@ class Calibration(unittest.TestCase):
             self.refused(["--precision", "auto", "--accuracy-budget-db", budget],
                          "--accuracy-budget-db")
 
+    def test_precision_where_nothing_is_quantised_is_refused(self):
+        # A built-in single layer is int8 with its own data (a binary: npu_binary_test.py).
+        for args in (["fc", "--precision", "w4a8"], ["conv3x3", "--calib", self.dir]):
+            p = subprocess.run([TOOL, *args, "--output-dir", self.out], capture_output=True,
+                               text=True)
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("is a built-in int8 layer", p.stderr)
+            self.assertFalse(os.path.exists(self.out))
+
     def test_w4a8_is_bit_exact_reported_and_cached_apart(self):
         # int4 weights: the output still equals the integer reference (run_tool checks), the
         # report names the precision, and the int8 quantisation is not reused for it.

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """tools/sweep as architects run it: a spec with linked axes, two models and a constraint; every
-finished point stored at once; a rerun skips what finished; kill -9 of the sweep loses only the
+finished point stored at once; a rerun skips what finished; precision as an axis; kill -9 of the sweep loses only the
 points in flight and leaves no run_workload behind; Ctrl-C stops cleanly; bad specs are clear
 errors with exit status 2; Pareto fronts.
 
@@ -90,6 +90,36 @@ class Sweep(unittest.TestCase):
         self.assertIn("8 finished before by this build (skipped); running 0", again.stderr)
         self.assertEqual(len(self.csv_rows()), 8)
         self.assertEqual(self.stored(), 8)
+
+    def test_precision_is_an_axis_one_model_per_value(self):
+        plot = os.path.join(self.dir, "p.svg")
+        self.sweep("mlp", "--grid", "precision=int8,w4a8", "--grid", "mac.rows=8,16",
+                   "--timing-only", "--csv", self.csv, "--plot", plot)
+        rows = self.csv_rows()
+        self.assertEqual(len(rows), 4, rows)
+        self.assertEqual({r["model"] for r in rows}, {"mlp int8", "mlp w4a8"})
+        by = {(r["model"], r["mac.rows"]): r for r in rows}
+        for n in ("8", "16"):  # int4 weights: half the weight bytes from DRAM
+            self.assertLess(int(by[("mlp w4a8", n)]["dram_read_bytes"]),
+                            int(by[("mlp int8", n)]["dram_read_bytes"]) * 0.7)
+        self.assertIn("mlp w4a8", open(plot).read())
+        # Precision alone is a sweep too: the models against each other.
+        self.sweep("mlp", "--grid", "precision=int8,w4a8", "--timing-only", "--csv", self.csv,
+                   "--plot", plot)
+        self.assertEqual([r["model"] for r in self.csv_rows()], ["mlp int8", "mlp w4a8"])
+        for text, message in (
+                ('models { name: "mlp" } axes { field: "precision" values: ["int8", "fp8"] }',
+                 "unknown precision 'fp8'"),
+                ('models { name: "mlp" precision: "w4a8" } '
+                 'axes { field: "precision" values: ["int8"] }', "sets a precision and"),
+                ('models { name: "mlp" precision: "w4a8" accuracy_budget_db: 2 } '
+                 'axes { field: "mac.rows" values: ["8"] }', "accuracy_budget_db needs")):
+            err = self.sweep("--spec", self.spec(text), expect=2).stderr
+            self.assertIn(message, err, text)
+        # A built-in single layer has no precision to choose: every point says so.
+        self.sweep("fc", "--grid", "precision=w4a8", "--timing-only", "--csv", self.csv,
+                   expect=1)
+        self.assertIn("--precision does not apply", self.csv_rows()[0]["error"])
 
     def test_kill_9_loses_only_points_in_flight_and_leaves_no_child(self):
         marker = f"clock_mhz={random.randint(500, 999)}"

@@ -230,7 +230,19 @@ StatusOr<PreparedWorkload> CompileSingleLayer(const Options& options,
 
 StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options, const spec::NpuConfig* fits) {
   WorkloadSource source;
-  if (IsSingleLayer(options.model)) return source;
+  if (IsSingleLayer(options.model)) {
+    // A built-in layer is int8 with its own weights and input: nothing to quantise.
+    std::vector<std::string> given;
+    if (options.weight_bits != 8 || options.auto_precision) given.push_back("--precision");
+    if (!options.calib.empty()) given.push_back("--calib");
+    if (!given.empty()) {
+      return InvalidArgument(fmt::format(
+          "{} is a built-in int8 layer with its own weights and input: {} does not apply (give a "
+          "model: a built-in network, an .onnx file or a .csv layer list)",
+          options.model, fmt::join(given, ", ")));
+    }
+    return source;
+  }
   if (!IsBuiltinModel(options.model) && !compiler::IsOnnxPath(options.model) &&
       !workloads::IsLayerListPath(options.model)) {
     std::string known;

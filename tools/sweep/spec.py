@@ -13,6 +13,8 @@ from errors import PerfError  # noqa: E402
 
 METRICS = ["cycles", "latency_us", "energy_pj", "area_mm2", "dram_bytes", "mac_utilisation",
            "roofline_ratio", "peak_sram_bytes"]
+# What run_workload --precision takes; a "precision" axis sweeps them (one model per value).
+PRECISIONS = ["int8", "w4a8", "auto"]
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
 
@@ -46,6 +48,7 @@ def load(path):
         spec.base_config = os.path.join(base, spec.base_config)
     if not spec.name:
         spec.name = os.path.splitext(os.path.basename(path))[0]
+    expand_precision(spec, path)
     check(spec, path)
     return spec
 
@@ -60,16 +63,57 @@ def from_command_line(model, grid, overrides, timing_only, where="--grid"):
             raise PerfError(f"--grid '{item}': expected key=v1,v2,... e.g. mac.rows=16,32")
         spec.axes.add(field=key, values=values.split(","))
     spec.set.extend(overrides)
+    expand_precision(spec, where)
     check(spec, where)
     return spec
+
+
+def expand_precision(spec, where):
+    """A "precision" axis is no config field: each model becomes one model per precision (the
+    quantisation is per model, prepared once per run_workload batch)."""
+    axes = [a for a in spec.axes if a.field == "precision"]
+    if not axes:
+        return
+    if len(axes) > 1:
+        raise PerfError(f"{where}: field 'precision' swept twice")
+    values = list(axes[0].values)
+    if not values:
+        raise PerfError(f"{where}: axis 'precision' has no values")
+    kept = [a for a in spec.axes if a.field != "precision"]
+    del spec.axes[:]
+    spec.axes.extend(kept)
+    models = list(spec.models)
+    del spec.models[:]
+    for m in models:
+        if m.precision:
+            raise PerfError(f"{where}: model '{m.name}' sets a precision and the sweep has a "
+                            "precision axis")
+        for v in values:
+            copy = spec.models.add()
+            copy.CopyFrom(m)
+            copy.precision = v
+
+
+def model_label(model):
+    """How tables, charts and the store name a model: its name, and its precision if given."""
+    return f"{model.name} {model.precision}" if model.precision else model.name
 
 
 def check(spec, where):
     if not spec.models:
         raise PerfError(f"{where}: no models")
+    for m in spec.models:
+        if m.precision and m.precision not in PRECISIONS:
+            raise PerfError(f"{where}: model '{m.name}': unknown precision '{m.precision}' "
+                            f"(known: {', '.join(PRECISIONS)})")
+        if m.accuracy_budget_db and m.precision != "auto":
+            raise PerfError(f"{where}: model '{m.name}': accuracy_budget_db needs precision auto")
+    labels = [model_label(m) for m in spec.models]
+    if len(set(labels)) != len(labels):
+        raise PerfError(f"{where}: a model (and precision) is listed twice")
     known = config_fields()
     axes = list(spec.axes) + [a for group in spec.linked for a in group.axes]
-    if not axes:
+    if not axes and not any(m.precision for m in spec.models):
         raise PerfError(f"{where}: no axes to sweep")
     seen = set()
     for axis in axes:

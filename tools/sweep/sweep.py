@@ -63,8 +63,12 @@ def point_key(assignment):
 
 
 def batch_command(tool, spec, model, points, report_dir, jobs):
-    cmd = [tool, model, "--quiet", "--points", points, "--report-dir", report_dir,
+    cmd = [tool, model.name, "--quiet", "--points", points, "--report-dir", report_dir,
            "--jobs", str(jobs)]
+    if model.precision:
+        cmd += ["--precision", model.precision]
+    if model.accuracy_budget_db:
+        cmd += ["--accuracy-budget-db", repr(model.accuracy_budget_db)]
     if spec.base_config:
         cmd += ["--config", spec.base_config]
     for item in spec.set:
@@ -77,7 +81,9 @@ def batch_command(tool, spec, model, points, report_dir, jobs):
 def run_batch(children, tool, spec, model, assignments, jobs):
     """Yields (assignment, row, layers) for each point as it finishes. One run_workload --points
     runs them all: it prepares the model once (front end, quantisation, reference) and compiles
-    and simulates each point in a child process, `jobs` at a time."""
+    and simulates each point in a child process, `jobs` at a time. Rows name the model by its
+    label (name and precision)."""
+    label = spec_mod.model_label(model)
     with tempfile.TemporaryDirectory(prefix="npu-sweep-") as scratch:
         left = {f"p{i}": a for i, a in enumerate(assignments)}
         points, report_dir = os.path.join(scratch, "points.txt"), os.path.join(scratch, "reports")
@@ -91,7 +97,7 @@ def run_batch(children, tool, spec, model, assignments, jobs):
             try:
                 for line in child.stdout:
                     name, status, seconds = line.split()
-                    yield (left[name],) + point_row(model, left.pop(name), int(status),
+                    yield (left[name],) + point_row(label, left.pop(name), int(status),
                                                     float(seconds), report_dir, name)
                 child.wait()
             except BaseException:  # interrupted, or the caller stopped listening
@@ -104,7 +110,7 @@ def run_batch(children, tool, spec, model, assignments, jobs):
                 lines = err.read().strip().splitlines()
                 why = lines[-1] if lines else f"exit status {child.returncode}"
                 for a in left.values():
-                    yield a, {"model": model, "point": point_key(a), "status": "error",
+                    yield a, {"model": label, "point": point_key(a), "status": "error",
                               "error": why}, []
 
 
@@ -183,8 +189,11 @@ def write_csv(path, spec, rows):
 
 
 def write_plot(path, spec, rows):
-    """Cycles against the first axis, one line per value of the others (and per model)."""
+    """Cycles against the first axis, one line per value of the others (and per model); against
+    the models (and precisions) when only precision is swept."""
     axes = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
+    if not axes:
+        axes = ["model"]
     x_key, x_values = axes[0], []
     for r in rows:
         if r[x_key] not in x_values:
@@ -192,7 +201,8 @@ def write_plot(path, spec, rows):
     series = {}
     for r in rows:
         name = ", ".join([f"{k}={r[k]}" for k in axes[1:]] +
-                         ([r["model"]] if len(spec.models) > 1 else [])) or r["model"]
+                         ([r["model"]] if len(spec.models) > 1 and x_key != "model" else [])) \
+            or ("cycles" if x_key == "model" else r["model"])
         series.setdefault(name, {})[r[x_key]] = r.get("cycles")
     lines = [(name, [by_x.get(x) for x in x_values]) for name, by_x in series.items()]
     svg = svg_plot.line_chart(f"{spec.name}: cycles per inference", x_key, x_values, lines,
@@ -204,12 +214,14 @@ def write_plot(path, spec, rows):
 
 def label_of(spec):
     fields = [a.field for a in spec.axes] + [a.field for g in spec.linked for a in g.axes]
-    return lambda r: " ".join(f"{k.split('.')[-1]}={r[k]}" for k in fields)
+    several = len(spec.models) > 1
+    return lambda r: " ".join([f"{k.split('.')[-1]}={r[k]}" for k in fields] +
+                              ([r["model"]] if several else []))
 
 
 def run_sweep(args, spec):
     build = tool_build(args.tool)
-    order = [(m.name, p) for m in spec.models for p in spec_mod.points(spec)]
+    order = [(spec_mod.model_label(m), p) for m in spec.models for p in spec_mod.points(spec)]
     with Store(args.db) as store:
         sweep_id = store.sweep_id(spec.name, spec_mod.spec_hash(spec),
                                   text_format.MessageToString(spec))
@@ -231,10 +243,10 @@ def run_sweep(args, spec):
         try:
             n = 0
             for model in spec.models:
-                mine = [p for m, p in todo if m == model.name]
+                mine = [p for m, p in todo if m == spec_mod.model_label(model)]
                 if not mine:
                     continue
-                for assignment, row, layers in run_batch(children, args.tool, spec, model.name,
+                for assignment, row, layers in run_batch(children, args.tool, spec, model,
                                                          mine, args.jobs):
                     n += 1
                     store.add_sweep_point(dict(row, sweep_id=sweep_id), layers)
@@ -315,7 +327,8 @@ def parse_args(argv):
     p.add_argument("model", nargs="?", help="a model run_workload knows (or give --spec)")
     p.add_argument("--spec", help="a sweep spec textproto (tools/sweep/sweep_spec.proto)")
     p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...",
-                   help="a config field and the values to sweep (repeatable: cross product)")
+                   help="a config field and the values to sweep (repeatable: cross product); "
+                        "precision=int8,w4a8,auto sweeps run_workload's --precision")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="a config override for every point")
     p.add_argument("--timing-only", action="store_true", help="skip data (cycles identical)")
