@@ -47,15 +47,16 @@ Status CheckPlace(const spec::Program& p, std::string_view what, uint64_t offset
   return Status::Ok();
 }
 
-// A host-visible tensor: int8, as many bytes as its shape has elements (and at least one).
+// A host-visible tensor: int8 or FP16, as many bytes as its shape has elements times the
+// element's (and at least one element).
 Status CheckIoTensor(const spec::Program& p, const spec::TensorDesc& t, std::string_view role) {
   const std::string what = fmt::format("{} '{}'", role, t.name());
-  if (t.dtype() != spec::INT8) {
-    return DataLoss(
-        fmt::format("{}: element type {} (int8 expected)", what, spec::DataType_Name(t.dtype())));
+  if (t.dtype() != spec::INT8 && t.dtype() != spec::FLOAT16) {
+    return DataLoss(fmt::format("{}: element type {} (int8 or float16 expected)", what,
+                                spec::DataType_Name(t.dtype())));
   }
-  const uint64_t elements = spec::Elements(t);
-  if (elements == 0 || elements != t.size_bytes()) {
+  const uint64_t elements = spec::Elements(t), element_bytes = t.dtype() == spec::FLOAT16 ? 2 : 1;
+  if (elements == 0 || elements * element_bytes != t.size_bytes()) {
     return DataLoss(fmt::format("{}: shape [{}] has {} elements but the tensor has {} bytes", what,
                                 fmt::join(t.shape(), ","), elements, t.size_bytes()));
   }

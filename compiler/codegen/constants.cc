@@ -4,15 +4,48 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
+#include "hw/spec/fp16.h"
 #include "hw/spec/int4.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler {
 
+namespace {
+
+// FP16 weights: the same tiles, 2 bytes (little-endian) a weight.
+std::vector<uint8_t> PackFp16Weights(const ConvLayer& l, const TileGrid& g) {
+  std::vector<uint8_t> packed(g.WeightBytes());
+  const std::vector<uint64_t> offsets = g.WeightTileOffsets();
+  const uint64_t channels = l.WeightChannels();
+  for (uint32_t o = 0; o < g.oc().count(); ++o) {
+    for (uint32_t r = 0; r < g.reductions(); ++r) {
+      const Span1D oc = g.oc().At(o), ic = g.InputChannels(r);
+      const KernelBlock b = g.Block(r);
+      auto* dst = reinterpret_cast<int8_t*>(packed.data() + offsets[uint64_t{o} * g.reductions() + r]);
+      uint64_t i = 0;
+      for (uint32_t n = oc.begin; n < oc.begin + oc.size; ++n) {
+        for (uint32_t kh = b.h0; kh < b.h0 + b.h; ++kh) {
+          for (uint32_t kw = b.w0; kw < b.w0 + b.w; ++kw) {
+            const uint64_t tap = (uint64_t{n} * l.kernel_h + kh) * l.kernel_w + kw;
+            for (uint32_t c = 0; c < ic.size; ++c) {
+              spec::StoreFp16(dst, i++, l.weights_fp16[tap * channels + ic.begin + c]);
+            }
+          }
+        }
+      }
+    }
+  }
+  return packed;
+}
+
+}  // namespace
+
 std::vector<uint8_t> PackWeights(const ConvLayer& l, const TileGrid& g) {
   if (l.activation_weights) return {};  // LOADed from the activation
+  if (l.fp16) return PackFp16Weights(l, g);
   std::vector<uint8_t> packed(g.WeightBytes());
   const std::vector<uint64_t> offsets = g.WeightTileOffsets();
   const uint64_t channels = l.WeightChannels();
@@ -60,6 +93,12 @@ StatusOr<int32_t> FoldedBias(const ConvLayer& l, uint32_t n) {
 
 StatusOr<std::vector<uint8_t>> PackActParams(const ConvLayer& l) {
   std::vector<uint8_t> block(uint64_t{l.out_c} * spec::kActParamBytes);
+  if (l.fp16) {  // the FP32 bias's bits; ACT reads nothing else of the record
+    for (uint32_t n = 0; n < l.out_c; ++n) {
+      spec::WriteActParams(block, n, {std::bit_cast<int32_t>(l.bias_fp32[n]), 0, 0});
+    }
+    return block;
+  }
   for (uint32_t n = 0; n < l.out_c; ++n) {
     NPU_ASSIGN_OR_RETURN(const int32_t bias, FoldedBias(l, n));
     spec::WriteActParams(block, n, {bias, l.multiplier[n], l.shift[n]});

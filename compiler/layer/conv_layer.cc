@@ -106,8 +106,25 @@ Status CheckPadding(const ConvLayer& l) {
   return Status::Ok();
 }
 
+Status CheckFp16(const ConvLayer& l) {
+  if (l.activation_weights || l.weights_int4 || !l.table.empty() || !l.weights.empty() ||
+      !l.bias.empty()) {
+    return InvalidArgument(
+        "fp16: no activation weights, int4 weights, table, int8 weights or int32 bias");
+  }
+  if (l.weights_fp16.size() != l.WeightValues()) {
+    return InvalidArgument(fmt::format("fp16 weights has {} values, expected {}",
+                                       l.weights_fp16.size(), l.WeightValues()));
+  }
+  if (l.bias_fp32.size() != l.out_c) {
+    return InvalidArgument(
+        fmt::format("fp16 bias has {} values, expected out_c = {}", l.bias_fp32.size(), l.out_c));
+  }
+  return Status::Ok();
+}
+
 Status CheckSizes(const ConvLayer& l) {
-  const uint64_t want_weights = l.activation_weights ? 0 : l.WeightBytes();
+  const uint64_t want_weights = l.activation_weights ? 0 : l.WeightValues();
   if (l.activation_weights && !l.weights.empty()) {
     return InvalidArgument("weights from an activation: the constant weights must be empty");
   }
@@ -178,8 +195,9 @@ uint32_t ConvLayer::OutW() const {
 Status CheckLayer(const ConvLayer& layer) {
   Status status = CheckShape(layer);
   if (status.ok()) status = CheckPadding(layer);
-  if (status.ok()) status = CheckSizes(layer);
-  if (status.ok()) status = CheckQuantisation(layer);
+  if (status.ok() && layer.fp16) status = CheckFp16(layer);
+  if (status.ok() && !layer.fp16) status = CheckSizes(layer);
+  if (status.ok() && !layer.fp16) status = CheckQuantisation(layer);
   return status.WithContext(fmt::format("layer '{}'", layer.DisplayName()));
 }
 

@@ -31,6 +31,15 @@ struct ConvLayer {
   // W4A8: every weight is in [-8, 7] and the weight tiles go to DRAM and SRAM as int4, each
   // tile row packed two per byte (CONV's weights_int4, hw/spec/int4.h).
   bool weights_int4 = false;
+  // FP16 (docs/fp16-semantics.md): FP16 activations and weights (`weights_fp16`, the bits, in
+  // the layout of `weights`, which stays empty), FP32 bias (`bias_fp32`; `bias`, `multiplier`
+  // and `shift` empty), clamps as FP16 bit patterns; no zero points, scales or table. Every
+  // size below counts 2 bytes an element. The tiler never splits an FP16 reduction over
+  // several CONVs (each would round its sum into the accumulator).
+  bool fp16 = false;
+  std::vector<uint16_t> weights_fp16;
+  std::vector<float> bias_fp32;
+  uint16_t fp16_clamp_min = 0xFC00, fp16_clamp_max = 0x7C00;  // -inf, +inf
   // Independent convolutions computed alike, one after the other with one tiling and one set of
   // buffers (a matrix product's batch indices: attention's heads): each has its own input,
   // weights (activation weights) and output, whose places the emitter is given. The sizes below
@@ -71,10 +80,12 @@ struct ConvLayer {
   uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c); }
   // Input channels one weight row covers: in_c, or 1 if depthwise.
   uint32_t WeightChannels() const { return depthwise ? 1 : in_c; }
-  uint64_t WeightBytes() const { return uint64_t{out_c} * ReductionSize(); }
+  uint64_t ElementBytes() const { return fp16 ? 2 : 1; }  // of activations and weights
+  uint64_t WeightValues() const { return uint64_t{out_c} * ReductionSize(); }
+  uint64_t WeightBytes() const { return WeightValues() * ElementBytes(); }
   uint64_t Macs() const { return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize(); }
-  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c; }
-  uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c; }
+  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c * ElementBytes(); }
+  uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c * ElementBytes(); }
   const char* OpName() const {
     return activation_weights ? "matmul"
            : fully_connected  ? "fully_connected"

@@ -86,6 +86,10 @@ const char* EltwiseLayer::OpName() const {
 
 Status CheckEltwiseLayer(const EltwiseLayer& layer) {
   Status status = CheckRanges(layer);
+  if (status.ok() && layer.fp16 && layer.b_is_constant()) {
+    status = InvalidArgument("an FP16 layer's b is an activation");
+  }
+  if (status.ok() && layer.fp16_relu && !layer.fp16) status = InvalidArgument("fp16_relu without fp16");
   if (status.ok()) status = CheckOperands(layer);
   return status.WithContext(fmt::format("layer '{}'", layer.DisplayName()));
 }

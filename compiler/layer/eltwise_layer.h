@@ -27,7 +27,11 @@ struct EltwiseLayer {
   int32_t a_multiplier = 1, b_multiplier = 1;
   int32_t shift = 1;  // 1..62
   int32_t clamp_min = -128, clamp_max = 127;
+  // FP16 (docs/fp16-semantics.md): 2 bytes an element, b an activation, the int8 fields above
+  // unused; fp16_relu makes a result below 0 +0.
+  bool fp16 = false, fp16_relu = false;
 
+  uint64_t ElementBytes() const { return fp16 ? 2 : 1; }
   uint64_t Elements() const { return uint64_t{h} * w * c; }
   // b's values: Elements(), c, h*w or 1 by broadcast.
   uint64_t BElements() const;

@@ -29,12 +29,16 @@ struct PoolLayer {
   int32_t shift = 30;
   int32_t clamp_min = -128;
   int32_t clamp_max = 127;
+  // FP16 (docs/fp16-semantics.md): 2 bytes an element; the int8 fields above are unused.
+  bool fp16 = false;
 
   bool average() const { return kind != PoolKind::kMax; }
-  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels; }
-  uint64_t OutputBytes() const { return uint64_t{out_h} * out_w * channels; }
+  uint64_t ElementBytes() const { return fp16 ? 2 : 1; }
+  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels * ElementBytes(); }
+  uint64_t OutputValues() const { return uint64_t{out_h} * out_w * channels; }
+  uint64_t OutputBytes() const { return OutputValues() * ElementBytes(); }
   // Window taps read per output value, the vector unit's work measure.
-  uint64_t Taps() const { return OutputBytes() * kernel_h * kernel_w; }
+  uint64_t Taps() const { return OutputValues() * kernel_h * kernel_w; }
   const char* OpName() const;
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };

@@ -72,6 +72,17 @@ Status LowerEltwise(const ir::Node& n, const Network& net, NetLayer& layer,
   e.op = OpOf(n.kind());
   e.h = y.h, e.w = y.w, e.c = y.c;
   e.broadcast = *broadcast;
+  if (y.fp16) {  // an FP16 add of two activations (qinterp::CheckFp16Graph)
+    if (tb->is_constant() || e.op != spec::EltwiseOp::kAdd) {
+      return BadNode(n, "an FP16 elementwise op adds two activations");
+    }
+    e.fp16 = true;
+    e.fp16_relu = n.attrs().GetInt("fp16_relu", 0) != 0;
+    NPU_TRY(CheckEltwiseLayer(e));
+    layer.op = e.OpName();
+    layer.work = std::move(e);
+    return Status::Ok();
+  }
   e.a_zero_point = ta->quant().zero_point[0];
   e.b_zero_point = tb->quant().zero_point[0];
   e.output_zero_point = y.zero_point;

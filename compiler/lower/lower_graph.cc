@@ -61,8 +61,9 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
   auto bad = [&](const std::string& why) {
     return InvalidArgument(fmt::format("tensor '{}' {}: {}", t.name(), ir::ShapeText(s), why));
   };
-  if (t.dtype() != ir::DType::kInt8) return bad("activations must be i8");
-  if (t.quant().empty() || t.quant().per_channel()) {
+  const bool fp16 = t.dtype() == ir::DType::kFloat16;  // an FP16 graph: no parameters
+  if (t.dtype() != ir::DType::kInt8 && !fp16) return bad("activations must be i8 (or f16)");
+  if (!fp16 && (t.quant().empty() || t.quant().per_channel())) {
     return bad("activations need per-tensor quantisation parameters");
   }
   for (int64_t d : s) {
@@ -120,14 +121,16 @@ bool Lowering::ForcedOnCpu(const ir::Node& n) const {
 // A value for tensor `t`, in `buffer` (a view) or in a new buffer (-1).
 StatusOr<int> Lowering::NewValue(const ir::Tensor& t, int buffer) {
   NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(t));
+  const bool fp16 = t.dtype() == ir::DType::kFloat16;
   ActivationValue v{t.name(),
                     {},
                     hwc[0],
                     hwc[1],
                     hwc[2],
-                    t.quant().scale[0],
-                    t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
+                    fp16 ? 1.0f : t.quant().scale[0],
+                    fp16 || t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
                     buffer};
+  v.fp16 = fp16;
   for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
   if (buffer < 0) {
     v.buffer = static_cast<int>(net_.buffers.size());
@@ -191,20 +194,22 @@ std::optional<uint64_t> Lowering::ContiguousSlice(const ir::Node& n, int input) 
     offset += uint64_t(start[d]) * stride;
     stride *= uint64_t(in[d]);
   }
-  return x.byte_offset + offset;
+  return x.byte_offset + offset * x.element_bytes();
 }
 
 Status Lowering::SliceView(const ir::Node& n, int input, uint64_t byte_offset) {
   NPU_ASSIGN_OR_RETURN(const auto hwc, HwcOf(*n.output(0)));
   const ir::Tensor& t = *n.output(0);
+  const bool fp16 = t.dtype() == ir::DType::kFloat16;
   ActivationValue v{t.name(),
                     {},
                     hwc[0],
                     hwc[1],
                     hwc[2],
-                    t.quant().scale[0],
-                    t.quant().zero_point[0],
+                    fp16 ? 1.0f : t.quant().scale[0],
+                    fp16 ? 0 : t.quant().zero_point[0],
                     net_.values[input].buffer};
+  v.fp16 = fp16;
   for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
   v.byte_offset = byte_offset;
   net_.values.push_back(v);

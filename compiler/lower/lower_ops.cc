@@ -22,10 +22,35 @@ StatusOr<std::vector<T>> Constant(const ir::Node& n, size_t index, const ir::Sha
 
 std::vector<int32_t> Narrow(const std::vector<int64_t>& v) { return {v.begin(), v.end()}; }
 
+// FP16 (an FP16 graph's node, checked by qinterp::CheckFp16Graph): the layer's FP16 weights
+// (moved from `weights`' place: the FP16 graph's constant), FP32 bias and FP16 clamp bounds.
+Status SetFp16(const ir::Node& n, uint32_t out_c, ConvLayer& c) {
+  const ir::Tensor *w = n.input(1), *b = n.input(2);
+  if (w->dtype() != ir::DType::kFloat16 || b == nullptr || b->dtype() != ir::DType::kFloat32 ||
+      ir::NumElements(b->shape()) != out_c) {
+    return BadNode(n, "an FP16 layer takes f16 weights and an f32 bias of one value a channel");
+  }
+  c.fp16 = true;
+  c.weights_fp16.assign(w->data<uint16_t>().begin(), w->data<uint16_t>().end());
+  c.bias_fp32.assign(b->data<float>().begin(), b->data<float>().end());
+  c.fp16_clamp_min = static_cast<uint16_t>(n.attrs().GetInt("fp16_clamp_min", 0xFC00));
+  c.fp16_clamp_max = static_cast<uint16_t>(n.attrs().GetInt("fp16_clamp_max", 0x7C00));
+  c.weights.clear(), c.bias.clear(), c.multiplier.clear(), c.shift.clear();
+  if (KernelBlocking(c).count() > 1) {
+    return Unimplemented(fmt::format(
+        "node '{}': an FP16 kernel of {}x{} (dilation {}x{}) would be split over several CONVs, "
+        "each rounding its sum; at most {} taps and dilation {} per axis",
+        n.name(), c.kernel_h, c.kernel_w, c.dilation_h, c.dilation_w, kMaxConvField,
+        kMaxConvField));
+  }
+  return Status::Ok();
+}
+
 // Requantisation and clamp of a conv or gemm with `out_c` channels, and the quantisation of its
 // input and output values.
 Status SetRequant(const ir::Node& n, const Network& net, const NetLayer& layer, uint32_t out_c,
                   ConvLayer& c) {
+  if (net.value(layer.output).fp16) return SetFp16(n, out_c, c);
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> m, IntsAttr(n, "multiplier", out_c));
   NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> s, IntsAttr(n, "shift", out_c));
   NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min"));
@@ -54,6 +79,12 @@ std::vector<ConvPart> SplitGroups(const ConvLayer& whole, uint32_t groups) {
       return std::decay_t<decltype(v)>(v.begin() + g * out_g * per,
                                        v.begin() + (g + 1) * out_g * per);
     };
+    if (whole.fp16) {
+      p.conv.weights_fp16 = slice(whole.weights_fp16, per_channel);
+      p.conv.bias_fp32 = slice(whole.bias_fp32, 1);
+      parts.push_back(std::move(p));
+      continue;
+    }
     p.conv.weights = slice(whole.weights, per_channel);
     p.conv.bias = slice(whole.bias, 1);
     p.conv.multiplier = slice(whole.multiplier, 1);
@@ -124,8 +155,10 @@ Status LowerConv(const ir::Node& n, const Network& net, NetLayer& layer) {
   c.dilation_h = uint32_t(d[0]), c.dilation_w = uint32_t(d[1]);
   c.pad_top = uint32_t(p[0]), c.pad_left = uint32_t(p[1]);
   c.pad_bottom = uint32_t(p[2]), c.pad_right = uint32_t(p[3]);
-  NPU_ASSIGN_OR_RETURN(c.weights, Constant<int8_t>(n, 1, ws));
-  NPU_ASSIGN_OR_RETURN(c.bias, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  if (!y.fp16) {
+    NPU_ASSIGN_OR_RETURN(c.weights, Constant<int8_t>(n, 1, ws));
+    NPU_ASSIGN_OR_RETURN(c.bias, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  }
   NPU_TRY(SetRequant(n, net, layer, y.c, c));
   NPU_TRY(CheckOutput(n, c, y));
   c.weights_int4 = Int4Weights(n);
@@ -157,8 +190,12 @@ Status LowerGemm(const ir::Node& n, const Network& net, NetLayer& layer) {
     return BadNode(n, fmt::format("gemm maps every row of K values to N: {}x{}x{} -> {}x{}x{}", x.h,
                                   x.w, x.c, y.h, y.w, y.c));
   }
-  NPU_ASSIGN_OR_RETURN(std::vector<int8_t> w, Constant<int8_t>(n, 1, {y.c, x.c}));
-  NPU_ASSIGN_OR_RETURN(std::vector<int32_t> b, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  std::vector<int8_t> w;
+  std::vector<int32_t> b;
+  if (!y.fp16) {
+    NPU_ASSIGN_OR_RETURN(w, Constant<int8_t>(n, 1, {y.c, x.c}));
+    NPU_ASSIGN_OR_RETURN(b, Constant<int32_t>(n, 2, {int64_t{y.c}}));
+  }
   // Rows of a [.., W, K] input are the pixels of an H x W plane: a 1x1 convolution over it.
   ConvLayer c = MakeFullyConnected(n.name(), x.c, y.c, std::move(w), std::move(b));
   c.in_h = x.h, c.in_w = x.w;

@@ -75,6 +75,15 @@ Status LowerPool(const ir::Node& n, const Network& net, NetLayer& layer) {
   } else {
     NPU_TRY(ReadWindow(n, p));
   }
+  if (x.fp16) {  // no parameters, no clamp (docs/quantized-ir.md, "FP16 graphs")
+    p.fp16 = true;
+    NPU_ASSIGN_OR_RETURN(const int64_t cip, IntAttr(n, "count_include_pad", 0));
+    p.count_include_pad = cip != 0;
+    layer.op = p.OpName();
+    NPU_TRY(CheckPoolLayer(p));
+    layer.work = p;
+    return Status::Ok();
+  }
   p.input_zero_point = x.zero_point, p.output_zero_point = y.zero_point;
   NPU_ASSIGN_OR_RETURN(const int64_t lo, IntAttr(n, "clamp_min", -128));
   NPU_ASSIGN_OR_RETURN(const int64_t hi, IntAttr(n, "clamp_max", 127));

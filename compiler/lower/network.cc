@@ -30,6 +30,14 @@ uint64_t NetLayer::Int4Macs() const {
   return macs;
 }
 
+uint64_t NetLayer::Fp16Macs() const {
+  uint64_t macs = 0;
+  if (const auto* parts = conv_parts()) {
+    for (const ConvPart& p : *parts) macs += p.conv.fp16 ? p.conv.Macs() : 0;
+  }
+  return macs;
+}
+
 uint64_t NetLayer::ConstantBytes() const {
   uint64_t bytes = 0;
   if (const CpuLayer* c = cpu()) {
@@ -39,7 +47,8 @@ uint64_t NetLayer::ConstantBytes() const {
     for (const ConvPart& p : *parts) {
       const uint64_t weights = p.conv.weights_int4
                                    ? p.conv.out_c * spec::Int4RowBytes(p.conv.ReductionSize())
-                                   : p.conv.weights.size();
+                                   : p.conv.fp16 ? p.conv.WeightBytes()
+                                                 : p.conv.weights.size();
       bytes += weights + uint64_t{p.conv.out_c} * spec::kActParamBytes;
     }
     if (!parts->empty()) bytes += parts->front().conv.table.size();  // one table per layer

@@ -39,7 +39,10 @@ struct ActivationValue {
   // A contiguous part of its buffer (a slice along the outermost dim, an outer concatenation's
   // input): where it starts.
   uint64_t byte_offset = 0;
-  uint64_t bytes() const { return uint64_t{h} * w * c; }
+  // FP16 (an FP16 graph's f16 tensor): 2 bytes an element, no scale or zero point.
+  bool fp16 = false;
+  uint32_t element_bytes() const { return fp16 ? 2 : 1; }
+  uint64_t bytes() const { return uint64_t{h} * w * c * element_bytes(); }
 };
 
 struct NetBuffer {
@@ -81,6 +84,7 @@ struct NetLayer {
   bool on_cpu() const { return cpu() != nullptr; }
   uint64_t Macs() const;
   uint64_t Int4Macs() const;  // of Macs(), those with int4 weights
+  uint64_t Fp16Macs() const;  // of Macs(), those in FP16
   uint64_t ConstantBytes() const;  // weights, ACT records, tables, constant operands, taps
   std::string ShapeText(const std::vector<ActivationValue>& values) const;
 };

@@ -24,8 +24,10 @@ TensorPlace PlaceOf(const Network& net, int v, const OnChipPlan& chip, const Mod
   const int b = value.buffer;
   const uint32_t stride = net.PixelStride(v);
   const uint64_t at = value.byte_offset;
-  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b] + at, stride, value.channel_offset}
-                         : TensorPlace{false, dram.buffers[b] + at, stride, value.channel_offset};
+  return chip.on_chip[b] ? TensorPlace{true, chip.sram_addr[b] + at, stride, value.channel_offset,
+                                       value.element_bytes()}
+                         : TensorPlace{false, dram.buffers[b] + at, stride, value.channel_offset,
+                                       value.element_bytes()};
 }
 
 // Step 5 (emission) and the per-layer records that do not need the replay.
@@ -57,6 +59,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.on_chip = ResidencyOf(net, layer, chip.on_chip);
     l.macs = layer.Macs();
     l.int4_macs = layer.Int4Macs();
+    l.fp16_macs = layer.Fp16Macs();
     l.constant_bytes = layer.ConstantBytes();
     l.scratch_bytes = chip.schedules[i].scratch_bytes;
     l.scratch_base = chip.scratch_base[i];

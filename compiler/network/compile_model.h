@@ -48,6 +48,7 @@ struct ModelLayer {
   LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights
+  uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t scratch_bytes = 0, scratch_base = 0;
   uint64_t sram_in_use = 0;       // SRAM allocated while the layer runs (on-chip tensors, scratch)
   uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay

@@ -175,6 +175,33 @@ bool IsOnnxPath(std::string_view model) {
   return model.size() > 5 && model.substr(model.size() - 5) == ".onnx";
 }
 
+namespace {
+
+// Step 5: the inputs (quantised, or rounded to FP16) and the reference's outputs.
+StatusOr<QuantizedModel> Finish(QuantizedModel p, const ModelPipelineOptions& o) {
+  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.batched, o, p.batch));
+  for (const interp::HostTensor& v : o.inputs) p.float_inputs.push_back(Image(v, 0, p.batch));
+  if (o.inputs.empty()) p.float_inputs = workloads::MakeInputs(p.float_graph, o.input_seed);
+  if (o.compute_reference) {
+    const Clock::time_point t = Clock::now();
+    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(p.batched, p.inputs));
+    p.reference_seconds = Since(t);
+  }
+  return p;
+}
+
+// Steps 3-5 for FP16: the conversion, the batch, the inputs rounded to FP16, the FP16 reference.
+StatusOr<QuantizedModel> Fp16Model(QuantizedModel p, const ModelPipelineOptions& o) {
+  const Clock::time_point t = Clock::now();
+  NPU_ASSIGN_OR_RETURN(p.quantized, quantize::ConvertToFp16(p.float_graph));
+  p.fp16 = true;
+  p.quantize_seconds = Since(t);
+  NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
+  return Finish(std::move(p), o);
+}
+
+}  // namespace
+
 StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipelineOptions& o,
                                        const spec::NpuConfig* fits) {
   QuantizedModel p;
@@ -199,8 +226,9 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   NPU_TRY(piped);
   if (fits) NPU_TRY(CheckFitsDram(p.float_graph, *fits, p.batch));
   p.prepare_seconds = Since(t);
-  // 3. Quantise on the caller's calibration samples, or seeded ones.
+  // 3. Quantise on the caller's calibration samples, or seeded ones (FP16: convert).
   t = Clock::now();
+  if (o.fp16) return Fp16Model(std::move(p), o);
   NPU_ASSIGN_OR_RETURN(const quantize::CalibrationSet calibration,
                        CalibrationSamples(p.float_graph, o));
   p.calibration_samples = int64_t(calibration.samples.size());
@@ -258,16 +286,7 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
     NPU_ASSIGN_OR_RETURN(ir::Graph twin, ReplicateBatch(*int8_twin, p.batch));
     p.int8_twin = std::make_shared<const ir::Graph>(std::move(twin));
   }
-  // 5. Inputs and the integer reference.
-  NPU_ASSIGN_OR_RETURN(p.inputs, QuantisedInputs(p.float_graph, p.batched, o, p.batch));
-  for (const interp::HostTensor& v : o.inputs) p.float_inputs.push_back(Image(v, 0, p.batch));
-  if (o.inputs.empty()) p.float_inputs = workloads::MakeInputs(p.float_graph, o.input_seed);
-  if (o.compute_reference) {
-    t = Clock::now();
-    NPU_ASSIGN_OR_RETURN(p.expected, qinterp::InterpretQuantized(p.batched, p.inputs));
-    p.reference_seconds = Since(t);
-  }
-  return p;
+  return Finish(std::move(p), o);
 }
 
 StatusOr<CompiledModel> CompileForConfig(const QuantizedModel& model, const spec::NpuConfig& config,

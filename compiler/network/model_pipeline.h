@@ -47,6 +47,9 @@ struct ModelPipelineOptions {
   // first kMixedPrecisionSamples calibration samples.
   bool auto_precision = false;
   double accuracy_budget_db = 1.0;
+  // FP16 instead of int8: the float graph rounded to FP16 (quantize::ConvertToFp16), no
+  // calibration, no cache (the conversion takes milliseconds); the reference is the FP16 one.
+  bool fp16 = false;
   uint32_t input_seed = quantize::kEvaluationSeed;  // the input run and checked
   // Float inputs to run instead of the seeded one (one per graph input, the float model's
   // shapes, NCHW for images).
@@ -80,6 +83,7 @@ struct QuantizedModel {
   std::string calibration_observer;
   int weight_bits = 8;  // quantize::QuantizeOptions::weight_bits
   bool auto_precision = false;
+  bool fp16 = false;  // ModelPipelineOptions::fp16: `quantized` is an FP16 graph
   // With auto_precision: the layers with int4 weights (from the graph, also on a cache hit) and,
   // when chosen in this run, the choice's table (FormatMixedPrecision).
   std::vector<std::string> int4_layers;

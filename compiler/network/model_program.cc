@@ -18,7 +18,9 @@ namespace {
 
 spec::TensorDesc Describe(const ActivationValue& v, uint64_t offset) {
   const std::vector<uint32_t> shape(v.shape.begin(), v.shape.end());
-  return Int8Tensor(v.name, shape, offset, v.bytes(), v.scale, v.zero_point);
+  spec::TensorDesc t = Int8Tensor(v.name, shape, offset, v.bytes(), v.scale, v.zero_point);
+  if (v.fp16) t.set_dtype(spec::FLOAT16);  // no scale: the host rounds to and reads FP16
+  return t;
 }
 
 void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
@@ -29,6 +31,7 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_instruction_count(l.instruction_count);
   info->set_macs(l.macs);
   info->set_int4_macs(l.int4_macs);
+  info->set_fp16_macs(l.fp16_macs);
   info->set_predicted_cycles(l.predicted_cycles);
   info->set_predicted_dram_bytes(l.predicted_dram_read_bytes + l.predicted_dram_write_bytes);
   info->set_tiling(l.note.empty() ? l.tiling : l.tiling + "; " + l.note);
@@ -137,7 +140,7 @@ Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
     l.roofline_cycles =
-        spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs), min_bytes);
+        spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
     m.roofline_cycles += l.roofline_cycles;
     m.min_dram_bytes += l.constant_bytes;
   }

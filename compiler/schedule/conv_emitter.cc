@@ -78,7 +78,8 @@ class Emitter {
   void LoadInput(const TensorPlace& t, const InputRegion& in, uint64_t sram_addr) {
     Dma(spec::Opcode::kLoad,
         HwcBlockCopy(t.At(in.rows.begin, in.cols.begin, in.channels.begin, layer_.in_w), sram_addr,
-                     in.rows.size, in.cols.size, in.channels.size, layer_.in_w, t.channels));
+                     in.rows.size, in.cols.size, in.channels.size * t.element_bytes, layer_.in_w,
+                     t.PixelBytes()));
   }
 
   void LoadWeights(const ConvStep& s) {
@@ -110,7 +111,7 @@ class Emitter {
     c.in_c = in.channels.size;
     c.pad_top = in.rows.pad_before;
     c.pad_left = in.cols.pad_before;
-    c.pad_value = l.input_zero_point;
+    c.pad_value = l.input_zero_point;  // 0 for FP16: padding reads +0
     // A kernel block's taps; a field CONV cannot encode does not matter for this CONV (one-tap
     // blocks for a large dilation, one output row or column for a large stride: tile_grid.h).
     const KernelBlock b = grid_.Block(s.ic);
@@ -129,6 +130,7 @@ class Emitter {
     c.depthwise = l.depthwise;
     c.weights_kn = l.activation_weights && !l.weights_nk;
     c.weights_int4 = l.weights_int4;
+    c.fp16 = l.fp16;
     c.in_zero_point = l.activation_weights ? l.input_zero_point : 0;
     c.wt_zero_point = l.weight_zero_point;
     out_.push_back({spec::Opcode::kConv, 0, 0, c});
@@ -155,10 +157,16 @@ class Emitter {
     a.clamp_max = l.clamp_max;
     a.use_table = !l.table.empty();
     a.table_addr = a.use_table ? static_cast<uint32_t>(plan_.table.base) : 0;
+    if (l.fp16) {  // FP32 bias records, FP16 bounds; the int8 fields keep their defaults
+      a.fp16 = true;
+      a.out_zero_point = 0, a.clamp_min = -128, a.clamp_max = 127;
+      a.fp16_clamp_min = l.fp16_clamp_min, a.fp16_clamp_max = l.fp16_clamp_max;
+    }
     out_.push_back({spec::Opcode::kAct, 0, 0, a});
     if (tiling_.output_on_chip) return;
     Dma(spec::Opcode::kStore,
-        HwcBlockCopy(first, a.out_addr, rows.size, cols.size, oc.size, out_w, t.channels));
+        HwcBlockCopy(first, a.out_addr, rows.size, cols.size, oc.size * t.element_bytes, out_w,
+                     t.PixelBytes()));
   }
 
   void Dma(spec::Opcode opcode, const StridedCopy& copy) {

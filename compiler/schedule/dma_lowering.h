@@ -29,12 +29,13 @@ inline constexpr uint64_t kMaxCount = 65535;     // n1, n2 are 16-bit fields
 StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t bytes);
 
 // An HWC sub-block [rows][cols][channels] of an HWC tensor `tensor_w` x `tensor_c` at
-// `dram_offset` (the block's first byte), copied to/from dense SRAM at `sram_addr`.
+// `dram_offset` (the block's first byte), copied to/from dense SRAM at `sram_addr`. `channels`
+// and `tensor_c` are bytes: an FP16 tensor's are twice its channels.
 StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
                          uint64_t channels, uint64_t tensor_w, uint64_t tensor_c);
 
 // Elements [offset, offset + count) of the flattened HWC tensor of `c` channels at `place` in
-// DRAM, copied to/from dense SRAM at `sram_addr`. A place that is a channel slice of a wider
+// DRAM (place.element_bytes each), copied to/from dense SRAM at `sram_addr`. A place that is a channel slice of a wider
 // tensor (place.channels > c) takes a chunk of whole pixels or a part of one pixel.
 StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
                          uint64_t sram_addr);

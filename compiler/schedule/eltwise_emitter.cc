@@ -67,6 +67,8 @@ spec::EltwiseArgs EltwiseFields(const EltwiseLayer& l) {
   e.shift = static_cast<uint32_t>(l.shift);
   e.clamp_min = l.clamp_min;
   e.clamp_max = l.clamp_max;
+  e.fp16 = l.fp16;
+  e.fp16_relu = l.fp16_relu;
   return e;
 }
 
@@ -112,27 +114,33 @@ void GatherRows(const GatherLayer& t, uint64_t input, uint64_t sram, uint64_t be
 std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseTiling& t,
                                            const VectorPlan& plan, const EltwiseOperands& ops) {
   std::vector<spec::Instruction> out;
+  // Chunks count elements; addresses and DMA sizes are bytes (x2 for FP16).
+  const uint64_t eb = l.ElementBytes();
   const bool b_once = BLoadedOnce(l) && !t.b_on_chip;
-  if (b_once) Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.b.addr, plan.b.base, l.BElements()));
+  if (b_once) {
+    Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.b.addr, plan.b.base, l.BElements() * eb));
+  }
   const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk, ChunkPixel(l));
   for (uint64_t k = 0; k < chunks.size(); ++k) {
     const auto [offset, n] = chunks[k];
     spec::EltwiseArgs e = EltwiseFields(l);
-    e.a_addr = static_cast<uint32_t>(Operand(out, ops.a, t.a_on_chip, plan.a, k, offset, n));
+    e.a_addr =
+        static_cast<uint32_t>(Operand(out, ops.a, t.a_on_chip, plan.a, k, offset * eb, n * eb));
     const BRead b = BReadOf(l, chunks[k]);
     e.b_addr = static_cast<uint32_t>(
-        b_once ? plan.b.base + b.index
-               : Operand(out, ops.b, t.b_on_chip, plan.b, k, b.index, b.bytes));
+        b_once ? plan.b.base + b.index * eb
+               : Operand(out, ops.b, t.b_on_chip, plan.b, k, b.index * eb, b.bytes * eb));
     e.broadcast = static_cast<uint32_t>(b.mode);
     const bool per_pixel = b.mode == spec::Broadcast::kChannel || b.mode == spec::Broadcast::kPixel;
     e.channels = per_pixel ? l.c : 0;
-    e.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset
+    e.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset * eb
                                        : t.a_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
                                                      : e.a_addr);
     e.count = static_cast<uint32_t>(n);
     out.push_back({spec::Opcode::kEltwise, 0, 0, e});
     if (!t.output_on_chip) {
-      Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, e.out_addr, n));
+      Dma(out, spec::Opcode::kStore,
+          ContiguousCopy(ops.output.addr + offset * eb, e.out_addr, n * eb));
     }
   }
   return out;

@@ -10,13 +10,15 @@ namespace npu::compiler {
 struct TensorPlace {
   bool in_sram = false;
   uint64_t addr = 0;            // DRAM offset (relative, relocated later) or SRAM byte address
-  uint32_t channels = 0;        // channels per stored pixel: the pixel stride in bytes
+  uint32_t channels = 0;        // channels per stored pixel: the pixel stride in elements
   uint32_t channel_offset = 0;  // first channel the layer reads or writes
+  uint32_t element_bytes = 1;   // 2 for FP16
 
-  // The byte of (row, col, channel) relative to the slice.
+  // The first byte of (row, col, channel) relative to the slice.
   uint64_t At(uint64_t row, uint64_t col, uint64_t channel, uint64_t width) const {
-    return addr + (row * width + col) * channels + channel_offset + channel;
+    return addr + ((row * width + col) * channels + channel_offset + channel) * element_bytes;
   }
+  uint64_t PixelBytes() const { return uint64_t{channels} * element_bytes; }
 };
 
 // The tensor `bytes` further on: another matrix of a batched value (ConvBatch).

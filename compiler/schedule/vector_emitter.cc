@@ -36,6 +36,7 @@ spec::PoolArgs PoolFields(const PoolLayer& l) {
   p.shift = static_cast<uint32_t>(l.shift);
   p.clamp_min = l.clamp_min;
   p.clamp_max = l.clamp_max;
+  p.fp16 = l.fp16;
   return p;
 }
 
@@ -51,7 +52,7 @@ void PoolTile(const PoolLayer& l, const PoolTiling& t, const VectorPlan& plan,
     p.in_addr = static_cast<uint32_t>(plan.a.Addr(k % plan.a.slots));
     Dma(out, spec::Opcode::kLoad,
         HwcBlockCopy(ops.input.At(window.begin, 0, ch.begin, l.in_w), p.in_addr, window.size,
-                     l.in_w, ch.size, l.in_w, ops.input.channels));
+                     l.in_w, ch.size * l.ElementBytes(), l.in_w, ops.input.PixelBytes()));
   }
   p.in_h = window.size;
   p.channels = ch.size;
@@ -63,7 +64,8 @@ void PoolTile(const PoolLayer& l, const PoolTiling& t, const VectorPlan& plan,
   out.push_back({spec::Opcode::kPool, 0, 0, p});
   if (t.output_on_chip) return;
   Dma(out, spec::Opcode::kStore,
-      HwcBlockCopy(first, p.out_addr, rows.size, l.out_w, ch.size, l.out_w, ops.output.channels));
+      HwcBlockCopy(first, p.out_addr, rows.size, l.out_w, ch.size * l.ElementBytes(), l.out_w,
+                   ops.output.PixelBytes()));
 }
 
 }  // namespace

@@ -92,14 +92,15 @@ VectorPlan PlanEltwiseSram(const EltwiseLayer& l, const EltwiseTiling& t, uint32
   const uint32_t slots = ChunkCount(l.Elements(), t.chunk, ChunkPixel(l)) > 1 ? 2 : 1;
   VectorPlan plan;
   uint64_t cursor = 0;
-  plan.a = Place(&cursor, t.chunk, t.a_on_chip ? 0 : slots, align);
+  const uint64_t e = l.ElementBytes();
+  plan.a = Place(&cursor, t.chunk * e, t.a_on_chip ? 0 : slots, align);
   if (BLoadedOnce(l)) {
-    plan.b = Place(&cursor, l.BElements(), t.b_on_chip ? 0 : 1, align);
+    plan.b = Place(&cursor, l.BElements() * e, t.b_on_chip ? 0 : 1, align);
   } else {
-    plan.b = Place(&cursor, BChunkBytes(l, t.chunk), t.b_on_chip ? 0 : slots, align);
+    plan.b = Place(&cursor, BChunkBytes(l, t.chunk) * e, t.b_on_chip ? 0 : slots, align);
   }
   // The result overwrites a's slot; an on-chip a needs its own output slots.
-  plan.out = Place(&cursor, t.chunk, t.a_on_chip && !t.output_on_chip ? slots : 0, align);
+  plan.out = Place(&cursor, t.chunk * e, t.a_on_chip && !t.output_on_chip ? slots : 0, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -210,9 +211,11 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
   const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
   auto emit = [&](const EltwiseTiling& t, const VectorPlan& plan) {
     uint64_t dram = 0, sram = plan.sram_bytes;
-    const EltwiseOperands ops{ReplayPlace(t.a_on_chip, &dram, &sram, l.Elements(), l.c),
-                              ReplayPlace(t.b_on_chip, &dram, &sram, l.BElements(), l.c),
-                              ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements(), l.c)};
+    const uint32_t e = uint32_t(l.ElementBytes());
+    const EltwiseOperands ops{
+        ReplayPlace(t.a_on_chip, &dram, &sram, l.Elements() * e, l.c, e),
+        ReplayPlace(t.b_on_chip, &dram, &sram, l.BElements() * e, l.c, e),
+        ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * e, l.c, e)};
     return EmitEltwise(l, t, plan, ops);
   };
   std::vector<Replayed> costs;

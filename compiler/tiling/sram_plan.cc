@@ -43,7 +43,7 @@ namespace {
 
 // Slot sizes and counts of a tiling, computed once for the alignments FitSram tries.
 struct Buffers {
-  uint64_t weight_bytes, input_bytes, param_bytes, output_bytes;
+  uint64_t weight_bytes, input_bytes, param_bytes, output_bytes, acc_entries;
   uint32_t weight_slots, input_slots, param_slots, output_slots, acc_slots;
   uint32_t table_slots;
 };
@@ -52,6 +52,7 @@ Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
   const uint32_t outputs = SlotCount(false, OutputGroups(g));
   return {g.MaxWeightTileBytes(), g.MaxInputTileBytes(),
           uint64_t{g.oc().At(0).size} * spec::kActParamBytes, g.MaxOutputTileBytes(),
+          g.MaxOutputTileEntries(),
           SlotCount(t.weights_resident, DistinctWeightTiles(g)),
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
@@ -70,7 +71,7 @@ SramPlan Lay(const Buffers& b, uint32_t align_bytes) {
   plan.sram_bytes = cursor;
   uint64_t acc_cursor = 0;
   // Two accumulator tiles (fewer if there are fewer output tiles), whatever the output's place.
-  plan.acc = Place(&acc_cursor, b.output_bytes, b.acc_slots, 1);
+  plan.acc = Place(&acc_cursor, b.acc_entries, b.acc_slots, 1);
   plan.acc_entries = acc_cursor;
   return plan;
 }

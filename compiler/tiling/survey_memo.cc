@@ -25,6 +25,8 @@ std::vector<int64_t> Key(const ConvLayer& l, const TilingContext& c) {
           l.pad_bottom,
           l.pad_right,
           int64_t(l.weights.size()),
+          l.fp16,
+          int64_t(l.weights_fp16.size()),
           int64_t(l.bias.size()),
           int64_t(l.multiplier.size()),
           int64_t(l.shift.size()),

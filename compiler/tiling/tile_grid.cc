@@ -134,7 +134,8 @@ InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
 InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
   const KernelBlock b = Block(r);
   InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b),
-                     layer_.depthwise ? oc_.At(oc_tile) : InputChannels(r)};
+                     layer_.depthwise ? oc_.At(oc_tile) : InputChannels(r),
+                     layer_.ElementBytes()};
   // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
   // need of them (the columns they skip are simply not read).
   if (input_on_chip_) region.cols.size = layer_.in_w;
@@ -154,7 +155,8 @@ uint64_t TileGrid::WeightTileRowValues(uint32_t r) const {
 
 uint64_t TileGrid::WeightTileBytes(uint32_t oc_tile, uint32_t r) const {
   const uint64_t row = WeightTileRowValues(r);
-  return uint64_t{oc_.At(oc_tile).size} * (layer_.weights_int4 ? spec::Int4RowBytes(row) : row);
+  return uint64_t{oc_.At(oc_tile).size} *
+         (layer_.weights_int4 ? spec::Int4RowBytes(row) : row * layer_.ElementBytes());
 }
 
 uint64_t TileGrid::WeightBytes() const {
@@ -217,7 +219,7 @@ uint32_t TileGrid::MaxPadBefore() const {
 
 uint64_t TileGrid::MaxInputTileBytes() const {
   return uint64_t{MaxInputRows()} * MaxInputCols() *
-         (layer_.depthwise ? oc_.At(0).size : ic_.At(0).size);
+         (layer_.depthwise ? oc_.At(0).size : ic_.At(0).size) * layer_.ElementBytes();
 }
 
 uint64_t TileGrid::MaxWeightTileBytes() const {
@@ -226,8 +228,12 @@ uint64_t TileGrid::MaxWeightTileBytes() const {
   return bytes;
 }
 
-uint64_t TileGrid::MaxOutputTileBytes() const {
+uint64_t TileGrid::MaxOutputTileEntries() const {
   return uint64_t{oh_.At(0).size} * ow_.At(0).size * oc_.At(0).size;
+}
+
+uint64_t TileGrid::MaxOutputTileBytes() const {
+  return MaxOutputTileEntries() * layer_.ElementBytes();
 }
 
 }  // namespace npu::compiler

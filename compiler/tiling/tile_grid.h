@@ -66,11 +66,12 @@ class KernelBlocking {
   uint32_t kernel_h_, kernel_w_, step_h_, step_w_, rows_, cols_;
 };
 
-// An input tile: rows x cols x channels, HWC-dense in SRAM.
+// An input tile: rows x cols x channels, HWC-dense in SRAM, of `element_bytes` each (2: FP16).
 struct InputRegion {
   InputWindow rows, cols;
   Span1D channels;
-  uint64_t bytes() const { return uint64_t{rows.size} * cols.size * channels.size; }
+  uint64_t element_bytes = 1;
+  uint64_t bytes() const { return uint64_t{rows.size} * cols.size * channels.size * element_bytes; }
 };
 
 // Keeps a reference to the layer, which must outlive the grid. Reduction steps r run over
@@ -111,7 +112,8 @@ class TileGrid {
   // The largest tile of each operand (slot sizes).
   uint64_t MaxInputTileBytes() const;
   uint64_t MaxWeightTileBytes() const;
-  uint64_t MaxOutputTileBytes() const;  // int8 output, also the accumulator tile in entries
+  uint64_t MaxOutputTileEntries() const;  // the accumulator tile: one per output element
+  uint64_t MaxOutputTileBytes() const;    // the output tile, ElementBytes() each
   // The largest input window per axis, e.g. to check CONV's 12-bit in_h/in_w, and the largest
   // padding a CONV of this grid needs (its field has 8 bits).
   uint32_t MaxInputRows() const;

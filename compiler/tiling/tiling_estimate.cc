@@ -184,7 +184,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t fill = spec::DramTransferCycles(
       c, (t.input_on_chip ? 0 : g.MaxInputTileBytes()) + g.MaxWeightTileBytes());
   const uint64_t drain =
-      spec::ActComputeCycles(c, g.MaxOutputTileBytes()) +
+      spec::ActComputeCycles(c, g.MaxOutputTileEntries()) +
       (t.output_on_chip ? 0 : spec::DramTransferCycles(c, g.MaxOutputTileBytes()));
   e.cycles = bottleneck + fill + drain;
   return e;

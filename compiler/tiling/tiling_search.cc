@@ -90,6 +90,7 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
   ConvTiling t;
   t.input_on_chip = ctx.input_on_chip;
   t.output_on_chip = ctx.output_on_chip;
+  if (l.fp16) t.tile_ic = l.WeightChannels();  // one CONV per output (ConvLayer::fp16)
   if (ctx.input_on_chip) {
     t.tile_ow = l.OutW();
     t.tile_ic = l.WeightChannels();
@@ -101,6 +102,7 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
 
 // CheckTilingFields without the message (on-chip and field-width rules).
 bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
+  if (l.fp16 && t.tile_ic != l.WeightChannels()) return false;
   if (t.tile_oh == 0 || t.tile_oh > l.OutH() || t.tile_ow == 0 || t.tile_ow > l.OutW() ||
       t.tile_oc == 0 || t.tile_oc > l.out_c || t.tile_ic == 0 || t.tile_ic > l.WeightChannels() ||
       uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
@@ -212,6 +214,12 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
       return InvalidArgument(
           fmt::format("{} = {}: must be between 1 and min({}, {})", field, value, extent, cap));
     }
+  }
+  if (l.fp16 && t.tile_ic != l.WeightChannels()) {
+    return InvalidArgument(fmt::format(
+        "tile_ic = {}: an FP16 layer reduces in one CONV per output (each CONV rounds its sum): "
+        "tile_ic must be {}",
+        t.tile_ic, l.WeightChannels()));
   }
   if (uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
     return ResourceExhausted(fmt::format("tile_oh x tile_ow = {}: ACT encodes at most {} pixels",

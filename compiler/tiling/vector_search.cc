@@ -65,8 +65,8 @@ size_t Pick(const std::vector<Replayed>& costs) {
 }
 
 TensorPlace ReplayPlace(bool on_chip, uint64_t* dram, uint64_t* sram, uint64_t bytes,
-                        uint32_t channels) {
-  TensorPlace p{on_chip, on_chip ? *sram : *dram, channels, 0};
+                        uint32_t channels, uint32_t element_bytes) {
+  TensorPlace p{on_chip, on_chip ? *sram : *dram, channels, 0, element_bytes};
   (on_chip ? *sram : *dram) += AlignUp(bytes, 256);
   return p;
 }

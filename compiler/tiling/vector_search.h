@@ -44,6 +44,6 @@ size_t Pick(const std::vector<Replayed>& costs);
 // For replaying a candidate: an operand of `bytes` in DRAM at *dram, or on chip at *sram (after
 // the plan); the cursor moves on.
 TensorPlace ReplayPlace(bool on_chip, uint64_t* dram, uint64_t* sram, uint64_t bytes,
-                        uint32_t channels);
+                        uint32_t channels, uint32_t element_bytes = 1);
 
 }  // namespace npu::compiler::vector_search

@@ -36,9 +36,10 @@ DramTraffic CpuOpTraffic(const CpuOp& op) {
   return traffic;
 }
 
-uint64_t MacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs) {
-  const uint64_t int4 = std::min(macs, int4_macs);
-  return macs - int4 + CeilDiv(int4, std::max<uint64_t>(1, c.mac().int4_weight_rate()));
+uint64_t MacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs, uint64_t fp16_macs) {
+  const uint64_t int4 = std::min(macs, int4_macs), fp16 = std::min(macs - int4, fp16_macs);
+  return macs - int4 - fp16 + CeilDiv(int4, std::max<uint64_t>(1, c.mac().int4_weight_rate())) +
+         fp16 * std::max<uint64_t>(1, c.mac().fp16_mac_cycles());
 }
 
 uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t mac_slots, uint64_t min_dram_bytes) {

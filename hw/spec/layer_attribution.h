@@ -38,10 +38,12 @@ void AddFetchTraffic(DramTraffic& traffic);
 // A CPU op's operands.
 DramTraffic CpuOpTraffic(const CpuOp& op);
 
-// The array's MAC slots `macs` take, `int4_macs` of them with int4 weights: a PE does
-// mac.int4_weight_rate of those per cycle (timing_model.h, ReductionRate). Utilisation and the
-// roofline count slots, so a W4A8 layer's peak is the int4 rate's.
-uint64_t MacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs);
+// The array's MAC slots `macs` take, `int4_macs` of them with int4 weights and `fp16_macs` in
+// FP16: a PE does mac.int4_weight_rate int4 MACs per cycle (timing_model.h, ReductionRate) and
+// takes mac.fp16_mac_cycles per FP16 MAC (ConvStepCycles). Utilisation and the roofline count
+// slots, so a W4A8 layer's peak is the int4 rate's and an FP16 layer's the FP16 rate's.
+uint64_t MacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs,
+                  uint64_t fp16_macs = 0);
 
 // A layer's roofline: its MAC slots on the whole array or its least DRAM bytes at peak,
 // whichever takes longer.

@@ -20,10 +20,12 @@ double Gbps(uint64_t bytes, uint64_t cycles, uint32_t mhz) {
   return cycles == 0 ? 0 : double(bytes) / double(cycles) * mhz / 1e3;
 }
 
-// MAC slots (spec::MacSlots: int4 MACs take 1 / mac.int4_weight_rate of one) per PE-cycle.
-double Utilisation(uint64_t macs, uint64_t int4_macs, uint64_t cycles, const spec::NpuConfig& c) {
+// MAC slots (spec::MacSlots: int4 MACs take 1 / mac.int4_weight_rate of one, FP16 MACs
+// mac.fp16_mac_cycles) per PE-cycle.
+double Utilisation(uint64_t macs, uint64_t int4_macs, uint64_t fp16_macs, uint64_t cycles,
+                   const spec::NpuConfig& c) {
   const double peak = double(cycles) * c.mac().rows() * c.mac().cols();
-  return peak > 0 ? double(spec::MacSlots(c, macs, int4_macs)) / peak : 0;
+  return peak > 0 ? double(spec::MacSlots(c, macs, int4_macs, fp16_macs)) / peak : 0;
 }
 
 std::vector<QueueReport> Queues(const fw::Counters& c) {
@@ -82,6 +84,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.instruction_count = info.instruction_count();
   l.macs = info.macs();
   l.int4_macs = info.int4_macs();
+  l.fp16_macs = info.fp16_macs();
   l.predicted_cycles = info.predicted_cycles();
   l.peak_sram_bytes = info.peak_sram_bytes();
   latest_end = 0;
@@ -105,7 +108,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
     for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
   }
   l.roofline_cycles =
-      spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs), min_bytes);
+      spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
   return l;
 }
 
@@ -117,8 +120,9 @@ void AddLayers(const RunInputs& in, RunReport& r) {
   const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, r.cycles);
   for (size_t i = 0; i < r.layers.size(); ++i) r.layers[i].cycles = cycles[i];
   for (LayerReport& l : r.layers) {
-    l.mac_utilisation = Utilisation(l.macs, l.int4_macs, l.cycles, *in.config);
+    l.mac_utilisation = Utilisation(l.macs, l.int4_macs, l.fp16_macs, l.cycles, *in.config);
     r.int4_macs += l.int4_macs;
+    r.fp16_macs += l.fp16_macs;
     l.achieved_gbps =
         Gbps(l.dram_read_bytes + l.dram_write_bytes, l.cycles, in.config->clock_mhz());
     r.roofline_cycles += l.roofline_cycles;
@@ -194,7 +198,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
   r.queues = Queues(k);
   AddLayers(in, r);
-  r.mac_utilisation = Utilisation(r.macs, r.int4_macs, r.cycles, c);
+  r.mac_utilisation = Utilisation(r.macs, r.int4_macs, r.fp16_macs, r.cycles, c);
   AddEngineShares(in, r);
   AddDram(in, r);
   AddEnergyAndArea(c, r);

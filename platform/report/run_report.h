@@ -39,6 +39,7 @@ struct LayerReport {
   uint32_t first_instruction = 0, instruction_count = 0;
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
+  uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t cycles = 0;  // from the previous layer's completion to this one's
   uint64_t predicted_cycles = 0;
   double mac_utilisation = 0;  // spec::MacSlots / (cycles * rows * cols)
@@ -79,6 +80,7 @@ struct RunReport {
   // Totals.
   uint64_t cycles = 0, predicted_cycles = 0, macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights: the layers' (compiler)
+  uint64_t fp16_macs = 0;  // of macs, in FP16: the layers' (compiler)
   double latency_us = 0, inferences_per_second = 0, mac_utilisation = 0;
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0, peak_gbps = 0;

@@ -148,7 +148,7 @@ std::string Totals(const RunReport& r) {
 
 std::string Check(const RunReport& r) {
   if (r.check.status == "pass") {
-    return fmt::format("check           PASS: all {} output bytes equal the integer reference\n",
+    return fmt::format("check           PASS: all {} output bytes equal the reference\n",
                        Grouped(r.check.bytes));
   }
   if (r.check.status == "fail") {

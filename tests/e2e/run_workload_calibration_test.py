@@ -13,6 +13,7 @@ Usage: run_workload_calibration_test.py RUN_WORKLOAD
 import json
 import math
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -139,12 +140,27 @@ class Calibration(unittest.TestCase):
         self.refused(["--calib", os.path.join(self.tmp.name, "missing.npy")], "missing.npy")
         for count in ("0", "-3", "100001"):
             self.refused(["--calib-count", count], "--calib-count")
-        for precision in ("fp16", "int4", ""):
+        for precision in ("fp8", "int4", ""):
             self.refused(["--precision", precision], "--precision")
         self.refused(["--accuracy-budget-db", "3"], "applies to --precision auto")
         for budget in ("-1", "nan", "inf"):
             self.refused(["--precision", "auto", "--accuracy-budget-db", budget],
                          "--accuracy-budget-db")
+
+    def test_fp16_runs_bit_exact_without_calibration(self):
+        # FP16: the output equals the FP16 reference (check), close to float, nothing calibrated.
+        p = subprocess.run([TOOL, *MODEL, "--precision", "fp16", "--output-dir", self.out],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.out, "report.json")) as f:
+            report = json.load(f)
+        self.assertEqual(report["check"]["status"], "pass")
+        self.assertEqual(report["accuracy"]["calibration"]["precision"], "fp16")
+        self.assertGreaterEqual(report["accuracy"]["outputs"][0]["cosine"], 0.9999)
+        self.assertIn("no calibration: every activation and weight rounded to FP16", p.stdout)
+        self.assertEqual(self.entries(), [])  # nothing quantised, nothing cached
+        shutil.rmtree(self.out)
+        self.refused(["--precision", "fp16", "--calib", self.dir], "calibrates nothing")
 
     def test_precision_where_nothing_is_quantised_is_refused(self):
         # A built-in single layer is int8 with its own data (a binary: npu_binary_test.py).

@@ -29,6 +29,7 @@ struct Case {
   std::vector<std::string> cpu_ops = {};  // forced onto the control core
   int weight_bits = 8;                    // 4: W4A8 (int4 weights on the MAC array)
   double auto_budget_db = -1;             // >= 0: --precision auto with this budget
+  bool fp16 = false;                      // --precision fp16: against the FP16 reference
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -52,6 +53,7 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   options.quantize.weight_bits = c.weight_bits;
   options.auto_precision = c.auto_budget_db >= 0;
   options.accuracy_budget_db = std::max(c.auto_budget_db, 0.0);
+  options.fp16 = c.fp16;
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const spec::Program& program = p->compiled.program;
@@ -69,10 +71,19 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       {c.model, &*config, &program, &run->counters, &run->records, &run->steps, run->cycles});
   EXPECT_EQ(r.macs, p->compiled.cost.macs);
   // W4A8: the constant-weight CONVs run int4 (and only then).
-  uint32_t int4_convs = 0;
+  uint32_t int4_convs = 0, fp16_convs = 0, convs = 0;
   for (const spec::Instruction& insn : p->compiled.instructions) {
-    if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) int4_convs += conv->weights_int4;
+    if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+      int4_convs += conv->weights_int4;
+      fp16_convs += conv->fp16;
+      ++convs;
+      // FP16: one CONV per output (never accumulating), so each sum is rounded once, as the
+      // reference rounds it.
+      EXPECT_FALSE(conv->fp16 && conv->accumulate);
+    }
   }
+  EXPECT_EQ(fp16_convs, c.fp16 ? convs : 0u);
+  EXPECT_EQ(r.fp16_macs, c.fp16 ? r.macs : 0u);
   if (c.auto_budget_db < 0) {
     EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
     EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
@@ -144,7 +155,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mlp_w4a8_large_os", "mlp", 0, kLarge, {}, 4},
         // --precision auto: int4 and int8 layers in one program.
         Case{"small_cnn_auto_os16", "small_cnn", 48, kOs16, {}, 8, 12.0},
-        Case{"mobilenet_v2_auto_small", "mobilenet_v2", 64, kSmall, {}, 8, 3.0}),
+        Case{"mobilenet_v2_auto_small", "mobilenet_v2", 64, kSmall, {}, 8, 3.0},
+        // FP16 (docs/fp16-semantics.md), on four configs, against the FP16 reference.
+        Case{"resnet18_fp16_default", "resnet18", 64, {}, {}, 8, -1, true},
+        Case{"mobilenet_v2_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, true},
+        Case{"small_cnn_fp16_os16", "small_cnn", 48, kOs16, {}, 8, -1, true},
+        Case{"mlp_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

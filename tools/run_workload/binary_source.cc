@@ -29,7 +29,7 @@ constexpr uint32_t kInputSeed = 0x6E707562;  // "npub": the default inputs' seed
 Status RefuseCompileOptions(const Options& o) {
   std::vector<std::string> given;
   if (!o.calib.empty()) given.push_back("--calib");
-  if (o.weight_bits != 8 || o.auto_precision) given.push_back("--precision");
+  if (o.weight_bits != 8 || o.auto_precision || o.fp16) given.push_back("--precision");
   if (o.batch != 0) given.push_back("--batch");
   if (o.image_size != 0) given.push_back("--image-size");
   if (!o.cpu_ops.empty()) given.push_back("--cpu-ops");

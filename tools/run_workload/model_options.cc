@@ -50,7 +50,8 @@ po::options_description ModelOptionsDescription() {
        "int8 (default); w4a8: the weights of convolutions and fully connected layers as int4 "
        "per output channel, run by the MAC array's int4 mode (mac.int4_weight_rate); auto: int4 "
        "for the layers that keep the output within --accuracy-budget-db of int8's, the rest "
-       "int8 (docs/quantization.md)")
+       "int8; fp16: FP16 activations and weights, FP32 sums and biases, no calibration "
+       "(docs/quantization.md)")
       ("accuracy-budget-db", po::value<double>(),
        "--precision auto: the output SNR (dB) the int4 layers may cost against all-int8 "
        "(default 1)")
@@ -85,12 +86,13 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
   }
   if (vm.count("precision")) {
     const std::string precision = vm["precision"].as<std::string>();
-    if (precision != "int8" && precision != "w4a8" && precision != "auto") {
-      std::cerr << tool << ": --precision " << precision << ": must be int8, w4a8 or auto\n";
+    if (precision != "int8" && precision != "w4a8" && precision != "auto" && precision != "fp16") {
+      std::cerr << tool << ": --precision " << precision << ": must be int8, w4a8, auto or fp16\n";
       return 2;
     }
     options.weight_bits = precision == "w4a8" ? 4 : 8;
     options.auto_precision = precision == "auto";
+    options.fp16 = precision == "fp16";
   }
   if (vm.count("accuracy-budget-db")) {
     options.accuracy_budget_db = vm["accuracy-budget-db"].as<double>();
@@ -103,6 +105,11 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
                 << ": must be a finite number of dB >= 0\n";
       return 2;
     }
+  }
+  if (options.fp16 && (vm.count("calib") || vm.count("calib-count"))) {
+    std::cerr << tool << ": --precision fp16 rounds every value to FP16 and calibrates nothing: "
+              << "--calib and --calib-count do not apply\n";
+    return 2;
   }
   options.quant_cache = vm.count("no-quant-cache") == 0;
   Take(vm, "image-size", options.image_size);

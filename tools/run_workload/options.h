@@ -18,6 +18,7 @@ struct Options {
   int64_t calib_count = 0;             // --calib-count: samples to calibrate on; 0: default
   int weight_bits = 8;                 // --precision: int8 (8) or w4a8 (4)
   bool auto_precision = false;         // --precision auto
+  bool fp16 = false;                   // --precision fp16
   double accuracy_budget_db = 1.0;     // --accuracy-budget-db
   bool quant_cache = true;             // --no-quant-cache turns it off
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json

@@ -90,7 +90,10 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
   a.calibration = compiler::accuracy::CalibrationSummary{
       model->calibration_samples, model->calibration_files, model->calibration_observer,
       model->quantized_from_cache,
-      model->auto_precision ? "auto" : model->weight_bits == 4 ? "w4a8" : "int8",
+      model->fp16             ? "fp16"
+      : model->auto_precision ? "auto"
+      : model->weight_bits == 4 ? "w4a8"
+                                : "int8",
       model->int4_layers, model->mixed_precision};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};

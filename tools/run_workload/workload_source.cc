@@ -122,6 +122,7 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   mo.compile.cpu_ops = options.cpu_ops;
   mo.quantize.weight_bits = options.weight_bits;
   mo.auto_precision = options.auto_precision;
+  mo.fp16 = options.fp16;
   mo.accuracy_budget_db = options.accuracy_budget_db;
   if (options.quant_cache) {
     mo.quantize_cache = {compiler::DefaultQuantizeCacheDir(), CodeIdentity()};
@@ -233,7 +234,9 @@ StatusOr<WorkloadSource> LoadWorkloadSource(const Options& options, const spec::
   if (IsSingleLayer(options.model)) {
     // A built-in layer is int8 with its own weights and input: nothing to quantise.
     std::vector<std::string> given;
-    if (options.weight_bits != 8 || options.auto_precision) given.push_back("--precision");
+    if (options.weight_bits != 8 || options.auto_precision || options.fp16) {
+      given.push_back("--precision");
+    }
     if (!options.calib.empty()) given.push_back("--calib");
     if (!given.empty()) {
       return InvalidArgument(fmt::format(
