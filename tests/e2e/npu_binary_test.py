@@ -170,6 +170,23 @@ def batch_and_cpu_ops():
     assert cycles(alone) == cycles(model), (cycles(alone), cycles(model))
 
 
+def fp16():
+    """An FP16 binary: FLOAT16 tensors, checked against its FP16 reference, the same cycles as
+    the model run directly, float inputs rounded to FP16, outputs written as float16."""
+    path = os.path.join(TMP, "small_cnn_fp16.npub")
+    p = run(COMPILE, "small_cnn", "--precision", "fp16", "--with-reference", "-o", path)
+    assert "input  input: float16 [1,32,32,3] NHWC" in p.stdout + p.stderr, p.stderr
+    model, alone = report("small_cnn", "--precision", "fp16"), report(path)
+    assert alone["check"]["status"] == "pass", alone["check"]
+    assert cycles(alone) == cycles(model), (cycles(alone), cycles(model))
+    x = os.path.join(TMP, "x16.npy")
+    write_npy(x, [1, 32, 32, 3], [((i * 37) % 101) / 50.0 - 1.0 for i in range(32 * 32 * 3)])
+    out = os.path.join(TMP, "out16")
+    run(RUN, path, "--quiet", "--input", x, "--output-dir", out)
+    header = open(os.path.join(out, "fc.npy"), "rb").read(128)
+    assert b"'descr': '<f2'" in header, header
+
+
 def configs(plain):
     path = os.path.join(TMP, "rows16.npub")
     run(COMPILE, "conv3x3", "--set", "mac.rows=16", "-o", path, "--quiet")
@@ -236,6 +253,7 @@ def watchdog(plain):
 def main():
     plain, _ = same_cycles_as_the_model()
     batch_and_cpu_ops()
+    fp16()
     configs(plain)
     damaged_files(plain)
     watchdog(plain)

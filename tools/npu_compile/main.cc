@@ -103,8 +103,13 @@ std::string Summary(const std::string& path, const spec::Program& p, size_t file
       p.reference_graph().empty() ? "" : ", with its reference graph");
   for (const auto* tensors : {&p.inputs(), &p.outputs()}) {
     for (const spec::TensorDesc& t : *tensors) {
-      text += fmt::format("  {} {}: int8 [{}] {}, scale {} zero point {}\n",
-                          tensors == &p.inputs() ? "input " : "output", t.name(),
+      const std::string role = tensors == &p.inputs() ? "input " : "output";
+      if (t.dtype() == spec::FLOAT16) {
+        text += fmt::format("  {} {}: float16 [{}] {}\n", role, t.name(),
+                            fmt::join(t.shape(), ","), t.layout());
+        continue;
+      }
+      text += fmt::format("  {} {}: int8 [{}] {}, scale {} zero point {}\n", role, t.name(),
                           fmt::join(t.shape(), ","), t.layout(), t.scale(), t.zero_point());
     }
   }

@@ -55,11 +55,14 @@ StatusOr<std::vector<int8_t>> InputFromFile(const std::string& path, const spec:
   if (a.dtype != "<f4") return InputFromNpy(path, t);
   NPU_ASSIGN_OR_RETURN(const compiler::interp::HostTensor value, FloatInput(path));
   ir::Graph g;  // the tensor as the quantised graph's input it was compiled from
-  ir::Tensor* input =
-      g.AddInput(t.name(), ir::DType::kInt8, ir::Shape(t.shape().begin(), t.shape().end()),
-                 t.shape_size() == 4 ? ir::Layout::kNHWC : ir::Layout::kNone);
-  input->quant().scale = {t.scale()};
-  input->quant().zero_point = {t.zero_point()};
+  const bool fp16 = t.dtype() == spec::FLOAT16;  // rounded to FP16 instead of quantised
+  ir::Tensor* input = g.AddInput(t.name(), fp16 ? ir::DType::kFloat16 : ir::DType::kInt8,
+                                 ir::Shape(t.shape().begin(), t.shape().end()),
+                                 t.shape_size() == 4 ? ir::Layout::kNHWC : ir::Layout::kNone);
+  if (!fp16) {
+    input->quant().scale = {t.scale()};
+    input->quant().zero_point = {t.zero_point()};
+  }
   StatusOr<std::vector<int8_t>> q = compiler::qinterp::QuantizeInput(*input, value);
   if (!q.ok()) return q.status().WithContext(path);
   return q;

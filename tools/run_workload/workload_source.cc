@@ -13,6 +13,7 @@
 #include "compiler/network/model_pipeline.h"
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/binary.h"
+#include "hw/spec/fp16.h"
 #include "tools/common/build_info.h"
 #include "tools/common/npy.h"
 #include "workloads/models/layer_list.h"
@@ -37,6 +38,19 @@ StatusOr<std::vector<int8_t>> InputFromNpy(const std::string& path,
                                            const spec::TensorDesc& tensor) {
   NPU_ASSIGN_OR_RETURN(const NpyArray a, ReadNpyFile(path));
   const size_t elements = a.data.size() / (a.dtype == "<f4" ? 4 : 1);
+  if (tensor.dtype() == spec::FLOAT16) {  // float32 values, each rounded to FP16
+    if (a.dtype != "<f4" || elements * 2 != tensor.size_bytes()) {
+      return InvalidArgument(fmt::format(
+          "{}: FP16 input '{}' takes {} float32 values ({} in NHWC order); the file holds {} "
+          "values of {}",
+          path, tensor.name(), tensor.size_bytes() / 2, fmt::join(tensor.shape(), "x"), elements,
+          a.dtype));
+    }
+    NPU_ASSIGN_OR_RETURN(const std::vector<float> f, FiniteFloats(a, path));
+    std::vector<int8_t> bytes(elements * 2);
+    for (size_t i = 0; i < elements; ++i) spec::StoreFp16(bytes.data(), i, spec::FloatToFp16(f[i]));
+    return bytes;
+  }
   if ((a.dtype != "|i1" && a.dtype != "<f4") || elements != tensor.size_bytes()) {
     return InvalidArgument(fmt::format(
         "{}: input '{}' takes {} int8 or float32 values ({} in NHWC order); the file holds {} "
