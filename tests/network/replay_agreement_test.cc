@@ -45,6 +45,7 @@ struct Case {
   std::vector<std::string> overrides;
   double bound = 0;  // 0: every instruction exact; else each NPU run's length within this share
   int weight_bits = 8;  // 4: W4A8
+  bool fp16 = false;
 };
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
@@ -60,6 +61,7 @@ TEST_P(ReplayAgreement, EveryInstructionStartsAndEndsOnTheSameCycle) {
   options.compute_reference = false;
   options.calibration_samples = 1;
   options.quantize.weight_bits = c.weight_bits;
+  options.fp16 = c.fp16;
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const compiler::CompiledModel& m = p->compiled;
@@ -166,6 +168,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"small_cnn_small_narrow_sram", "small_cnn", 0, SmallWithNarrowSram()},
         Case{"resnet18_w4a8", "resnet18", 0, {}, 0, 4},
         Case{"mobilenet_v2_w4a8_narrow_sram", "mobilenet_v2", 0, kNarrowSram, 0, 4},
+        Case{"resnet18_fp16_small", "resnet18", 64, kSmall, 0, 8, true},
+        Case{"mobilenet_v2_fp16_narrow_sram", "mobilenet_v2", 96, kNarrowSram, 0, 8, true},
         Case{"resnet18_ddr4", "resnet18", 0, kDdr4, kDramStateBound},
         Case{"mobilenet_v2_ddr4", "mobilenet_v2", 0, kDdr4, kDramStateBound},
         Case{"small_cnn_ddr4", "small_cnn", 0, kDdr4, kDramStateBound},
