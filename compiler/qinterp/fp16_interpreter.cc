@@ -51,25 +51,49 @@ void Conv(const ir::Node& n, const std::vector<Fp16>& x, std::vector<Fp16>& y) {
   const ir::Shape& ws = n.input(1)->shape();  // [O][kh][kw][I/group]
   const auto w = n.input(1)->data<uint16_t>();
   const auto b = n.input(2)->data<float>();
-  const auto strides = n.attrs().GetInts("strides", {1, 1}), pads = n.attrs().GetInts("pads", {0, 0, 0, 0});
+  const auto strides = n.attrs().GetInts("strides", {1, 1});
+  const auto pads = n.attrs().GetInts("pads", {0, 0, 0, 0});
   const auto dil = n.attrs().GetInts("dilations", {1, 1});
   const int64_t group = n.attrs().GetInt("group", 1), per_group = ws[3], outs = ws[0] / group;
+  const int64_t taps = ws[1] * ws[2], row = taps * per_group;
   const Fp16 lo = ClampAttr(n, "fp16_clamp_min"), hi = ClampAttr(n, "fp16_clamp_max");
+  // Split into terms once (spec::Decompose16); a weight row or window holding an infinity or NaN
+  // goes value by value, where the special rules apply.
+  std::vector<spec::Fp16Term> w_terms(w.size());
+  std::vector<uint8_t> w_finite(ws[0], 1);
+  for (size_t i = 0; i < w.size(); ++i) {
+    w_terms[i] = spec::Decompose16(w[i]);
+    if (!spec::IsFinite16(w[i])) w_finite[i / row] = 0;
+  }
+  std::vector<Fp16> window(taps * in.c);  // [tap][channel], +0 in the padding
+  std::vector<spec::Fp16Term> terms(window.size());
   for (int64_t oh = 0; oh < out.h; ++oh) {
     for (int64_t ow = 0; ow < out.w; ++ow) {
+      bool finite = true;
+      for (int64_t kh = 0; kh < ws[1]; ++kh) {
+        const int64_t iy = oh * strides[0] + kh * dil[0] - pads[0];
+        for (int64_t kw = 0; kw < ws[2]; ++kw) {
+          const int64_t ix = ow * strides[1] + kw * dil[1] - pads[1];
+          const bool inside = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w;
+          for (int64_t c = 0; c < in.c; ++c) {
+            // Padding is +0 times the weight, as CONV computes it (0 x inf is NaN there too).
+            const Fp16 v = inside ? x[(iy * in.w + ix) * in.c + c] : Fp16{0};
+            const int64_t i = (kh * ws[2] + kw) * in.c + c;
+            window[i] = v;
+            terms[i] = spec::Decompose16(v);
+            finite = finite && spec::IsFinite16(v);
+          }
+        }
+      }
       for (int64_t o = 0; o < out.c; ++o) {
         const int64_t c0 = (o / outs) * per_group;
         spec::Fp16DotProduct dot;
-        for (int64_t kh = 0; kh < ws[1]; ++kh) {
-          const int64_t iy = oh * strides[0] + kh * dil[0] - pads[0];
-          for (int64_t kw = 0; kw < ws[2]; ++kw) {
-            const int64_t ix = ow * strides[1] + kw * dil[1] - pads[1];
-            const bool inside = iy >= 0 && iy < in.h && ix >= 0 && ix < in.w;
-            for (int64_t c = 0; c < per_group; ++c) {
-              // Padding is +0 times the weight, as CONV computes it (0 x inf is NaN there too).
-              const Fp16 v = inside ? x[(iy * in.w + ix) * in.c + c0 + c] : Fp16{0};
-              dot.Add(v, static_cast<Fp16>(w[((o * ws[1] + kh) * ws[2] + kw) * per_group + c]));
-            }
+        for (int64_t t = 0; t < taps; ++t) {
+          const int64_t wi = o * row + t * per_group, xi = t * in.c + c0;
+          if (finite && w_finite[o]) {
+            dot.AddTerms(w_terms.data() + wi, terms.data() + xi, 1, per_group);
+          } else {
+            for (int64_t c = 0; c < per_group; ++c) dot.Add(window[xi + c], w[wi + c]);
           }
         }
         y[(oh * out.w + ow) * out.c + o] = Activate(dot, b[o], lo, hi);

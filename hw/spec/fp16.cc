@@ -46,20 +46,16 @@ Fp16 FloatToFp16(float f) {
   return sign | static_cast<Fp16>(ShiftRoundEven(unrounded, 13));
 }
 
-namespace {
+bool IsFinite16(Fp16 h) { return (h & 0x7C00) != 0x7C00; }
 
-// h = m x 2^e with m an integer (|m| < 2^11) and e >= -24.
-struct Fp16Parts {
-  int64_t m;
-  int e;
-};
-Fp16Parts Decompose(Fp16 h) {
-  const int exponent = (h >> 10) & 0x1F;
-  const int64_t fraction = h & 0x3FF;
-  Fp16Parts p = exponent == 0 ? Fp16Parts{fraction, -24} : Fp16Parts{fraction | 0x400, exponent - 25};
-  if (h & 0x8000) p.m = -p.m;
-  return p;
+Fp16Term Decompose16(Fp16 h) {
+  const int32_t exponent = (h >> 10) & 0x1F, fraction = h & 0x3FF;
+  Fp16Term t = exponent == 0 ? Fp16Term{fraction, 0} : Fp16Term{fraction | 0x400, exponent - 1};
+  if (h & 0x8000) t.m = -t.m;
+  return t;
 }
+
+namespace {
 
 bool IsZero16(Fp16 h) { return (h & 0x7FFF) == 0; }
 
@@ -84,16 +80,26 @@ void Fp16DotProduct::Add(Fp16 a, Fp16 b) {
     }
     return;
   }
-  const Fp16Parts x = Decompose(a), y = Decompose(b);
-  sum_ += static_cast<__int128>(x.m * y.m) << (x.e + y.e + 48);  // shift 0..58: < 2^80
+  const Fp16Term x = Decompose16(a), y = Decompose16(b);
+  sums_[x.e + y.e] += int64_t{x.m} * y.m;
+}
+
+void Fp16DotProduct::AddTerms(const Fp16Term* a, const Fp16Term* b, uint64_t b_stride,
+                              uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const Fp16Term& y = b[i * b_stride];
+    sums_[a[i].e + y.e] += int64_t{a[i].m} * y.m;
+  }
 }
 
 float Fp16DotProduct::Result() const {
   if (nan_ || (pos_inf_ && neg_inf_)) return BitsToFloat(kFp32NaN);
   if (pos_inf_ || neg_inf_) return pos_inf_ ? INFINITY : -INFINITY;
-  if (sum_ == 0) return 0.0f;
-  const bool negative = sum_ < 0;
-  const auto magnitude = static_cast<unsigned __int128>(negative ? -sum_ : sum_);
+  __int128 sum = 0;  // in units of 2^-48: below 2^105
+  for (int e = 0; e < kExponents; ++e) sum += static_cast<__int128>(sums_[e]) << e;
+  if (sum == 0) return 0.0f;
+  const bool negative = sum < 0;
+  const auto magnitude = static_cast<unsigned __int128>(negative ? -sum : sum);
   // Keep 24 significant bits, rounded to nearest even; the result is at least 2^-48 and below
   // 2^105, a normal binary32, so scaling by a power of two is exact.
   const int shift = std::max(0, BitLength(magnitude) - 24);

@@ -40,19 +40,33 @@ inline float BitsToFloat(uint32_t bits) { return std::bit_cast<float>(bits); }
 // The bits of `f`, a NaN as kFp32NaN.
 inline uint32_t FloatToBits(float f) { return f != f ? kFp32NaN : std::bit_cast<uint32_t>(f); }
 
+// A finite FP16 value as an integer and a power of two: m x 2^(e - 24), |m| < 2^11, e in
+// [0, 29] (subnormals have e 0). Decomposing once lets a value that takes part in many products
+// (a weight, a window element) be split once.
+struct Fp16Term {
+  int32_t m = 0;
+  int32_t e = 0;
+};
+bool IsFinite16(Fp16 h);
+Fp16Term Decompose16(Fp16 h);  // h finite
+
 // The sum of products of FP16 pairs, computed exactly and rounded once to FP32. Finite products
-// are integers times 2^-48 (an FP16 is an 11-bit integer times 2^-24 or more), so a 128-bit
-// integer holds any sum of up to 2^24 of them exactly. Special values follow IEEE: a NaN operand,
-// infinity times zero, or infinities of both signs make the sum NaN; otherwise an infinite
-// product makes it that infinity. An exact zero sum is +0.
+// are integers m_a m_b (below 2^22) times 2^(e_a + e_b - 48), kept in one 64-bit sum per
+// exponent e_a + e_b (59 of them: 2^24 products each cannot overflow), so any sum of up to 2^24
+// products is exact. Special values follow IEEE: a NaN operand, infinity times zero, or
+// infinities of both signs make the sum NaN; otherwise an infinite product makes it that
+// infinity. An exact zero sum is +0.
 class Fp16DotProduct {
  public:
   void Add(Fp16 a, Fp16 b);
+  // n products of finite terms (Decompose16), b's `b_stride` apart: the fast path of a CONV.
+  void AddTerms(const Fp16Term* a, const Fp16Term* b, uint64_t b_stride, uint64_t n);
   // The sum rounded to FP32 (a NaN as kFp32NaN's value).
   float Result() const;
 
  private:
-  __int128 sum_ = 0;  // in units of 2^-48
+  static constexpr int kExponents = 59;  // e_a + e_b in [0, 58]
+  int64_t sums_[kExponents] = {};        // in units of 2^(index - 48)
   bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
 };
 

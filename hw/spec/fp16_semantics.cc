@@ -31,32 +31,53 @@ int32_t AccumulateFp32(const ConvArgs& c, int32_t entry, float sum) {
   return static_cast<int32_t>(FloatToBits(value));
 }
 
-std::vector<Fp16> LoadAllFp16(std::span<const int8_t> bytes) {
-  std::vector<Fp16> values(bytes.size() / kFp16Bytes);
-  for (uint64_t i = 0; i < values.size(); ++i) values[i] = LoadFp16(bytes.data(), i);
-  return values;
+// Whether every value of `v` is finite (the fast path applies), and their terms.
+bool TermsOf(const Fp16* v, uint64_t n, Fp16Term* terms) {
+  bool finite = true;
+  for (uint64_t i = 0; i < n; ++i) {
+    finite = finite && IsFinite16(v[i]);
+    terms[i] = Decompose16(v[i]);
+  }
+  return finite;
 }
 
 }  // namespace
 
+// Each output's products go to one Fp16DotProduct. The weights and each pixel's window are
+// split into terms once and reused across the output channels; a row or window holding an
+// infinity or NaN takes the value-by-value path, which applies IEEE's special rules.
 void ComputeConvFp16(const ConvArgs& c, std::span<const int8_t> input,
                      std::span<const int8_t> weights, std::span<int32_t> acc) {
   const uint64_t window = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;
-  const uint64_t k = ConvWeightRowValues(c), taps = uint64_t{c.kernel_h} * c.kernel_w;
-  const std::vector<Fp16> w = LoadAllFp16(weights);
+  const uint64_t k = ConvWeightRowValues(c);
+  // Weights as rows of k, [n][i] whatever the layout (weights_kn stores [i][n]).
+  std::vector<Fp16> w(uint64_t{c.out_c} * k);
+  for (uint32_t n = 0; n < c.out_c; ++n) {
+    for (uint64_t i = 0; i < k; ++i) {
+      w[n * k + i] = LoadFp16(weights.data(), c.weights_kn ? i * c.out_c + n : n * k + i);
+    }
+  }
+  std::vector<Fp16Term> w_terms(w.size());
+  std::vector<uint8_t> w_finite(c.out_c);
+  for (uint32_t n = 0; n < c.out_c; ++n) {
+    w_finite[n] = TermsOf(w.data() + n * k, k, w_terms.data() + n * k);
+  }
   std::vector<Fp16> row(window);
+  std::vector<Fp16Term> row_terms(window);
   for (uint32_t oh = 0; oh < c.out_h; ++oh) {
     for (uint32_t ow = 0; ow < c.out_w; ++ow) {
       GatherWindowFp16(c, input, oh, ow, row.data());
+      const bool row_finite = TermsOf(row.data(), window, row_terms.data());
       int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
       for (uint32_t n = 0; n < c.out_c; ++n) {
         Fp16DotProduct dot;
-        if (c.depthwise) {  // channel n's taps: row is [tap][channel]
-          for (uint64_t t = 0; t < taps; ++t) dot.Add(row[t * c.in_c + n], w[n * taps + t]);
-        } else {  // weight (n, i) at n*k + i, or i*out_c + n with weights_kn
-          for (uint64_t i = 0; i < k; ++i) {
-            dot.Add(row[i], c.weights_kn ? w[i * c.out_c + n] : w[n * k + i]);
-          }
+        const Fp16* wn = w.data() + n * k;
+        // Depthwise: channel n's taps, [tap][channel] in the window; else the whole window.
+        const uint64_t first = c.depthwise ? n : 0, stride = c.depthwise ? c.in_c : 1;
+        if (row_finite && w_finite[n]) {
+          dot.AddTerms(w_terms.data() + n * k, row_terms.data() + first, stride, k);
+        } else {
+          for (uint64_t i = 0; i < k; ++i) dot.Add(row[first + i * stride], wn[i]);
         }
         out[n] = AccumulateFp32(c, out[n], dot.Result());
       }
