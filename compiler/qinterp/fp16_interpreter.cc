@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "compiler/qinterp/fp16.h"
+#include "compiler/qinterp/graph_walk.h"
 #include "hw/spec/fp16.h"
 
 namespace npu::compiler::qinterp {
@@ -201,23 +202,12 @@ StatusOr<std::vector<std::vector<int8_t>>> InterpretFp16(
     }
     values[t] = FromBytes(inputs[i]);
   }
-  std::unordered_map<const ir::Tensor*, size_t> readers;
-  for (const ir::Node* n : graph.nodes()) {
-    for (const ir::Tensor* t : n->inputs()) ++readers[t];
-  }
-  const std::unordered_set<const ir::Tensor*> keep(graph.outputs().begin(), graph.outputs().end());
-  for (const ir::Node* n : graph.nodes()) {
-    const ir::Tensor* out = n->output(0);
-    std::vector<Fp16> y(static_cast<size_t>(ir::NumElements(out->shape())));
-    RunNode(*n, values, y);
-    if (options.observe) options.observe(*out, ToBytes(y));
-    values[out] = std::move(y);
-    for (const ir::Tensor* t : n->inputs()) {
-      if (!t->is_constant() && --readers[t] == 0 && !keep.count(t)) values.erase(t);
-    }
-  }
+  std::vector<std::vector<Fp16>> outputs =
+      WalkGraph(graph, std::move(values), RunNode, [&](const ir::Tensor& t, const std::vector<Fp16>& y) {
+        if (options.observe) options.observe(t, ToBytes(y));
+      });
   std::vector<std::vector<int8_t>> result;
-  for (const ir::Tensor* t : graph.outputs()) result.push_back(ToBytes(values.at(t)));
+  for (const std::vector<Fp16>& y : outputs) result.push_back(ToBytes(y));
   return result;
 }
 

@@ -7,6 +7,7 @@
 
 #include "compiler/qinterp/check.h"
 #include "compiler/qinterp/fp16.h"
+#include "compiler/qinterp/graph_walk.h"
 #include "compiler/qinterp/kernels.h"
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/qinterp/tensor_kernels.h"
@@ -105,29 +106,13 @@ StatusOr<std::vector<std::vector<int8_t>>> InterpretQuantized(
   // 1. Refuse what the contract does not describe, before touching any value.
   NPU_TRY(CheckQuantizedGraph(graph));
   NPU_TRY(CheckInputs(graph, inputs));
-  // 2. Bind inputs; count readers so that values can be freed after their last one.
+  // 2. Bind inputs, run the nodes in order (freeing values after their last reader).
   Values values;
   for (size_t i = 0; i < inputs.size(); ++i) values[graph.inputs()[i]] = inputs[i];
-  std::unordered_map<const ir::Tensor*, size_t> readers;
-  for (const ir::Node* n : graph.nodes()) {
-    for (const ir::Tensor* t : n->inputs()) ++readers[t];
-  }
-  const std::unordered_set<const ir::Tensor*> keep(graph.outputs().begin(), graph.outputs().end());
-  // 3. Run the nodes in order.
-  for (const ir::Node* n : graph.nodes()) {
-    const ir::Tensor* out = n->output(0);
-    std::vector<int8_t> y(static_cast<size_t>(ir::NumElements(out->shape())));
-    RunNode(*n, values, y);
-    if (options.observe) options.observe(*out, y);
-    values[out] = std::move(y);
-    for (const ir::Tensor* t : n->inputs()) {
-      if (!t->is_constant() && --readers[t] == 0 && !keep.count(t)) values.erase(t);
-    }
-  }
-  // 4. The outputs.
-  std::vector<std::vector<int8_t>> result;
-  for (const ir::Tensor* t : graph.outputs()) result.push_back(values.at(t));
-  return result;
+  return WalkGraph(graph, std::move(values), RunNode,
+                   [&](const ir::Tensor& t, const std::vector<int8_t>& y) {
+                     if (options.observe) options.observe(t, y);
+                   });
 }
 
 }  // namespace npu::compiler::qinterp

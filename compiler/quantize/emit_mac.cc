@@ -70,7 +70,7 @@ ir::Tensor* GraphQuantizer::AddBias(const std::string& base, std::vector<int32_t
   return t;
 }
 
-Status GraphQuantizer::EmitConv(const ir::Node& n) {
+StatusOr<GraphQuantizer::FloatConv> GraphQuantizer::ReadConv(const ir::Node& n) {
   NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/true));
   const ir::Tensor *w = n.input(1), *b = n.num_inputs() > 2 ? n.input(2) : nullptr;
   if (!IsFloatConstant(w) || w->shape().size() != 4) {
@@ -81,17 +81,27 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
   }
   const ir::Attributes& a = n.attrs();
   if (a.GetString("auto_pad", "NOTSET") != "NOTSET") return Unsupported(n, "auto_pad is set");
-  // 1. Weights, re-laid out to OHWI [O][kh][kw][I/group].
   const ir::Shape& ws = w->shape();
   const int64_t out_c = ws[0], in_c = x->shape()[3], group = a.GetInt("group", 1);
   if (group < 1 || in_c % group != 0 || out_c % group != 0 || ws[1] != in_c / group) {
     return Unsupported(n, fmt::format("group {} does not fit {} input channels and weights {}",
                                       group, in_c, ir::ShapeText(ws)));
   }
+  return FloatConv{x, w, b, ToOhwi(w->data<float>(), ws), out_c, group};
+}
+
+Status GraphQuantizer::EmitConv(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(const FloatConv f, ReadConv(n));
+  ir::Tensor* x = f.x;
+  const ir::Tensor *w = f.w, *b = f.b;
+  const ir::Attributes& a = n.attrs();
+  // 1. Weights, re-laid out to OHWI [O][kh][kw][I/group].
+  const ir::Shape& ws = w->shape();
+  const int64_t out_c = f.out_c, group = f.group;
   const std::optional<std::vector<float>> given = GivenScales(*w, 0, out_c);
   const int bits = given ? 8 : WeightBits(n);
-  const QuantizedWeights qw = QuantizeWeightRows(
-      ToOhwi(w->data<float>(), ws), ws[1] * ws[2] * ws[3], given ? &*given : nullptr, bits);
+  const QuantizedWeights qw =
+      QuantizeWeightRows(f.ohwi, ws[1] * ws[2] * ws[3], given ? &*given : nullptr, bits);
   // 2. Output parameters, after the merged activations.
   const Tail tail = FollowActivations(n.output(0), a.GetString("activation", "none"));
   NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
@@ -121,7 +131,7 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
   return Status::Ok();
 }
 
-Status GraphQuantizer::EmitGemm(const ir::Node& n) {
+StatusOr<GraphQuantizer::FloatGemm> GraphQuantizer::ReadGemm(const ir::Node& n) {
   NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/false));
   const bool gemm = n.kind() == ir::OpKind::kGemm;
   const ir::Attributes& a = n.attrs();
@@ -130,48 +140,58 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
     return Unsupported(n, "the weights (input B) are not a 2-D float constant");
   }
   if (gemm && a.GetInt("transA", 0) != 0) return Unsupported(n, "transA is set");
-  // 1. Weights as rows W[n][k] = alpha * op(B)[k][n].
-  const bool trans_b = gemm && a.GetInt("transB", 0) != 0;
-  const int64_t k = bw->shape()[trans_b ? 1 : 0], out_n = bw->shape()[trans_b ? 0 : 1];
-  if (x->shape().size() < 2 || x->shape().back() != k) {
-    return Unsupported(n, fmt::format("input {} is not [..., {}]", ir::ShapeText(x->shape()), k));
+  FloatGemm f{x, bw, c, 0, 0, gemm && a.GetInt("transB", 0) != 0, 1.0f, {}, {}, nullptr, "none"};
+  f.k = bw->shape()[f.trans_b ? 1 : 0], f.out_n = bw->shape()[f.trans_b ? 0 : 1];
+  if (x->shape().size() < 2 || x->shape().back() != f.k) {
+    return Unsupported(n, fmt::format("input {} is not [..., {}]", ir::ShapeText(x->shape()), f.k));
   }
-  const float alpha = gemm ? a.GetFloat("alpha", 1.0f) : 1.0f;
+  f.alpha = gemm ? a.GetFloat("alpha", 1.0f) : 1.0f;
   const float beta = gemm ? a.GetFloat("beta", 1.0f) : 1.0f;
   const auto bv = bw->data<float>();
-  std::vector<float> rows(bv.size());
-  for (int64_t j = 0; j < out_n; ++j) {
-    for (int64_t i = 0; i < k; ++i)
-      rows[j * k + i] = alpha * bv[trans_b ? j * k + i : i * out_n + j];
+  f.rows.resize(bv.size());
+  for (int64_t j = 0; j < f.out_n; ++j) {
+    for (int64_t i = 0; i < f.k; ++i) {
+      f.rows[j * f.k + i] = f.alpha * bv[f.trans_b ? j * f.k + i : i * f.out_n + j];
+    }
   }
-  std::optional<std::vector<float>> given;
-  if (alpha == 1.0f) given = GivenScales(*bw, trans_b ? 0 : 1, out_n);
-  const int bits = given ? 8 : WeightBits(n);
-  const QuantizedWeights qw = QuantizeWeightRows(rows, k, given ? &*given : nullptr, bits);
-  // 2. Bias beta * C, broadcast to [N].
-  std::vector<float> bias;
   if (c != nullptr) {
     const int64_t count = ir::NumElements(c->shape());
-    if (!IsFloatConstant(c) || (count != 1 && count != out_n)) {
+    if (!IsFloatConstant(c) || (count != 1 && count != f.out_n)) {
       return Unsupported(n, "input C is not a float constant of 1 or N values");
     }
-    for (int64_t j = 0; j < out_n; ++j) bias.push_back(beta * c->data<float>()[count == 1 ? 0 : j]);
+    for (int64_t j = 0; j < f.out_n; ++j) {
+      f.bias.push_back(beta * c->data<float>()[count == 1 ? 0 : j]);
+    }
   }
-  // A constant Add of one value per output reading the result alone is its bias too.
-  const ir::Tensor* result = n.output(0);
-  std::string activation = "none";
-  if (const ir::Node* add = BiasAdd(result, out_n)) {
-    const ir::Tensor* cb = add->input(add->input(0) == result ? 1 : 0);
+  f.result = n.output(0);
+  if (const ir::Node* add = BiasAdd(f.result, f.out_n)) {
+    const ir::Tensor* cb = add->input(add->input(0) == f.result ? 1 : 0);
     const auto cv = cb->data<float>();
-    bias.resize(out_n, 0.0f);
-    for (int64_t j = 0; j < out_n; ++j) bias[j] += cv[cv.size() == 1 ? 0 : j];
+    f.bias.resize(f.out_n, 0.0f);
+    for (int64_t j = 0; j < f.out_n; ++j) f.bias[j] += cv[cv.size() == 1 ? 0 : j];
     merged_.insert(add);
-    result = add->output(0);
-    if (add->kind() == ir::OpKind::kFusedAdd)
-      activation = add->attrs().GetString("activation", "none");
+    f.result = add->output(0);
+    if (add->kind() == ir::OpKind::kFusedAdd) {
+      f.activation = add->attrs().GetString("activation", "none");
+    }
   }
+  return f;
+}
+
+Status GraphQuantizer::EmitGemm(const ir::Node& n) {
+  NPU_ASSIGN_OR_RETURN(FloatGemm f, ReadGemm(n));
+  ir::Tensor* x = f.x;
+  const ir::Tensor *bw = f.bw, *c = f.c;
+  const int64_t k = f.k, out_n = f.out_n;
+  // 1. Weights as rows W[n][k] = alpha * op(B)[k][n].
+  std::optional<std::vector<float>> given;
+  if (f.alpha == 1.0f) given = GivenScales(*bw, f.trans_b ? 0 : 1, out_n);
+  const int bits = given ? 8 : WeightBits(n);
+  const QuantizedWeights qw = QuantizeWeightRows(f.rows, k, given ? &*given : nullptr, bits);
+  // 2. Bias beta * C (and a merged constant Add), broadcast to [N].
+  std::vector<float> bias = std::move(f.bias);
   // 3. Output parameters, bias, requantisation.
-  const Tail tail = FollowActivations(result, activation);
+  const Tail tail = FollowActivations(f.result, f.activation);
   NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
   const float s_x = x->quant().scale[0];
   int64_t saturated = 0;

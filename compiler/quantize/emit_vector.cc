@@ -49,6 +49,27 @@ StatusOr<PoolWindow> ResolvePool(const ir::Node& n, const ir::Shape& in, const i
   return w;
 }
 
+// The window attributes of pool `n` (none for a global pool): kernel_shape, strides, pads, and
+// an average pool's count_include_pad, which ceil_mode's extra windows cannot honour.
+StatusOr<ir::Attributes> WindowAttrs(const ir::Node& n, const ir::Shape& in, const ir::Shape& out) {
+  ir::Attributes attrs;
+  if (n.kind() == ir::OpKind::kGlobalAveragePool) return attrs;
+  NPU_ASSIGN_OR_RETURN(const PoolWindow w, ResolvePool(n, in, out));
+  attrs.Set("kernel_shape", w.kernel);
+  attrs.Set("strides", w.strides);
+  attrs.Set("pads", w.pads);
+  if (n.kind() != ir::OpKind::kAveragePool) return attrs;
+  const int64_t count_include_pad = n.attrs().GetInt("count_include_pad", 0);
+  if (w.extended && count_include_pad != 0) {
+    return Unimplemented(fmt::format(
+        "node '{}' ({}) cannot be quantised: ceil_mode with count_include_pad: the divisor of the "
+        "windows ceil mode adds cannot be expressed",
+        n.name(), ir::OpName(n.kind())));
+  }
+  attrs.Set("count_include_pad", count_include_pad);
+  return attrs;
+}
+
 bool SameParams(const ir::QuantParams& a, const ir::QuantParams& b) {
   return a.scale == b.scale && a.zero_point == b.zero_point;
 }
@@ -57,16 +78,12 @@ bool SameParams(const ir::QuantParams& a, const ir::QuantParams& b) {
 
 Status GraphQuantizer::EmitMaxPool(const ir::Node& n) {
   NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/true));
-  NPU_ASSIGN_OR_RETURN(const PoolWindow w, ResolvePool(n, x->shape(), n.output(0)->shape()));
+  NPU_ASSIGN_OR_RETURN(ir::Attributes attrs, WindowAttrs(n, x->shape(), n.output(0)->shape()));
   const Tail tail = FollowActivations(n.output(0), "none");
   const ir::QuantParams& params = x->quant();
   if (!tail.out->quant().empty() && !SameParams(tail.out->quant(), params)) {
     ctx_.Count("quantize.params-overridden");  // a QDQ model gave the output other parameters
   }
-  ir::Attributes attrs;
-  attrs.Set("kernel_shape", w.kernel);
-  attrs.Set("strides", w.strides);
-  attrs.Set("pads", w.pads);
   SetClamp(attrs, ActivationClamp(tail.activation, params));
   AddNode(n, ir::OpKind::kMaxPool, {x}, *tail.out, params, std::move(attrs));
   return Status::Ok();
@@ -74,20 +91,7 @@ Status GraphQuantizer::EmitMaxPool(const ir::Node& n) {
 
 Status GraphQuantizer::EmitAveragePool(const ir::Node& n) {
   NPU_ASSIGN_OR_RETURN(ir::Tensor * x, Operand(n, 0, /*need_nhwc=*/true));
-  ir::Attributes attrs;
-  if (n.kind() == ir::OpKind::kAveragePool) {
-    NPU_ASSIGN_OR_RETURN(const PoolWindow w, ResolvePool(n, x->shape(), n.output(0)->shape()));
-    const int64_t count_include_pad = n.attrs().GetInt("count_include_pad", 0);
-    if (w.extended && count_include_pad != 0) {
-      return Unsupported(n,
-                         "ceil_mode with count_include_pad: the divisor of the windows ceil "
-                         "mode adds cannot be expressed");
-    }
-    attrs.Set("kernel_shape", w.kernel);
-    attrs.Set("strides", w.strides);
-    attrs.Set("pads", w.pads);
-    attrs.Set("count_include_pad", count_include_pad);
-  }
+  NPU_ASSIGN_OR_RETURN(ir::Attributes attrs, WindowAttrs(n, x->shape(), n.output(0)->shape()));
   const Tail tail = FollowActivations(n.output(0), "none");
   NPU_ASSIGN_OR_RETURN(const ir::QuantParams out, ParamsFor(*tail.out));
   StatusOr<QuantizedMultiplier> m =
@@ -107,20 +111,7 @@ Status GraphQuantizer::EmitPoolFp16(const ir::Node& n) {
   if (out->users().size() == 1 && !f_.IsGraphOutput(out) && !ActivationOf(*out->users()[0]).empty()) {
     return Unsupported(n, "an activation after a pool has no FP16 form yet");
   }
-  ir::Attributes attrs;
-  if (n.kind() != ir::OpKind::kGlobalAveragePool) {
-    NPU_ASSIGN_OR_RETURN(const PoolWindow w, ResolvePool(n, x->shape(), out->shape()));
-    const int64_t count_include_pad = n.attrs().GetInt("count_include_pad", 0);
-    if (n.kind() == ir::OpKind::kAveragePool && w.extended && count_include_pad != 0) {
-      return Unsupported(n,
-                         "ceil_mode with count_include_pad: the divisor of the windows ceil "
-                         "mode adds cannot be expressed");
-    }
-    attrs.Set("kernel_shape", w.kernel);
-    attrs.Set("strides", w.strides);
-    attrs.Set("pads", w.pads);
-    if (n.kind() == ir::OpKind::kAveragePool) attrs.Set("count_include_pad", count_include_pad);
-  }
+  NPU_ASSIGN_OR_RETURN(ir::Attributes attrs, WindowAttrs(n, x->shape(), out->shape()));
   AddNode(n, n.kind(), {x}, *out, {}, std::move(attrs));
   return Status::Ok();
 }

@@ -70,6 +70,30 @@ class GraphQuantizer {
   Status EmitGemmFp16(const ir::Node& n);
   Status EmitPoolFp16(const ir::Node& n);
   Status EmitAddFp16(const ir::Node& n);
+  // The float operands of a FusedConv (emit_mac.cc), checked: the weights re-laid out OHWI
+  // [O][kh][kw][I/group].
+  struct FloatConv {
+    ir::Tensor* x;
+    const ir::Tensor *w, *b;  // b may be null
+    std::vector<float> ohwi;
+    int64_t out_c, group;
+  };
+  StatusOr<FloatConv> ReadConv(const ir::Node& n);
+  // Those of a Gemm or MatMul by a constant: weight rows W[j][k] = alpha * op(B)[k][j], the bias
+  // (beta * C, plus a constant Add of one value per output reading the result alone, which is
+  // merged; empty if neither), and the tensor the result then stands for with the Add's
+  // activation.
+  struct FloatGemm {
+    ir::Tensor* x;
+    const ir::Tensor *bw, *c;  // c may be null
+    int64_t k, out_n;
+    bool trans_b;
+    float alpha;
+    std::vector<float> rows, bias;
+    const ir::Tensor* result;
+    std::string activation;
+  };
+  StatusOr<FloatGemm> ReadGemm(const ir::Node& n);
   // emit_mac.cc: FusedConv, Gemm, MatMul.
   Status EmitConv(const ir::Node& n);
   Status EmitGemm(const ir::Node& n);
