@@ -16,7 +16,8 @@ namespace npu::compiler::qinterp {
 //   - graph outputs are activations;
 //   - per op (kFusedConv, kGemm, kMaxPool, kAveragePool, kGlobalAveragePool, kAdd, kFusedAdd,
 //     kFlatten, kReshape, kIdentity; anything else is Unimplemented): operand kinds and types,
-//     weights i8 symmetric per output channel (OHWI [O][kh][kw][I/group]), bias i32 [O], shapes
+//     weights i8 symmetric per output channel (OHWI [O][kh][kw][I/group]; weight_bits 8, or 4
+//     with every weight in [-8, 7]), bias i32 [O], shapes
 //     consistent with the attributes, attributes present and in range, reductions of at most 65535
 //     terms, max pool and views keeping their input's quantisation.
 Status CheckQuantizedGraph(const ir::Graph& graph);

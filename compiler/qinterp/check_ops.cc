@@ -73,6 +73,21 @@ Status ExpectWeightQuant(const ir::Node& n, const ir::Tensor* w, int64_t channel
   return Status::Ok();
 }
 
+// weight_bits: absent or 8, or 4 with every weight in [-8, 7] (W4A8: the lowering packs them).
+Status ExpectWeightBits(const ir::Node& n, const ir::Tensor* w) {
+  const int64_t bits = n.attrs().GetInt("weight_bits", 8);
+  if (bits == 8) return Status::Ok();
+  if (bits != 4) return Bad(n, fmt::format("weight_bits = {}: must be 8 or 4", bits));
+  const auto values = w->data<int8_t>();
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (values[i] < -8 || values[i] > 7) {
+      return Bad(n, fmt::format("weight_bits = 4 but weight {} of %{} is {}, outside [-8, 7]", i,
+                                w->name(), int{values[i]}));
+    }
+  }
+  return Status::Ok();
+}
+
 Status ExpectOutputShape(const ir::Node& n, const ir::Shape& shape) {
   if (n.output(0)->shape() != shape) {
     return Bad(n, fmt::format("output %{} has shape {}, the op gives {}", n.output(0)->name(),
@@ -110,6 +125,7 @@ Status CheckConv(const ir::Node& n) {
   const int64_t o = w->shape()[0], kh = w->shape()[1], kw = w->shape()[2], ig = w->shape()[3];
   NPU_TRY(ExpectConstant(n, w, DType::kInt8, w->shape(), "weights"));
   NPU_TRY(ExpectWeightQuant(n, w, o));
+  NPU_TRY(ExpectWeightBits(n, w));
   NPU_TRY(ExpectConstant(n, b, DType::kInt32, {o}, "bias"));
   NPU_ASSIGN_OR_RETURN(const QConvAttrs a, ReadConvAttrs(n, o));
   NPU_TRY(ExpectActivationName(n));
@@ -140,6 +156,7 @@ Status CheckGemm(const ir::Node& n) {
   const int64_t k = x->shape().back(), out = w->shape()[0];
   NPU_TRY(ExpectConstant(n, w, DType::kInt8, {out, k}, "weights"));
   NPU_TRY(ExpectWeightQuant(n, w, out));
+  NPU_TRY(ExpectWeightBits(n, w));
   NPU_TRY(ExpectConstant(n, b, DType::kInt32, {out}, "bias"));
   if (n.attrs().GetInt("transB", 0) != 1 || n.attrs().GetInt("transA", 0) != 0) {
     return Bad(n, "needs transB=1 and transA=0 (weights [N, K])");

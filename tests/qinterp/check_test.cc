@@ -96,6 +96,21 @@ TEST(QuantizedIrCheck, RejectsBadRequantisationAttributes) {
       "activation='gelu'");
 }
 
+TEST(QuantizedIrCheck, ChecksWeightBits) {
+  ir::Graph g = ValidGraph();
+  NodeNamed(g, "conv")->attrs().Set("weight_bits", int64_t{4});  // its weights are all 1
+  EXPECT_TRUE(CheckQuantizedGraph(g).ok()) << CheckQuantizedGraph(g).message();
+  ExpectRejected([](ir::Graph& g) { NodeNamed(g, "conv")->attrs().Set("weight_bits", int64_t{5}); },
+                 "weight_bits = 5: must be 8 or 4");
+  ExpectRejected(
+      [](ir::Graph& g) {
+        ir::Node* conv = NodeNamed(g, "conv");
+        conv->attrs().Set("weight_bits", int64_t{4});
+        conv->input(1)->set_data(std::vector<int8_t>(54, 9));
+      },
+      "weight_bits = 4 but weight 0 of %w is 9, outside [-8, 7]");
+}
+
 TEST(QuantizedIrCheck, RejectsBadTensors) {
   ExpectRejected([](ir::Graph& g) { g.FindTensor("conv")->quant().zero_point = {200}; },
                  "zero point 200");
