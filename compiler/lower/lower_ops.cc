@@ -23,7 +23,7 @@ StatusOr<std::vector<T>> Constant(const ir::Node& n, size_t index, const ir::Sha
 std::vector<int32_t> Narrow(const std::vector<int64_t>& v) { return {v.begin(), v.end()}; }
 
 // FP16 (an FP16 graph's node, checked by qinterp::CheckFp16Graph): the layer's FP16 weights
-// (moved from `weights`' place: the FP16 graph's constant), FP32 bias and FP16 clamp bounds.
+// (the FP16 graph's constants; `weights` and `bias` stay empty), FP32 bias and FP16 clamp bounds.
 Status SetFp16(const ir::Node& n, uint32_t out_c, ConvLayer& c) {
   const ir::Tensor *w = n.input(1), *b = n.input(2);
   if (w->dtype() != ir::DType::kFloat16 || b == nullptr || b->dtype() != ir::DType::kFloat32 ||
@@ -35,7 +35,6 @@ Status SetFp16(const ir::Node& n, uint32_t out_c, ConvLayer& c) {
   c.bias_fp32.assign(b->data<float>().begin(), b->data<float>().end());
   c.fp16_clamp_min = static_cast<uint16_t>(n.attrs().GetInt("fp16_clamp_min", 0xFC00));
   c.fp16_clamp_max = static_cast<uint16_t>(n.attrs().GetInt("fp16_clamp_max", 0x7C00));
-  c.weights.clear(), c.bias.clear(), c.multiplier.clear(), c.shift.clear();
   if (KernelBlocking(c).count() > 1) {
     return Unimplemented(fmt::format(
         "node '{}': an FP16 kernel of {}x{} (dilation {}x{}) would be split over several CONVs, "

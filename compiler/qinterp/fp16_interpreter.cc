@@ -157,7 +157,7 @@ void Add(const ir::Node& n, const std::vector<Fp16>& a, const std::vector<Fp16>&
   const bool relu = n.attrs().GetInt("fp16_relu", 0) != 0;
   for (size_t i = 0; i < y.size(); ++i) {
     Fp16 r = spec::AddFp16(a[i], b[i]);
-    if (relu && !spec::IsNaN16(r) && spec::Fp16ToFloat(r) < 0.0f) r = 0;
+    if (relu) r = spec::ReluFp16(r);
     y[i] = r;
   }
 }

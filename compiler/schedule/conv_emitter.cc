@@ -157,9 +157,8 @@ class Emitter {
     a.clamp_max = l.clamp_max;
     a.use_table = !l.table.empty();
     a.table_addr = a.use_table ? static_cast<uint32_t>(plan_.table.base) : 0;
-    if (l.fp16) {  // FP32 bias records, FP16 bounds; the int8 fields keep their defaults
+    if (l.fp16) {  // FP32 bias records, FP16 bounds (the layer's int8 fields are their defaults)
       a.fp16 = true;
-      a.out_zero_point = 0, a.clamp_min = -128, a.clamp_max = 127;
       a.fp16_clamp_min = l.fp16_clamp_min, a.fp16_clamp_max = l.fp16_clamp_max;
     }
     out_.push_back({spec::Opcode::kAct, 0, 0, a});

@@ -126,6 +126,8 @@ Fp16 MinFp16(Fp16 a, Fp16 b) {
   return Fp16ToFloat(b) < Fp16ToFloat(a) ? b : a;
 }
 
+Fp16 ReluFp16(Fp16 v) { return !IsNaN16(v) && Fp16ToFloat(v) < 0.0f ? Fp16{0} : v; }
+
 Fp16 ClampFp16(Fp16 v, Fp16 lo, Fp16 hi) {
   if (IsNaN16(v)) return kFp16NaN;
   const float x = Fp16ToFloat(v);

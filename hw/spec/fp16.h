@@ -80,6 +80,8 @@ Fp16 MaxFp16(Fp16 a, Fp16 b);
 Fp16 MinFp16(Fp16 a, Fp16 b);
 // `v` limited to [lo, hi] by value; a NaN stays NaN (kFp16NaN).
 Fp16 ClampFp16(Fp16 v, Fp16 lo, Fp16 hi);
+// ELTWISE's fp16_relu: a value below 0 becomes +0; -0 and NaN stay.
+Fp16 ReluFp16(Fp16 v);
 
 // Little-endian element i of an FP16 array held as bytes.
 inline Fp16 LoadFp16(const int8_t* bytes, uint64_t i) {

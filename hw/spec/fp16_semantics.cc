@@ -148,7 +148,7 @@ void ComputeEltwiseFp16(const EltwiseArgs& e, std::span<const int8_t> a,
         r = MinFp16(x, y);
         break;
     }
-    if (e.fp16_relu && !IsNaN16(r) && Fp16ToFloat(r) < 0.0f) r = 0;
+    if (e.fp16_relu) r = ReluFp16(r);
     StoreFp16(out.data(), i, r);
   }
 }
