@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace npu::spec {
 
@@ -44,6 +45,39 @@ Fp16 FloatToFp16(float f) {
   // Normal: the carry of the rounding may step the exponent, which the bit layout does itself.
   const uint32_t unrounded = ((exponent - 112) << 23) | (magnitude & 0x7FFFFF);
   return sign | static_cast<Fp16>(ShiftRoundEven(unrounded, 13));
+}
+
+Fp16 DoubleToFp16(double d) {
+  if (d != d) return kFp16NaN;
+  // Rounding to binary32 first could round twice; instead take FloatToFp16's answer and its
+  // neighbours, whose values are exact doubles, and keep the nearest (ties to an even fraction).
+  const Fp16 guess = FloatToFp16(static_cast<float>(d));
+  if (IsInf16(guess)) return std::fabs(d) >= 65520.0 ? guess : static_cast<Fp16>((guess & 0x8000) | kFp16Max);
+  Fp16 best = guess;
+  double best_error = std::fabs(d - Fp16ToFloat(guess));
+  for (const int step : {-1, 1}) {
+    const Fp16 n = static_cast<Fp16>(guess + step);
+    if ((n & 0x7FFF) > kFp16Max || ((n ^ guess) & 0x8000)) continue;  // off the finite range or across zero
+    const double error = std::fabs(d - Fp16ToFloat(n));
+    if (error < best_error || (error == best_error && (n & 1) == 0)) {
+      best = n;
+      best_error = error;
+    }
+  }
+  return best;
+}
+
+Fp16 DequantizeToFp16(int32_t q_minus_zero_point, float scale) {
+  return DoubleToFp16(static_cast<double>(q_minus_zero_point) * static_cast<double>(scale));
+}
+
+int32_t QuantizeFp16(Fp16 v, float inv_scale) {
+  if (IsNaN16(v)) return 0;
+  const double product = static_cast<double>(Fp16ToFloat(v)) * static_cast<double>(inv_scale);
+  if (product != product) return 0;  // infinity times zero
+  if (product >= 2147483647.0) return INT32_MAX;
+  if (product <= -2147483648.0) return INT32_MIN;
+  return static_cast<int32_t>(std::nearbyint(product));  // the default mode: ties to even
 }
 
 bool IsFinite16(Fp16 h) { return (h & 0x7C00) != 0x7C00; }

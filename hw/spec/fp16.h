@@ -83,6 +83,17 @@ Fp16 ClampFp16(Fp16 v, Fp16 lo, Fp16 hi);
 // ELTWISE's fp16_relu: a value below 0 becomes +0; -0 and NaN stay.
 Fp16 ReluFp16(Fp16 v);
 
+// The conversions at a boundary between an int8 layer and an FP16 one (docs/fp16-semantics.md,
+// "Conversions"). DoubleToFp16 rounds once, to nearest even (NaN to kFp16NaN, beyond 65504 and
+// half an ulp to infinity). DequantizeToFp16 is the real value of an int8 element, `q - zp`
+// times the tensor's scale, computed exactly (a 9-bit integer times a binary32 value) and rounded
+// once: the 256 FP16 entries of LUT's fp16_out table. QuantizeFp16 is ELTWISE's int8_out: `v`
+// times `inv_scale` (the reciprocal of the int8 tensor's scale, a binary32 value), exactly,
+// rounded to the nearest integer, ties to even, saturated to int32; a NaN gives 0.
+Fp16 DoubleToFp16(double d);
+Fp16 DequantizeToFp16(int32_t q_minus_zero_point, float scale);
+int32_t QuantizeFp16(Fp16 v, float inv_scale);
+
 // Little-endian element i of an FP16 array held as bytes.
 inline Fp16 LoadFp16(const int8_t* bytes, uint64_t i) {
   return static_cast<Fp16>(uint8_t(bytes[2 * i]) | uint16_t(uint8_t(bytes[2 * i + 1])) << 8);

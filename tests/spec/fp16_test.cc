@@ -76,7 +76,48 @@ TEST(Fp16, AgreesWithTheCompilersBinary16OnRandomFloats) {
     ASSERT_EQ(FloatToFp16(f), want) << std::hexfloat << f;
   }
 }
+
+// From double, in one rounding: where a rounding to binary32 first would round twice.
+TEST(Fp16, AgreesWithTheCompilersBinary16OnRandomDoubles) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 1'000'000; ++i) {
+    uint64_t bits = rng();
+    bits = (bits & 0x800FFFFFFFFFFFFFull) | ((uint64_t{990} + rng() % 47) << 52);
+    if (i % 3 == 0) bits &= ~((uint64_t{1} << 29) - 1) | 1;  // just above a binary32 tie
+    double d;
+    std::memcpy(&d, &bits, 8);
+    const _Float16 h = static_cast<_Float16>(d);
+    Fp16 want;
+    std::memcpy(&want, &h, 2);
+    ASSERT_EQ(DoubleToFp16(d), want) << std::hexfloat << d;
+  }
+}
 #endif
+
+TEST(Fp16, FromDoubleRoundsOnceWhereFloatWouldRoundTwice) {
+  // 1 + 2^-11 + 2^-40: above FP16's tie at 1 + half an ulp, so it rounds up; through binary32
+  // the 2^-40 is lost and the tie goes to the even 1.0.
+  const double d = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  EXPECT_EQ(FloatToFp16(static_cast<float>(d)), 0x3C00);
+  EXPECT_EQ(DoubleToFp16(d), 0x3C01);
+  EXPECT_EQ(DoubleToFp16(65519.999), kFp16Max);
+  EXPECT_EQ(DoubleToFp16(-65520.0), kFp16NegInf);
+  EXPECT_EQ(DoubleToFp16(std::ldexp(1.0, -25)), 0x0000);  // the tie at half the least subnormal
+  EXPECT_EQ(DoubleToFp16(-std::ldexp(1.0, -25) * 1.0000001), 0x8001);
+  EXPECT_EQ(DoubleToFp16(std::nan("")), kFp16NaN);
+  EXPECT_EQ(DequantizeToFp16(-3, 0.5f), FloatToFp16(-1.5f));
+}
+
+TEST(Fp16, QuantizesWithOneRoundingTiesToEvenAndSaturates) {
+  EXPECT_EQ(QuantizeFp16(FloatToFp16(2.5f), 1.0f), 2);  // ties to even
+  EXPECT_EQ(QuantizeFp16(FloatToFp16(3.5f), 1.0f), 4);
+  EXPECT_EQ(QuantizeFp16(FloatToFp16(-2.5f), 1.0f), -2);
+  EXPECT_EQ(QuantizeFp16(FloatToFp16(1.25f), 10.0f), 12);  // 12.5: exact product, tie to 12
+  EXPECT_EQ(QuantizeFp16(kFp16Inf, 0.5f), INT32_MAX);
+  EXPECT_EQ(QuantizeFp16(kFp16NegInf, 0.5f), INT32_MIN);
+  EXPECT_EQ(QuantizeFp16(kFp16NaN, 0.5f), 0);
+  EXPECT_EQ(QuantizeFp16(kFp16Max, 1e30f), INT32_MAX);
+}
 
 Fp16 H(float f) { return FloatToFp16(f); }
 
