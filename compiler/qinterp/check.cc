@@ -50,13 +50,31 @@ Status CheckActivationParams(const ir::Tensor& t) {
   return Status::Ok();
 }
 
+namespace {
+
+// A node of an int8 graph, or of a mixed one: by the type it computes in.
+Status CheckNodeOfMixedGraph(const ir::Node& n) {
+  if (n.kind() == ir::OpKind::kDequantizeLinear || n.kind() == ir::OpKind::kQuantizeLinear) {
+    return CheckConversionNode(n);
+  }
+  if (n.output(0)->dtype() == ir::DType::kFloat16) return CheckFp16Node(n);
+  for (const ir::Tensor* t : n.inputs()) {
+    if (t != nullptr && !t->is_constant()) NPU_TRY(CheckActivationParams(*t));
+  }
+  return CheckQuantizedNode(n);
+}
+
+}  // namespace
+
 Status CheckQuantizedGraph(const ir::Graph& graph) {
   if (IsFp16Graph(graph)) return CheckFp16Graph(graph);
   // 1. Structure and types.
   NPU_TRY(ir::Verify(graph));
-  // 2. Every value that flows at run time is an int8 activation of batch 1.
+  // 2. Every value that flows at run time is an activation of batch 1: int8 with its parameters,
+  //    or (in a mixed graph) FP16, which the FP16 rules check.
   for (const ir::Tensor* t : graph.tensors()) {
     if (t->is_constant() || (t->producer() == nullptr && t->users().empty())) continue;
+    if (t->dtype() == ir::DType::kFloat16 && t->producer() != nullptr) continue;
     NPU_TRY(CheckActivationParams(*t));
     NPU_TRY(CheckActivationShape(*t));
   }
@@ -70,7 +88,7 @@ Status CheckQuantizedGraph(const ir::Graph& graph) {
     }
   }
   // 3. The ops.
-  for (const ir::Node* n : graph.nodes()) NPU_TRY(CheckQuantizedNode(*n));
+  for (const ir::Node* n : graph.nodes()) NPU_TRY(CheckNodeOfMixedGraph(*n));
   return Status::Ok();
 }
 

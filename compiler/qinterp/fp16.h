@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -27,6 +28,20 @@ bool IsFp16Graph(const ir::Graph& graph);
 // clamps), kMaxPool / kAveragePool / kGlobalAveragePool, kAdd of two f16 values of one shape
 // (fp16_relu 0 or 1), and the views; anything else is Unimplemented.
 Status CheckFp16Graph(const ir::Graph& graph);
+
+// Mixed int8 and FP16 graphs (docs/quantized-ir.md, "Mixed int8 and FP16"): int8 inputs, some
+// nodes FP16 (f16 output), values converted by kDequantizeLinear (x i8 -> f16,
+// spec::DequantizeToFp16 of x - zero point and the scale) and kQuantizeLinear (x f16 -> i8 with
+// the output's parameters: clamp(zero point + spec::QuantizeFp16(x, Fp16InverseScale(scale)))).
+// CheckQuantizedGraph checks an FP16 node with CheckFp16Node, a conversion with
+// CheckConversionNode; InterpretQuantized runs them with RunFp16Node and RunConversionNode.
+Status CheckFp16Node(const ir::Node& n);
+Status CheckConversionNode(const ir::Node& n);
+// y: the output's bytes (2 per element for f16), sized here. `values`: every computed value the
+// node may read, as bytes.
+using ByteValues = std::unordered_map<const ir::Tensor*, std::vector<int8_t>>;
+void RunFp16Node(const ir::Node& n, const ByteValues& values, std::vector<int8_t>& y);
+void RunConversionNode(const ir::Node& n, const ByteValues& values, std::vector<int8_t>& y);
 
 // Runs a graph that passed CheckFp16Graph; `inputs` hold 2 bytes per element.
 StatusOr<std::vector<std::vector<int8_t>>> InterpretFp16(

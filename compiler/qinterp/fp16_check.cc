@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ir/verifier.h"
+#include "compiler/qinterp/check.h"
 #include "compiler/qinterp/fp16.h"
 
 namespace npu::compiler::qinterp {
@@ -100,7 +101,9 @@ Status CheckPool(const ir::Node& n) {
   return Status::Ok();
 }
 
-Status CheckNode(const ir::Node& n) {
+}  // namespace
+
+Status CheckFp16Node(const ir::Node& n) {
   for (const ir::Tensor* t : n.inputs()) {
     if (t != nullptr && !t->is_constant()) NPU_TRY(CheckActivation(*t));
   }
@@ -135,7 +138,18 @@ Status CheckNode(const ir::Node& n) {
   }
 }
 
-}  // namespace
+Status CheckConversionNode(const ir::Node& n) {
+  const bool to_fp16 = n.kind() == OpKind::kDequantizeLinear;
+  if (n.num_inputs() != 1 || n.input(0) == nullptr || n.input(0)->is_constant() ||
+      n.input(0)->shape() != n.output(0)->shape()) {
+    return InvalidArgument(fmt::format("conversion '{}' ({}): needs one activation of the output's shape",
+                                       n.name(), ir::OpName(n.kind())));
+  }
+  const ir::Tensor& int8 = to_fp16 ? *n.input(0) : *n.output(0);
+  const ir::Tensor& fp16 = to_fp16 ? *n.output(0) : *n.input(0);
+  NPU_TRY(CheckActivationParams(int8).WithContext(fmt::format("conversion '{}'", n.name())));
+  return CheckActivation(fp16).WithContext(fmt::format("conversion '{}'", n.name()));
+}
 
 bool IsFp16Graph(const ir::Graph& graph) {
   return !graph.inputs().empty() && graph.inputs()[0]->dtype() == ir::DType::kFloat16;
@@ -147,7 +161,7 @@ Status CheckFp16Graph(const ir::Graph& graph) {
   for (const ir::Tensor* t : graph.outputs()) {
     if (t->is_constant()) return InvalidArgument(fmt::format("graph output %{} is a constant", t->name()));
   }
-  for (const ir::Node* n : graph.nodes()) NPU_TRY(CheckNode(*n));
+  for (const ir::Node* n : graph.nodes()) NPU_TRY(CheckFp16Node(*n));
   return Status::Ok();
 }
 

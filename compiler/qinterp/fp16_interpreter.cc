@@ -2,6 +2,7 @@
 // tensors, in graph order. It knows nothing of tiles, folds or instructions.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -182,6 +183,36 @@ void RunNode(const ir::Node& n, const Values& values, std::vector<Fp16>& y) {
 }
 
 }  // namespace
+
+void RunFp16Node(const ir::Node& n, const ByteValues& values, std::vector<int8_t>& y) {
+  Values fp16;
+  for (const ir::Tensor* t : n.inputs()) {
+    if (t != nullptr && !t->is_constant()) fp16[t] = FromBytes(values.at(t));
+  }
+  std::vector<Fp16> out(static_cast<size_t>(ir::NumElements(n.output(0)->shape())));
+  RunNode(n, fp16, out);
+  y = ToBytes(out);
+}
+
+void RunConversionNode(const ir::Node& n, const ByteValues& values, std::vector<int8_t>& y) {
+  const std::vector<int8_t>& x = values.at(n.input(0));
+  if (n.kind() == OpKind::kDequantizeLinear) {  // int8 -> FP16: LUT's table of 256 entries
+    const ir::QuantParams& q = n.input(0)->quant();
+    std::vector<Fp16> out(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      out[i] = spec::DequantizeToFp16(int32_t{x[i]} - q.zero_point[0], q.scale[0]);
+    }
+    y = ToBytes(out);
+    return;
+  }
+  const ir::QuantParams& q = n.output(0)->quant();  // FP16 -> int8: ELTWISE's int8_out
+  const float inv_scale = spec::Fp16InverseScale(q.scale[0]);
+  y.resize(x.size() / 2);
+  for (size_t i = 0; i < y.size(); ++i) {
+    const int64_t v = int64_t{q.zero_point[0]} + spec::QuantizeFp16(spec::LoadFp16(x.data(), i), inv_scale);
+    y[i] = static_cast<int8_t>(std::clamp<int64_t>(v, -128, 127));
+  }
+}
 
 StatusOr<std::vector<std::vector<int8_t>>> InterpretFp16(
     const ir::Graph& graph, const std::vector<std::vector<int8_t>>& inputs,

@@ -45,6 +45,10 @@ std::vector<std::span<const int8_t>> InputSpans(const ir::Node& n, const Values&
 
 // Computes `n`'s output from operand values the checker has vouched for.
 void RunNode(const ir::Node& n, const Values& values, std::vector<int8_t>& y) {
+  if (n.kind() == OpKind::kDequantizeLinear || n.kind() == OpKind::kQuantizeLinear) {
+    return RunConversionNode(n, values, y);
+  }
+  if (n.output(0)->dtype() == ir::DType::kFloat16) return RunFp16Node(n, values, y);  // mixed
   if (RunTensorKernel(n, InputSpans(n, values), y)) return;
   const ir::Tensor& out = *n.output(0);
   const QIn x = InOf(*n.input(0), values.at(n.input(0)));

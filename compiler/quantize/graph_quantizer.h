@@ -23,19 +23,21 @@ namespace npu::compiler::quantize {
 class GraphQuantizer {
  public:
   GraphQuantizer(const ir::Graph& float_graph, const TensorRanges& ranges, passes::PassContext& ctx,
-                 int weight_bits = 8, std::set<std::string> int4_layers = {})
+                 int weight_bits = 8, std::set<std::string> int4_layers = {},
+                 std::set<std::string> fp16_layers = {})
       : f_(float_graph),
         ranges_(ranges),
         ctx_(ctx),
         q_(float_graph.name()),
         weight_bits_(weight_bits),
-        int4_layers_(std::move(int4_layers)) {}
+        int4_layers_(std::move(int4_layers)),
+        fp16_layers_(std::move(fp16_layers)) {}
   // The FP16 graph instead (ConvertToFp16, docs/quantized-ir.md "FP16 graphs"): f16 activations
   // and weights, f32 biases, no quantisation parameters; emit_fp16.cc holds the per-op rules.
   struct Fp16Tag {};
   GraphQuantizer(const ir::Graph& float_graph, passes::PassContext& ctx, Fp16Tag)
       : GraphQuantizer(float_graph, NoRanges(), ctx) {
-    fp16_ = true;
+    all_fp16_ = fp16_ = true;
   }
 
   StatusOr<ir::Graph> Run();
@@ -62,6 +64,11 @@ class GraphQuantizer {
                     const ir::Tensor& represents, const ir::QuantParams& params,
                     ir::Attributes attrs);
   Status Unsupported(const ir::Node& n, const std::string& why) const;
+  // Mixed int8 and FP16 (QuantizeOptions::fp16_layers): whether `n` computes in FP16, and `v`
+  // (the value of float tensor `t`) in the type the node being emitted computes in, through a
+  // conversion node made once per value and type.
+  bool ComputesInFp16(const ir::Node& n) const;
+  StatusOr<ir::Tensor*> InNodeType(const ir::Tensor& t, ir::Tensor* v);
   static void SetClamp(ir::Attributes& attrs, ClampRange clamp);
 
   // emit_fp16.cc: the FP16 forms of FusedConv, Gemm, the pools and Add; the rest has none.
@@ -147,9 +154,12 @@ class GraphQuantizer {
   std::unordered_map<const ir::Tensor*, ir::Tensor*> value_;  // float tensor -> quantised
   std::unordered_set<const ir::Node*> merged_;                // emitted as part of another node
   LutRegions regions_;
-  bool fp16_ = false;
+  bool all_fp16_ = false;  // ConvertToFp16
+  bool fp16_ = false;      // the node being emitted computes in FP16
+  std::unordered_map<const ir::Tensor*, ir::Tensor*> converted_;  // a value in the other type
   int weight_bits_;  // QuantizeOptions::weight_bits
   std::set<std::string> int4_layers_;  // QuantizeOptions::int4_layers
+  std::set<std::string> fp16_layers_;  // QuantizeOptions::fp16_layers
   // The bits of node `n`'s constant weights when no scales are given.
   int WeightBits(const ir::Node& n) const {
     return int4_layers_.count(n.name()) ? 4 : weight_bits_;

@@ -84,14 +84,75 @@ StatusOr<ir::Tensor*> GraphQuantizer::Operand(const ir::Node& n, size_t i, bool 
                                                          "may be)"
                                                        : "not a quantised activation"));
   }
-  if (need_nhwc && (t->shape().size() != 4 || it->second->layout() != ir::Layout::kNHWC)) {
+  NPU_ASSIGN_OR_RETURN(ir::Tensor * v, InNodeType(*t, it->second));
+  if (need_nhwc && (t->shape().size() != 4 || v->layout() != ir::Layout::kNHWC)) {
     return FailedPrecondition(fmt::format(
         "node '{}' ({}) reads %{} {} {}: run the front-end pipeline (convert-layout-nhwc) before "
         "quantising",
         n.name(), ir::OpName(n.kind()), t->name(), ir::ShapeText(t->shape()),
         ir::LayoutName(t->layout())));
   }
-  return it->second;
+  return v;
+}
+
+bool GraphQuantizer::ComputesInFp16(const ir::Node& n) const {
+  if (all_fp16_) return true;
+  if (fp16_layers_.empty() || regions_.members.count(&n)) return false;
+  switch (n.kind()) {
+    case OpKind::kFusedConv:
+    case OpKind::kGemm:
+      return fp16_layers_.count(n.name()) > 0;
+    case OpKind::kMatMul:
+      return fp16_layers_.count(n.name()) > 0 && n.input(1) != nullptr && n.input(1)->is_constant();
+    case OpKind::kAdd:
+    case OpKind::kFusedAdd:
+      if (n.num_inputs() != 2 || n.input(0)->shape() != n.input(1)->shape()) return false;
+      [[fallthrough]];
+    case OpKind::kMaxPool:
+    case OpKind::kAveragePool:
+    case OpKind::kGlobalAveragePool:
+    case OpKind::kFlatten:
+    case OpKind::kReshape:
+    case OpKind::kSqueeze:
+    case OpKind::kUnsqueeze:
+    case OpKind::kIdentity: {
+      // Follows its inputs: FP16 when every activation it reads already is.
+      bool any = false;
+      for (const ir::Tensor* t : n.inputs()) {
+        if (t == nullptr || t->is_constant()) continue;
+        auto it = value_.find(t);
+        if (it == value_.end() || it->second->dtype() != ir::DType::kFloat16) return false;
+        any = true;
+      }
+      return any;
+    }
+    default:
+      return false;
+  }
+}
+
+StatusOr<ir::Tensor*> GraphQuantizer::InNodeType(const ir::Tensor& t, ir::Tensor* v) {
+  const ir::DType want = fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8;
+  if (v->dtype() == want) return v;
+  auto it = converted_.find(v);
+  if (it != converted_.end()) return it->second;
+  // int8 -> FP16: DequantizeLinear (exact per value, a LUT of 256 FP16 entries on the NPU);
+  // FP16 -> int8: QuantizeLinear to the calibrated parameters of the float tensor.
+  ir::QuantParams params;
+  if (want == ir::DType::kInt8) {
+    NPU_ASSIGN_OR_RETURN(params, ParamsFor(t));
+  }
+  const ir::OpKind kind = want == ir::DType::kFloat16 ? OpKind::kDequantizeLinear : OpKind::kQuantizeLinear;
+  const std::string name = q_.UniqueName(v->name() + (want == ir::DType::kFloat16 ? ".f16" : ".i8"));
+  ir::Node* node = q_.AddNode(kind, name, {v}, {name});
+  ir::Tensor* out = node->output(0);
+  out->set_dtype(want);
+  out->set_shape(v->shape());
+  out->set_layout(v->layout());
+  out->quant() = params;
+  ctx_.Count(want == ir::DType::kFloat16 ? "mixed.to-fp16" : "mixed.to-int8");
+  converted_[v] = out;
+  return out;
 }
 
 ir::Node* GraphQuantizer::AddNode(const ir::Node& f, ir::OpKind kind,
@@ -125,7 +186,7 @@ Status GraphQuantizer::EmitInputs() {
     const ir::Tensor& as = transposed ? *to_nhwc[0]->output(0) : *in;
     // 2. Its parameters: the model's, else the calibrated range of the input.
     NPU_ASSIGN_OR_RETURN(const ir::QuantParams params, ParamsFor(*in));
-    ir::Tensor* q = q_.AddInput(in->name(), fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8,
+    ir::Tensor* q = q_.AddInput(in->name(), all_fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8,
                                 as.shape(), as.layout());
     q->quant() = params;
     value_[in] = q;
@@ -139,6 +200,7 @@ Status GraphQuantizer::EmitInputs() {
 }
 
 Status GraphQuantizer::EmitNode(const ir::Node& n) {
+  fp16_ = ComputesInFp16(n);
   if (fp16_) return EmitFp16Node(n);
   if (regions_.members.count(&n)) {  // a lookup-table region: one table per tensor it hands on
     return regions_.exported.count(n.output(0)) ? EmitLut(n) : Status::Ok();
@@ -269,7 +331,7 @@ StatusOr<ir::Graph> QuantizeWithRanges(const ir::Graph& float_graph, const Tenso
   }
   passes::PassContext local;
   GraphQuantizer quantizer(float_graph, ranges, ctx != nullptr ? *ctx : local,
-                           options.weight_bits, options.int4_layers);
+                           options.weight_bits, options.int4_layers, options.fp16_layers);
   NPU_ASSIGN_OR_RETURN(ir::Graph q, quantizer.Run());
   // What comes out must be the contract; anything else is a bug here.
   const Status checked = qinterp::CheckQuantizedGraph(q);

@@ -52,6 +52,11 @@ struct QuantizeOptions {
   // Mixed precision: these float-graph nodes (convolutions, fully connected layers) get int4
   // weights whatever weight_bits says (compiler/network/mixed_precision.h chooses them).
   std::set<std::string> int4_layers = {};
+  // Mixed precision with FP16: these float-graph nodes (convolutions, fully connected layers)
+  // compute in FP16 (docs/quantized-ir.md, "Mixed int8 and FP16"); so do the pools, adds and
+  // views all of whose inputs are FP16. Values change type through DequantizeLinear (int8 to
+  // FP16) and QuantizeLinear (FP16 to int8) nodes where needed.
+  std::set<std::string> fp16_layers = {};
 };
 
 // InvalidArgument naming the sample, the input and both types when a sample does not match the

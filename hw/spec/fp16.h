@@ -93,6 +93,9 @@ Fp16 ReluFp16(Fp16 v);
 Fp16 DoubleToFp16(double d);
 Fp16 DequantizeToFp16(int32_t q_minus_zero_point, float scale);
 int32_t QuantizeFp16(Fp16 v, float inv_scale);
+// The `inv_scale` for an int8 tensor of scale `scale`: the binary32 value nearest 1 / scale (the
+// compiler writes it into ELTWISE's a_multiplier; the software reference uses the same).
+inline float Fp16InverseScale(float scale) { return static_cast<float>(1.0 / static_cast<double>(scale)); }
 
 // Little-endian element i of an FP16 array held as bytes.
 inline Fp16 LoadFp16(const int8_t* bytes, uint64_t i) {
