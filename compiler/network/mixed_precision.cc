@@ -1,4 +1,4 @@
-// Choosing int4 layers within an accuracy budget (mixed_precision.h).
+// Choosing each layer's precision within an accuracy goal (mixed_precision.h).
 #include "compiler/network/mixed_precision.h"
 
 #include <fmt/format.h>
@@ -12,20 +12,35 @@
 namespace npu::compiler {
 namespace {
 
-// The worst output's SNR (dB) of `int4_layers` int4 against the float graph on the samples.
-StatusOr<double> SnrDb(const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
-                       quantize::QuantizeOptions options, std::set<std::string> int4_layers,
-                       const std::vector<std::vector<interp::HostTensor>>& samples) {
-  options.weight_bits = 8;
-  options.int4_layers = std::move(int4_layers);
-  NPU_ASSIGN_OR_RETURN(const ir::Graph q,
-                       quantize::QuantizeWithRanges(float_graph, ranges, options));
-  NPU_ASSIGN_OR_RETURN(const accuracy::AccuracyReport r,
-                       accuracy::CompareAccuracy(float_graph, q, samples));
-  double worst = std::numeric_limits<double>::infinity();
-  for (const accuracy::OutputAccuracy& o : r.outputs) worst = std::min(worst, o.metrics.snr_db);
-  return worst;
-}
+// Measures assignments on one calibration: the worst output's SNR (dB) against the float graph.
+class AssignmentMeter {
+ public:
+  AssignmentMeter(const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
+                  const quantize::QuantizeOptions& options,
+                  const std::vector<std::vector<interp::HostTensor>>& samples, int& measured)
+      : f_(float_graph), ranges_(ranges), options_(options), samples_(samples), measured_(measured) {
+    options_.weight_bits = 8;
+  }
+
+  StatusOr<double> SnrDb(std::set<std::string> int4_layers, std::set<std::string> fp16_layers) {
+    quantize::QuantizeOptions o = options_;
+    o.int4_layers = std::move(int4_layers);
+    o.fp16_layers = std::move(fp16_layers);
+    NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::QuantizeWithRanges(f_, ranges_, o));
+    NPU_ASSIGN_OR_RETURN(const accuracy::AccuracyReport r, accuracy::CompareAccuracy(f_, q, samples_));
+    ++measured_;
+    double worst = std::numeric_limits<double>::infinity();
+    for (const accuracy::OutputAccuracy& out : r.outputs) worst = std::min(worst, out.metrics.snr_db);
+    return worst;
+  }
+
+ private:
+  const ir::Graph& f_;
+  const quantize::TensorRanges& ranges_;
+  quantize::QuantizeOptions options_;
+  const std::vector<std::vector<interp::HostTensor>>& samples_;
+  int& measured_;
+};
 
 // The layers the quantiser lowers to int4 when asked for all, with their MACs per inference.
 StatusOr<std::vector<LayerPrecision>> Candidates(const ir::Graph& float_graph,
@@ -44,69 +59,152 @@ StatusOr<std::vector<LayerPrecision>> Candidates(const ir::Graph& float_graph,
   return layers;
 }
 
+Status CheckGoal(const PrecisionGoal& goal) {
+  if (goal.target_db && !std::isfinite(*goal.target_db)) {
+    return InvalidArgument(fmt::format(
+        "accuracy target {} dB: must be a finite number of dB (the output SNR against the float "
+        "model to reach)",
+        *goal.target_db));
+  }
+  if (!goal.target_db && (!std::isfinite(goal.budget_db) || goal.budget_db < 0)) {
+    return InvalidArgument(fmt::format(
+        "accuracy budget {} dB: must be a finite number of dB >= 0 (the output SNR the int4 "
+        "layers may cost against all-int8)",
+        goal.budget_db));
+  }
+  return Status::Ok();
+}
+
+// Indices of `layers` sorted by `value`, largest first (stable: graph order breaks ties).
+template <class Value>
+std::vector<size_t> ByValue(const std::vector<LayerPrecision>& layers, Value value) {
+  std::vector<size_t> order(layers.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return value(layers[a]) > value(layers[b]); });
+  return order;
+}
+
+// Target mode, all-int8 short of it: layers become FP16, the most dB per MAC first, until the
+// target is met; then each is dropped again if the target holds without it.
+Status UpgradeToFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
+  for (LayerPrecision& l : m.layers) {
+    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, {l.layer}));
+    l.alone_gain_db = snr - m.int8_snr_db;
+  }
+  const std::vector<size_t> order = ByValue(m.layers, [](const LayerPrecision& l) {
+    return l.alone_gain_db / double(std::max<uint64_t>(l.macs, 1));
+  });
+  std::vector<size_t> added;
+  for (size_t i : order) {
+    if (m.snr_db >= target) break;
+    m.fp16_layers.insert(m.layers[i].layer);
+    added.push_back(i);
+    NPU_ASSIGN_OR_RETURN(m.snr_db, meter.SnrDb({}, m.fp16_layers));
+  }
+  if (m.snr_db < target) {
+    return InvalidArgument(fmt::format(
+        "accuracy target {:.1f} dB cannot be reached: the best reachable output SNR is {:.1f} dB "
+        "(every one of the {} layers FP16; all int8: {:.1f} dB)",
+        target, m.snr_db, m.layers.size(), m.int8_snr_db));
+  }
+  for (auto it = added.rbegin(); it != added.rend() && added.size() > 1; ++it) {
+    std::set<std::string> trial = m.fp16_layers;
+    trial.erase(m.layers[*it].layer);
+    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, trial));
+    if (snr < target) continue;
+    m.fp16_layers = std::move(trial);
+    m.snr_db = snr;
+  }
+  for (LayerPrecision& l : m.layers) {
+    if (m.fp16_layers.count(l.layer)) l.numbers = LayerNumbers::kFp16;
+  }
+  return Status::Ok();
+}
+
+// The int8 layers left take int4 weights, the most MACs per dB lost first, each kept while the
+// assignment's SNR stays at or above `floor_db`.
+Status DowngradeToInt4(MixedPrecision& m, AssignmentMeter& meter, double floor_db) {
+  const double base = m.snr_db;
+  for (LayerPrecision& l : m.layers) {
+    if (l.numbers != LayerNumbers::kInt8) continue;
+    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({l.layer}, m.fp16_layers));
+    l.alone_loss_db = std::max(0.0, base - snr);
+  }
+  const std::vector<size_t> order = ByValue(m.layers, [](const LayerPrecision& l) {
+    return double(l.macs) / std::max(l.alone_loss_db, 1e-3);
+  });
+  for (size_t i : order) {
+    LayerPrecision& l = m.layers[i];
+    if (l.numbers != LayerNumbers::kInt8) continue;
+    if (base - l.alone_loss_db < floor_db) continue;  // alone already below: together only worse
+    std::set<std::string> trial = m.int4_layers;
+    trial.insert(l.layer);
+    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb(trial, m.fp16_layers));
+    if (snr < floor_db) continue;
+    m.int4_layers = std::move(trial);
+    m.snr_db = snr;
+    l.numbers = LayerNumbers::kInt4;
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+const char* LayerNumbersName(LayerNumbers n) {
+  switch (n) {
+    case LayerNumbers::kInt4:
+      return "int4";
+    case LayerNumbers::kFp16:
+      return "fp16";
+    default:
+      return "int8";
+  }
+}
 
 StatusOr<MixedPrecision> ChooseMixedPrecision(
     const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
     const quantize::QuantizeOptions& options,
-    const std::vector<std::vector<interp::HostTensor>>& samples, double budget_db) {
-  if (!std::isfinite(budget_db) || budget_db < 0) {
-    return InvalidArgument(fmt::format(
-        "accuracy budget {} dB: must be a finite number of dB >= 0 (the output SNR the int4 "
-        "layers may cost against all-int8)",
-        budget_db));
-  }
+    const std::vector<std::vector<interp::HostTensor>>& samples, const PrecisionGoal& goal) {
+  NPU_TRY(CheckGoal(goal));
   MixedPrecision m;
-  m.budget_db = budget_db;
+  m.goal = goal;
+  AssignmentMeter meter(float_graph, ranges, options, samples, m.assignments_measured);
   NPU_ASSIGN_OR_RETURN(m.layers, Candidates(float_graph, ranges, options));
-  NPU_ASSIGN_OR_RETURN(m.int8_snr_db, SnrDb(float_graph, ranges, options, {}, samples));
+  NPU_ASSIGN_OR_RETURN(m.int8_snr_db, meter.SnrDb({}, {}));
   m.snr_db = m.int8_snr_db;
-  ++m.assignments_measured;
-  // 1. Each layer alone.
-  for (LayerPrecision& l : m.layers) {
-    NPU_ASSIGN_OR_RETURN(const double snr,
-                         SnrDb(float_graph, ranges, options, {l.layer}, samples));
-    ++m.assignments_measured;
-    l.alone_loss_db = std::max(0.0, m.int8_snr_db - snr);
+  if (goal.target_db && m.int8_snr_db < *goal.target_db) {
+    NPU_TRY(UpgradeToFp16(m, meter, *goal.target_db));
   }
-  // 2. Most MACs per dB first; keep a layer if the network with it stays within the budget.
-  std::vector<size_t> order(m.layers.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  const auto value = [&](size_t i) {
-    return double(m.layers[i].macs) / std::max(m.layers[i].alone_loss_db, 1e-3);
-  };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return value(a) > value(b); });
-  for (size_t i : order) {
-    LayerPrecision& l = m.layers[i];
-    if (l.alone_loss_db > budget_db) continue;  // alone already over: together only worse
-    std::set<std::string> trial = m.int4_layers;
-    trial.insert(l.layer);
-    NPU_ASSIGN_OR_RETURN(const double snr, SnrDb(float_graph, ranges, options, trial, samples));
-    ++m.assignments_measured;
-    if (m.int8_snr_db - snr > budget_db) continue;
-    m.int4_layers = std::move(trial);
-    m.snr_db = snr;
-    l.int4 = true;
-  }
+  NPU_TRY(DowngradeToInt4(m, meter, goal.target_db ? *goal.target_db : m.int8_snr_db - goal.budget_db));
   return m;
 }
 
 std::string FormatMixedPrecision(const MixedPrecision& m) {
-  uint64_t macs = 0, int4_macs = 0;
+  uint64_t macs = 0, int4_macs = 0, fp16_macs = 0;
   for (const LayerPrecision& l : m.layers) {
     macs += l.macs;
-    int4_macs += l.int4 ? l.macs : 0;
+    int4_macs += l.numbers == LayerNumbers::kInt4 ? l.macs : 0;
+    fp16_macs += l.numbers == LayerNumbers::kFp16 ? l.macs : 0;
   }
+  const auto share = [&](uint64_t part) { return macs ? 100.0 * double(part) / double(macs) : 0.0; };
+  const std::string goal = m.goal.target_db
+                               ? fmt::format("target {:.1f} dB", *m.goal.target_db)
+                               : fmt::format("budget {:.1f} dB", m.goal.budget_db);
   std::string s = fmt::format(
-      "mixed precision: {} of {} layers int4 ({:.0f}% of their MACs); output SNR {:.1f} dB "
-      "(all int8: {:.1f} dB; budget {:.1f} dB; {} assignments measured)\n",
-      m.int4_layers.size(), m.layers.size(), macs ? 100.0 * double(int4_macs) / double(macs) : 0.0,
-      m.snr_db, m.int8_snr_db, m.budget_db, m.assignments_measured);
-  s += fmt::format("{:<28} {:>10} {:>13} {}\n", "layer", "MMACs", "alone: -dB", "weights");
+      "mixed precision: {} of {} layers int4 ({:.0f}% of their MACs), {} FP16 ({:.0f}%); output "
+      "SNR {:.1f} dB (all int8: {:.1f} dB; {}; {} assignments measured)\n",
+      m.int4_layers.size(), m.layers.size(), share(int4_macs), m.fp16_layers.size(),
+      share(fp16_macs), m.snr_db, m.int8_snr_db, goal, m.assignments_measured);
+  const bool gains = m.goal.target_db && m.int8_snr_db < *m.goal.target_db;
+  s += fmt::format("{:<28} {:>10} {}{:>13} {}\n", "layer", "MMACs", gains ? "  fp16: +dB" : "",
+                   "int4: -dB", "numbers");
   for (const LayerPrecision& l : m.layers) {
-    s += fmt::format("{:<28} {:>10.1f} {:>13.2f} {}\n", l.layer.substr(0, 28),
-                     double(l.macs) / 1e6, l.alone_loss_db, l.int4 ? "int4" : "int8");
+    s += fmt::format("{:<28} {:>10.1f} {}{:>13} {}\n", l.layer.substr(0, 28), double(l.macs) / 1e6,
+                     gains ? fmt::format("{:>12.2f}", l.alone_gain_db) : "",
+                     l.numbers == LayerNumbers::kFp16 ? std::string("-")
+                                                      : fmt::format("{:.2f}", l.alone_loss_db),
+                     LayerNumbersName(l.numbers));
   }
   return s;
 }

@@ -1,14 +1,23 @@
-// --precision auto (issue 14): which layers take int4 weights (W4A8) and which keep int8, within
-// an accuracy budget. Each candidate, a convolution or fully connected layer whose constant
-// weights the quantiser can lower to int4, is first measured alone: the output SNR (against the
-// float model) the network loses when only that layer is int4. Then candidates are tried in
-// order of MACs per dB lost, most first, each kept if the whole assignment, measured again,
-// stays within `budget_db` of the all-int8 network's SNR. Measured on `samples` (float inputs in
-// the float graph's shapes), with the calibration's ranges, so every assignment shares one
-// calibration.
+// --precision auto (issue 14): the precision of each convolution and fully connected layer:
+// int4 weights (W4A8), int8, or FP16 (docs/quantization.md, "Mixed precision").
+//
+// Two goals. A budget (`budget_db`): the output SNR (against the float model) the int4 layers
+// may cost against the all-int8 network; FP16 is not used. A target (`target_db`): the output
+// SNR the network must reach; layers become FP16 until it does, then int4 while it still does;
+// a target beyond what every candidate in FP16 reaches is an error naming the best reachable.
+//
+// Each candidate (a layer whose constant weights the quantiser can lower to int4) is first
+// measured alone: the SNR the network gains when only that layer is FP16 (target mode, when
+// all-int8 falls short), then the SNR it loses when only that layer is int4. Upgrades go in
+// order of dB gained per MAC (the cheapest accuracy first), each kept until the target is met,
+// then each kept upgrade is dropped again if the target holds without it. Downgrades go in order
+// of MACs per dB lost, each kept if the whole assignment, measured again, still meets the goal.
+// Measured on `samples` (float inputs in the float graph's shapes), with the calibration's
+// ranges, so every assignment shares one calibration.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,28 +29,38 @@
 
 namespace npu::compiler {
 
+enum class LayerNumbers { kInt4, kInt8, kFp16 };  // int4 weights with int8 activations; FP16
+const char* LayerNumbersName(LayerNumbers n);     // "int4", "int8", "fp16"
+
 struct LayerPrecision {
   std::string layer;         // the float graph's node
   uint64_t macs = 0;         // per inference
-  double alone_loss_db = 0;  // output SNR lost with only this layer int4
-  bool int4 = false;         // chosen
+  double alone_gain_db = 0;  // output SNR gained with only this layer FP16 (when measured)
+  double alone_loss_db = 0;  // output SNR lost with only this layer int4 (from the FP16 choice)
+  LayerNumbers numbers = LayerNumbers::kInt8;  // chosen
+};
+
+struct PrecisionGoal {
+  double budget_db = 1.0;            // without a target: what int4 may cost against all-int8
+  std::optional<double> target_db;   // the output SNR to reach (enables FP16)
 };
 
 struct MixedPrecision {
-  std::set<std::string> int4_layers;
+  std::set<std::string> int4_layers, fp16_layers;
   std::vector<LayerPrecision> layers;  // every candidate, in graph order
-  double budget_db = 0;
+  PrecisionGoal goal;
   double int8_snr_db = 0, snr_db = 0;  // the worst output's SNR vs float: all int8, chosen
   int assignments_measured = 0;
 };
 
-// InvalidArgument for a budget that is negative or not finite.
+// InvalidArgument for a budget that is negative or not finite, or a target that is not finite;
+// OutOfRange for a target no assignment reaches, naming the best reachable SNR.
 StatusOr<MixedPrecision> ChooseMixedPrecision(
     const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
     const quantize::QuantizeOptions& options,
-    const std::vector<std::vector<interp::HostTensor>>& samples, double budget_db);
+    const std::vector<std::vector<interp::HostTensor>>& samples, const PrecisionGoal& goal);
 
-// A table for the report: each candidate's MACs, loss alone and choice; the SNR reached.
+// A table for the report: each candidate's MACs, gain and loss alone and choice; the SNR reached.
 std::string FormatMixedPrecision(const MixedPrecision& m);
 
 }  // namespace npu::compiler

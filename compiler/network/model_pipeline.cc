@@ -238,11 +238,14 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   // Under auto the choice is what the cache saves: the key names what decides it.
   const uint64_t cache_key = QuantizeCacheKey(
       o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration,
-      o.auto_precision ? fmt::format("auto budget {:a} dB", o.accuracy_budget_db) : "");
+      !o.auto_precision        ? std::string()
+      : o.accuracy_target_db ? fmt::format("auto target {:a} dB", *o.accuracy_target_db)
+                             : fmt::format("auto budget {:a} dB", o.accuracy_budget_db));
   // Under auto, the all-int8 twin is the plain int8 run's cache entry.
   quantize::QuantizeOptions int8_options = o.quantize;
   int8_options.weight_bits = 8;
   int8_options.int4_layers.clear();
+  int8_options.fp16_layers.clear();
   const uint64_t int8_key =
       QuantizeCacheKey(o.quantize_cache.salt, p.model_fingerprint, int8_options, calibration);
   std::optional<ir::Graph> int8_twin;
@@ -260,10 +263,11 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
         calibration.samples.begin(), calibration.samples.begin() + measured);
     NPU_ASSIGN_OR_RETURN(const MixedPrecision mp,
                          ChooseMixedPrecision(p.float_graph, ranges, o.quantize, samples,
-                                              o.accuracy_budget_db));
+                                              {o.accuracy_budget_db, o.accuracy_target_db}));
     p.mixed_precision = FormatMixedPrecision(mp);
     quantize::QuantizeOptions chosen = o.quantize;
     chosen.int4_layers = mp.int4_layers;
+    chosen.fp16_layers = mp.fp16_layers;
     NPU_ASSIGN_OR_RETURN(p.quantized,
                          quantize::QuantizeWithRanges(p.float_graph, ranges, chosen));
     std::string stored = StoreQuantized(o.quantize_cache.dir, cache_key, p.quantized);
@@ -280,6 +284,8 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   p.quantize_seconds = Since(t);
   for (const ir::Node* n : p.quantized.nodes()) {
     if (n->attrs().GetInt("weight_bits", 8) == 4) p.int4_layers.push_back(n->name());
+    const bool mac = n->kind() == ir::OpKind::kFusedConv || n->kind() == ir::OpKind::kGemm;
+    if (mac && n->output(0)->dtype() == ir::DType::kFloat16) p.fp16_layers.push_back(n->name());
   }
   NPU_ASSIGN_OR_RETURN(p.batched, ReplicateBatch(p.quantized, p.batch));
   if (int8_twin) {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,10 +44,12 @@ struct ModelPipelineOptions {
   std::vector<std::string> calibration_names;  // where each came from, for errors (optional)
   int64_t calibration_limit = 0;  // use the first this many of the caller's samples; 0: all
   quantize::QuantizeOptions quantize;
-  // --precision auto: choose int4 layers within this budget (mixed_precision.h), measured on the
-  // first kMixedPrecisionSamples calibration samples.
+  // --precision auto: choose int4 layers within this budget, or int4 and FP16 layers reaching
+  // this target SNR (mixed_precision.h), measured on the first kMixedPrecisionSamples
+  // calibration samples.
   bool auto_precision = false;
   double accuracy_budget_db = 1.0;
+  std::optional<double> accuracy_target_db;
   // FP16 instead of int8: the float graph rounded to FP16 (quantize::ConvertToFp16), no
   // calibration, no cache (the conversion takes milliseconds); the reference is the FP16 one.
   bool fp16 = false;
@@ -86,7 +89,7 @@ struct QuantizedModel {
   bool fp16 = false;  // ModelPipelineOptions::fp16: `quantized` is an FP16 graph
   // With auto_precision: the layers with int4 weights (from the graph, also on a cache hit) and,
   // when chosen in this run, the choice's table (FormatMixedPrecision).
-  std::vector<std::string> int4_layers;
+  std::vector<std::string> int4_layers, fp16_layers;
   std::string mixed_precision;
   // With auto_precision: the same model all int8 (same calibration), batched, for the report's
   // comparison (null if a cached choice has no cached int8 twin).

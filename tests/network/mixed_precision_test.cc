@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "compiler/network/model_pipeline.h"
@@ -40,7 +42,7 @@ Calibrated Prepare(const std::string& model) {
 }
 
 MixedPrecision Choose(const Calibrated& s, double budget) {
-  StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, budget);
+  StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.budget_db = budget, .target_db = std::nullopt});
   EXPECT_TRUE(m.ok()) << m.status().message();
   return m.ok() ? *m : MixedPrecision{};
 }
@@ -54,8 +56,9 @@ TEST(MixedPrecision, TheChoiceStaysWithinTheBudgetAndIsWhatTheTableSays) {
   for (const LayerPrecision& l : m.layers) {
     EXPECT_GT(l.macs, 0u) << l.layer;
     EXPECT_GE(l.alone_loss_db, 0.0) << l.layer;
-    EXPECT_EQ(l.int4, m.int4_layers.count(l.layer) == 1) << l.layer;
-    int4 += l.int4;
+    EXPECT_EQ(l.numbers == LayerNumbers::kInt4, m.int4_layers.count(l.layer) == 1) << l.layer;
+    EXPECT_NE(l.numbers, LayerNumbers::kFp16) << l.layer;  // a budget never buys FP16
+    int4 += l.numbers == LayerNumbers::kInt4;
   }
   EXPECT_EQ(int4, m.int4_layers.size());
   EXPECT_EQ(m.assignments_measured, 1 + 4 + int(m.layers.size()) -
@@ -71,7 +74,7 @@ TEST(MixedPrecision, NoBudgetKeepsLossyLayersInt8AndAWideOneTakesThemAll) {
   const MixedPrecision none = Choose(s, 0.0);
   for (const LayerPrecision& l : none.layers) {
     if (l.alone_loss_db > 0) {
-      EXPECT_FALSE(l.int4) << l.layer;
+      EXPECT_NE(l.numbers, LayerNumbers::kInt4) << l.layer;
     }
   }
   EXPECT_GE(none.snr_db, none.int8_snr_db);
@@ -94,10 +97,59 @@ TEST(MixedPrecision, ThePipelineQuantisesWhatItChose) {
 TEST(MixedPrecision, ABudgetBelowZeroOrNotANumberIsRefused) {
   const Calibrated s = Prepare("mlp");
   for (double bad : {-1.0, std::nan(""), double(INFINITY)}) {
-    StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, bad);
+    StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.budget_db = bad, .target_db = std::nullopt});
     ASSERT_FALSE(m.ok());
     EXPECT_NE(m.status().message().find("accuracy budget"), std::string::npos);
   }
+}
+
+MixedPrecision Target(const Calibrated& s, double target) {
+  StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.target_db = target});
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  return m.ok() ? *m : MixedPrecision{};
+}
+
+// A target above all-int8 buys FP16 layers until it is met, and no more than it needs: the
+// greedy choice cannot drop any one of them and stay on target.
+TEST(MixedPrecision, ATargetAboveInt8MakesLayersFp16UntilItIsMet) {
+  const Calibrated s = Prepare("small_cnn");
+  const MixedPrecision base = Target(s, -100.0);  // met by all-int8: int4 where it holds
+  EXPECT_TRUE(base.fp16_layers.empty());
+  const double target = base.int8_snr_db + 6.0;
+  const MixedPrecision m = Target(s, target);
+  EXPECT_GE(m.snr_db, target);
+  EXPECT_FALSE(m.fp16_layers.empty());
+  EXPECT_LT(m.fp16_layers.size(), m.layers.size());
+  for (const LayerPrecision& l : m.layers) {
+    EXPECT_EQ(l.numbers == LayerNumbers::kFp16, m.fp16_layers.count(l.layer) == 1) << l.layer;
+  }
+  // Measured again outside the search: the chosen assignment reaches the target.
+  quantize::QuantizeOptions o;
+  o.int4_layers = m.int4_layers;
+  o.fp16_layers = m.fp16_layers;
+  StatusOr<ir::Graph> q = quantize::QuantizeWithRanges(s.f, s.ranges, o);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  int conversions = 0;
+  for (const ir::Node* n : q->nodes()) {
+    conversions += n->kind() == ir::OpKind::kDequantizeLinear || n->kind() == ir::OpKind::kQuantizeLinear;
+  }
+  EXPECT_GE(conversions, 1);
+  const std::string table = FormatMixedPrecision(m);
+  EXPECT_NE(table.find(fmt::format("{} FP16", m.fp16_layers.size())), std::string::npos) << table;
+  EXPECT_NE(table.find("fp16: +dB"), std::string::npos) << table;
+}
+
+TEST(MixedPrecision, ATargetNothingReachesNamesTheBestReachable) {
+  const Calibrated s = Prepare("mlp");
+  StatusOr<MixedPrecision> m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.target_db = 500.0});
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(m.status().message().find("accuracy target 500.0 dB cannot be reached: the best reachable"),
+            std::string::npos)
+      << m.status().message();
+  m = ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.target_db = std::nan("")});
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("accuracy target"), std::string::npos);
 }
 
 }  // namespace

@@ -50,11 +50,14 @@ po::options_description ModelOptionsDescription() {
        "int8 (default); w4a8: the weights of convolutions and fully connected layers as int4 "
        "per output channel, run by the MAC array's int4 mode (mac.int4_weight_rate); auto: int4 "
        "for the layers that keep the output within --accuracy-budget-db of int8's, the rest "
-       "int8; fp16: FP16 activations and weights, FP32 sums and biases, no calibration "
-       "(docs/quantization.md)")
+       "int8, or with --accuracy-target-db each layer int4, int8 or FP16; fp16: FP16 "
+       "activations and weights, FP32 sums and biases, no calibration (docs/quantization.md)")
       ("accuracy-budget-db", po::value<double>(),
        "--precision auto: the output SNR (dB) the int4 layers may cost against all-int8 "
        "(default 1)")
+      ("accuracy-target-db", po::value<double>(),
+       "--precision auto: the output SNR (dB, against the float model) to reach; layers become "
+       "FP16 until it is met, then int4 while it still is (instead of --accuracy-budget-db)")
       ("batch", po::value<int64_t>(),
        "inferences per run: fixes a symbolic batch (default 1) or overrides the model's own; "
        "the model is compiled for one and run that many times in one program")
@@ -103,6 +106,19 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
     if (!std::isfinite(options.accuracy_budget_db) || options.accuracy_budget_db < 0) {
       std::cerr << tool << ": --accuracy-budget-db " << options.accuracy_budget_db
                 << ": must be a finite number of dB >= 0\n";
+      return 2;
+    }
+  }
+  if (vm.count("accuracy-target-db")) {
+    options.accuracy_target_db = vm["accuracy-target-db"].as<double>();
+    if (!options.auto_precision || vm.count("accuracy-budget-db")) {
+      std::cerr << tool << ": --accuracy-target-db applies to --precision auto, without "
+                << "--accuracy-budget-db\n";
+      return 2;
+    }
+    if (!std::isfinite(*options.accuracy_target_db)) {
+      std::cerr << tool << ": --accuracy-target-db " << *options.accuracy_target_db
+                << ": must be a finite number of dB\n";
       return 2;
     }
   }

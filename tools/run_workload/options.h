@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct Options {
   bool auto_precision = false;         // --precision auto
   bool fp16 = false;                   // --precision fp16
   double accuracy_budget_db = 1.0;     // --accuracy-budget-db
+  std::optional<double> accuracy_target_db;  // --accuracy-target-db
   bool quant_cache = true;             // --no-quant-cache turns it off
   std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;

@@ -138,6 +138,7 @@ compiler::ModelPipelineOptions PipelineOptions(const Options& options) {
   mo.auto_precision = options.auto_precision;
   mo.fp16 = options.fp16;
   mo.accuracy_budget_db = options.accuracy_budget_db;
+  mo.accuracy_target_db = options.accuracy_target_db;
   if (options.quant_cache) {
     mo.quantize_cache = {compiler::DefaultQuantizeCacheDir(), CodeIdentity()};
   }

@@ -14,7 +14,7 @@ from errors import PerfError  # noqa: E402
 METRICS = ["cycles", "latency_us", "energy_pj", "area_mm2", "dram_bytes", "mac_utilisation",
            "roofline_ratio", "peak_sram_bytes"]
 # What run_workload --precision takes; a "precision" axis sweeps them (one model per value).
-PRECISIONS = ["int8", "w4a8", "auto"]
+PRECISIONS = ["int8", "w4a8", "fp16", "auto"]
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b}
 
@@ -108,6 +108,9 @@ def check(spec, where):
                             f"(known: {', '.join(PRECISIONS)})")
         if m.accuracy_budget_db and m.precision != "auto":
             raise PerfError(f"{where}: model '{m.name}': accuracy_budget_db needs precision auto")
+        if m.HasField("accuracy_target_db") and (m.precision != "auto" or m.accuracy_budget_db):
+            raise PerfError(f"{where}: model '{m.name}': accuracy_target_db needs precision auto "
+                            "and no accuracy_budget_db")
     labels = [model_label(m) for m in spec.models]
     if len(set(labels)) != len(labels):
         raise PerfError(f"{where}: a model (and precision) is listed twice")

@@ -69,6 +69,8 @@ def batch_command(tool, spec, model, points, report_dir, jobs):
         cmd += ["--precision", model.precision]
     if model.accuracy_budget_db:
         cmd += ["--accuracy-budget-db", repr(model.accuracy_budget_db)]
+    if model.HasField("accuracy_target_db"):
+        cmd += ["--accuracy-target-db", repr(model.accuracy_target_db)]
     if spec.base_config:
         cmd += ["--config", spec.base_config]
     for item in spec.set:
