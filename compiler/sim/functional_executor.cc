@@ -228,26 +228,27 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
 Status FunctionalExecutor::Eltwise(const spec::EltwiseArgs& e) {
   if (const std::string bad = spec::CheckEltwise(e); !bad.empty()) return InvalidArgument(bad);
   const uint64_t bytes = spec::EltwiseBytes(e), b_bytes = spec::EltwiseBBytes(e);
+  const uint64_t out_bytes = spec::EltwiseOutBytes(e);
   if (!InRange(e.a_addr, bytes, sram_.size()) || !InRange(e.b_addr, b_bytes, sram_.size()) ||
-      !InRange(e.out_addr, bytes, sram_.size())) {
+      !InRange(e.out_addr, out_bytes, sram_.size())) {
     return InvalidArgument("ELTWISE operand out of range");
   }
   std::vector<int8_t> out;
   spec::ComputeEltwise(e, {Sram() + e.a_addr, bytes}, {Sram() + e.b_addr, b_bytes}, out);
-  std::memcpy(sram_.data() + e.out_addr, out.data(), bytes);
+  std::memcpy(sram_.data() + e.out_addr, out.data(), out_bytes);
   return Status::Ok();
 }
 
 Status FunctionalExecutor::Lut(const spec::LutArgs& l) {
   if (const std::string bad = spec::CheckLut(l); !bad.empty()) return InvalidArgument(bad);
-  if (!InRange(l.table_addr, spec::kLutEntries, sram_.size()) ||
-      !InRange(l.in_addr, l.count, sram_.size()) || !InRange(l.out_addr, l.count, sram_.size())) {
+  const uint64_t table_bytes = spec::LutTableBytes(l), out_bytes = spec::LutOutputBytes(l);
+  if (!InRange(l.table_addr, table_bytes, sram_.size()) ||
+      !InRange(l.in_addr, l.count, sram_.size()) || !InRange(l.out_addr, out_bytes, sram_.size())) {
     return InvalidArgument("LUT operand out of range");
   }
   std::vector<int8_t> out;
-  spec::ComputeLut(l, {Sram() + l.in_addr, l.count}, {Sram() + l.table_addr, spec::kLutEntries},
-                   out);
-  std::memcpy(sram_.data() + l.out_addr, out.data(), l.count);
+  spec::ComputeLut(l, {Sram() + l.in_addr, l.count}, {Sram() + l.table_addr, table_bytes}, out);
+  std::memcpy(sram_.data() + l.out_addr, out.data(), out_bytes);
   return Status::Ok();
 }
 

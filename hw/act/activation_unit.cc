@@ -134,7 +134,7 @@ UnitResult ActivationUnit::ExecuteEltwise(const spec::EltwiseArgs& eltwise,
   if (ctx_.compute_data) {
     spec::ComputeEltwise(eltwise, in_a_, in_b_, out_);
   } else {
-    out_.resize(spec::EltwiseBytes(eltwise));
+    out_.resize(spec::EltwiseOutBytes(eltwise));
   }
   accesses.Bind(2, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
@@ -155,7 +155,7 @@ UnitResult ActivationUnit::ExecuteLut(const spec::LutArgs& lut, SramAccessList& 
   if (ctx_.compute_data) {
     spec::ComputeLut(lut, in_a_, table_, out_);
   } else {
-    out_.resize(lut.count);
+    out_.resize(spec::LutOutputBytes(lut));
   }
   accesses.Bind(2, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};

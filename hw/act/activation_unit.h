@@ -4,8 +4,10 @@
 //          table (spec::ComputeAct), writes int8.
 //  POOL    max or average pooling of an int8 SRAM region (spec::ComputePool).
 //  ELTWISE add, mul, max or min of two int8 SRAM vectors with their own scales, b broadcast
-//          per channel, pixel or scalar (spec::ComputeEltwise).
-//  LUT     an int8 SRAM vector through a 256-entry table in SRAM (spec::ComputeLut).
+//          per channel, pixel or scalar (spec::ComputeEltwise); FP16 ones, optionally
+//          quantised to an int8 output (int8_out).
+//  LUT     an int8 SRAM vector through a 256-entry table in SRAM (spec::ComputeLut), int8 or
+//          (fp16_out) FP16 entries and output.
 //  RESIZE  bilinear or nearest resampling of an int8 SRAM region by taps tables in SRAM
 //          (spec::ComputeResize).
 // Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,

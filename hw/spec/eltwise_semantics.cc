@@ -1,6 +1,8 @@
 // The functional semantics of ELTWISE and LUT.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "hw/spec/arith.h"
 #include "hw/spec/fp16.h"
 #include "hw/spec/fp16_semantics.h"
@@ -66,10 +68,28 @@ uint64_t EltwiseBValues(const EltwiseArgs& e) {
 
 uint64_t EltwiseBBytes(const EltwiseArgs& e) { return EltwiseBValues(e) * ElementBytes(e.fp16); }
 uint64_t EltwiseBytes(const EltwiseArgs& e) { return uint64_t{e.count} * ElementBytes(e.fp16); }
+uint64_t EltwiseOutBytes(const EltwiseArgs& e) {
+  return uint64_t{e.count} * ElementBytes(e.fp16 && !e.int8_out);
+}
+float EltwiseInt8OutScale(const EltwiseArgs& e) {
+  return BitsToFloat(static_cast<uint32_t>(e.a_multiplier));
+}
+uint64_t LutTableBytes(const LutArgs& l) {
+  return uint64_t{kLutEntries} * ElementBytes(l.fp16_out);
+}
+uint64_t LutOutputBytes(const LutArgs& l) { return uint64_t{l.count} * ElementBytes(l.fp16_out); }
 
 std::string CheckEltwise(const EltwiseArgs& e) {
   if (e.count == 0) return "empty eltwise";
   if (e.fp16_relu && !e.fp16) return "fp16_relu without fp16";
+  if (e.int8_out && !e.fp16) return "int8_out without fp16";
+  if (e.int8_out) {
+    const float inv_scale = EltwiseInt8OutScale(e);
+    if (!std::isfinite(inv_scale) || !(inv_scale > 0.0f)) {
+      return fmt::format("int8_out with a_multiplier {:#010x}: not a finite FP32 value above 0",
+                         static_cast<uint32_t>(e.a_multiplier));
+    }
+  }
   if (!e.fp16 && (e.shift < kMinShift || e.shift > kMaxShift)) {
     return fmt::format("eltwise shift {} outside 1..62", e.shift);
   }
@@ -103,7 +123,13 @@ void ComputeEltwise(const EltwiseArgs& e, std::span<const int8_t> a, std::span<c
 
 void ComputeLut(const LutArgs& l, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out) {
-  out.resize(l.count);
+  out.resize(LutOutputBytes(l));
+  if (l.fp16_out) {  // FP16 entries pass through as bits, NaN payloads and all
+    for (uint64_t i = 0; i < l.count; ++i) {
+      StoreFp16(out.data(), i, LoadFp16(table.data(), LutIndex(in[i])));
+    }
+    return;
+  }
   for (uint64_t i = 0; i < l.count; ++i) out[i] = table[LutIndex(in[i])];
 }
 

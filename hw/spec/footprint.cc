@@ -48,12 +48,12 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
   } else if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
     f.push_back({Space::kSram, e->a_addr, e->a_addr + EltwiseBytes(*e), false, "a_addr"});
     f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});
-    f.push_back({Space::kSram, e->out_addr, e->out_addr + EltwiseBytes(*e), true, "out_addr"});
+    f.push_back({Space::kSram, e->out_addr, e->out_addr + EltwiseOutBytes(*e), true, "out_addr"});
   } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
     f.push_back(
-        {Space::kSram, l->table_addr, l->table_addr + uint64_t{kLutEntries}, false, "table_addr"});
+        {Space::kSram, l->table_addr, l->table_addr + LutTableBytes(*l), false, "table_addr"});
     f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false, "in_addr"});
-    f.push_back({Space::kSram, l->out_addr, l->out_addr + uint64_t{l->count}, true, "out_addr"});
+    f.push_back({Space::kSram, l->out_addr, l->out_addr + LutOutputBytes(*l), true, "out_addr"});
   } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false,
                  "row_taps_addr"});

@@ -1,6 +1,9 @@
 // The FP16 semantics of CONV, ACT, POOL and ELTWISE (fp16_semantics.h).
 #include "hw/spec/fp16_semantics.h"
 
+#include <algorithm>
+
+#include "hw/spec/arith.h"
 #include "hw/spec/fp16.h"
 #include "hw/spec/semantics.h"
 
@@ -128,9 +131,13 @@ void ComputePoolFp16(const PoolArgs& p, std::span<const int8_t> input, std::vect
   }
 }
 
+// With int8_out the FP16 result is quantised (QuantizeFp16 by EltwiseInt8OutScale), offset and
+// clamped in 64 bits, so a saturated int32 cannot overflow.
 void ComputeEltwiseFp16(const EltwiseArgs& e, std::span<const int8_t> a,
                         std::span<const int8_t> b, std::vector<int8_t>& out) {
-  out.resize(uint64_t{e.count} * kFp16Bytes);
+  out.resize(EltwiseOutBytes(e));
+  const float inv_scale = EltwiseInt8OutScale(e);
+  const int64_t lo = std::max(e.clamp_min, -128), hi = std::min(e.clamp_max, 127);
   for (uint64_t i = 0; i < e.count; ++i) {
     const Fp16 x = LoadFp16(a.data(), i), y = LoadFp16(b.data(), EltwiseBIndex(e, i));
     Fp16 r = 0;
@@ -149,7 +156,12 @@ void ComputeEltwiseFp16(const EltwiseArgs& e, std::span<const int8_t> a,
         break;
     }
     if (e.fp16_relu) r = ReluFp16(r);
-    StoreFp16(out.data(), i, r);
+    if (e.int8_out) {
+      const int64_t q = int64_t{e.out_zero_point} + QuantizeFp16(r, inv_scale);
+      out[i] = static_cast<int8_t>(Clamp64(q, lo, hi));
+    } else {
+      StoreFp16(out.data(), i, r);
+    }
   }
 }
 

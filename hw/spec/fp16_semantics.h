@@ -1,7 +1,8 @@
 // What CONV, ACT, POOL and ELTWISE compute with their fp16 flag (docs/isa.md, docs/fp16-semantics.md):
 // the FP16 halves of ComputeConv, ComputeAct, ComputePool and ComputeEltwise (semantics.h), which
-// call these. Operands are the same byte spans, two bytes an FP16 element, little-endian; the
-// accumulator's int32 entries hold FP32 bit patterns. Internal to hw/spec.
+// call these. Operands are the same byte spans, two bytes an FP16 element, little-endian (but
+// ELTWISE's output with int8_out: one int8 byte an element); the accumulator's int32 entries hold
+// FP32 bit patterns. Internal to hw/spec.
 #pragma once
 
 #include <cstdint>

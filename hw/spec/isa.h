@@ -153,6 +153,10 @@ struct PoolArgs {
 // fp16: FP16 elements, out = f(a, b) rounded once to FP16 (fp16.h: AddFp16, MulFp16, MaxFp16,
 // MinFp16), then with fp16_relu a result below 0 becomes +0. Zero points, multipliers, shift and
 // clamps are unused.
+// int8_out (only with fp16): that FP16 result r is quantised to an int8 output (1 byte an
+// element; a and b stay FP16): out = clamp(out_zero_point + QuantizeFp16(r, S)) in 64 bits, S the
+// 32 bits of a_multiplier read as FP32 (the reciprocal of the output's scale; finite, above 0).
+// max with b = a (broadcast none) is the pure conversion FP16 -> int8.
 enum class EltwiseOp : uint8_t { kAdd = 0, kMul = 1, kMax = 2, kMin = 3 };
 enum class Broadcast : uint8_t { kNone = 0, kChannel = 1, kPixel = 2, kScalar = 3 };
 struct EltwiseArgs {
@@ -165,15 +169,20 @@ struct EltwiseArgs {
   int32_t a_multiplier = 0, b_multiplier = 0;
   uint32_t shift = 1;
   int32_t clamp_min = -128, clamp_max = 127;
-  bool fp16 = false, fp16_relu = false;
+  bool fp16 = false, fp16_relu = false, int8_out = false;
   bool operator==(const EltwiseArgs&) const = default;
 };
 
 // LUT (vector unit): out[i] = table[in[i] + 128] for i < count, int8 in SRAM, the table being
-// kLutEntries int8 entries at table_addr. Reads its input before writing (out may be in).
+// kLutEntries int8 entries at table_addr. Reads its whole input before writing (out may overlap
+// in, e.g. out = in).
+// fp16_out: the table is kLutEntries FP16 entries (2 bytes each) and out is FP16 (2 bytes an
+// element); the input stays int8. An int8 -> FP16 conversion: entry k = DequantizeToFp16(k - 128
+// - zero_point, scale).
 struct LutArgs {
   uint32_t in_addr = 0, out_addr = 0, table_addr = 0;
   uint32_t count = 0;
+  bool fp16_out = false;
   bool operator==(const LutArgs&) const = default;
 };
 

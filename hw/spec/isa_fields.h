@@ -120,6 +120,7 @@ void EltwiseFields(A& a, F& f) {
   f("clamp_max", a.clamp_max, 8, true);
   f("fp16", a.fp16, 1, false);
   f("fp16_relu", a.fp16_relu, 1, false);
+  f("int8_out", a.int8_out, 1, false);
 }
 
 template <class A, class F>
@@ -128,6 +129,7 @@ void LutFields(A& a, F& f) {
   f("out_addr", a.out_addr, 24, false);
   f("table_addr", a.table_addr, 24, false);
   f("count", a.count, 24, false);
+  f("fp16_out", a.fp16_out, 1, false);
 }
 
 template <class A, class F>

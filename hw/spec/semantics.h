@@ -35,8 +35,15 @@ uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + c
 uint64_t EltwiseBValues(const EltwiseArgs& eltwise);
 uint64_t EltwiseBBytes(const EltwiseArgs& eltwise);
 uint64_t EltwiseBIndex(const EltwiseArgs& eltwise, uint64_t i);
-// The bytes of a, and of the output: count elements.
+// The bytes of a: count elements. Of the output: count elements, 1 byte each with int8_out.
 uint64_t EltwiseBytes(const EltwiseArgs& eltwise);
+uint64_t EltwiseOutBytes(const EltwiseArgs& eltwise);
+// S of int8_out: the 32 bits of a_multiplier read as FP32 (the reciprocal of the output's scale).
+float EltwiseInt8OutScale(const EltwiseArgs& eltwise);
+// LUT's table (kLutEntries elements) and output (count elements): 2 bytes an element with
+// fp16_out, else 1. Its input is count bytes.
+uint64_t LutTableBytes(const LutArgs& lut);
+uint64_t LutOutputBytes(const LutArgs& lut);
 
 // Field sanity that the encoding cannot express (zero kernel, stride, dimension...; CONV's
 // weights_kn with a kernel other than 1x1 or with depthwise). Empty string when valid, else what
@@ -45,7 +52,8 @@ std::string CheckConv(const ConvArgs& conv);
 std::string CheckAct(const ActArgs& act);
 std::string CheckPool(const PoolArgs& pool);
 // ELTWISE: count 0, shift outside 1..62, channels 0 or not dividing count when b is broadcast
-// per channel or pixel, a b_multiplier with mul. LUT: count 0.
+// per channel or pixel, a b_multiplier with mul; fp16_relu or int8_out without fp16, int8_out
+// with an a_multiplier that is not a finite FP32 value above 0. LUT: count 0.
 std::string CheckEltwise(const EltwiseArgs& eltwise);
 std::string CheckLut(const LutArgs& lut);
 
@@ -93,11 +101,12 @@ int64_t RescaledMean(int64_t sum, int64_t count, int32_t multiplier, int shift);
 // The integer reference and the control core's kernel both compute it here.
 int64_t RescaledReduction(int64_t sum, int64_t count, bool mean, int32_t multiplier, int shift);
 
-// `a` holds count values, `b` EltwiseBBytes(eltwise); `eltwise` must pass CheckEltwise.
+// `a` holds EltwiseBytes(eltwise), `b` EltwiseBBytes(eltwise); `out` becomes
+// EltwiseOutBytes(eltwise). `eltwise` must pass CheckEltwise.
 void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
                     std::span<const int8_t> b, std::vector<int8_t>& out);
 
-// `in` holds count values, `table` kLutEntries.
+// `in` holds count values, `table` LutTableBytes(lut); `out` becomes LutOutputBytes(lut).
 void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out);
 

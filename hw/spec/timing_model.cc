@@ -168,7 +168,8 @@ namespace {
 bool IsFp16(const Instruction& insn) {
   if (const auto* act = std::get_if<ActArgs>(&insn.args)) return act->fp16;
   if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return pool->fp16;
-  if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return e->fp16;
+  if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return e->fp16;  // also int8_out
+  if (const auto* l = std::get_if<LutArgs>(&insn.args)) return l->fp16_out;
   return false;
 }
 

@@ -97,7 +97,7 @@ class FoldChain {
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
-// fp16 one.
+// fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out.
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL

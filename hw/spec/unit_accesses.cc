@@ -46,11 +46,11 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
   }
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
     return {Read(e->a_addr, EltwiseBytes(*e)), Read(e->b_addr, EltwiseBBytes(*e)),
-            Write(e->out_addr, EltwiseBytes(*e))};
+            Write(e->out_addr, EltwiseOutBytes(*e))};
   }
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
-    return {Read(l->table_addr, kLutEntries), Read(l->in_addr, l->count),
-            Write(l->out_addr, l->count)};
+    return {Read(l->table_addr, LutTableBytes(*l)), Read(l->in_addr, l->count),
+            Write(l->out_addr, LutOutputBytes(*l))};
   }
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     return {

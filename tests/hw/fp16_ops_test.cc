@@ -3,6 +3,9 @@
 // configs. The outputs must equal the operations written out here from docs/fp16-semantics.md
 // (sums in double, exact for these operands; FP16 rounding by the compiler's own binary16
 // type, not hw/spec/fp16), and each unit must take exactly its spec::IdealCycles.
+// Then the conversions on the same configs: an int8 tensor through LUT fp16_out (in place), an
+// FP16 average POOL, and ELTWISE int8_out twice (the max(a, a) conversion; an add with ReLU),
+// bit-exact against spec::DequantizeToFp16 and spec::QuantizeFp16, each unit at its ideal cycles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -241,6 +244,123 @@ TEST_P(Fp16Ops, ConvActPoolEltwiseAreBitExactAndTakeTheirIdealCycles) {
   int8.fp16 = false;
   EXPECT_EQ(spec::ConvStream(config, first),
             spec::ConvStream(config, int8) * config.mac().fp16_mac_cycles());
+}
+
+// The conversion program: int8 x (scale kInScale, zero point kInZero) -> LUT fp16_out in place
+// -> 2x2 average POOL -> ELTWISE max(a, a) int8_out; and LUT's output + b (per channel), ReLU,
+// ELTWISE int8_out.
+constexpr uint32_t kCount = kHW * kHW * kN, kPooledCount = kPooled * kPooled * kN;
+constexpr float kInScale = 0.0421f, kOutScale = 0.0625f, kSumScale = 0.05f;
+constexpr int32_t kInZero = -5, kOutZero = 3, kSumZero = -20, kPoolClampMin = -30;
+constexpr uint32_t kQX = 1 << 20, kQTable = kQX + 4096, kQB = kQX + 8192, kQLut = kQX + 12288,
+                   kQPool8 = kQX + 16384, kQSum8 = kQX + 20480;
+constexpr uint32_t kSramTable = 0, kSramQ = 1024, kSramQB = 2048, kSramQPool = 4096,
+                   kSramPool8 = 8192, kSramSum8 = 8704;
+
+spec::LutArgs ToFp16() {
+  spec::LutArgs l;
+  l.fp16_out = true;
+  l.in_addr = l.out_addr = kSramQ;  // in place: the unit reads the whole input first
+  l.table_addr = kSramTable, l.count = kCount;
+  return l;
+}
+
+spec::PoolArgs AveragePool() {
+  spec::PoolArgs p = Pool();
+  p.in_addr = kSramQ, p.out_addr = kSramQPool;
+  p.mode = uint32_t(spec::PoolMode::kAverage);
+  return p;
+}
+
+spec::EltwiseArgs ToInt8() {
+  spec::EltwiseArgs e;
+  e.fp16 = true, e.int8_out = true;
+  e.op = uint32_t(spec::EltwiseOp::kMax);
+  e.a_addr = e.b_addr = kSramQPool, e.out_addr = kSramPool8, e.count = kPooledCount;
+  e.a_multiplier = static_cast<int32_t>(spec::FloatToBits(1.0f / kOutScale));
+  e.out_zero_point = kOutZero, e.clamp_min = kPoolClampMin;
+  return e;
+}
+
+spec::EltwiseArgs AddReluToInt8() {
+  spec::EltwiseArgs e = Eltwise();
+  e.int8_out = true;
+  e.a_addr = kSramQ, e.b_addr = kSramQB, e.out_addr = kSramSum8, e.count = kCount;
+  e.a_multiplier = static_cast<int32_t>(spec::FloatToBits(1.0f / kSumScale));
+  e.out_zero_point = kSumZero;
+  return e;
+}
+
+spec::Program ConversionProgram(const spec::NpuConfig& config, const Data& d) {
+  std::vector<uint16_t> table(spec::kLutEntries);
+  for (int k = 0; k < int(table.size()); ++k) {
+    table[k] = spec::DequantizeToFp16(k - 128 - kInZero, kInScale);
+  }
+  std::vector<uint8_t> table_bytes(table.size() * 2);
+  std::memcpy(table_bytes.data(), table.data(), table_bytes.size());  // little-endian host
+  testing::ProgramBuilder p(config);
+  p.Input(kQX, kCount).Constant(kQTable, table_bytes).Constant(kQB, Fp16Bytes(d.b));
+  p.Output(kQLut, kCount * 2).Output(kQPool8, kPooledCount).Output(kQSum8, kCount);
+  p.Add(testing::Load(kQTable, kSramTable, table_bytes.size()));
+  p.Add(testing::Load(kQB, kSramQB, kN * 2));
+  p.Add(testing::Load(kQX, kSramQ, kCount, 0, kV));
+  p.Add({spec::Opcode::kLut, kL, 0, ToFp16()});
+  p.Add({spec::Opcode::kPool, 0, 0, AveragePool()});
+  p.Add({spec::Opcode::kEltwise, 0, 0, ToInt8()});
+  p.Add({spec::Opcode::kEltwise, 0, kS, AddReluToInt8()});
+  p.Add(testing::Store(kSramQ, kQLut, kCount * 2, kV, 0));
+  p.Add(testing::Store(kSramPool8, kQPool8, kPooledCount));
+  p.Add(testing::Store(kSramSum8, kQSum8, kCount));
+  return p.Build();
+}
+
+int8_t Quantize(uint16_t r, float scale, int32_t zero_point, int32_t lo) {
+  const int64_t q = zero_point + int64_t{spec::QuantizeFp16(r, 1.0f / scale)};
+  return static_cast<int8_t>(std::clamp<int64_t>(q, lo, 127));
+}
+
+TEST_P(Fp16Ops, Int8ToFp16AndBackAreBitExactAndTakeTheirIdealCycles) {
+  const spec::NpuConfig config = Config(GetParam());
+  const Data d;
+  std::mt19937 rng(6);
+  std::vector<int8_t> x(kCount);
+  for (int8_t& v : x) v = static_cast<int8_t>(int(rng() % 256) - 128);
+  StatusOr<platform::RunResult> r =
+      platform::RunBinary(config, spec::SealProgram(ConversionProgram(config, d)), {x}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  // LUT: each int8 value's real value, rounded once to FP16.
+  std::vector<uint16_t> lut(kCount);
+  for (uint32_t i = 0; i < kCount; ++i) lut[i] = spec::DequantizeToFp16(x[i] - kInZero, kInScale);
+  EXPECT_EQ(AsFp16(r->outputs[0]), lut);
+  // POOL (four taps summed in FP32 row by row, divided by 4, rounded), then max(a, a) = a
+  // quantised; and the add with ReLU quantised.
+  std::vector<int8_t> pool8(kPooledCount), sum8(kCount);
+  for (uint32_t py = 0; py < kPooled; ++py) {
+    for (uint32_t px = 0; px < kPooled; ++px) {
+      for (uint32_t n = 0; n < kN; ++n) {
+        float sum = 0.0f;
+        for (uint32_t i = 0; i < 4; ++i) {
+          sum += FromFp16(lut[((2 * py + i / 2) * kHW + 2 * px + i % 2) * kN + n]);
+        }
+        const uint32_t o = (py * kPooled + px) * kN + n;
+        pool8[o] = Quantize(RoundToFp16(sum / 4.0f), kOutScale, kOutZero, kPoolClampMin);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const float y = FromFp16(RoundToFp16(FromFp16(lut[i]) + d.b[i % kN]));
+    sum8[i] = Quantize(RoundToFp16(std::max(y, 0.0f)), kSumScale, kSumZero, -128);
+  }
+  EXPECT_EQ(r->outputs[1], pool8);
+  EXPECT_EQ(r->outputs[2], sum8);
+  EXPECT_GT(std::count(pool8.begin(), pool8.end(), kPoolClampMin), 0) << "the clamp should bite";
+  EXPECT_GT(std::count(sum8.begin(), sum8.end(), 127), 0) << "some values should saturate";
+  // The vector unit alone after the loads: each instruction at exactly its ideal cycles.
+  const auto took = [&](size_t i) { return r->records.at(i).end - r->records.at(i).start; };
+  EXPECT_EQ(took(3), spec::IdealCycles(config, {spec::Opcode::kLut, 0, 0, ToFp16()}));
+  EXPECT_EQ(took(4), spec::IdealCycles(config, {spec::Opcode::kPool, 0, 0, AveragePool()}));
+  EXPECT_EQ(took(5), spec::IdealCycles(config, {spec::Opcode::kEltwise, 0, 0, ToInt8()}));
+  EXPECT_EQ(took(6), spec::IdealCycles(config, {spec::Opcode::kEltwise, 0, 0, AddReluToInt8()}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, Fp16Ops, ::testing::Values(0, 1, 2));

@@ -39,11 +39,11 @@ Instruction RandomInstruction(std::mt19937& rng) {
                  bits(4),  bits(4),  bits(12),  bits(12), bits(24), bits(16), bits(2), bits(1) != 0,
                  sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8)};
   } else if (op == Opcode::kEltwise) {
-    insn.args =
-        EltwiseArgs{bits(24), bits(24), bits(24),  bits(24),  bits(2), bits(2),  bits(16), sbits(8),
-                    sbits(8), sbits(8), sbits(32), sbits(16), bits(6), sbits(8), sbits(8)};
+    insn.args = EltwiseArgs{bits(24), bits(24), bits(24), bits(24),     bits(2),      bits(2),
+                            bits(16), sbits(8), sbits(8), sbits(8),     sbits(32),    sbits(16),
+                            bits(6),  sbits(8), sbits(8), bits(1) != 0, bits(1) != 0, bits(1) != 0};
   } else if (op == Opcode::kLut) {
-    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24)};
+    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24), bits(1) != 0};
   } else if (op == Opcode::kResize) {
     insn.args = ResizeArgs{bits(24), bits(16), bits(16), bits(16), bits(16), bits(16),
                            bits(16), bits(24), bits(16), bits(24), bits(24), sbits(8)};
@@ -150,7 +150,8 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
   StatusOr<Instruction> back = Decode(w->data());
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->queue(), Queue::kVector);
-  EXPECT_EQ(Disassemble(*back), "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4");
+  EXPECT_EQ(Disassemble(*back),
+            "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4 fp16_out=0");
   EltwiseArgs e;
   e.op = uint32_t(EltwiseOp::kMin), e.broadcast = uint32_t(Broadcast::kPixel);
   e.a_multiplier = -(1 << 30), e.b_multiplier = -5, e.clamp_min = -7;
