@@ -62,6 +62,7 @@ struct CalibrationSummary {
   // "int8", "w4a8" (int4 weights), "auto" (mixed) or "fp16" (no calibration: the rest unused)
   std::string precision = "int8";
   std::vector<std::string> int4_layers = {};  // auto: the layers given int4 weights
+  std::vector<std::string> fp16_layers = {};  // auto: the layers computing in FP16
   std::string mixed_precision = {};      // auto, chosen in this run: the choice's table
 };
 

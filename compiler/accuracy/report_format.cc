@@ -108,8 +108,8 @@ std::string FormatAccuracyText(const AccuracyReport& r) {
     if (c->from_cache) s += "(the quantised model of an earlier run, from the cache)\n";
     if (c->precision == "auto") {
       s += c->mixed_precision.empty()
-               ? fmt::format("mixed precision (chosen by an earlier run): {} layers int4\n",
-                             c->int4_layers.size())
+               ? fmt::format("mixed precision (chosen by an earlier run): {} layers int4, {} FP16\n",
+                             c->int4_layers.size(), c->fp16_layers.size())
                : c->mixed_precision;
     }
   }
@@ -151,7 +151,8 @@ std::string FormatAccuracyJson(const AccuracyReport& r) {
                              {"observer", c->observer},
                              {"from_cache", c->from_cache},
                              {"precision", c->precision},
-                             {"int4_layers", c->int4_layers}};
+                             {"int4_layers", c->int4_layers},
+                             {"fp16_layers", c->fp16_layers}};
   }
   return report.dump(2) + "\n";
 }

@@ -47,9 +47,9 @@ Status CheckOperands(const EltwiseLayer& l) {
     return Unimplemented(fmt::format(
         "c = {}: ELTWISE broadcasts per channel or pixel over at most 65535 channels", l.c));
   }
-  if (l.b_is_constant() && l.b_constant.size() != l.BElements()) {
-    return InvalidArgument(fmt::format("the constant b has {} values; its broadcast needs {}",
-                                       l.b_constant.size(), l.BElements()));
+  if (l.b_is_constant() && l.b_constant.size() != l.BElements() * l.ElementBytes()) {
+    return InvalidArgument(fmt::format("the constant b has {} bytes; its broadcast needs {}",
+                                       l.b_constant.size(), l.BElements() * l.ElementBytes()));
   }
   return Status::Ok();
 }
@@ -86,10 +86,8 @@ const char* EltwiseLayer::OpName() const {
 
 Status CheckEltwiseLayer(const EltwiseLayer& layer) {
   Status status = CheckRanges(layer);
-  if (status.ok() && layer.fp16 && layer.b_is_constant()) {
-    status = InvalidArgument("an FP16 layer's b is an activation");
-  }
   if (status.ok() && layer.fp16_relu && !layer.fp16) status = InvalidArgument("fp16_relu without fp16");
+  if (status.ok() && layer.int8_out && !layer.fp16) status = InvalidArgument("int8_out without fp16");
   if (status.ok()) status = CheckOperands(layer);
   return status.WithContext(fmt::format("layer '{}'", layer.DisplayName()));
 }

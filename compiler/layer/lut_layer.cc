@@ -20,8 +20,10 @@ Status CheckLutLayer(const LutLayer& l) {
         fmt::format("shape {}x{}x{}: every dimension must be at least 1", l.h, l.w, l.c));
   } else if (l.table.empty()) {
     status = InvalidArgument(fmt::format("no table; a lookup table has {}", spec::kLutEntries));
-  } else {
-    status = CheckOptionalTable(l.table);
+  } else if (l.table.size() != l.TableBytes()) {
+    status = InvalidArgument(fmt::format("table of {} bytes; a lookup table {}has {} entries of {}",
+                                         l.table.size(), l.fp16_out ? "to FP16 " : "",
+                                         spec::kLutEntries, l.OutputElementBytes()));
   }
   return status.WithContext(fmt::format("layer '{}'", l.DisplayName()));
 }

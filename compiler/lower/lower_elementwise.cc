@@ -1,5 +1,6 @@
 // Elementwise lowering: quantised add/sub/mul/max/min -> ELTWISE (EltwiseLayer), lut -> LUT
-// (LutLayer).
+// (LutLayer), and a mixed-precision network's conversions: int8 -> FP16 (DequantizeLinear) a LUT
+// with FP16 entries, FP16 -> int8 (QuantizeLinear) an FP16 ELTWISE adding -0 with int8_out.
 //
 // ELTWISE reads a as the whole output and b as a's shape or broadcast per channel (one value per
 // channel: b is [.., 1, C]), per pixel (one per pixel: b is the output's shape with one channel)
@@ -11,6 +12,7 @@
 #include <algorithm>
 
 #include "compiler/lower/lower_ops.h"
+#include "hw/spec/fp16.h"
 
 namespace npu::compiler::lowering {
 namespace {
@@ -119,6 +121,40 @@ Status LowerLut(const ir::Node& n, const Network& net, NetLayer& layer) {
   NPU_TRY(CheckLutLayer(l));
   layer.op = "lut";
   layer.work = std::move(l);
+  return Status::Ok();
+}
+
+Status LowerConversion(const ir::Node& n, const Network& net, NetLayer& layer) {
+  const ActivationValue& y = net.value(layer.output);
+  if (n.kind() == OpKind::kDequantizeLinear) {
+    const ir::QuantParams& q = n.input(0)->quant();
+    LutLayer l;
+    l.name = n.name();
+    l.function = "to fp16";
+    l.h = y.h, l.w = y.w, l.c = y.c;
+    l.fp16_out = true;
+    l.table.resize(l.TableBytes());
+    for (int k = 0; k < int(spec::kLutEntries); ++k) {
+      spec::StoreFp16(l.table.data(), k, spec::DequantizeToFp16(k - 128 - q.zero_point[0], q.scale[0]));
+    }
+    NPU_TRY(CheckLutLayer(l));
+    layer.op = "to_fp16";
+    layer.work = std::move(l);
+    return Status::Ok();
+  }
+  EltwiseLayer e;
+  e.name = n.name();
+  e.op = spec::EltwiseOp::kAdd;
+  e.h = y.h, e.w = y.w, e.c = y.c;
+  e.broadcast = spec::Broadcast::kScalar;
+  e.b_constant = {0x00, static_cast<int8_t>(0x80)};  // FP16 -0: x + -0 is x, +0 included
+  e.fp16 = true;
+  e.int8_out = true;
+  e.a_multiplier = static_cast<int32_t>(spec::FloatToBits(spec::Fp16InverseScale(y.scale)));
+  e.output_zero_point = y.zero_point;
+  NPU_TRY(CheckEltwiseLayer(e));
+  layer.op = "to_int8";
+  layer.work = std::move(e);
   return Status::Ok();
 }
 

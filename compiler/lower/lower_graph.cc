@@ -42,7 +42,8 @@ bool HasNpuLowering(OpKind k) {
   return k == OpKind::kFusedConv || k == OpKind::kGemm || k == OpKind::kMaxPool ||
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
          k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
-         k == OpKind::kChannelShuffle || IsEltwise(k);
+         k == OpKind::kChannelShuffle || k == OpKind::kDequantizeLinear ||
+         k == OpKind::kQuantizeLinear || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -282,6 +283,9 @@ Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOper
       return LowerGemm(n, net_, layer);
     case OpKind::kLut:
       return LowerLut(n, net_, layer);
+    case OpKind::kDequantizeLinear:
+    case OpKind::kQuantizeLinear:
+      return LowerConversion(n, net_, layer);
     case OpKind::kTranspose:
       return LowerTranspose(n, net_, layer);
     case OpKind::kResize:

@@ -39,6 +39,8 @@ struct EltwiseOperands {
 Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
                     const EltwiseOperands& operands);
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
+// DequantizeLinear / QuantizeLinear of a mixed-precision graph: LUT to FP16, ELTWISE to int8.
+Status LowerConversion(const ir::Node& node, const Network& net, NetLayer& layer);
 // lower_data.cc.
 Status LowerTranspose(const ir::Node& node, const Network& net, NetLayer& layer);
 // lower_matmul.cc: a product of two activations read through views of layer.inputs (a, b) and

@@ -85,32 +85,34 @@ std::vector<size_t> ByValue(const std::vector<LayerPrecision>& layers, Value val
   return order;
 }
 
-// Target mode, all-int8 short of it: layers become FP16, the most dB per MAC first, until the
-// target is met; then each is dropped again if the target holds without it.
-Status UpgradeToFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
-  for (LayerPrecision& l : m.layers) {
-    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, {l.layer}));
-    l.alone_gain_db = snr - m.int8_snr_db;
-  }
-  const std::vector<size_t> order = ByValue(m.layers, [](const LayerPrecision& l) {
-    return l.alone_gain_db / double(std::max<uint64_t>(l.macs, 1));
-  });
-  std::vector<size_t> added;
-  for (size_t i : order) {
-    if (m.snr_db >= target) break;
-    m.fp16_layers.insert(m.layers[i].layer);
-    added.push_back(i);
-    NPU_ASSIGN_OR_RETURN(m.snr_db, meter.SnrDb({}, m.fp16_layers));
-  }
-  if (m.snr_db < target) {
+// Target mode, all-int8 short of it: every candidate FP16, then each back to int8, the most
+// MACs per dB lost first, while the target holds.
+Status ChooseFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
+  std::set<std::string> all;
+  for (const LayerPrecision& l : m.layers) all.insert(l.layer);
+  NPU_ASSIGN_OR_RETURN(const double top, meter.SnrDb({}, all));
+  if (top < target) {
     return InvalidArgument(fmt::format(
         "accuracy target {:.1f} dB cannot be reached: the best reachable output SNR is {:.1f} dB "
         "(every one of the {} layers FP16; all int8: {:.1f} dB)",
-        target, m.snr_db, m.layers.size(), m.int8_snr_db));
+        target, top, m.layers.size(), m.int8_snr_db));
   }
-  for (auto it = added.rbegin(); it != added.rend() && added.size() > 1; ++it) {
+  for (LayerPrecision& l : m.layers) {
+    std::set<std::string> others = all;
+    others.erase(l.layer);
+    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, others));
+    l.int8_loss_db = std::max(0.0, top - snr);
+  }
+  m.fp16_layers = all;
+  m.snr_db = top;
+  const std::vector<size_t> order = ByValue(m.layers, [](const LayerPrecision& l) {
+    return double(l.macs) / std::max(l.int8_loss_db, 1e-3);
+  });
+  for (size_t i : order) {
+    const LayerPrecision& l = m.layers[i];
+    if (top - l.int8_loss_db < target) continue;  // alone already below: together only worse
     std::set<std::string> trial = m.fp16_layers;
-    trial.erase(m.layers[*it].layer);
+    trial.erase(l.layer);
     NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, trial));
     if (snr < target) continue;
     m.fp16_layers = std::move(trial);
@@ -174,7 +176,7 @@ StatusOr<MixedPrecision> ChooseMixedPrecision(
   NPU_ASSIGN_OR_RETURN(m.int8_snr_db, meter.SnrDb({}, {}));
   m.snr_db = m.int8_snr_db;
   if (goal.target_db && m.int8_snr_db < *goal.target_db) {
-    NPU_TRY(UpgradeToFp16(m, meter, *goal.target_db));
+    NPU_TRY(ChooseFp16(m, meter, *goal.target_db));
   }
   NPU_TRY(DowngradeToInt4(m, meter, goal.target_db ? *goal.target_db : m.int8_snr_db - goal.budget_db));
   return m;
@@ -196,12 +198,12 @@ std::string FormatMixedPrecision(const MixedPrecision& m) {
       "SNR {:.1f} dB (all int8: {:.1f} dB; {}; {} assignments measured)\n",
       m.int4_layers.size(), m.layers.size(), share(int4_macs), m.fp16_layers.size(),
       share(fp16_macs), m.snr_db, m.int8_snr_db, goal, m.assignments_measured);
-  const bool gains = m.goal.target_db && m.int8_snr_db < *m.goal.target_db;
-  s += fmt::format("{:<28} {:>10} {}{:>13} {}\n", "layer", "MMACs", gains ? "  fp16: +dB" : "",
-                   "int4: -dB", "numbers");
+  const bool fp16 = m.goal.target_db && m.int8_snr_db < *m.goal.target_db;
+  s += fmt::format("{:<28} {:>10} {}{:>13} {}\n", "layer", "MMACs",
+                   fp16 ? fmt::format("{:>12}", "int8: -dB") : "", "int4: -dB", "numbers");
   for (const LayerPrecision& l : m.layers) {
     s += fmt::format("{:<28} {:>10.1f} {}{:>13} {}\n", l.layer.substr(0, 28), double(l.macs) / 1e6,
-                     gains ? fmt::format("{:>12.2f}", l.alone_gain_db) : "",
+                     fp16 ? fmt::format("{:>12.2f}", l.int8_loss_db) : "",
                      l.numbers == LayerNumbers::kFp16 ? std::string("-")
                                                       : fmt::format("{:.2f}", l.alone_loss_db),
                      LayerNumbersName(l.numbers));

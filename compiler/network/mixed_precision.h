@@ -6,12 +6,12 @@
 // SNR the network must reach; layers become FP16 until it does, then int4 while it still does;
 // a target beyond what every candidate in FP16 reaches is an error naming the best reachable.
 //
-// Each candidate (a layer whose constant weights the quantiser can lower to int4) is first
-// measured alone: the SNR the network gains when only that layer is FP16 (target mode, when
-// all-int8 falls short), then the SNR it loses when only that layer is int4. Upgrades go in
-// order of dB gained per MAC (the cheapest accuracy first), each kept until the target is met,
-// then each kept upgrade is dropped again if the target holds without it. Downgrades go in order
-// of MACs per dB lost, each kept if the whole assignment, measured again, still meets the goal.
+// Both steps lower precision from where the goal holds, one layer at a time, in order of MACs
+// per dB lost, each kept if the whole assignment, measured again, still meets the goal. With a
+// target that all-int8 misses, the search starts from every candidate FP16 and measures each
+// alone back in int8 (the rest FP16: a layer's FP16 pays only beside FP16 neighbours, as every
+// border rounds to int8); then the layers left int8 are measured alone in int4 (the SNR lost
+// from the assignment so far) and lowered the same way.
 // Measured on `samples` (float inputs in the float graph's shapes), with the calibration's
 // ranges, so every assignment shares one calibration.
 #pragma once
@@ -35,7 +35,7 @@ const char* LayerNumbersName(LayerNumbers n);     // "int4", "int8", "fp16"
 struct LayerPrecision {
   std::string layer;         // the float graph's node
   uint64_t macs = 0;         // per inference
-  double alone_gain_db = 0;  // output SNR gained with only this layer FP16 (when measured)
+  double int8_loss_db = 0;   // target mode: output SNR lost with only this layer int8, rest FP16
   double alone_loss_db = 0;  // output SNR lost with only this layer int4 (from the FP16 choice)
   LayerNumbers numbers = LayerNumbers::kInt8;  // chosen
 };
@@ -60,7 +60,7 @@ StatusOr<MixedPrecision> ChooseMixedPrecision(
     const quantize::QuantizeOptions& options,
     const std::vector<std::vector<interp::HostTensor>>& samples, const PrecisionGoal& goal);
 
-// A table for the report: each candidate's MACs, gain and loss alone and choice; the SNR reached.
+// A table for the report: each candidate's MACs, losses alone and choice; the SNR reached.
 std::string FormatMixedPrecision(const MixedPrecision& m);
 
 }  // namespace npu::compiler

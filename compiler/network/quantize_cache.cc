@@ -88,6 +88,7 @@ uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
   add(fmt::format("{:a}/{}", options.percentile, options.histogram_bins));
   if (options.weight_bits != 8) add(fmt::format("weight_bits={}", options.weight_bits));
   for (const std::string& layer : options.int4_layers) add("int4:" + layer);
+  for (const std::string& layer : options.fp16_layers) add("fp16:" + layer);
   if (!variant.empty()) add("variant:" + variant);
   add_u64(calibration.samples.size());
   for (const std::vector<interp::HostTensor>& sample : calibration.samples) {

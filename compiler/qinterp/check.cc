@@ -72,16 +72,16 @@ Status CheckQuantizedGraph(const ir::Graph& graph) {
   NPU_TRY(ir::Verify(graph));
   // 2. Every value that flows at run time is an activation of batch 1: int8 with its parameters,
   //    or (in a mixed graph) FP16, which the FP16 rules check.
+  const auto check_activation = [](const ir::Tensor& t) -> Status {
+    if (t.dtype() == ir::DType::kFloat16) return CheckFp16Activation(t);
+    NPU_TRY(CheckActivationParams(t));
+    return CheckActivationShape(t);
+  };
   for (const ir::Tensor* t : graph.tensors()) {
     if (t->is_constant() || (t->producer() == nullptr && t->users().empty())) continue;
-    if (t->dtype() == ir::DType::kFloat16 && t->producer() != nullptr) continue;
-    NPU_TRY(CheckActivationParams(*t));
-    NPU_TRY(CheckActivationShape(*t));
+    NPU_TRY(check_activation(*t));
   }
-  for (const ir::Tensor* t : graph.inputs()) {
-    NPU_TRY(CheckActivationParams(*t));
-    NPU_TRY(CheckActivationShape(*t));
-  }
+  for (const ir::Tensor* t : graph.inputs()) NPU_TRY(check_activation(*t));
   for (const ir::Tensor* t : graph.outputs()) {
     if (t->is_constant()) {
       return InvalidArgument(fmt::format("graph output %{} is a constant", t->name()));

@@ -19,8 +19,8 @@
 
 namespace npu::compiler::qinterp {
 
-// True if the graph's inputs are f16 (an FP16 graph); CheckQuantizedGraph and
-// InterpretQuantized then apply the rules below.
+// True if the graph's inputs and every node's output are f16 (an FP16 graph); CheckQuantizedGraph
+// and InterpretQuantized then apply the rules below.
 bool IsFp16Graph(const ir::Graph& graph);
 
 // Activations f16 without quantisation parameters; kFusedConv (x, w f16 OHWI, b f32 [O]; group;
@@ -36,6 +36,8 @@ Status CheckFp16Graph(const ir::Graph& graph);
 // CheckQuantizedGraph checks an FP16 node with CheckFp16Node, a conversion with
 // CheckConversionNode; InterpretQuantized runs them with RunFp16Node and RunConversionNode.
 Status CheckFp16Node(const ir::Node& n);
+// An f16 activation: no quantisation parameters, batch 1, no empty dim, 4-D ones NHWC.
+Status CheckFp16Activation(const ir::Tensor& t);
 Status CheckConversionNode(const ir::Node& n);
 // y: the output's bytes (2 per element for f16), sized here. `values`: every computed value the
 // node may read, as bytes.

@@ -10,7 +10,9 @@ namespace {
 
 using ir::OpKind;
 
-Status CheckActivation(const ir::Tensor& t) {
+}  // namespace
+
+Status CheckFp16Activation(const ir::Tensor& t) {
   if (t.dtype() != ir::DType::kFloat16) {
     return InvalidArgument(
         fmt::format("activation %{} is {}, not f16", t.name(), ir::DTypeName(t.dtype())));
@@ -31,6 +33,10 @@ Status CheckActivation(const ir::Tensor& t) {
   }
   return Status::Ok();
 }
+
+namespace {
+
+Status CheckActivation(const ir::Tensor& t) { return CheckFp16Activation(t); }
 
 Status Bad(const ir::Node& n, const std::string& what) {
   return InvalidArgument(fmt::format("FP16 node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
@@ -152,7 +158,14 @@ Status CheckConversionNode(const ir::Node& n) {
 }
 
 bool IsFp16Graph(const ir::Graph& graph) {
-  return !graph.inputs().empty() && graph.inputs()[0]->dtype() == ir::DType::kFloat16;
+  if (graph.inputs().empty()) return false;
+  for (const ir::Tensor* t : graph.inputs()) {
+    if (t->dtype() != ir::DType::kFloat16) return false;
+  }
+  for (const ir::Node* n : graph.nodes()) {
+    if (n->output(0)->dtype() != ir::DType::kFloat16) return false;
+  }
+  return true;
 }
 
 Status CheckFp16Graph(const ir::Graph& graph) {

@@ -92,10 +92,11 @@ Status CheckInputs(const ir::Graph& graph, const std::vector<std::vector<int8_t>
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ir::Tensor* t = graph.inputs()[i];
-    if (static_cast<int64_t>(inputs[i].size()) != ir::NumElements(t->shape())) {
-      return InvalidArgument(fmt::format("input {} '{}' has {} values, the graph expects {} ({})",
-                                         i, t->name(), inputs[i].size(),
-                                         ir::NumElements(t->shape()), ir::ShapeText(t->shape())));
+    const int64_t bytes = ir::NumElements(t->shape()) * (t->dtype() == ir::DType::kFloat16 ? 2 : 1);
+    if (static_cast<int64_t>(inputs[i].size()) != bytes) {
+      return InvalidArgument(fmt::format("input {} '{}' has {} bytes, the graph expects {} ({} {})",
+                                         i, t->name(), inputs[i].size(), bytes,
+                                         ir::DTypeName(t->dtype()), ir::ShapeText(t->shape())));
     }
   }
   return Status::Ok();

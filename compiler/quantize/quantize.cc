@@ -184,9 +184,14 @@ Status GraphQuantizer::EmitInputs() {
     }
     const bool transposed = !to_nhwc.empty() && to_nhwc.size() == in->users().size();
     const ir::Tensor& as = transposed ? *to_nhwc[0]->output(0) : *in;
-    // 2. Its parameters: the model's, else the calibrated range of the input.
+    // 2. Its type: FP16 if every reader computes in FP16 (mixed precision: FP16 layers alone),
+    //    so that no int8 rounding comes before them; its parameters: none for FP16, else the
+    //    model's, else the calibrated range of the input.
+    bool fp16 = all_fp16_ || !as.users().empty();
+    for (const ir::Node* u : as.users()) fp16 = fp16 && (all_fp16_ || ComputesInFp16(*u));
+    fp16_ = fp16;
     NPU_ASSIGN_OR_RETURN(const ir::QuantParams params, ParamsFor(*in));
-    ir::Tensor* q = q_.AddInput(in->name(), all_fp16_ ? ir::DType::kFloat16 : ir::DType::kInt8,
+    ir::Tensor* q = q_.AddInput(in->name(), fp16 ? ir::DType::kFloat16 : ir::DType::kInt8,
                                 as.shape(), as.layout());
     q->quant() = params;
     value_[in] = q;

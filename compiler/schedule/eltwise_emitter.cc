@@ -69,6 +69,7 @@ spec::EltwiseArgs EltwiseFields(const EltwiseLayer& l) {
   e.clamp_max = l.clamp_max;
   e.fp16 = l.fp16;
   e.fp16_relu = l.fp16_relu;
+  e.int8_out = l.int8_out;
   return e;
 }
 
@@ -114,8 +115,9 @@ void GatherRows(const GatherLayer& t, uint64_t input, uint64_t sram, uint64_t be
 std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseTiling& t,
                                            const VectorPlan& plan, const EltwiseOperands& ops) {
   std::vector<spec::Instruction> out;
-  // Chunks count elements; addresses and DMA sizes are bytes (x2 for FP16).
-  const uint64_t eb = l.ElementBytes();
+  // Chunks count elements; addresses and DMA sizes are bytes (x2 for FP16; the output's 1 with
+  // int8_out).
+  const uint64_t eb = l.ElementBytes(), ob = l.OutputElementBytes();
   const bool b_once = BLoadedOnce(l) && !t.b_on_chip;
   if (b_once) {
     Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.b.addr, plan.b.base, l.BElements() * eb));
@@ -133,14 +135,14 @@ std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseT
     e.broadcast = static_cast<uint32_t>(b.mode);
     const bool per_pixel = b.mode == spec::Broadcast::kChannel || b.mode == spec::Broadcast::kPixel;
     e.channels = per_pixel ? l.c : 0;
-    e.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset * eb
+    e.out_addr = static_cast<uint32_t>(t.output_on_chip ? ops.output.addr + offset * ob
                                        : t.a_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
                                                      : e.a_addr);
     e.count = static_cast<uint32_t>(n);
     out.push_back({spec::Opcode::kEltwise, 0, 0, e});
     if (!t.output_on_chip) {
       Dma(out, spec::Opcode::kStore,
-          ContiguousCopy(ops.output.addr + offset * eb, e.out_addr, n * eb));
+          ContiguousCopy(ops.output.addr + offset * ob, e.out_addr, n * ob));
     }
   }
   return out;
@@ -149,7 +151,8 @@ std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseT
 std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
                                        const VectorPlan& plan, const LutOperands& ops) {
   std::vector<spec::Instruction> out;
-  Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.table, plan.table.base, spec::kLutEntries));
+  Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.table, plan.table.base, l.TableBytes()));
+  const uint64_t ob = l.OutputElementBytes();  // the input is int8 either way
   const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk);
   for (uint64_t k = 0; k < chunks.size(); ++k) {
     const auto [offset, n] = chunks[k];
@@ -158,13 +161,15 @@ std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
         static_cast<uint32_t>(Operand(out, ops.input, t.input_on_chip, plan.a, k, offset, n));
     a.table_addr = static_cast<uint32_t>(plan.table.base);
     a.out_addr =
-        static_cast<uint32_t>(t.output_on_chip  ? ops.output.addr + offset
+        static_cast<uint32_t>(t.output_on_chip  ? ops.output.addr + offset * ob
                               : t.input_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
                                                 : a.in_addr);
     a.count = static_cast<uint32_t>(n);
+    a.fp16_out = l.fp16_out;
     out.push_back({spec::Opcode::kLut, 0, 0, a});
     if (!t.output_on_chip) {
-      Dma(out, spec::Opcode::kStore, ContiguousCopy(ops.output.addr + offset, a.out_addr, n));
+      Dma(out, spec::Opcode::kStore,
+          ContiguousCopy(ops.output.addr + offset * ob, a.out_addr, n * ob));
     }
   }
   return out;

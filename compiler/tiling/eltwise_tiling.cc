@@ -99,8 +99,10 @@ VectorPlan PlanEltwiseSram(const EltwiseLayer& l, const EltwiseTiling& t, uint32
   } else {
     plan.b = Place(&cursor, BChunkBytes(l, t.chunk) * e, t.b_on_chip ? 0 : slots, align);
   }
-  // The result overwrites a's slot; an on-chip a needs its own output slots.
-  plan.out = Place(&cursor, t.chunk * e, t.a_on_chip && !t.output_on_chip ? slots : 0, align);
+  // The result overwrites a's slot (int8_out: its first half); an on-chip a needs its own
+  // output slots.
+  plan.out = Place(&cursor, t.chunk * l.OutputElementBytes(),
+                   t.a_on_chip && !t.output_on_chip ? slots : 0, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -109,9 +111,12 @@ VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
   const uint32_t slots = l.Elements() > t.chunk ? 2 : 1;
   VectorPlan plan;
   uint64_t cursor = 0;
-  plan.a = Place(&cursor, t.chunk, t.input_on_chip ? 0 : slots, align);
-  plan.table = Place(&cursor, spec::kLutEntries, 1, align);
-  plan.out = Place(&cursor, t.chunk, t.input_on_chip && !t.output_on_chip ? slots : 0, align);
+  // The result overwrites the input's slot (LUT reads the whole input first), which with
+  // fp16_out holds twice the input's bytes.
+  const uint64_t out_bytes = t.chunk * l.OutputElementBytes();
+  plan.a = Place(&cursor, out_bytes, t.input_on_chip ? 0 : slots, align);
+  plan.table = Place(&cursor, l.TableBytes(), 1, align);
+  plan.out = Place(&cursor, out_bytes, t.input_on_chip && !t.output_on_chip ? slots : 0, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -211,11 +216,11 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
   const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
   auto emit = [&](const EltwiseTiling& t, const VectorPlan& plan) {
     uint64_t dram = 0, sram = plan.sram_bytes;
-    const uint32_t e = uint32_t(l.ElementBytes());
+    const uint32_t e = uint32_t(l.ElementBytes()), oe = uint32_t(l.OutputElementBytes());
     const EltwiseOperands ops{
         ReplayPlace(t.a_on_chip, &dram, &sram, l.Elements() * e, l.c, e),
         ReplayPlace(t.b_on_chip, &dram, &sram, l.BElements() * e, l.c, e),
-        ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * e, l.c, e)};
+        ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * oe, l.c, oe)};
     return EmitEltwise(l, t, plan, ops);
   };
   std::vector<Replayed> costs;
@@ -240,9 +245,10 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, cons
   const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
   auto emit = [&](const LutTiling& t, const VectorPlan& plan) {
     uint64_t dram = 0, sram = plan.sram_bytes;
+    const uint32_t oe = uint32_t(l.OutputElementBytes());
     const LutOperands ops{ReplayPlace(t.input_on_chip, &dram, &sram, l.Elements(), l.c),
-                          ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements(), l.c),
-                          ReplayPlace(false, &dram, &sram, spec::kLutEntries, 1).addr};
+                          ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * oe, l.c, oe),
+                          ReplayPlace(false, &dram, &sram, l.TableBytes(), 1).addr};
     return EmitLut(l, t, plan, ops);
   };
   std::vector<Replayed> costs;

@@ -184,6 +184,7 @@ std::string ToJson(const RunReport& r) {
   }
   if (const auto& p = r.precision) {
     j["precision"] = {{"int4_layers", p->int4_layers},
+                      {"fp16_layers", p->fp16_layers},
                       {"predicted_cycles", p->cycles},
                       {"predicted_dram_bytes", p->dram_bytes},
                       {"int8_predicted_cycles", p->int8_cycles},

@@ -106,7 +106,7 @@ struct RunReport {
   // --precision auto: this program against the same model all int8, both as the compiler
   // predicts them (exact on the IDEAL DRAM).
   struct PrecisionComparison {
-    uint64_t int4_layers = 0;
+    uint64_t int4_layers = 0, fp16_layers = 0;
     uint64_t int8_cycles = 0, int8_dram_bytes = 0;  // all int8
     uint64_t cycles = 0, dram_bytes = 0;            // as chosen
   };

@@ -122,9 +122,10 @@ std::string Totals(const RunReport& r) {
                    ratio);
   if (const auto& p = r.precision) {
     t += fmt::format(
-        "precision       auto with {} int4 layer{}; against all int8 (predicted): {} -> {} cycles "
-        "({}), {} -> {} KiB DRAM ({})\n",
-        p->int4_layers, p->int4_layers == 1 ? "" : "s", Grouped(p->int8_cycles), Grouped(p->cycles),
+        "precision       auto with {} int4 and {} FP16 layer{}; against all int8 (predicted): {} -> "
+        "{} cycles ({}), {} -> {} KiB DRAM ({})\n",
+        p->int4_layers, p->fp16_layers, p->int4_layers + p->fp16_layers == 1 ? "" : "s",
+        Grouped(p->int8_cycles), Grouped(p->cycles),
         Percent(double(p->cycles), double(p->int8_cycles)), Grouped(p->int8_dram_bytes / 1024),
         Grouped(p->dram_bytes / 1024), Percent(double(p->dram_bytes), double(p->int8_dram_bytes)));
   }

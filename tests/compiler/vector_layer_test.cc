@@ -38,13 +38,30 @@ TEST(EltwiseLayer, ChecksNameTheLayerAndTheField) {
   EXPECT_TRUE(CheckEltwiseLayer(e).ok());
   e.broadcast = spec::Broadcast::kPixel;
   e.b_constant = std::vector<int8_t>(5);
-  ExpectError(CheckEltwiseLayer(e), "the constant b has 5 values; its broadcast needs 6");
+  ExpectError(CheckEltwiseLayer(e), "the constant b has 5 bytes; its broadcast needs 6");
   e.b_constant.resize(6);
   EXPECT_TRUE(CheckEltwiseLayer(e).ok());
   e.c = 70000, e.b_constant.clear(), e.broadcast = spec::Broadcast::kChannel;
   EXPECT_EQ(CheckEltwiseLayer(e).kind(), ErrorKind::kUnimplemented);
   e.shift = 63;
   ExpectError(CheckEltwiseLayer(e), "shift = 63");
+}
+
+// The FP16 -> int8 conversion: an FP16 add of a scalar -0 (2 bytes) quantised to int8.
+TEST(EltwiseLayer, Int8OutNeedsFp16AndHalvesTheOutput) {
+  EltwiseLayer e;
+  e.name = "q";
+  e.h = 1, e.w = 2, e.c = 3;
+  e.broadcast = spec::Broadcast::kScalar;
+  e.b_constant = {0x00, int8_t(0x80)};
+  e.int8_out = true;
+  ExpectError(CheckEltwiseLayer(e), "int8_out without fp16");
+  e.fp16 = true;
+  EXPECT_TRUE(CheckEltwiseLayer(e).ok());
+  EXPECT_EQ(e.ElementBytes(), 2u);
+  EXPECT_EQ(e.OutputElementBytes(), 1u);
+  e.b_constant.resize(1);
+  ExpectError(CheckEltwiseLayer(e), "the constant b has 1 bytes; its broadcast needs 2");
 }
 
 TEST(EltwiseLayer, BElementsPerBroadcast) {
@@ -270,7 +287,14 @@ TEST(LutTable, CommonFunctions) {
   EXPECT_NEAR(unary::Gelu(1), 0.8413447460685429, 1e-12);
   EXPECT_NEAR(unary::Silu(1), 0.7310585786300049, 1e-12);
   EXPECT_TRUE(CheckLutLayer({"l", "sigmoid", 1, 1, 1, s}).ok());
-  ExpectError(CheckLutLayer({"l", "", 1, 1, 1, {1, 2}}), "layer 'l': table has 2 entries");
+  ExpectError(CheckLutLayer({"l", "", 1, 1, 1, {1, 2}}),
+              "layer 'l': table of 2 bytes; a lookup table has 256 entries of 1");
+  // To FP16: 256 entries of 2 bytes, and an output of 2 bytes an element.
+  LutLayer to_fp16{"c", "to fp16", 1, 1, 1, s, true};
+  ExpectError(CheckLutLayer(to_fp16), "table of 256 bytes; a lookup table to FP16 has 256 entries of 2");
+  to_fp16.table.resize(512);
+  EXPECT_TRUE(CheckLutLayer(to_fp16).ok());
+  EXPECT_EQ(to_fp16.OutputElementBytes(), 2u);
 }
 
 }  // namespace

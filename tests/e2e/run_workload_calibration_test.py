@@ -107,13 +107,13 @@ class Calibration(unittest.TestCase):
         self.assertEqual(self.calibration("--calib", self.dir),
                          {"samples": 3, "source": "files", "files": files,
                           "observer": "percentile", "from_cache": False, "precision": "int8",
-                          "int4_layers": []})
+                          "int4_layers": [], "fp16_layers": []})
         self.assertEqual(self.calibration("--calib", self.dir, "--calib-count", "2")["samples"], 2)
         self.assertEqual(self.calibration("--calib", files[1])["samples"], 1)
         self.assertEqual(self.calibration("--calib-count", "6"),
                          {"samples": 6, "source": "built-in", "files": [],
                           "observer": "percentile", "from_cache": False, "precision": "int8",
-                          "int4_layers": []})
+                          "int4_layers": [], "fp16_layers": []})
 
     def refused(self, args, message):
         p = subprocess.run([TOOL, *MODEL, *args, "--output-dir", self.out], capture_output=True,
@@ -203,6 +203,32 @@ class Calibration(unittest.TestCase):
         self.assertEqual(again["accuracy"]["calibration"]["int4_layers"], c["int4_layers"])
         self.assertIn("mixed precision (chosen by an earlier run)", p.stdout)
         self.assertEqual(again["precision"], report["precision"])  # the int8 twin was cached too
+
+    def test_an_accuracy_target_buys_fp16_layers_bit_exact(self):
+        # small_cnn is about 33 dB all int8: 40 dB needs FP16 layers, not all of them.
+        p, report = self.run_tool("--precision", "auto", "--accuracy-target-db", "40")
+        c = report["accuracy"]["calibration"]
+        self.assertTrue(0 < len(c["fp16_layers"]) <= 4, c["fp16_layers"])
+        self.assertIn("%d FP16" % len(c["fp16_layers"]), p.stdout)
+        self.assertIn("target 40.0 dB", p.stdout)
+        for layer in c["fp16_layers"]:
+            self.assertRegex(p.stdout, layer + r" .* fp16\n")
+        saved = report["precision"]
+        self.assertEqual(saved["fp16_layers"], len(c["fp16_layers"]))
+        self.assertGreater(saved["predicted_cycles"], saved["int8_predicted_cycles"])  # FP16 costs
+        self.assertEqual(saved["predicted_cycles"], report["totals"]["predicted_cycles"])
+        p, again = self.run_tool("--precision", "auto", "--accuracy-target-db", "40")
+        self.assertTrue(again["accuracy"]["calibration"]["from_cache"])
+        self.assertEqual(again["accuracy"]["calibration"]["fp16_layers"], c["fp16_layers"])
+        self.assertIn("layers int4, %d FP16" % len(c["fp16_layers"]), p.stdout)
+
+    def test_bad_or_unreachable_targets_are_refused(self):
+        self.refused(["--accuracy-target-db", "40"], "applies to --precision auto")
+        self.refused(["--precision", "auto", "--accuracy-target-db", "40",
+                      "--accuracy-budget-db", "1"], "without --accuracy-budget-db")
+        self.refused(["--precision", "auto", "--accuracy-target-db", "nan"], "finite")
+        self.refused(["--precision", "auto", "--accuracy-target-db", "200"],
+                     "cannot be reached: the best reachable output SNR is")
 
 
 if __name__ == "__main__":

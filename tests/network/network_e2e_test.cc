@@ -10,13 +10,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "compiler/network/model_pipeline.h"
+#include "compiler/passes/pipeline.h"
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "platform/report/run_report.h"
 #include "platform/run.h"
 #include "tests/network/platform_configs.h"
+#include "workloads/models/models.h"
 
 namespace npu {
 namespace {
@@ -30,7 +33,24 @@ struct Case {
   int weight_bits = 8;                    // 4: W4A8 (int4 weights on the MAC array)
   double auto_budget_db = -1;             // >= 0: --precision auto with this budget
   bool fp16 = false;                      // --precision fp16: against the FP16 reference
+  bool mixed_fp16 = false;  // every other convolution / FC layer FP16, the rest int8
 };
+
+// The float graph's convolutions and fully connected layers, every other one from the second.
+std::set<std::string> EveryOtherMacLayer(const Case& c) {
+  StatusOr<compiler::ir::Graph> g = workloads::BuildModel(c.model, {.image_size = c.image_size});
+  EXPECT_TRUE(g.ok());
+  compiler::passes::PassContext ctx;
+  EXPECT_TRUE(compiler::passes::RunPipeline(*g, {}, ctx).ok());
+  std::set<std::string> names;
+  int k = 0;
+  for (const compiler::ir::Node* n : g->nodes()) {
+    using compiler::ir::OpKind;
+    const bool mac = n->kind() == OpKind::kFusedConv || n->kind() == OpKind::kGemm;
+    if (mac && k++ % 2 == 1) names.insert(n->name());
+  }
+  return names;
+}
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
@@ -54,6 +74,7 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   options.auto_precision = c.auto_budget_db >= 0;
   options.accuracy_budget_db = std::max(c.auto_budget_db, 0.0);
   options.fp16 = c.fp16;
+  if (c.mixed_fp16) options.quantize.fp16_layers = EveryOtherMacLayer(c);
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
   ASSERT_TRUE(p.ok()) << p.status().message();
   const spec::Program& program = p->compiled.program;
@@ -82,8 +103,22 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       EXPECT_FALSE(conv->fp16 && conv->accumulate);
     }
   }
-  EXPECT_EQ(fp16_convs, c.fp16 ? convs : 0u);
-  EXPECT_EQ(r.fp16_macs, c.fp16 ? r.macs : 0u);
+  if (c.mixed_fp16) {  // FP16 and int8 CONVs in one program, the conversions between them
+    EXPECT_GT(fp16_convs, 0u);
+    EXPECT_LT(fp16_convs, convs);
+    EXPECT_GT(r.fp16_macs, 0u);
+    EXPECT_LT(r.fp16_macs, r.macs);
+    uint32_t to_fp16 = 0, to_int8 = 0;
+    for (const spec::Instruction& insn : p->compiled.instructions) {
+      if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) to_fp16 += lut->fp16_out;
+      if (const auto* e = std::get_if<spec::EltwiseArgs>(&insn.args)) to_int8 += e->int8_out;
+    }
+    EXPECT_GT(to_fp16, 0u);
+    EXPECT_GT(to_int8, 0u);
+  } else {
+    EXPECT_EQ(fp16_convs, c.fp16 ? convs : 0u);
+    EXPECT_EQ(r.fp16_macs, c.fp16 ? r.macs : 0u);
+  }
   if (c.auto_budget_db < 0) {
     EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
     EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
@@ -160,7 +195,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"resnet18_fp16_default", "resnet18", 64, {}, {}, 8, -1, true},
         Case{"mobilenet_v2_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, true},
         Case{"small_cnn_fp16_os16", "small_cnn", 48, kOs16, {}, 8, -1, true},
-        Case{"mlp_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, true}),
+        Case{"mlp_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, true},
+        // Mixed int8 and FP16 layers (conversions on every border), on four configs.
+        Case{"resnet18_mixed_fp16_default", "resnet18", 64, {}, {}, 8, -1, false, true},
+        Case{"mobilenet_v2_mixed_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, false, true},
+        Case{"small_cnn_mixed_fp16_os16", "small_cnn", 48, kOs16, {}, 8, -1, false, true},
+        Case{"mlp_mixed_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, false, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

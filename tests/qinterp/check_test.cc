@@ -176,7 +176,7 @@ TEST(QuantizedIrCheck, InterpreterRefusesBadInputs) {
   StatusOr<std::vector<std::vector<int8_t>>> none = InterpretQuantized(g, {});
   EXPECT_EQ(none.status().message(), "graph 'qtest' has 1 inputs, 0 given");
   StatusOr<std::vector<std::vector<int8_t>>> small = InterpretQuantized(g, {{1, 2, 3}});
-  EXPECT_EQ(small.status().message(), "input 0 'x' has 3 values, the graph expects 32 ([1,4,4,2])");
+  EXPECT_EQ(small.status().message(), "input 0 'x' has 3 bytes, the graph expects 32 (i8 [1,4,4,2])");
 }
 
 }  // namespace

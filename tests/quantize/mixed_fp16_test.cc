@@ -9,6 +9,7 @@
 #include "compiler/accuracy/accuracy.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/check.h"
+#include "compiler/qinterp/fp16.h"
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/quantize/quantize.h"
@@ -88,6 +89,20 @@ TEST(MixedFp16, OneFp16ConvolutionGetsConversionsOnItsBorders) {
   EXPECT_GE(to_int8, 1);
   // The graph's inputs and outputs stay int8: the host converts as for an int8 graph.
   EXPECT_EQ(q->inputs()[0]->dtype(), ir::DType::kInt8);
+}
+
+// An input read by FP16 layers alone is FP16 itself: no int8 rounding before them.
+TEST(MixedFp16, AnInputReadOnlyByFp16LayersIsFp16) {
+  const ir::Graph f = BuiltIn("small_cnn");
+  const std::vector<std::string> macs = MacLayers(f);
+  StatusOr<ir::Graph> q = Quantize(f, Calibration(f), {.fp16_layers = {macs[0]}});
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  EXPECT_EQ(q->inputs()[0]->dtype(), ir::DType::kFloat16);
+  EXPECT_TRUE(q->inputs()[0]->quant().empty());
+  EXPECT_FALSE(qinterp::IsFp16Graph(*q));  // the later layers are int8
+  const std::vector<int8_t> x = *qinterp::QuantizeInput(*q->inputs()[0], workloads::MakeInputs(f, 7)[0]);
+  EXPECT_EQ(x.size(), 2 * size_t(ir::NumElements(q->inputs()[0]->shape())));
+  EXPECT_TRUE(qinterp::InterpretQuantized(*q, {x}).ok());
 }
 
 TEST(MixedFp16, ConversionsComputeWhatTheSpecDefines) {

@@ -110,16 +110,18 @@ class Sweep(unittest.TestCase):
         with open(plot) as f:
             self.assertIn("mlp w4a8", f.read())
         # Precision alone is a sweep too: the models against each other.
-        self.sweep("mlp", "--grid", "precision=int8,w4a8", "--timing-only", "--csv", self.csv,
+        self.sweep("mlp", "--grid", "precision=int8,w4a8,fp16", "--timing-only", "--csv", self.csv,
                    "--plot", plot)
-        self.assertEqual([r["model"] for r in self.csv_rows()], ["mlp int8", "mlp w4a8"])
+        self.assertEqual([r["model"] for r in self.csv_rows()], ["mlp int8", "mlp w4a8", "mlp fp16"])
         for text, message in (
                 ('models { name: "mlp" } axes { field: "precision" values: ["int8", "fp8"] }',
                  "unknown precision 'fp8'"),
                 ('models { name: "mlp" precision: "w4a8" } '
                  'axes { field: "precision" values: ["int8"] }', "sets a precision and"),
                 ('models { name: "mlp" precision: "w4a8" accuracy_budget_db: 2 } '
-                 'axes { field: "mac.rows" values: ["8"] }', "accuracy_budget_db needs")):
+                 'axes { field: "mac.rows" values: ["8"] }', "accuracy_budget_db needs"),
+                ('models { name: "mlp" precision: "int8" accuracy_target_db: 40 } '
+                 'axes { field: "mac.rows" values: ["8"] }', "accuracy_target_db needs")):
             err = self.sweep("--spec", self.spec(text), expect=2).stderr
             self.assertIn(message, err, text)
         # A built-in single layer has no precision to choose: every point says so.

@@ -94,7 +94,7 @@ StatusOr<AccuracyReport> MeasureAccuracy(const compiler::QuantizedModel* model) 
       : model->auto_precision ? "auto"
       : model->weight_bits == 4 ? "w4a8"
                                 : "int8",
-      model->int4_layers, model->mixed_precision};
+      model->int4_layers, model->fp16_layers, model->mixed_precision};
   return AccuracyReport{compiler::accuracy::FormatAccuracyJson(a),
                         compiler::accuracy::FormatAccuracyText(a)};
 }
@@ -121,7 +121,7 @@ StatusOr<report::RunReport> SimulateAndReport(const Options& options, const spec
   r.accuracy_json = accuracy.json;
   r.accuracy_text = accuracy.text;
   if (const auto& p = w.precision) {
-    r.precision = report::RunReport::PrecisionComparison{p->int4_layers, p->int8_cycles,
+    r.precision = report::RunReport::PrecisionComparison{p->int4_layers, p->fp16_layers, p->int8_cycles,
                                                           p->int8_dram_bytes, p->cycles,
                                                           p->dram_bytes};
   }

@@ -192,7 +192,7 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
         const compiler::CompiledModel int8,
         compiler::CompileModel(config, *m->int8_twin, PipelineOptions(options).compile));
     p.precision = PreparedWorkload::PrecisionComparison{
-        m->int4_layers.size(), int8.cost.cycles, int8.cost.dram_bytes(), compiled.cost.cycles,
+        m->int4_layers.size(), m->fp16_layers.size(), int8.cost.cycles, int8.cost.dram_bytes(), compiled.cost.cycles,
         compiled.cost.dram_bytes()};
   }
   p.name = m->name;

@@ -35,7 +35,7 @@ struct PreparedWorkload {
   uint64_t model_checksum = 0;  // CRC-64 of the model (ir/fingerprint.h; single layers: data)
   // --precision auto: the program and the same model all int8, as the compiler predicts them.
   struct PrecisionComparison {
-    uint64_t int4_layers = 0;
+    uint64_t int4_layers = 0, fp16_layers = 0;
     uint64_t int8_cycles = 0, int8_dram_bytes = 0, cycles = 0, dram_bytes = 0;
   };
   std::optional<PrecisionComparison> precision;
