@@ -96,6 +96,7 @@ UnitResult MacArray::Execute(const spec::Instruction& insn) {
   done.bank_conflict_cycles = conflict;
   done.sram_bound_cycles = ideal - spec::ConvArrayCycles(ctx_.config, conv, chained_after);
   done.events.macs = spec::ConvMacs(conv);
+  done.events.fp16_macs = conv.fp16 ? done.events.macs : 0;
   done.events.sram_read_bytes = reads.bytes;
   done.events.sram_read_words = reads.words;
   const uint64_t acc_bytes = partial_sums_.size() * 4;

@@ -12,6 +12,7 @@ namespace npu::spec {
 namespace {
 
 constexpr double kMult8Pj = 0.2, kAdd32Pj = 0.1, kMult32Pj = 3.1;  // Horowitz
+constexpr double kFpMult16Pj = 1.1, kFpAdd32Pj = 0.9;               // Horowitz
 constexpr double kSram8KiB32BitPj = 5.0;                           // Horowitz
 // On-chip wire energy per bit and mm at 45 nm (an assumption, docs/energy-area.md).
 constexpr double kWirePjPerBitMm = 0.1;
@@ -52,6 +53,7 @@ EnergyCosts ResolveEnergyCosts(const NpuConfig& c) {
   const uint64_t bank_bytes = c.sram().size_bytes() / c.sram().banks();
   EnergyCosts e;
   e.mac_pj = s * (kMult8Pj + kAdd32Pj);
+  e.fp16_mac_pj = s * (kFpMult16Pj + kFpAdd32Pj);
   // Writes are taken to cost what reads do (docs/energy-area.md).
   e.sram_read_word_pj = s * SramWordEnergy45Pj(bank_bytes, c.sram().bank_width_bytes());
   e.sram_write_word_pj = e.sram_read_word_pj;
@@ -68,7 +70,8 @@ EnergyCosts ResolveEnergyCosts(const NpuConfig& c) {
 EnergyBreakdown EventEnergy(const EnergyCosts& c, const UnitEvents& ev) {
   const uint64_t dram_bytes = ev.dram_read_bytes + ev.dram_write_bytes;
   EnergyBreakdown e{};
-  e[int(EnergyUnit::kMacArray)] = double(ev.macs) * c.mac_pj;
+  e[int(EnergyUnit::kMacArray)] =
+      double(ev.macs - ev.fp16_macs) * c.mac_pj + double(ev.fp16_macs) * c.fp16_mac_pj;
   e[int(EnergyUnit::kSram)] = double(ev.sram_read_words) * c.sram_read_word_pj +
                               double(ev.sram_write_words) * c.sram_write_word_pj;
   e[int(EnergyUnit::kAccumulator)] =

@@ -14,7 +14,7 @@
 namespace npu::spec {
 
 enum class EnergyUnit : uint8_t {
-  kMacArray,      // int8 MACs
+  kMacArray,      // int8 and FP16 MACs
   kSram,          // bank word reads and writes
   kAccumulator,   // int32 entry reads and writes
   kVectorUnit,    // lane operations
@@ -31,7 +31,8 @@ using EnergyBreakdown = std::array<double, kNumEnergyUnits>;  // pJ, indexed by 
 
 // The cost of one event of each kind, at the config's technology.
 struct EnergyCosts {
-  double mac_pj = 0;
+  double mac_pj = 0;       // an int8 multiply and a 32-bit integer add
+  double fp16_mac_pj = 0;  // an FP16 multiply and an FP32 add
   double sram_read_word_pj = 0, sram_write_word_pj = 0;  // one bank word of bank_width_bytes
   double acc_entry_pj = 0;                               // one int32 entry, read or write
   double vector_op_pj = 0;

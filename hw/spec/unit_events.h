@@ -10,6 +10,7 @@ namespace npu::spec {
 
 struct UnitEvents {
   uint64_t macs = 0;  // multiply-accumulates the MAC array performed (padding positions too)
+  uint64_t fp16_macs = 0;  // of which FP16 (CONV's fp16 flag)
   // SRAM traffic of the unit executing the instruction (compute, vector or a DMA channel), in
   // bytes and in bank words of bank_width_bytes (a word is one bank access).
   uint64_t sram_read_bytes = 0, sram_write_bytes = 0;
@@ -23,6 +24,7 @@ struct UnitEvents {
 
   UnitEvents& operator+=(const UnitEvents& o) {
     macs += o.macs;
+    fp16_macs += o.fp16_macs;
     sram_read_bytes += o.sram_read_bytes;
     sram_write_bytes += o.sram_write_bytes;
     sram_read_words += o.sram_read_words;

@@ -33,6 +33,7 @@ Json ConfigJson(const spec::NpuConfig& c) {
 
 Json EventsJson(const spec::UnitEvents& e) {
   return {{"macs", e.macs},
+          {"fp16_macs", e.fp16_macs},
           {"sram_read_bytes", e.sram_read_bytes},
           {"sram_write_bytes", e.sram_write_bytes},
           {"sram_read_words", e.sram_read_words},

@@ -238,6 +238,11 @@ TEST_P(Fp16Ops, ConvActPoolEltwiseAreBitExactAndTakeTheirIdealCycles) {
   EXPECT_EQ(took(7), spec::IdealCycles(config, {spec::Opcode::kAct, 0, 0, Act()}));
   EXPECT_EQ(took(8), spec::IdealCycles(config, {spec::Opcode::kPool, 0, 0, Pool()}));
   EXPECT_EQ(took(9), spec::IdealCycles(config, {spec::Opcode::kEltwise, 0, 0, Eltwise()}));
+  // The energy model prices these MACs as FP16 ones (the event counts them apart).
+  for (size_t i : {5, 6}) {
+    EXPECT_EQ(r->records.at(i).events.fp16_macs, r->records.at(i).events.macs);
+    EXPECT_GT(r->records.at(i).events.macs, 0u);
+  }
   // The FP16 rates are what those cycles charge: at 2 cycles a MAC the 3x3 CONV's stream is
   // twice the int8 one's.
   spec::ConvArgs int8 = first;

@@ -30,7 +30,8 @@ TEST(EnergyModel, SramWordEnergyFollowsHorowitzAnchors) {
 
 TEST(EnergyModel, CostsAt45nmAreTheHandComputedFigures) {
   const EnergyCosts e = ResolveEnergyCosts(At("NODE_45NM"));
-  EXPECT_DOUBLE_EQ(e.mac_pj, 0.3);  // 8-bit multiply 0.2 + 32-bit add 0.1
+  EXPECT_DOUBLE_EQ(e.mac_pj, 0.3);       // 8-bit multiply 0.2 + 32-bit add 0.1
+  EXPECT_DOUBLE_EQ(e.fp16_mac_pj, 2.0);  // FP16 multiply 1.1 + FP32 add 0.9
   // 1 MiB in 16 banks of 64 KiB, 16-byte words: 5 x sqrt(8) x 4.
   EXPECT_NEAR(e.sram_read_word_pj, 56.5685, 1e-4);
   EXPECT_DOUBLE_EQ(e.sram_write_word_pj, e.sram_read_word_pj);
@@ -64,6 +65,10 @@ TEST(EnergyModel, EventEnergyPricesEachUnit) {
   EXPECT_DOUBLE_EQ(e[int(EnergyUnit::kControl)], 18);
   EXPECT_DOUBLE_EQ(e[int(EnergyUnit::kLeakage)], 0);
   EXPECT_DOUBLE_EQ(TotalEnergy(e), 10 + 7 + 12 + 15 + 600 + 448 + 512 + 18);
+  // FP16 MACs at their own price, the rest at int8's.
+  c.fp16_mac_pj = 20;
+  ev.fp16_macs = 4;
+  EXPECT_DOUBLE_EQ(EventEnergy(c, ev)[int(EnergyUnit::kMacArray)], 6 * 1 + 4 * 20);
 }
 
 TEST(EnergyModel, LeakageIsPowerTimesTime) {
