@@ -5,14 +5,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <atomic>
 #include <limits>
+#include <thread>
 
-#include "compiler/accuracy/accuracy.h"
+#include "compiler/accuracy/metrics.h"
+#include "compiler/interp/interpreter.h"
+#include "compiler/qinterp/host_io.h"
+#include "compiler/qinterp/qinterp.h"
 
 namespace npu::compiler {
 namespace {
 
-// Measures assignments on one calibration: the worst output's SNR (dB) against the float graph.
+// An assignment: the layers with int4 weights and the layers in FP16; the rest int8.
+struct Assignment {
+  std::set<std::string> int4, fp16;
+};
+
+// Measures assignments on one calibration: the worst output's SNR (dB) against the float graph,
+// over the samples (accuracy::ErrorStats, as the accuracy report computes it). The float outputs
+// are computed once; many assignments are measured on parallel threads, each alone
+// deterministic, so the results do not depend on the thread count.
 class AssignmentMeter {
  public:
   AssignmentMeter(const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
@@ -22,23 +35,73 @@ class AssignmentMeter {
     options_.weight_bits = 8;
   }
 
+  Status Init() {
+    for (const std::vector<interp::HostTensor>& sample : samples_) {
+      NPU_ASSIGN_OR_RETURN(std::vector<interp::HostTensor> out, interp::Interpret(f_, sample));
+      float_outputs_.push_back(std::move(out));
+    }
+    return Status::Ok();
+  }
+
   StatusOr<double> SnrDb(std::set<std::string> int4_layers, std::set<std::string> fp16_layers) {
-    quantize::QuantizeOptions o = options_;
-    o.int4_layers = std::move(int4_layers);
-    o.fp16_layers = std::move(fp16_layers);
-    NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::QuantizeWithRanges(f_, ranges_, o));
-    NPU_ASSIGN_OR_RETURN(const accuracy::AccuracyReport r, accuracy::CompareAccuracy(f_, q, samples_));
-    ++measured_;
-    double worst = std::numeric_limits<double>::infinity();
-    for (const accuracy::OutputAccuracy& out : r.outputs) worst = std::min(worst, out.metrics.snr_db);
-    return worst;
+    NPU_ASSIGN_OR_RETURN(const std::vector<double> snr,
+                         SnrDbMany({{std::move(int4_layers), std::move(fp16_layers)}}));
+    return snr[0];
+  }
+
+  StatusOr<std::vector<double>> SnrDbMany(const std::vector<Assignment>& assignments) {
+    std::vector<StatusOr<double>> results(assignments.size(), StatusOr<double>(0.0));
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+      for (size_t i = next++; i < assignments.size(); i = next++) results[i] = Measure(assignments[i]);
+    };
+    const size_t threads = std::min<size_t>(assignments.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    std::vector<double> snr;
+    for (StatusOr<double>& r : results) {
+      NPU_ASSIGN_OR_RETURN(const double v, std::move(r));
+      snr.push_back(v);
+    }
+    measured_ += int(assignments.size());
+    return snr;
   }
 
  private:
+  StatusOr<double> Measure(const Assignment& a) const {
+    quantize::QuantizeOptions o = options_;
+    o.int4_layers = a.int4;
+    o.fp16_layers = a.fp16;
+    NPU_ASSIGN_OR_RETURN(const ir::Graph q, quantize::QuantizeWithRanges(f_, ranges_, o));
+    std::vector<accuracy::ErrorStats> stats(q.outputs().size());
+    for (size_t s = 0; s < samples_.size(); ++s) {
+      std::vector<std::vector<int8_t>> inputs;
+      for (size_t i = 0; i < samples_[s].size(); ++i) {
+        NPU_ASSIGN_OR_RETURN(std::vector<int8_t> v,
+                             qinterp::QuantizeInput(*q.inputs()[i], samples_[s][i]));
+        inputs.push_back(std::move(v));
+      }
+      NPU_ASSIGN_OR_RETURN(const auto outputs, qinterp::InterpretQuantized(q, inputs));
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const interp::HostTensor& ref = float_outputs_[s][i];
+        NPU_ASSIGN_OR_RETURN(const interp::HostTensor got,
+                             qinterp::ToShape(qinterp::DequantizeOutput(*q.outputs()[i], outputs[i]),
+                                              ref.shape));
+        stats[i].Add(ref.values<float>(), got.values<float>());
+      }
+    }
+    double worst = std::numeric_limits<double>::infinity();
+    for (const accuracy::ErrorStats& e : stats) worst = std::min(worst, e.SnrDb());
+    return worst;
+  }
+
   const ir::Graph& f_;
   const quantize::TensorRanges& ranges_;
   quantize::QuantizeOptions options_;
   const std::vector<std::vector<interp::HostTensor>>& samples_;
+  std::vector<std::vector<interp::HostTensor>> float_outputs_;
   int& measured_;
 };
 
@@ -97,11 +160,14 @@ Status ChooseFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
         "(every one of the {} layers FP16; all int8: {:.1f} dB)",
         target, top, m.layers.size(), m.int8_snr_db));
   }
-  for (LayerPrecision& l : m.layers) {
-    std::set<std::string> others = all;
-    others.erase(l.layer);
-    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({}, others));
-    l.int8_loss_db = std::max(0.0, top - snr);
+  std::vector<Assignment> alone;
+  for (const LayerPrecision& l : m.layers) {
+    alone.push_back({{}, all});
+    alone.back().fp16.erase(l.layer);
+  }
+  NPU_ASSIGN_OR_RETURN(const std::vector<double> snr, meter.SnrDbMany(alone));
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    m.layers[i].int8_loss_db = std::max(0.0, top - snr[i]);
   }
   m.fp16_layers = all;
   m.snr_db = top;
@@ -128,10 +194,16 @@ Status ChooseFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
 // assignment's SNR stays at or above `floor_db`.
 Status DowngradeToInt4(MixedPrecision& m, AssignmentMeter& meter, double floor_db) {
   const double base = m.snr_db;
+  std::vector<Assignment> alone;
+  std::vector<LayerPrecision*> measured;
   for (LayerPrecision& l : m.layers) {
     if (l.numbers != LayerNumbers::kInt8) continue;
-    NPU_ASSIGN_OR_RETURN(const double snr, meter.SnrDb({l.layer}, m.fp16_layers));
-    l.alone_loss_db = std::max(0.0, base - snr);
+    alone.push_back({{l.layer}, m.fp16_layers});
+    measured.push_back(&l);
+  }
+  NPU_ASSIGN_OR_RETURN(const std::vector<double> snr, meter.SnrDbMany(alone));
+  for (size_t i = 0; i < measured.size(); ++i) {
+    measured[i]->alone_loss_db = std::max(0.0, base - snr[i]);
   }
   const std::vector<size_t> order = ByValue(m.layers, [](const LayerPrecision& l) {
     return double(l.macs) / std::max(l.alone_loss_db, 1e-3);
@@ -172,6 +244,7 @@ StatusOr<MixedPrecision> ChooseMixedPrecision(
   MixedPrecision m;
   m.goal = goal;
   AssignmentMeter meter(float_graph, ranges, options, samples, m.assignments_measured);
+  NPU_TRY(meter.Init());
   NPU_ASSIGN_OR_RETURN(m.layers, Candidates(float_graph, ranges, options));
   NPU_ASSIGN_OR_RETURN(m.int8_snr_db, meter.SnrDb({}, {}));
   m.snr_db = m.int8_snr_db;
