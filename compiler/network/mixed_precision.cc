@@ -184,6 +184,14 @@ Status ChooseFp16(MixedPrecision& m, AssignmentMeter& meter, double target) {
     m.fp16_layers = std::move(trial);
     m.snr_db = snr;
   }
+  if (m.goal.cycles && m.fp16_layers != all) {
+    NPU_ASSIGN_OR_RETURN(m.mix_cycles, m.goal.cycles({}, m.fp16_layers));
+    NPU_ASSIGN_OR_RETURN(m.all_fp16_cycles, m.goal.cycles({}, all));
+    if (*m.all_fp16_cycles < *m.mix_cycles) {
+      m.fp16_layers = all;
+      m.snr_db = top;
+    }
+  }
   for (LayerPrecision& l : m.layers) {
     if (m.fp16_layers.count(l.layer)) l.numbers = LayerNumbers::kFp16;
   }
@@ -271,6 +279,13 @@ std::string FormatMixedPrecision(const MixedPrecision& m) {
       "SNR {:.1f} dB (all int8: {:.1f} dB; {}; {} assignments measured)\n",
       m.int4_layers.size(), m.layers.size(), share(int4_macs), m.fp16_layers.size(),
       share(fp16_macs), m.snr_db, m.int8_snr_db, goal, m.assignments_measured);
+  if (m.mix_cycles && m.all_fp16_cycles) {
+    const bool kept = *m.mix_cycles <= *m.all_fp16_cycles;
+    s += fmt::format(
+        "predicted: the mix the search found {} cycles, every layer FP16 {} cycles: {}\n",
+        *m.mix_cycles, *m.all_fp16_cycles,
+        kept ? "the mix kept" : "every layer FP16 kept (its conversions cost more than FP16 saves)");
+  }
   const bool fp16 = m.goal.target_db && m.int8_snr_db < *m.goal.target_db;
   s += fmt::format("{:<28} {:>10} {}{:>13} {}\n", "layer", "MMACs",
                    fp16 ? fmt::format("{:>12}", "int8: -dB") : "", "int4: -dB", "numbers");

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,9 +41,18 @@ struct LayerPrecision {
   LayerNumbers numbers = LayerNumbers::kInt8;  // chosen
 };
 
+// The cycles a program of the model with these int4 and FP16 layers takes (the compiler's
+// prediction on some config).
+using PredictCycles = std::function<StatusOr<uint64_t>(const std::set<std::string>& int4_layers,
+                                                       const std::set<std::string>& fp16_layers)>;
+
 struct PrecisionGoal {
   double budget_db = 1.0;            // without a target: what int4 may cost against all-int8
   std::optional<double> target_db;   // the output SNR to reach (enables FP16)
+  // Target mode: the FP16 layers chosen are kept only if predicted faster than every layer
+  // FP16 (the conversions at int8/FP16 borders cost vector-unit passes and DRAM traffic that
+  // MACs do not show). None: not compared.
+  PredictCycles cycles = nullptr;
 };
 
 struct MixedPrecision {
@@ -51,6 +61,9 @@ struct MixedPrecision {
   PrecisionGoal goal;
   double int8_snr_db = 0, snr_db = 0;  // the worst output's SNR vs float: all int8, chosen
   int assignments_measured = 0;
+  // Target mode with PrecisionGoal::cycles: the predicted cycles of the mix the search found and
+  // of every layer FP16 (the cheaper is kept).
+  std::optional<uint64_t> mix_cycles, all_fp16_cycles;
 };
 
 // InvalidArgument for a budget that is negative or not finite, or a target that is not finite;

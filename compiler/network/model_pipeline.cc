@@ -16,6 +16,7 @@
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
 #include "compiler/quantize/qdq_fold.h"
+#include "hw/spec/config.h"
 #include "workloads/models/layer_list.h"
 #include "workloads/models/models.h"
 #ifdef NPU_HAVE_ONNX
@@ -238,9 +239,11 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   // Under auto the choice is what the cache saves: the key names what decides it.
   const uint64_t cache_key = QuantizeCacheKey(
       o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration,
-      !o.auto_precision        ? std::string()
-      : o.accuracy_target_db ? fmt::format("auto target {:a} dB", *o.accuracy_target_db)
-                             : fmt::format("auto budget {:a} dB", o.accuracy_budget_db));
+      !o.auto_precision ? std::string()
+      : o.accuracy_target_db
+          ? fmt::format("auto target {:a} dB on config {:016x}", *o.accuracy_target_db,
+                        spec::Fingerprint(fits ? *fits : spec::DefaultConfig()))
+          : fmt::format("auto budget {:a} dB", o.accuracy_budget_db));
   // Under auto, the all-int8 twin is the plain int8 run's cache entry.
   quantize::QuantizeOptions int8_options = o.quantize;
   int8_options.weight_bits = 8;
@@ -261,9 +264,21 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
     const size_t measured = std::min(calibration.samples.size(), kMixedPrecisionSamples);
     const std::vector<std::vector<interp::HostTensor>> samples(
         calibration.samples.begin(), calibration.samples.begin() + measured);
+    // A mix is compared with every layer FP16 on the run's config (the default one when the
+    // model is prepared for many).
+    const spec::NpuConfig cost_config = fits ? *fits : spec::DefaultConfig();
+    const PredictCycles cycles = [&](const std::set<std::string>& int4,
+                                     const std::set<std::string>& fp16) -> StatusOr<uint64_t> {
+      quantize::QuantizeOptions q = o.quantize;
+      q.int4_layers = int4;
+      q.fp16_layers = fp16;
+      NPU_ASSIGN_OR_RETURN(const ir::Graph g, quantize::QuantizeWithRanges(p.float_graph, ranges, q));
+      NPU_ASSIGN_OR_RETURN(const CompiledModel c, CompileModel(cost_config, g, o.compile));
+      return c.cost.cycles;
+    };
     NPU_ASSIGN_OR_RETURN(const MixedPrecision mp,
                          ChooseMixedPrecision(p.float_graph, ranges, o.quantize, samples,
-                                              {o.accuracy_budget_db, o.accuracy_target_db}));
+                                              {o.accuracy_budget_db, o.accuracy_target_db, cycles}));
     p.mixed_precision = FormatMixedPrecision(mp);
     quantize::QuantizeOptions chosen = o.quantize;
     chosen.int4_layers = mp.int4_layers;

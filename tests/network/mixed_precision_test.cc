@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <set>
 
 #include "compiler/network/model_pipeline.h"
 #include "compiler/passes/pipeline.h"
@@ -137,6 +138,34 @@ TEST(MixedPrecision, ATargetAboveInt8MakesLayersFp16UntilItIsMet) {
   const std::string table = FormatMixedPrecision(m);
   EXPECT_NE(table.find(fmt::format("{} FP16", m.fp16_layers.size())), std::string::npos) << table;
   EXPECT_NE(table.find("int8: -dB"), std::string::npos) << table;
+}
+
+// With a cycle prediction, the mix is kept only if faster than every layer FP16.
+TEST(MixedPrecision, AMixSlowerThanAllFp16GivesWayToIt) {
+  const Calibrated s = Prepare("small_cnn");
+  const MixedPrecision base = Target(s, -100.0);
+  const double target = base.int8_snr_db + 6.0;
+  std::set<std::string> asked;
+  const auto predict = [&](bool mix_faster) {
+    return [&, mix_faster](const std::set<std::string>&, const std::set<std::string>& fp16)
+               -> StatusOr<uint64_t> {
+      const bool all = fp16.size() == base.layers.size();
+      return uint64_t(all == mix_faster ? 2000 : 1000);
+    };
+  };
+  StatusOr<MixedPrecision> mix =
+      ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.target_db = target, .cycles = predict(true)});
+  ASSERT_TRUE(mix.ok()) << mix.status().message();
+  EXPECT_LT(mix->fp16_layers.size(), mix->layers.size());
+  EXPECT_EQ(mix->mix_cycles, 1000u);
+  EXPECT_EQ(mix->all_fp16_cycles, 2000u);
+  EXPECT_NE(FormatMixedPrecision(*mix).find("the mix kept"), std::string::npos);
+  StatusOr<MixedPrecision> all =
+      ChooseMixedPrecision(s.f, s.ranges, {}, s.samples, {.target_db = target, .cycles = predict(false)});
+  ASSERT_TRUE(all.ok()) << all.status().message();
+  EXPECT_EQ(all->fp16_layers.size(), all->layers.size());
+  EXPECT_GE(all->snr_db, target);
+  EXPECT_NE(FormatMixedPrecision(*all).find("every layer FP16 kept"), std::string::npos);
 }
 
 TEST(MixedPrecision, ATargetNothingReachesNamesTheBestReachable) {

@@ -34,6 +34,7 @@ struct Case {
   double auto_budget_db = -1;             // >= 0: --precision auto with this budget
   bool fp16 = false;                      // --precision fp16: against the FP16 reference
   bool mixed_fp16 = false;  // every other convolution / FC layer FP16, the rest int8
+  double auto_target_db = 0;  // > 0: --precision auto --accuracy-target-db (int4/int8/FP16)
 };
 
 // The float graph's convolutions and fully connected layers, every other one from the second.
@@ -71,8 +72,9 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   options.image_size = c.image_size;
   options.compile.cpu_ops = c.cpu_ops;
   options.quantize.weight_bits = c.weight_bits;
-  options.auto_precision = c.auto_budget_db >= 0;
+  options.auto_precision = c.auto_budget_db >= 0 || c.auto_target_db > 0;
   options.accuracy_budget_db = std::max(c.auto_budget_db, 0.0);
+  if (c.auto_target_db > 0) options.accuracy_target_db = c.auto_target_db;
   options.fp16 = c.fp16;
   if (c.mixed_fp16) options.quantize.fp16_layers = EveryOtherMacLayer(c);
   StatusOr<compiler::PreparedModel> p = compiler::PrepareModel(c.model, *config, options);
@@ -103,23 +105,27 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       EXPECT_FALSE(conv->fp16 && conv->accumulate);
     }
   }
-  if (c.mixed_fp16) {  // FP16 and int8 CONVs in one program, the conversions between them
+  if (c.mixed_fp16 || c.auto_target_db > 0) {  // FP16 and int8 CONVs, conversions between
     EXPECT_GT(fp16_convs, 0u);
-    EXPECT_LT(fp16_convs, convs);
     EXPECT_GT(r.fp16_macs, 0u);
-    EXPECT_LT(r.fp16_macs, r.macs);
+    if (c.mixed_fp16) EXPECT_LT(fp16_convs, convs);
     uint32_t to_fp16 = 0, to_int8 = 0;
     for (const spec::Instruction& insn : p->compiled.instructions) {
       if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) to_fp16 += lut->fp16_out;
       if (const auto* e = std::get_if<spec::EltwiseArgs>(&insn.args)) to_int8 += e->int8_out;
     }
-    EXPECT_GT(to_fp16, 0u);
-    EXPECT_GT(to_int8, 0u);
+    if (fp16_convs < convs) EXPECT_GT(to_fp16 + to_int8, 0u);
+    if (c.mixed_fp16) {
+      EXPECT_GT(to_fp16, 0u);
+      EXPECT_GT(to_int8, 0u);
+    }
   } else {
     EXPECT_EQ(fp16_convs, c.fp16 ? convs : 0u);
     EXPECT_EQ(r.fp16_macs, c.fp16 ? r.macs : 0u);
   }
-  if (c.auto_budget_db < 0) {
+  if (c.auto_target_db > 0) {
+    EXPECT_FALSE(p->fp16_layers.empty());
+  } else if (c.auto_budget_db < 0) {
     EXPECT_EQ(int4_convs > 0, c.weight_bits == 4);
     EXPECT_EQ(r.int4_macs > 0, c.weight_bits == 4);
   } else {  // mixed: the layers the choice named, and only those, run int4
@@ -191,6 +197,10 @@ INSTANTIATE_TEST_SUITE_P(
         // --precision auto: int4 and int8 layers in one program.
         Case{"small_cnn_auto_os16", "small_cnn", 48, kOs16, {}, 8, 12.0},
         Case{"mobilenet_v2_auto_small", "mobilenet_v2", 64, kSmall, {}, 8, 3.0},
+        Case{"mlp_auto_large_os", "mlp", 0, kLarge, {}, 8, 12.0},
+        // --precision auto with a target above int8's: FP16 and int8 layers, chosen.
+        Case{"small_cnn_auto_target_default", "small_cnn", 0, {}, {}, 8, -1, false, false, 40.0},
+        Case{"mlp_auto_target_small", "mlp", 0, kSmall, {}, 8, -1, false, false, 45.0},
         // FP16 (docs/fp16-semantics.md), on four configs, against the FP16 reference.
         Case{"resnet18_fp16_default", "resnet18", 64, {}, {}, 8, -1, true},
         Case{"mobilenet_v2_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, true},
