@@ -108,13 +108,17 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   if (c.mixed_fp16 || c.auto_target_db > 0) {  // FP16 and int8 CONVs, conversions between
     EXPECT_GT(fp16_convs, 0u);
     EXPECT_GT(r.fp16_macs, 0u);
-    if (c.mixed_fp16) EXPECT_LT(fp16_convs, convs);
+    if (c.mixed_fp16) {
+      EXPECT_LT(fp16_convs, convs);
+    }
     uint32_t to_fp16 = 0, to_int8 = 0;
     for (const spec::Instruction& insn : p->compiled.instructions) {
       if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) to_fp16 += lut->fp16_out;
       if (const auto* e = std::get_if<spec::EltwiseArgs>(&insn.args)) to_int8 += e->int8_out;
     }
-    if (fp16_convs < convs) EXPECT_GT(to_fp16 + to_int8, 0u);
+    if (fp16_convs < convs) {
+      EXPECT_GT(to_fp16 + to_int8, 0u);
+    }
     if (c.mixed_fp16) {
       EXPECT_GT(to_fp16, 0u);
       EXPECT_GT(to_int8, 0u);
@@ -197,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(
         // --precision auto: int4 and int8 layers in one program.
         Case{"small_cnn_auto_os16", "small_cnn", 48, kOs16, {}, 8, 12.0},
         Case{"mobilenet_v2_auto_small", "mobilenet_v2", 64, kSmall, {}, 8, 3.0},
-        Case{"mlp_auto_large_os", "mlp", 0, kLarge, {}, 8, 12.0},
+        Case{"mlp_auto_large_os", "mlp", 0, kLarge, {}, 8, 20.0},
         // --precision auto with a target above int8's: FP16 and int8 layers, chosen.
         Case{"small_cnn_auto_target_default", "small_cnn", 0, {}, {}, 8, -1, false, false, 40.0},
         Case{"mlp_auto_target_small", "mlp", 0, kSmall, {}, 8, -1, false, false, 45.0},
