@@ -47,6 +47,13 @@ Status ValidateMac(const MacArrayConfig& mac) {
         "mac.fp16_mac_cycles = {}: must be 1, 2 or 4 (cycles a PE takes per FP16 MAC)",
         mac.fp16_mac_cycles()));
   }
+  if (mac.depthwise_row_groups() < 1 || mac.depthwise_row_groups() > 16 ||
+      mac.depthwise_row_groups() > mac.rows()) {
+    return InvalidArgument(fmt::format(
+        "mac.depthwise_row_groups = {}: must be 1 to 16 and at most mac.rows ({}) (copies of a "
+        "depthwise kernel's weights in the array's rows)",
+        mac.depthwise_row_groups(), mac.rows()));
+  }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <vector>
 
 #include "hw/spec/fp16.h"
 #include "hw/spec/timing_model.h"
@@ -14,7 +15,8 @@ struct Shape {
   uint64_t m, n, k;  // pixels, output channels, reduction length
   uint64_t rows, cols, width;  // rows: per fold, the K-chunk (WS: R x the int4 rate) or pixels
   bool depthwise, weights_kn, int4;
-  uint64_t elem;  // bytes of an input or (not int4) weight element: 2 for fp16
+  uint64_t elem;    // bytes of an input or (not int4) weight element: 2 for fp16
+  uint64_t groups;  // depthwise row groups (DepthwiseRowGroups)
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
@@ -28,7 +30,27 @@ Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
           conv.depthwise,
           conv.weights_kn,
           conv.weights_int4,
-          ElementBytes(conv.fp16)};
+          ElementBytes(conv.fp16),
+          DepthwiseRowGroups(c, conv)};
+}
+
+// The input columns the windows of `g` adjacent output pixels of one row read: the union of
+// {ox * stride_w + kx * dilation_w}.
+uint64_t UnionColumns(const ConvArgs& conv, uint64_t g) {
+  std::vector<bool> used(conv.stride_w * (g - 1) + uint64_t{conv.dilation_w} * (conv.kernel_w - 1) + 1);
+  for (uint64_t ox = 0; ox < g; ++ox) {
+    for (uint64_t kx = 0; kx < conv.kernel_w; ++kx) used[ox * conv.stride_w + kx * conv.dilation_w] = true;
+  }
+  return uint64_t(std::count(used.begin(), used.end(), true));
+}
+
+// A depthwise fold's input vectors with row groups: per output row, groups of `groups` adjacent
+// pixels (the last may be fewer), each reading the union of its windows once: kernel_h rows of
+// UnionColumns pixels, c channels each.
+uint64_t GroupedPixelVectors(const Shape& s, const ConvArgs& conv) {
+  const uint64_t full = conv.out_w / s.groups, rest = conv.out_w % s.groups;
+  const uint64_t per_row = full * UnionColumns(conv, s.groups) + (rest ? UnionColumns(conv, rest) : 0);
+  return uint64_t{conv.out_h} * conv.kernel_h * per_row;
 }
 
 // The bytes of weights [k0, k0 + r) of one weight row: r elements, or int4 the bytes holding
@@ -66,6 +88,11 @@ uint64_t BlockWords(const Shape& s, uint64_t k0, uint64_t r, uint64_t c) {
 FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
                                uint64_t c) {
   const uint64_t e = s.elem;
+  if (s.groups > 1) {  // the weights once (replicated in the array), the groups' windows
+    const uint64_t pixels = GroupedPixelVectors(s, conv);
+    return {c * RowBytes(s, k0, r) + pixels * c * e,
+            BlockWords(s, k0, r, c) + pixels * CeilDiv(c * e, s.width)};
+  }
   const uint64_t vector_bytes = (s.depthwise ? r * c : r) * e;
   const uint64_t vector_words =
       s.depthwise ? r * CeilDiv(c * e, s.width)

@@ -88,10 +88,19 @@ uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv) {
   return conv.fp16 ? std::max<uint64_t>(1, c.mac().fp16_mac_cycles()) : 1;
 }
 
+uint64_t DepthwiseRowGroups(const NpuConfig& c, const ConvArgs& conv) {
+  if (!conv.depthwise || c.mac().dataflow() != WEIGHT_STATIONARY) return 1;
+  const uint64_t taps = uint64_t{conv.kernel_h} * conv.kernel_w;
+  const uint64_t fit = taps == 0 ? 1 : FoldReductionRows(c, conv) / taps;
+  return std::max<uint64_t>(1, std::min<uint64_t>(c.mac().depthwise_row_groups(), fit));
+}
+
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   const ConvGemmShape g = ConvGemm(conv);
-  const uint64_t steps =
-      c.mac().dataflow() == WEIGHT_STATIONARY ? g.m : CeilDiv(g.k, ReductionRate(c, conv));
+  const uint64_t groups = DepthwiseRowGroups(c, conv);
+  const uint64_t steps = c.mac().dataflow() != WEIGHT_STATIONARY ? CeilDiv(g.k, ReductionRate(c, conv))
+                         : groups > 1 ? uint64_t{conv.out_h} * CeilDiv(conv.out_w, groups)
+                                      : g.m;
   return steps * ConvStepCycles(c, conv);
 }
 

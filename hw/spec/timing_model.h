@@ -61,6 +61,10 @@ uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 // reduction step (OS) occupies the array that many cycles: T is M or K times it.
 uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv);  // 1, or the FP16 MAC's
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);      // T: M or K (x step cycles)
+// Weight-stationary depthwise CONVs: the row groups the array uses, min(mac.depthwise_row_groups,
+// FoldReductionRows / taps), at least 1 (1 for any other CONV). With G > 1 each step takes G
+// adjacent output pixels of one output row: a fold streams out_h x ceil(out_w / G) steps.
+uint64_t DepthwiseRowGroups(const NpuConfig& c, const ConvArgs& conv);
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
 // The array's folds alone, MacFoldsCycles of ConvFolds and ConvStream: what hw/rtl measures.
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,

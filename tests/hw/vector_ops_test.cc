@@ -135,5 +135,33 @@ TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
   EXPECT_EQ(r->counters[spec::regs::kMacs], 16u * 16 * 48 * 9);
 }
 
+// The same CONV with 3 depthwise row groups: 3 pixels a step, the groups' windows read once
+// (tests/spec/operand_stream_test.cc counts them): 94 + 170 + 96 cycles instead of 640, the
+// first fold still bank-bound; the same MACs (results: network_e2e_test's row-group case).
+TEST(VectorOps, DepthwiseRowGroupsTakeTheirFoldFormula) {
+  spec::NpuConfig config = spec::DefaultConfig();
+  config.mutable_mac()->set_depthwise_row_groups(3);
+  ASSERT_TRUE(spec::Validate(config).ok());
+  spec::ConvArgs c;
+  c.in_h = c.in_w = 16;
+  c.in_c = c.out_c = 48;
+  c.pad_top = c.pad_left = 1;
+  c.kernel_h = c.kernel_w = 3;
+  c.out_h = c.out_w = 16;
+  c.wt_addr = 64 * 1024;
+  c.depthwise = true;
+  ASSERT_EQ(spec::ConvComputeCycles(config, c), 94u + 170 + 96);
+  testing::ProgramBuilder program(config);
+  program.Add({spec::Opcode::kConv, 0, 0, c});
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->counters[spec::regs::QueueCounterId(Queue::kCompute, QueueCounter::kBusyCycles)],
+            94u + 170 + 96);
+  EXPECT_EQ(
+      r->counters[spec::regs::QueueCounterId(Queue::kCompute, QueueCounter::kSramBoundCycles)],
+      170u - 96);
+  EXPECT_EQ(r->counters[spec::regs::kMacs], 16u * 16 * 48 * 9);
+}
+
 }  // namespace
 }  // namespace npu

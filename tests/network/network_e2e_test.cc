@@ -214,7 +214,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"resnet18_mixed_fp16_default", "resnet18", 64, {}, {}, 8, -1, false, true},
         Case{"mobilenet_v2_mixed_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, false, true},
         Case{"small_cnn_mixed_fp16_os16", "small_cnn", 48, kOs16, {}, 8, -1, false, true},
-        Case{"mlp_mixed_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, false, true}),
+        Case{"mlp_mixed_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, false, true},
+        // Depthwise row groups (3 copies of a 3x3 kernel in the 32 rows).
+        Case{"mobilenet_v2_dw_row_groups", "mobilenet_v2", 96, {"mac.depthwise_row_groups=3"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

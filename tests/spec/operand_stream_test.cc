@@ -88,6 +88,61 @@ TEST(OperandStream, DepthwiseVectorsReadEachTapsChannels) {
   EXPECT_EQ(classes[1].reads, (FoldReads{8 + 4 * 8, 8 * 1 + 4 * 1 * 2}));
 }
 
+// Depthwise row groups (mac.depthwise_row_groups): a 3x3 kernel on 32 rows fits 3 copies; each
+// step takes 3 adjacent output pixels of a row and reads the union of their windows once.
+TEST(OperandStream, DepthwiseRowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {
+  NpuConfig config = DefaultConfig();  // 32 x 32 weight-stationary, 16 banks of 16 bytes
+  config.mutable_mac()->set_depthwise_row_groups(3);
+  ConvArgs c;
+  c.in_h = c.in_w = 16;
+  c.in_c = c.out_c = 48;
+  c.pad_top = c.pad_left = 1;
+  c.kernel_h = c.kernel_w = 3;
+  c.out_h = c.out_w = 16;
+  c.depthwise = true;
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 3u);
+  // 16 rows of ceil(16 / 3) = 6 steps.
+  EXPECT_EQ(ConvStream(config, c), 96u);
+  // Per output row: 5 groups of 3 pixels reading 5 input columns, 1 of 1 reading 3; 3 kernel
+  // rows each: 84 pixel vectors a row, 1344 a fold. 32 channels: 2 words a vector, plus the 9 x 32
+  // weight block's 32 words; 16 channels: 1 word, 16.
+  const std::vector<FoldClass> classes = ConvFoldClasses(config, c);
+  ASSERT_EQ(classes.size(), 2u);
+  EXPECT_EQ(classes[0].reads, (FoldReads{9 * 32 + 1344 * 32, 32 + 1344 * 2}));
+  EXPECT_EQ(classes[1].reads, (FoldReads{9 * 16 + 1344 * 16, 16 + 1344 * 1}));
+  // Fill and drain 94, the first fold bank-bound (2720 words: 170 cycles), the last its stream.
+  EXPECT_EQ(ConvArrayCycles(config, c), 94u + 2 * 96);
+  EXPECT_EQ(ConvComputeCycles(config, c), 94u + 170 + 96);
+  // One group: 640 cycles (tests/hw/vector_ops_test.cc). The MACs are the same.
+  config.mutable_mac()->set_depthwise_row_groups(1);
+  EXPECT_EQ(ConvComputeCycles(config, c), 94u + 290 + 256);
+}
+
+TEST(OperandStream, DepthwiseRowGroupsAreLimitedByTheRowsAKernelLeaves) {
+  NpuConfig config = DefaultConfig();
+  config.mutable_mac()->set_depthwise_row_groups(4);
+  ConvArgs c = Conv(3, 32, 32, 16);
+  c.depthwise = true;
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 3u);  // 32 / 9
+  c.kernel_h = c.kernel_w = 5;
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);  // 32 / 25
+  c.weights_int4 = true;                          // int4: 64 reduction rows
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 2u);
+  c.weights_int4 = false, c.depthwise = false;
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);   // not depthwise
+  c.depthwise = true;
+  config.mutable_mac()->set_dataflow(OUTPUT_STATIONARY);
+  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);   // rows hold pixels already
+  // A stride of 2: the union of 3 windows is 2 * 2 + 3 = 7 columns.
+  config.mutable_mac()->set_dataflow(WEIGHT_STATIONARY);
+  c = Conv(3, 8, 8, 3);
+  c.depthwise = true;
+  c.stride_w = 2;
+  c.out_w = 3;
+  c.out_h = 1;
+  EXPECT_EQ(ConvFoldClasses(config, c)[0].reads.words, 8u + 3 * 7 * 1);
+}
+
 TEST(OperandStream, OutputStationaryRowsReadWindowsColumnsReadWeights) {
   // 3x3 over 3 channels (K = 27), M = 9 pixels (rows 8 + 1), N = 10 (columns 8 + 2).
   const ConvArgs conv = Conv(3, 3, 10, 3);
