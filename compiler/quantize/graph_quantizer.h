@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "compiler/ir/graph.h"
 #include "compiler/passes/pass_context.h"
@@ -58,6 +59,9 @@ class GraphQuantizer {
   Status EmitNode(const ir::Node& n);
   Status EmitOutputs();
   Tail FollowActivations(const ir::Tensor* out, std::string activation);
+  // The chain FollowActivations merges, without merging it (its nodes into `chain` if given).
+  Tail ActivationChain(const ir::Tensor* out, std::string activation,
+                       std::vector<const ir::Node*>* chain) const;
   StatusOr<ir::QuantParams> ParamsFor(const ir::Tensor& t);
   StatusOr<ir::Tensor*> Operand(const ir::Node& n, size_t i, bool need_nhwc);
   ir::Node* AddNode(const ir::Node& f, ir::OpKind kind, std::vector<ir::Tensor*> inputs,
@@ -68,6 +72,7 @@ class GraphQuantizer {
   // (the value of float tensor `t`) in the type the node being emitted computes in, through a
   // conversion node made once per value and type.
   bool ComputesInFp16(const ir::Node& n) const;
+  bool InputsAreFp16(const ir::Node& n) const;  // pools, adds, views follow their inputs
   StatusOr<ir::Tensor*> InNodeType(const ir::Tensor& t, ir::Tensor* v);
   static void SetClamp(ir::Attributes& attrs, ClampRange clamp);
 

@@ -35,18 +35,26 @@ void GraphQuantizer::SetClamp(ir::Attributes& attrs, ClampRange clamp) {
   attrs.Set("clamp_max", int64_t{clamp.max});
 }
 
-GraphQuantizer::Tail GraphQuantizer::FollowActivations(const ir::Tensor* out,
-                                                       std::string activation) {
+GraphQuantizer::Tail GraphQuantizer::ActivationChain(const ir::Tensor* out, std::string activation,
+                                                     std::vector<const ir::Node*>* chain) const {
   // A ReLU merges into the op before it when it is that op's only reader; so do chains of them.
   while (out->users().size() == 1 && !f_.IsGraphOutput(out)) {
     const ir::Node* user = out->users()[0];
     const std::string act = ActivationOf(*user);
     if (act.empty()) break;
     activation = CombineActivations(activation, act);
-    merged_.insert(user);
+    if (chain != nullptr) chain->push_back(user);
     out = user->output(0);
   }
   return {out, activation};
+}
+
+GraphQuantizer::Tail GraphQuantizer::FollowActivations(const ir::Tensor* out,
+                                                       std::string activation) {
+  std::vector<const ir::Node*> chain;
+  const Tail tail = ActivationChain(out, std::move(activation), &chain);
+  merged_.insert(chain.begin(), chain.end());
+  return tail;
 }
 
 StatusOr<ir::QuantParams> GraphQuantizer::ParamsFor(const ir::Tensor& t) {
@@ -105,30 +113,44 @@ bool GraphQuantizer::ComputesInFp16(const ir::Node& n) const {
     case OpKind::kMatMul:
       return fp16_layers_.count(n.name()) > 0 && n.input(1) != nullptr && n.input(1)->is_constant();
     case OpKind::kAdd:
-    case OpKind::kFusedAdd:
-      if (n.num_inputs() != 2 || n.input(0)->shape() != n.input(1)->shape()) return false;
-      [[fallthrough]];
+    case OpKind::kFusedAdd: {
+      // FP16 adds two activations of one shape, then at most a ReLU (EmitAddFp16).
+      if (n.num_inputs() != 2 || n.input(0)->is_constant() || n.input(1)->is_constant() ||
+          n.input(0)->shape() != n.input(1)->shape()) {
+        return false;
+      }
+      const std::string fused = n.kind() == OpKind::kFusedAdd
+                                    ? n.attrs().GetString("activation", "none")
+                                    : std::string("none");
+      if (ActivationChain(n.output(0), fused, nullptr).activation == "relu6") return false;
+      return InputsAreFp16(n);
+    }
     case OpKind::kMaxPool:
     case OpKind::kAveragePool:
     case OpKind::kGlobalAveragePool:
+      // POOL has no FP16 clamp: an activation after it keeps the pool int8 (EmitPoolFp16).
+      if (ActivationChain(n.output(0), "none", nullptr).activation != "none") return false;
+      return InputsAreFp16(n);
     case OpKind::kFlatten:
     case OpKind::kReshape:
     case OpKind::kSqueeze:
     case OpKind::kUnsqueeze:
-    case OpKind::kIdentity: {
-      // Follows its inputs: FP16 when every activation it reads already is.
-      bool any = false;
-      for (const ir::Tensor* t : n.inputs()) {
-        if (t == nullptr || t->is_constant()) continue;
-        auto it = value_.find(t);
-        if (it == value_.end() || it->second->dtype() != ir::DType::kFloat16) return false;
-        any = true;
-      }
-      return any;
-    }
+    case OpKind::kIdentity:
+      return InputsAreFp16(n);
     default:
       return false;
   }
+}
+
+bool GraphQuantizer::InputsAreFp16(const ir::Node& n) const {
+  bool any = false;
+  for (const ir::Tensor* t : n.inputs()) {
+    if (t == nullptr || t->is_constant()) continue;
+    auto it = value_.find(t);
+    if (it == value_.end() || it->second->dtype() != ir::DType::kFloat16) return false;
+    any = true;
+  }
+  return any;
 }
 
 StatusOr<ir::Tensor*> GraphQuantizer::InNodeType(const ir::Tensor& t, ir::Tensor* v) {

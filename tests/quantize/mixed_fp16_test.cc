@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "compiler/accuracy/accuracy.h"
+#include "compiler/passes/pass_context.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/qinterp/check.h"
 #include "compiler/qinterp/fp16.h"
@@ -153,6 +154,35 @@ TEST(MixedFp16, EveryLayerFp16IsFarMoreAccurateThanInt8) {
   const double s8 = WorstSnr(f, *int8), sh = WorstSnr(f, *half), s16 = WorstSnr(f, *mixed);
   EXPECT_GT(sh, s8 + 1.0) << s8 << " " << sh;
   EXPECT_GT(s16, s8 + 10.0) << s8 << " " << s16;
+}
+
+// Ops whose FP16 form would be refused stay int8 beside an FP16 layer, so mixing never fails:
+// a pool followed by a ReLU (POOL has no FP16 clamp), an add of a constant.
+TEST(MixedFp16, OpsWithoutAnFp16FormStayInt8) {
+  ir::Graph g("pool_relu_add");
+  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, 2, 4, 4}, ir::Layout::kNCHW);
+  ir::Attributes conv;
+  conv.Set("kernel_shape", std::vector<int64_t>{1, 1});
+  std::vector<float> w(3 * 2);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.25f * float(i) - 0.5f;
+  ir::Tensor* c = g.AddNode(OpKind::kConv, "conv", {x, g.AddConstant("w", {3, 2, 1, 1}, w)}, {"c"},
+                            conv)->output(0);
+  ir::Attributes pool;
+  pool.Set("kernel_shape", std::vector<int64_t>{2, 2});
+  pool.Set("strides", std::vector<int64_t>{2, 2});
+  ir::Tensor* p = g.AddNode(OpKind::kMaxPool, "pool", {c}, {"p"}, pool)->output(0);
+  ir::Tensor* r = g.AddNode(OpKind::kRelu, "relu", {p}, {"r"})->output(0);
+  ir::Tensor* k = g.AddConstant("k", {1}, std::vector<float>{0.5f});
+  g.AddOutput(g.AddNode(OpKind::kAdd, "add", {r, k}, {"y"})->output(0));
+  passes::PassContext ctx;
+  ASSERT_TRUE(passes::RunPipeline(g, {}, ctx).ok());
+  const std::vector<std::string> macs = MacLayers(g);
+  ASSERT_EQ(macs.size(), 1u);
+  StatusOr<ir::Graph> q = Quantize(g, Calibration(g), {.fp16_layers = {macs[0]}});
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  EXPECT_EQ(NodeNamed(*q, macs[0])->output(0)->dtype(), ir::DType::kFloat16);
+  EXPECT_EQ(NodeNamed(*q, "pool")->output(0)->dtype(), ir::DType::kInt8);
+  EXPECT_EQ(NodeNamed(*q, "pool")->input(0)->producer()->kind(), OpKind::kQuantizeLinear);
 }
 
 TEST(MixedFp16, TheCheckerRefusesAConversionOfTheWrongType) {
