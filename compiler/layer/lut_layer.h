@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/spec/fp16.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/status.h"
 
@@ -25,7 +26,7 @@ struct LutLayer {
   bool fp16_out = false;
 
   uint64_t Elements() const { return uint64_t{h} * w * c; }
-  uint64_t OutputElementBytes() const { return fp16_out ? 2 : 1; }
+  uint64_t OutputElementBytes() const { return spec::ElementBytes(fp16_out); }
   uint64_t TableBytes() const { return spec::kLutEntries * OutputElementBytes(); }
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "compiler/lower/lower_ops.h"
 #include "hw/spec/fp16.h"
@@ -133,10 +134,9 @@ Status LowerConversion(const ir::Node& n, const Network& net, NetLayer& layer) {
     l.function = "to fp16";
     l.h = y.h, l.w = y.w, l.c = y.c;
     l.fp16_out = true;
+    const std::array<spec::Fp16, 256> table = spec::DequantizeTable(q.zero_point[0], q.scale[0]);
     l.table.resize(l.TableBytes());
-    for (int k = 0; k < int(spec::kLutEntries); ++k) {
-      spec::StoreFp16(l.table.data(), k, spec::DequantizeToFp16(k - 128 - q.zero_point[0], q.scale[0]));
-    }
+    for (size_t k = 0; k < table.size(); ++k) spec::StoreFp16(l.table.data(), k, table[k]);
     NPU_TRY(CheckLutLayer(l));
     layer.op = "to_fp16";
     layer.work = std::move(l);

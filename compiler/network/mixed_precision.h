@@ -3,8 +3,9 @@
 //
 // Two goals. A budget (`budget_db`): the output SNR (against the float model) the int4 layers
 // may cost against the all-int8 network; FP16 is not used. A target (`target_db`): the output
-// SNR the network must reach; layers become FP16 until it does, then int4 while it still does;
-// a target beyond what every candidate in FP16 reaches is an error naming the best reachable.
+// SNR the network must reach; when all-int8 misses it, FP16 layers where needed, then int4 while
+// it still holds; a target beyond what every candidate in FP16 reaches is an error naming the
+// best reachable.
 //
 // Both steps lower precision from where the goal holds, one layer at a time, in order of MACs
 // per dB lost, each kept if the whole assignment, measured again, still meets the goal. With a
@@ -66,8 +67,8 @@ struct MixedPrecision {
   std::optional<uint64_t> mix_cycles, all_fp16_cycles;
 };
 
-// InvalidArgument for a budget that is negative or not finite, or a target that is not finite;
-// OutOfRange for a target no assignment reaches, naming the best reachable SNR.
+// InvalidArgument for a budget that is negative or not finite, a target that is not finite, or
+// a target no assignment reaches (naming the best reachable SNR).
 StatusOr<MixedPrecision> ChooseMixedPrecision(
     const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
     const quantize::QuantizeOptions& options,

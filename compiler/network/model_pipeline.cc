@@ -236,13 +236,16 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
   p.calibration_observer = std::string(quantize::ObserverName(o.quantize.observer));
   p.weight_bits = o.quantize.weight_bits;
   p.auto_precision = o.auto_precision;
+  // A target's mix is compared with every layer FP16 on the run's config (the default one when
+  // the model is prepared for many), so the config is part of what decides it.
+  const spec::NpuConfig cost_config = fits ? *fits : spec::DefaultConfig();
   // Under auto the choice is what the cache saves: the key names what decides it.
   const uint64_t cache_key = QuantizeCacheKey(
       o.quantize_cache.salt, p.model_fingerprint, o.quantize, calibration,
       !o.auto_precision ? std::string()
       : o.accuracy_target_db
           ? fmt::format("auto target {:a} dB on config {:016x}", *o.accuracy_target_db,
-                        spec::Fingerprint(fits ? *fits : spec::DefaultConfig()))
+                        spec::Fingerprint(cost_config))
           : fmt::format("auto budget {:a} dB", o.accuracy_budget_db));
   // Under auto, the all-int8 twin is the plain int8 run's cache entry.
   quantize::QuantizeOptions int8_options = o.quantize;
@@ -264,9 +267,6 @@ StatusOr<QuantizedModel> QuantizeModel(std::string_view model, const ModelPipeli
     const size_t measured = std::min(calibration.samples.size(), kMixedPrecisionSamples);
     const std::vector<std::vector<interp::HostTensor>> samples(
         calibration.samples.begin(), calibration.samples.begin() + measured);
-    // A mix is compared with every layer FP16 on the run's config (the default one when the
-    // model is prepared for many).
-    const spec::NpuConfig cost_config = fits ? *fits : spec::DefaultConfig();
     const PredictCycles cycles = [&](const std::set<std::string>& int4,
                                      const std::set<std::string>& fp16) -> StatusOr<uint64_t> {
       quantize::QuantizeOptions q = o.quantize;

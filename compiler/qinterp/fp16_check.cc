@@ -36,8 +36,6 @@ Status CheckFp16Activation(const ir::Tensor& t) {
 
 namespace {
 
-Status CheckActivation(const ir::Tensor& t) { return CheckFp16Activation(t); }
-
 Status Bad(const ir::Node& n, const std::string& what) {
   return InvalidArgument(fmt::format("FP16 node '{}' ({}): {}", n.name(), ir::OpName(n.kind()), what));
 }
@@ -111,9 +109,9 @@ Status CheckPool(const ir::Node& n) {
 
 Status CheckFp16Node(const ir::Node& n) {
   for (const ir::Tensor* t : n.inputs()) {
-    if (t != nullptr && !t->is_constant()) NPU_TRY(CheckActivation(*t));
+    if (t != nullptr && !t->is_constant()) NPU_TRY(CheckFp16Activation(*t));
   }
-  NPU_TRY(CheckActivation(*n.output(0)));
+  NPU_TRY(CheckFp16Activation(*n.output(0)));
   switch (n.kind()) {
     case OpKind::kFusedConv:
       return CheckConv(n);
@@ -154,7 +152,7 @@ Status CheckConversionNode(const ir::Node& n) {
   const ir::Tensor& int8 = to_fp16 ? *n.input(0) : *n.output(0);
   const ir::Tensor& fp16 = to_fp16 ? *n.output(0) : *n.input(0);
   NPU_TRY(CheckActivationParams(int8).WithContext(fmt::format("conversion '{}'", n.name())));
-  return CheckActivation(fp16).WithContext(fmt::format("conversion '{}'", n.name()));
+  return CheckFp16Activation(fp16).WithContext(fmt::format("conversion '{}'", n.name()));
 }
 
 bool IsFp16Graph(const ir::Graph& graph) {
@@ -170,7 +168,7 @@ bool IsFp16Graph(const ir::Graph& graph) {
 
 Status CheckFp16Graph(const ir::Graph& graph) {
   NPU_TRY(ir::Verify(graph));
-  for (const ir::Tensor* t : graph.inputs()) NPU_TRY(CheckActivation(*t));
+  for (const ir::Tensor* t : graph.inputs()) NPU_TRY(CheckFp16Activation(*t));
   for (const ir::Tensor* t : graph.outputs()) {
     if (t->is_constant()) return InvalidArgument(fmt::format("graph output %{} is a constant", t->name()));
   }

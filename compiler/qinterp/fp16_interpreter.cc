@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -196,12 +197,11 @@ void RunFp16Node(const ir::Node& n, const ByteValues& values, std::vector<int8_t
 
 void RunConversionNode(const ir::Node& n, const ByteValues& values, std::vector<int8_t>& y) {
   const std::vector<int8_t>& x = values.at(n.input(0));
-  if (n.kind() == OpKind::kDequantizeLinear) {  // int8 -> FP16: LUT's table of 256 entries
+  if (n.kind() == OpKind::kDequantizeLinear) {  // int8 -> FP16: one value per int8 value
     const ir::QuantParams& q = n.input(0)->quant();
+    const std::array<Fp16, 256> table = spec::DequantizeTable(q.zero_point[0], q.scale[0]);
     std::vector<Fp16> out(x.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-      out[i] = spec::DequantizeToFp16(int32_t{x[i]} - q.zero_point[0], q.scale[0]);
-    }
+    for (size_t i = 0; i < x.size(); ++i) out[i] = table[size_t(int32_t{x[i]} + 128)];
     y = ToBytes(out);
     return;
   }

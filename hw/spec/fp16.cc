@@ -71,6 +71,12 @@ Fp16 DequantizeToFp16(int32_t q_minus_zero_point, float scale) {
   return DoubleToFp16(static_cast<double>(q_minus_zero_point) * static_cast<double>(scale));
 }
 
+std::array<Fp16, 256> DequantizeTable(int32_t zero_point, float scale) {
+  std::array<Fp16, 256> table;
+  for (int32_t k = 0; k < 256; ++k) table[k] = DequantizeToFp16(k - 128 - zero_point, scale);
+  return table;
+}
+
 int32_t QuantizeFp16(Fp16 v, float inv_scale) {
   if (IsNaN16(v)) return 0;
   const double product = static_cast<double>(Fp16ToFloat(v)) * static_cast<double>(inv_scale);

@@ -10,6 +10,7 @@
 //    on the order the array adds them in.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -93,6 +94,9 @@ Fp16 ReluFp16(Fp16 v);
 Fp16 DoubleToFp16(double d);
 Fp16 DequantizeToFp16(int32_t q_minus_zero_point, float scale);
 int32_t QuantizeFp16(Fp16 v, float inv_scale);
+// LUT fp16_out's table for an int8 tensor of this zero point and scale: entry k is
+// DequantizeToFp16(k - 128 - zero_point, scale), the FP16 value of int8 k - 128.
+std::array<Fp16, 256> DequantizeTable(int32_t zero_point, float scale);
 // The `inv_scale` for an int8 tensor of scale `scale`: the binary32 value nearest 1 / scale (the
 // compiler writes it into ELTWISE's a_multiplier; the software reference uses the same).
 inline float Fp16InverseScale(float scale) { return static_cast<float>(1.0 / static_cast<double>(scale)); }

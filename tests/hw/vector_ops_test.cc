@@ -105,8 +105,8 @@ TEST(VectorOps, AddMatchesSemanticsAndTiming) {
             spec::IdealCycles(spec::DefaultConfig(), op));
 }
 
-TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
-  spec::NpuConfig config = spec::DefaultConfig();  // 32 x 32 weight-stationary
+// A 3x3 depthwise CONV over 16x16x48, padded: the fold formula's worked example.
+spec::ConvArgs Depthwise3x3() {
   spec::ConvArgs c;
   c.in_h = c.in_w = 16;
   c.in_c = c.out_c = 48;
@@ -115,6 +115,12 @@ TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
   c.out_h = c.out_w = 16;
   c.wt_addr = 64 * 1024;
   c.depthwise = true;
+  return c;
+}
+
+TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
+  spec::NpuConfig config = spec::DefaultConfig();  // 32 x 32 weight-stationary
+  const spec::ConvArgs c = Depthwise3x3();
   // K = 9 taps on 32 rows: one fold per 32 channels, 2 folds streaming T = 256 pixels, + fill
   // and drain 2*32 + 32 - 2 = 94. The array alone: 2 * max(256, 32) + 94 = 606. Its operands
   // stream from 16 banks of 16 bytes: the first fold reads the 9 x 32 weight block (32 words)
@@ -142,14 +148,7 @@ TEST(VectorOps, DepthwiseRowGroupsTakeTheirFoldFormula) {
   spec::NpuConfig config = spec::DefaultConfig();
   config.mutable_mac()->set_depthwise_row_groups(3);
   ASSERT_TRUE(spec::Validate(config).ok());
-  spec::ConvArgs c;
-  c.in_h = c.in_w = 16;
-  c.in_c = c.out_c = 48;
-  c.pad_top = c.pad_left = 1;
-  c.kernel_h = c.kernel_w = 3;
-  c.out_h = c.out_w = 16;
-  c.wt_addr = 64 * 1024;
-  c.depthwise = true;
+  const spec::ConvArgs c = Depthwise3x3();
   ASSERT_EQ(spec::ConvComputeCycles(config, c), 94u + 170 + 96);
   testing::ProgramBuilder program(config);
   program.Add({spec::Opcode::kConv, 0, 0, c});

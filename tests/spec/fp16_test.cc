@@ -106,6 +106,9 @@ TEST(Fp16, FromDoubleRoundsOnceWhereFloatWouldRoundTwice) {
   EXPECT_EQ(DoubleToFp16(-std::ldexp(1.0, -25) * 1.0000001), 0x8001);
   EXPECT_EQ(DoubleToFp16(std::nan("")), kFp16NaN);
   EXPECT_EQ(DequantizeToFp16(-3, 0.5f), FloatToFp16(-1.5f));
+  const std::array<Fp16, 256> table = DequantizeTable(5, 0.1f);  // entry k: int8 k - 128
+  for (int k = 0; k < 256; ++k) EXPECT_EQ(table[k], DequantizeToFp16(k - 128 - 5, 0.1f)) << k;
+  EXPECT_EQ(table[128 + 7], DequantizeToFp16(2, 0.1f));
 }
 
 TEST(Fp16, QuantizesWithOneRoundingTiesToEvenAndSaturates) {
