@@ -30,6 +30,9 @@ struct CompileOptions {
   // allocate each layer's buffers from the previous layer on so its loads start early.
   bool keep_activations_on_chip = true;
   bool prefetch_across_layers = true;
+  // Networks: move a layer's instructions in among those of the layer before it where that is
+  // faster (compiler/network/layer_interleave.h).
+  bool interleave_layers = true;
   // Networks: run on the control core what the NPU cannot (docs/cpu-fallback.md); and node or
   // op names to put there whatever the NPU could do.
   bool cpu_fallback = true;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "firmware/cpu/cpu_op.h"
@@ -118,6 +119,22 @@ Status CheckSteps(const spec::Program& p) {
   return Status::Ok();
 }
 
+// An interleaved layer's list: instruction_count ascending indices from first_instruction, each
+// inside the program.
+Status CheckInterleaved(const spec::LayerInfo& l, uint64_t words) {
+  if (l.instructions_size() == 0) return Status::Ok();
+  const auto& k = l.instructions();
+  if (uint64_t(k.size()) != l.instruction_count() || k[0] != l.first_instruction() ||
+      !std::is_sorted(k.begin(), k.end()) || std::adjacent_find(k.begin(), k.end()) != k.end() ||
+      k[k.size() - 1] >= words) {
+    return DataLoss(fmt::format(
+        "layer '{}': its {} interleaved instruction indices are not {} ascending indices from {} "
+        "inside the program's {} instructions",
+        l.name(), k.size(), l.instruction_count(), l.first_instruction(), words));
+  }
+  return Status::Ok();
+}
+
 // Reports walk each layer's instructions and read its step: both must exist.
 Status CheckLayerInfos(const spec::Program& p) {
   for (const spec::LayerInfo& l : p.layers()) {
@@ -126,6 +143,7 @@ Status CheckLayerInfos(const spec::Program& p) {
           fmt::format("layer '{}': instructions [{}, +{}) outside the program's {} instructions",
                       l.name(), l.first_instruction(), l.instruction_count(), InstructionCount(p)));
     }
+    NPU_TRY(CheckInterleaved(l, InstructionCount(p)));
     if (l.step() >= uint64_t(p.steps_size())) {
       return DataLoss(fmt::format("layer '{}': step {} of a program with {} steps", l.name(),
                                   l.step(), p.steps_size()));

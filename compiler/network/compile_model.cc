@@ -8,6 +8,7 @@
 #include "compiler/lower/lower_graph.h"
 #include "compiler/network/dram_plan.h"
 #include "compiler/network/layer_emission.h"
+#include "compiler/network/layer_interleave.h"
 #include "compiler/network/model_program.h"
 #include "compiler/network/on_chip_plan.h"
 #include "compiler/qinterp/check.h"
@@ -56,6 +57,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.on_cpu = layer.on_cpu();
     l.first_instruction = static_cast<uint32_t>(m.instructions.size());
     l.instruction_count = static_cast<uint32_t>(insns.size());
+    for (uint32_t k = 0; k < insns.size(); ++k) l.instructions.push_back(l.first_instruction + k);
     l.on_chip = ResidencyOf(net, layer, chip.on_chip);
     l.macs = layer.Macs();
     l.int4_macs = layer.Int4Macs();
@@ -66,6 +68,22 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.sram_in_use = chip.sram_in_use[i];
     m.layers.push_back(std::move(l));
     m.instructions.insert(m.instructions.end(), insns.begin(), insns.end());
+  }
+}
+
+// Step 5b: interleave, then each layer's instructions where they ended up.
+void Interleave(const spec::NpuConfig& config, CompiledModel& m) {
+  std::vector<uint32_t> layer_of;
+  std::vector<bool> on_cpu;
+  for (uint32_t i = 0; i < m.layers.size(); ++i) {
+    layer_of.insert(layer_of.end(), m.layers[i].instruction_count, i);
+    on_cpu.push_back(m.layers[i].on_cpu);
+  }
+  if (InterleaveLayers(config, m.instructions, layer_of, on_cpu) == 0) return;
+  for (ModelLayer& l : m.layers) l.instructions.clear();
+  for (uint32_t k = 0; k < layer_of.size(); ++k) m.layers[layer_of[k]].instructions.push_back(k);
+  for (ModelLayer& l : m.layers) {
+    if (!l.instructions.empty()) l.first_instruction = l.instructions.front();
   }
 }
 
@@ -82,6 +100,10 @@ void CutIntoSteps(CompiledModel& m) {
       run->set_first_instruction(l.first_instruction);
     }
     spec::NpuRun* run = m.steps.back().mutable_npu();
+    // Interleaving stays within a run, but may put a later layer's instruction first.
+    if (l.instruction_count > 0 && l.first_instruction < run->first_instruction()) {
+      run->set_first_instruction(l.first_instruction);
+    }
     run->set_instruction_count(run->instruction_count() + l.instruction_count);
     l.step = static_cast<uint32_t>(m.steps.size() - 1);
   }
@@ -183,6 +205,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   const ModelDramPlan dram = PlanModelDram(m.network, life, chip.on_chip, constants);
   // 5. Emit, tokens, relocate.
   EmitAll(m, chip, dram, constants);
+  if (options.interleave_layers) Interleave(config, m);
   CutIntoSteps(m);
   AssignRunDependencies(m);
   const uint64_t data_base = (m.instructions.size() * spec::kInsnBytes + kDramAlignBytes - 1) /

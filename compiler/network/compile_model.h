@@ -12,7 +12,9 @@
 //      stripe alignment and cross-layer prefetch.
 //   4. DRAM (dram_plan.h): instructions | per-layer constants | activation arena, the arena
 //      placed greedy-by-size over the off-chip buffers' lifetimes.
-//   5. Emit every layer with its final addresses; cut the stream into NPU runs at the CPU layers
+//   5. Emit every layer with its final addresses; interleave consecutive NPU layers where the
+//      cost model says the units overlap better (layer_interleave.h); cut the stream into NPU
+//      runs at the CPU layers
 //      (docs/cpu-fallback.md); derive each run's tokens from the instruction footprints; check
 //      the token protocol; relocate; encode.
 //   6. Predict: replay each run with the cost model, each CPU op with the control core's cost
@@ -44,6 +46,10 @@ struct ModelLayer {
   bool on_cpu = false;  // run by the firmware on the control core (the note says why)
   uint32_t step = 0;    // the index of the program step that runs it
   uint32_t inputs = 1;  // activation inputs (two for an elementwise layer with an activation b)
+  // Its instructions (indices into CompiledModel::instructions, ascending): a contiguous range
+  // unless step 5b interleaved it with the layer before or after it. first_instruction is the
+  // first of them (where it would start if it has none).
+  std::vector<uint32_t> instructions;
   uint32_t first_instruction = 0, instruction_count = 0;
   LayerResidency on_chip;  // which operands are read/written in place in SRAM
   uint64_t macs = 0, constant_bytes = 0;

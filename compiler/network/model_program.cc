@@ -29,6 +29,10 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_op(l.op);
   info->set_first_instruction(l.first_instruction);
   info->set_instruction_count(l.instruction_count);
+  if (!l.instructions.empty() &&
+      l.instructions.back() + 1 - l.first_instruction != l.instruction_count) {
+    for (uint32_t k : l.instructions) info->add_instructions(k);
+  }
   info->set_macs(l.macs);
   info->set_int4_macs(l.int4_macs);
   info->set_fp16_macs(l.fp16_macs);
@@ -113,7 +117,7 @@ uint64_t PredictLayer(const CompiledModel& m, const Predicted& p, ModelLayer& l)
     traffic = spec::CpuOpTraffic(m.steps[l.step].cpu());
     latest_end = p.step_end[l.step];
   } else {
-    for (uint32_t k = l.first_instruction; k < l.first_instruction + l.instruction_count; ++k) {
+    for (uint32_t k : l.instructions) {
       latest_end = std::max(latest_end, p.insn_end[k]);
       spec::AddInstructionTraffic(m.instructions[k], traffic);
     }
@@ -139,8 +143,8 @@ Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
     uint64_t min_bytes = l.constant_bytes;
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
-    l.roofline_cycles =
-        spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
+    l.roofline_cycles = spec::LayerRooflineCycles(
+        c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
     m.roofline_cycles += l.roofline_cycles;
     m.min_dram_bytes += l.constant_bytes;
   }

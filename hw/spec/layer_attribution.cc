@@ -8,6 +8,14 @@
 
 namespace npu::spec {
 
+std::vector<uint32_t> LayerInstructions(const LayerInfo& layer) {
+  if (layer.instructions_size() > 0)
+    return {layer.instructions().begin(), layer.instructions().end()};
+  std::vector<uint32_t> range(layer.instruction_count());
+  for (uint32_t k = 0; k < range.size(); ++k) range[k] = layer.first_instruction() + k;
+  return range;
+}
+
 std::vector<uint64_t> PartitionCycles(std::span<const uint64_t> latest_ends, uint64_t run_cycles) {
   std::vector<uint64_t> cycles;
   uint64_t previous = 0;

@@ -24,6 +24,10 @@
 
 namespace npu::spec {
 
+// The indices of a layer's instructions: LayerInfo.instructions if the compiler interleaved it,
+// else its range.
+std::vector<uint32_t> LayerInstructions(const LayerInfo& layer);
+
 // Each layer's cycles from each layer's own latest end (0 if it has none), in layer order, and
 // the run's cycles.
 std::vector<uint64_t> PartitionCycles(std::span<const uint64_t> latest_ends, uint64_t run_cycles);

@@ -5,6 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "hw/spec/layer_attribution.h"
+
 namespace npu::report {
 namespace {
 
@@ -21,10 +23,8 @@ int TrackRank(const std::string& engine) {
 
 std::string LayerOf(const spec::Program& program, int64_t insn) {
   for (const spec::LayerInfo& l : program.layers()) {
-    if (insn >= l.first_instruction() &&
-        insn < int64_t{l.first_instruction()} + l.instruction_count()) {
-      return l.name();
-    }
+    const std::vector<uint32_t> insns = spec::LayerInstructions(l);
+    if (std::binary_search(insns.begin(), insns.end(), insn)) return l.name();
   }
   return "";
 }

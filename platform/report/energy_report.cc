@@ -3,11 +3,11 @@
 
 namespace npu::report {
 
-spec::UnitEvents SumEvents(const std::vector<hw::InsnRecord>& records, uint32_t first,
-                           uint32_t count) {
+spec::UnitEvents SumEvents(const std::vector<hw::InsnRecord>& records,
+                           const std::vector<uint32_t>& instructions) {
   spec::UnitEvents sum;
-  for (uint64_t i = first; i < uint64_t{first} + count && i < records.size(); ++i) {
-    sum += records[i].events;
+  for (uint32_t i : instructions) {
+    if (i < records.size()) sum += records[i].events;
   }
   return sum;
 }

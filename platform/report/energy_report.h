@@ -20,9 +20,9 @@ struct EnergyFigures {
   double total_pj = 0;
 };
 
-// The events of instructions [first, first + count) that ran.
-spec::UnitEvents SumEvents(const std::vector<hw::InsnRecord>& records, uint32_t first,
-                           uint32_t count);
+// The events of these instructions, of those that ran.
+spec::UnitEvents SumEvents(const std::vector<hw::InsnRecord>& records,
+                           const std::vector<uint32_t>& instructions);
 // The energy of `events` plus leakage over `cycles`.
 EnergyFigures PriceEvents(const spec::NpuConfig& config, const spec::UnitEvents& events,
                           uint64_t cycles);

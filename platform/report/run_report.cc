@@ -82,6 +82,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.tiling = info.tiling();
   l.first_instruction = info.first_instruction();
   l.instruction_count = info.instruction_count();
+  l.instructions = spec::LayerInstructions(info);
   l.macs = info.macs();
   l.int4_macs = info.int4_macs();
   l.fp16_macs = info.fp16_macs();
@@ -89,8 +90,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.peak_sram_bytes = info.peak_sram_bytes();
   latest_end = 0;
   spec::DramTraffic traffic;
-  for (uint32_t i = 0; i < info.instruction_count(); ++i) {
-    AddInstruction(*in.program, *in.records, info.first_instruction() + i, l, traffic, latest_end);
+  for (uint32_t i : l.instructions) {
+    AddInstruction(*in.program, *in.records, i, l, traffic, latest_end);
   }
   if (l.engine == "cpu" && info.step() < in.steps->size()) {
     latest_end = std::max(latest_end, (*in.steps)[info.step()].end_cycle);
@@ -129,8 +130,7 @@ void AddLayers(const RunInputs& in, RunReport& r) {
     r.predicted_cycles += l.predicted_cycles;
     r.peak_sram_bytes = std::max(r.peak_sram_bytes, l.peak_sram_bytes);
     (l.engine == "cpu" ? r.cpu_macs : r.npu_macs) += l.macs;
-    l.energy = PriceEvents(
-        *in.config, SumEvents(*in.records, l.first_instruction, l.instruction_count), l.cycles);
+    l.energy = PriceEvents(*in.config, SumEvents(*in.records, l.instructions), l.cycles);
     Accumulate(l.energy, r.energy);
   }
 }

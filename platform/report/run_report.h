@@ -37,6 +37,7 @@ struct LayerReport {
   std::string name, op, shape, tiling;
   std::string engine = "npu";  // or "cpu": run by the firmware on the control core
   uint32_t first_instruction = 0, instruction_count = 0;
+  std::vector<uint32_t> instructions;  // spec::LayerInstructions
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16

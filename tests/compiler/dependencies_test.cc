@@ -2,44 +2,28 @@
 // cross-queue conflict is ordered by tokens), and its speed on a long stream.
 #include "compiler/schedule/dependencies.h"
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <chrono>
-
-#include <gtest/gtest.h>
 
 #include "compiler/compile.h"
 #include "compiler/schedule/interval_map.h"
 #include "compiler/schedule/token_check.h"
 #include "hw/spec/config.h"
 #include "hw/spec/footprint.h"
+#include "tests/compiler/hand_insns.h"
 #include "workloads/synthetic_conv.h"
 
 namespace npu::compiler {
 namespace {
 
-constexpr uint8_t kL = 1, kC = 2, kV = 4, kS = 8;
+using testing::Act;
+using testing::Conv;
+using testing::Load;
+using testing::Store;
 
-spec::Instruction Load(uint32_t sram, uint32_t bytes, uint32_t dram = 0) {
-  return {spec::Opcode::kLoad, 0, 0, spec::DmaArgs{dram, sram, bytes}};
-}
-spec::Instruction Store(uint32_t sram, uint32_t bytes, uint32_t dram = 1 << 20) {
-  return {spec::Opcode::kStore, 0, 0, spec::DmaArgs{dram, sram, bytes}};
-}
-// A 1x1 CONV reading `in_bytes` input channels at `in` and weights at `wt`, writing acc at `acc`.
-spec::Instruction Conv(uint32_t in, uint32_t in_bytes, uint32_t wt, uint32_t acc,
-                       bool accumulate = false) {
-  spec::ConvArgs c;
-  c.in_addr = in, c.in_h = 1, c.in_w = 1, c.in_c = in_bytes;
-  c.out_h = 1, c.out_w = 1, c.out_c = 1, c.wt_addr = wt, c.acc_addr = acc;
-  c.accumulate = accumulate;
-  return {spec::Opcode::kConv, 0, 0, c};
-}
-spec::Instruction Act(uint32_t acc, uint32_t params, uint32_t out) {
-  spec::ActArgs a;
-  a.acc_addr = acc, a.pixels = 1, a.channels = 1, a.param_addr = params, a.out_addr = out;
-  a.out_pixel_stride = 1;
-  return {spec::Opcode::kAct, 0, 0, a};
-}
+constexpr uint8_t kL = 1, kC = 2, kV = 4, kS = 8;
 
 TEST(LatestAccessMap, AssignOverwritesAndQueriesTheMaximum) {
   LatestAccessMap map;

@@ -80,6 +80,14 @@ std::vector<Corruption> Corruptions() {
       {"layer info beyond the instructions",
        [](spec::Program& p) { p.mutable_layers(0)->set_first_instruction(1 << 30); },
        "instructions [1073741824, +"},
+      {"interleaved layer listing an instruction twice",
+       [](spec::Program& p) {
+         spec::LayerInfo* l = p.mutable_layers(0);
+         l->add_instructions(l->first_instruction());
+         l->add_instructions(l->first_instruction());
+         l->set_instruction_count(2);
+       },
+       "its 2 interleaved instruction indices are not 2 ascending"},
       {"unknown opcode", [](spec::Program& p) { (*p.mutable_instructions())[0] = char(0x7F); },
        "instruction 0: unknown opcode 127"},
       {"reserved bits set", [](spec::Program& p) { (*p.mutable_instructions())[31] = char(0x80); },

@@ -22,7 +22,7 @@ CompiledModel ExpectExact(const Network& net, const spec::NpuConfig& config, uin
 std::vector<spec::Instruction> Of(const CompiledModel& m, size_t layer, spec::Opcode op) {
   std::vector<spec::Instruction> out;
   const ModelLayer& l = m.layers.at(layer);
-  for (uint32_t i = l.first_instruction; i < l.first_instruction + l.instruction_count; ++i) {
+  for (uint32_t i : l.instructions) {
     if (m.instructions[i].opcode == op) out.push_back(m.instructions[i]);
   }
   return out;

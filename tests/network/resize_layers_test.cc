@@ -47,7 +47,7 @@ const ModelLayer& ResizeOf(const CompiledModel& m) {
   EXPECT_FALSE(it->on_cpu) << it->note;
   EXPECT_EQ(it->op, "resize");
   uint32_t resizes = 0;
-  for (uint32_t i = it->first_instruction; i < it->first_instruction + it->instruction_count; ++i) {
+  for (uint32_t i : it->instructions) {
     resizes += m.instructions[i].opcode == spec::Opcode::kResize;
   }
   EXPECT_GT(resizes, 0u);

@@ -1,0 +1,59 @@
+// Interleaving consecutive NPU layers (layer_interleave.h).
+#include "compiler/network/layer_interleave.h"
+
+#include <algorithm>
+
+#include "compiler/cost/cost_model.h"
+#include "compiler/schedule/dependencies.h"
+#include "compiler/schedule/interleave.h"
+
+namespace npu::compiler {
+namespace {
+
+// Cycles of a stretch of the stream replayed on its own, with its own tokens.
+uint64_t ReplayCycles(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) {
+  AssignDependencies(insns);
+  const StatusOr<CostEstimate> cost = PredictCost(c, insns);
+  NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
+  return cost->cycles;
+}
+
+template <typename T>
+std::vector<T> Slice(const std::vector<T>& v, size_t begin, size_t end) {
+  return {v.begin() + begin, v.begin() + end};
+}
+
+}  // namespace
+
+int InterleaveLayers(const spec::NpuConfig& c, std::vector<spec::Instruction>& insns,
+                     std::vector<uint32_t>& layer_of, const std::vector<bool>& on_cpu) {
+  int interleaved = 0;
+  for (uint32_t layer = 1; layer < on_cpu.size(); ++layer) {
+    if (on_cpu[layer] || on_cpu[layer - 1]) continue;
+    // The layer is still contiguous at [begin, end); the one before it starts at `start`.
+    const auto begin_it = std::find(layer_of.begin(), layer_of.end(), layer);
+    const auto start_it = std::find(layer_of.begin(), layer_of.end(), layer - 1);
+    if (begin_it == layer_of.end() || start_it == layer_of.end()) continue;
+    const size_t begin = begin_it - layer_of.begin(), start = start_it - layer_of.begin();
+    const size_t end =
+        std::find_if(begin_it, layer_of.end(), [&](uint32_t l) { return l != layer; }) -
+        layer_of.begin();
+    const std::vector<spec::Instruction> earlier = Slice(insns, start, begin);
+    const std::vector<spec::Instruction> later = Slice(insns, begin, end);
+    const std::vector<uint32_t> order = InterleaveOrder(earlier, later);
+    std::vector<spec::Instruction> merged;
+    std::vector<uint32_t> merged_layers;
+    for (uint32_t k : order) {
+      merged.push_back(insns[start + k]);
+      merged_layers.push_back(layer_of[start + k]);
+    }
+    if (merged_layers == Slice(layer_of, start, end)) continue;  // nothing moved
+    if (ReplayCycles(c, merged) >= ReplayCycles(c, Slice(insns, start, end))) continue;
+    std::copy(merged.begin(), merged.end(), insns.begin() + start);
+    std::copy(merged_layers.begin(), merged_layers.end(), layer_of.begin() + start);
+    ++interleaved;
+  }
+  return interleaved;
+}
+
+}  // namespace npu::compiler
