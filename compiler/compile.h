@@ -7,6 +7,7 @@
 //   5. Lay out DRAM, relocate, predict the cost, encode, describe.  (codegen/program_builder.h)
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct CompileOptions {
   // Networks: move a layer's instructions in among those of the layer before it where that is
   // faster (compiler/network/layer_interleave.h).
   bool interleave_layers = true;
+  // Networks: per layer name, a convolution tiling to take instead of the search's where it fits
+  // (a tuning's: compiler/network/tuning.h); a layer whose tiling does not fit is searched.
+  std::map<std::string, ConvTiling> tilings = {};
   // Networks: run on the control core what the NPU cannot (docs/cpu-fallback.md); and node or
   // op names to put there whatever the NPU could do.
   bool cpu_fallback = true;

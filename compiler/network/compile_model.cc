@@ -52,6 +52,9 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.op = layer.op;
     l.shape = layer.ShapeText(net.values);
     l.tiling = chip.schedules[i].Describe();
+    if (const auto* conv = std::get_if<TilingChoice>(&chip.schedules[i].choice)) {
+      l.conv_tiling = conv->tiling;
+    }
     l.inputs = static_cast<uint32_t>(layer.inputs.size());
     l.note = layer.on_cpu() ? "on the control core: " + layer.cpu()->reason : layer.note;
     l.on_cpu = layer.on_cpu();
@@ -193,9 +196,10 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.
-  NPU_ASSIGN_OR_RETURN(const OnChipPlan chip, PlanOnChip(config, m.network, life,
-                                                         {options.keep_activations_on_chip,
-                                                          options.prefetch_across_layers}));
+  NPU_ASSIGN_OR_RETURN(const OnChipPlan chip,
+                       PlanOnChip(config, m.network, life,
+                                  {options.keep_activations_on_chip, options.prefetch_across_layers,
+                                   &options.tilings}));
   std::vector<LayerConstants> constants;
   for (size_t i = 0; i < m.network.layers.size(); ++i) {
     NPU_ASSIGN_OR_RETURN(LayerConstants c,

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct ModelLayer {
   // first of them (where it would start if it has none).
   std::vector<uint32_t> instructions;
   uint32_t first_instruction = 0, instruction_count = 0;
-  LayerResidency on_chip;  // which operands are read/written in place in SRAM
+  LayerResidency on_chip;                 // which operands are read/written in place in SRAM
+  std::optional<ConvTiling> conv_tiling;  // a convolution's or matrix product's
   uint64_t macs = 0, constant_bytes = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights
   uint64_t fp16_macs = 0;  // of macs, in FP16

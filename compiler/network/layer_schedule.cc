@@ -26,6 +26,20 @@ LutTiling LutResidency(const LayerResidency& r) {
   return t;
 }
 
+// `preferred` with the residency the network decided, if it fits; else the search's choice.
+StatusOr<TilingChoice> ConvChoice(const spec::NpuConfig& config, const ConvLayer& conv,
+                                  const LayerResidency& r, uint64_t budget,
+                                  const ConvTiling* preferred) {
+  if (preferred != nullptr) {
+    ConvTiling t = *preferred;
+    t.input_on_chip = r.input[0];
+    t.output_on_chip = r.output;
+    StatusOr<TilingChoice> fitted = FitTiling(config, conv, t, budget);
+    if (fitted.ok()) return fitted;
+  }
+  return ChooseTiling(config, conv, ConvContext(r, budget));
+}
+
 template <class Choice>
 LayerSchedule Scheduled(Choice choice) {
   LayerSchedule s;
@@ -66,20 +80,20 @@ bool CanBeOnChip(const NetLayer& layer, int index) {
 
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,
                                       const NetLayer& layer, const LayerResidency& residency,
-                                      uint64_t sram_budget) {
+                                      uint64_t sram_budget, const ConvTiling* preferred) {
   if (layer.on_cpu()) {
     LayerSchedule s;
     s.choice = CpuChoice{};
     return s;
   }
   if (const auto* parts = layer.conv_parts()) {
-    NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, parts->front().conv,
-                                                           ConvContext(residency, sram_budget)));
+    NPU_ASSIGN_OR_RETURN(TilingChoice choice, ConvChoice(config, parts->front().conv, residency,
+                                                         sram_budget, preferred));
     return Scheduled(std::move(choice));
   }
   if (const MatMulLayer* matmul = layer.matmul()) {
-    NPU_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(config, matmul->AsConv(),
-                                                           ConvContext(residency, sram_budget)));
+    NPU_ASSIGN_OR_RETURN(TilingChoice choice,
+                         ConvChoice(config, matmul->AsConv(), residency, sram_budget, preferred));
     return Scheduled(std::move(choice));
   }
   if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {

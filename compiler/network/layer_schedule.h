@@ -45,9 +45,11 @@ struct LayerSchedule {
 // places).
 bool CanBeOnChip(const NetLayer& layer, int index);
 
+// `preferred`: a convolution's (or matrix product's) tiling to take instead of the search's if
+// it fits the residency and the budget (a tuning's, tuning.h); otherwise the search decides.
 StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Network& net,
                                       const NetLayer& layer, const LayerResidency& residency,
-                                      uint64_t sram_budget);
+                                      uint64_t sram_budget, const ConvTiling* preferred = nullptr);
 
 // A quick look (estimates only) at a layer under `residency`: estimated cycles (0 for vector
 // layers, whose in-place forms are never slower) and the least scratch of a near-best tiling.

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <atomic>
 #include <limits>
-#include <thread>
 
 #include "compiler/accuracy/metrics.h"
 #include "compiler/interp/interpreter.h"
+#include "compiler/network/parallel_for.h"
 #include "compiler/qinterp/host_io.h"
 #include "compiler/qinterp/qinterp.h"
 
@@ -31,7 +30,11 @@ class AssignmentMeter {
   AssignmentMeter(const ir::Graph& float_graph, const quantize::TensorRanges& ranges,
                   const quantize::QuantizeOptions& options,
                   const std::vector<std::vector<interp::HostTensor>>& samples, int& measured)
-      : f_(float_graph), ranges_(ranges), options_(options), samples_(samples), measured_(measured) {
+      : f_(float_graph),
+        ranges_(ranges),
+        options_(options),
+        samples_(samples),
+        measured_(measured) {
     options_.weight_bits = 8;
   }
 
@@ -51,15 +54,7 @@ class AssignmentMeter {
 
   StatusOr<std::vector<double>> SnrDbMany(const std::vector<Assignment>& assignments) {
     std::vector<StatusOr<double>> results(assignments.size(), StatusOr<double>(0.0));
-    std::atomic<size_t> next{0};
-    const auto work = [&] {
-      for (size_t i = next++; i < assignments.size(); i = next++) results[i] = Measure(assignments[i]);
-    };
-    const size_t threads = std::min<size_t>(assignments.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
+    ParallelFor(assignments.size(), [&](size_t i) { results[i] = Measure(assignments[i]); });
     std::vector<double> snr;
     for (StatusOr<double>& r : results) {
       NPU_ASSIGN_OR_RETURN(const double v, std::move(r));
@@ -86,9 +81,9 @@ class AssignmentMeter {
       NPU_ASSIGN_OR_RETURN(const auto outputs, qinterp::InterpretQuantized(q, inputs));
       for (size_t i = 0; i < outputs.size(); ++i) {
         const interp::HostTensor& ref = float_outputs_[s][i];
-        NPU_ASSIGN_OR_RETURN(const interp::HostTensor got,
-                             qinterp::ToShape(qinterp::DequantizeOutput(*q.outputs()[i], outputs[i]),
-                                              ref.shape));
+        NPU_ASSIGN_OR_RETURN(
+            const interp::HostTensor got,
+            qinterp::ToShape(qinterp::DequantizeOutput(*q.outputs()[i], outputs[i]), ref.shape));
         stats[i].Add(ref.values<float>(), got.values<float>());
       }
     }
@@ -259,7 +254,8 @@ StatusOr<MixedPrecision> ChooseMixedPrecision(
   if (goal.target_db && m.int8_snr_db < *goal.target_db) {
     NPU_TRY(ChooseFp16(m, meter, *goal.target_db));
   }
-  NPU_TRY(DowngradeToInt4(m, meter, goal.target_db ? *goal.target_db : m.int8_snr_db - goal.budget_db));
+  NPU_TRY(
+      DowngradeToInt4(m, meter, goal.target_db ? *goal.target_db : m.int8_snr_db - goal.budget_db));
   return m;
 }
 
@@ -270,10 +266,11 @@ std::string FormatMixedPrecision(const MixedPrecision& m) {
     int4_macs += l.numbers == LayerNumbers::kInt4 ? l.macs : 0;
     fp16_macs += l.numbers == LayerNumbers::kFp16 ? l.macs : 0;
   }
-  const auto share = [&](uint64_t part) { return macs ? 100.0 * double(part) / double(macs) : 0.0; };
-  const std::string goal = m.goal.target_db
-                               ? fmt::format("target {:.1f} dB", *m.goal.target_db)
-                               : fmt::format("budget {:.1f} dB", m.goal.budget_db);
+  const auto share = [&](uint64_t part) {
+    return macs ? 100.0 * double(part) / double(macs) : 0.0;
+  };
+  const std::string goal = m.goal.target_db ? fmt::format("target {:.1f} dB", *m.goal.target_db)
+                                            : fmt::format("budget {:.1f} dB", m.goal.budget_db);
   std::string s = fmt::format(
       "mixed precision: {} of {} layers int4 ({:.0f}% of their MACs), {} FP16 ({:.0f}%); output "
       "SNR {:.1f} dB (all int8: {:.1f} dB; {}; {} assignments measured)\n",
@@ -284,7 +281,8 @@ std::string FormatMixedPrecision(const MixedPrecision& m) {
     s += fmt::format(
         "predicted: the mix the search found {} cycles, every layer FP16 {} cycles: {}\n",
         *m.mix_cycles, *m.all_fp16_cycles,
-        kept ? "the mix kept" : "every layer FP16 kept (its conversions cost more than FP16 saves)");
+        kept ? "the mix kept"
+             : "every layer FP16 kept (its conversions cost more than FP16 saves)");
   }
   const bool fp16 = m.goal.target_db && m.int8_snr_db < *m.goal.target_db;
   s += fmt::format("{:<28} {:>10} {}{:>13} {}\n", "layer", "MMACs",

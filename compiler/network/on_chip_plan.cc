@@ -15,8 +15,14 @@ namespace {
 
 class Planner {
  public:
-  Planner(const spec::NpuConfig& c, const Network& net, const std::vector<Lifetime>& life)
-      : c_(c), net_(net), life_(life), sram_(c.sram().size_bytes()), stripe_(StripeBytes(c)) {}
+  Planner(const spec::NpuConfig& c, const Network& net, const std::vector<Lifetime>& life,
+          const std::map<std::string, ConvTiling>* tilings)
+      : c_(c),
+        net_(net),
+        life_(life),
+        tilings_(tilings),
+        sram_(c.sram().size_bytes()),
+        stripe_(StripeBytes(c)) {}
 
   StatusOr<OnChipPlan> Run(std::vector<bool> on_chip, bool try_prefetch) {
     OnChipPlan plan;
@@ -62,7 +68,8 @@ class Planner {
       const auto key = std::make_tuple(i, r.input[0], r.input[1], r.output, budget);
       auto it = cache_.find(key);
       if (it == cache_.end()) {
-        StatusOr<LayerSchedule> s = ScheduleLayer(c_, net_, net_.layers[i], r, budget);
+        StatusOr<LayerSchedule> s =
+            ScheduleLayer(c_, net_, net_.layers[i], r, budget, Preferred(net_.layers[i]));
         if (!s.ok() && Live(on_chip, int(i)) > 0) {
           failed = int(i);
           return Status::Ok();
@@ -73,6 +80,12 @@ class Planner {
       out.push_back(it->second);
     }
     return Status::Ok();
+  }
+
+  const ConvTiling* Preferred(const NetLayer& layer) const {
+    if (tilings_ == nullptr) return nullptr;
+    const auto it = tilings_->find(layer.name);
+    return it == tilings_->end() ? nullptr : &it->second;
   }
 
   // The error of a layer that does not fit even with all of the SRAM.
@@ -144,6 +157,7 @@ class Planner {
   const spec::NpuConfig& c_;
   const Network& net_;
   const std::vector<Lifetime>& life_;
+  const std::map<std::string, ConvTiling>* tilings_;
   const uint64_t sram_, stripe_;
   std::map<std::tuple<size_t, bool, bool, bool, uint64_t>, LayerSchedule> cache_;
 };
@@ -165,7 +179,8 @@ StatusOr<OnChipPlan> PlanOnChip(const spec::NpuConfig& config, const Network& ne
                                 const OnChipOptions& options) {
   NPU_ASSIGN_OR_RETURN(const ResidencyDecision decision,
                        DecideResidency(config, net, lifetimes, options.keep_activations_on_chip));
-  return Planner(config, net, lifetimes).Run(decision.on_chip, options.prefetch_across_layers);
+  return Planner(config, net, lifetimes, options.tilings)
+      .Run(decision.on_chip, options.prefetch_across_layers);
 }
 
 }  // namespace npu::compiler

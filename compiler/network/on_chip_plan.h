@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ namespace npu::compiler {
 struct OnChipOptions {
   bool keep_activations_on_chip = true;  // false: every activation goes through DRAM
   bool prefetch_across_layers = true;    // false: a layer's scratch lives only during it
+  // Per layer name, a convolution tiling to take where it fits (CompileOptions::tilings).
+  const std::map<std::string, ConvTiling>* tilings = nullptr;
 };
 
 struct OnChipPlan {

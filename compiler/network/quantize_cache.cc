@@ -78,8 +78,7 @@ std::string DefaultQuantizeCacheDir() {
 
 uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
                           const quantize::QuantizeOptions& options,
-                          const quantize::CalibrationSet& calibration,
-                          const std::string& variant) {
+                          const quantize::CalibrationSet& calibration, const std::string& variant) {
   uint64_t crc = spec::Crc64(salt);
   const auto add = [&crc](std::string_view bytes) { crc = spec::Crc64(bytes, crc); };
   const auto add_u64 = [&add](uint64_t value) { add(Bytes(value)); };
@@ -140,26 +139,11 @@ std::string StoreQuantized(const std::string& dir, uint64_t key, const ir::Graph
   if (ec) return fmt::format("cannot create the quantisation cache {}: {}", dir, ec.message());
   const std::string payload = ir::SerializeGraph(quantized);
   const uint64_t checksum = spec::Crc64(payload);
-  const std::string path = EntryPath(dir, key);
-  const std::string temporary = fmt::format("{}.{}.tmp", path, ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(kMagic.data(), std::streamsize(kMagic.size()));
-    out.write(Bytes(key).data(), sizeof(key));
-    out.write(Bytes(checksum).data(), sizeof(checksum));
-    out.write(payload.data(), std::streamsize(payload.size()));
-    out.close();
-    if (!out) {
-      const std::string reason = std::strerror(errno);
-      fs::remove(temporary, ec);
-      return fmt::format("cannot write the quantisation cache entry {}: {}", temporary, reason);
-    }
-  }
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    fs::remove(temporary, ec);
-    return fmt::format("cannot store the quantisation cache entry {}: {}", path, ec.message());
-  }
+  const std::string entry =
+      std::string(kMagic) + std::string(Bytes(key)) + std::string(Bytes(checksum)) + payload;
+  const Status stored =
+      spec::WriteFileAtomically(EntryPath(dir, key), entry, "the quantisation cache entry");
+  if (!stored.ok()) return stored.message();
   Evict(dir);
   return "";
 }

@@ -2,6 +2,7 @@
 #include "hw/spec/file_io.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -26,6 +27,35 @@ StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& 
     return DataLoss(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   }
   return bytes.str();
+}
+
+Status WriteFileAtomically(const std::string& path, std::string_view contents,
+                           const std::string& what) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  if (ec) {
+    return NotFound(
+        fmt::format("cannot create the folder of {} '{}': {}", what, path, ec.message()));
+  }
+  const std::string temporary = fmt::format("{}.{}.tmp", path, ::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(contents.data(), std::streamsize(contents.size()));
+    out.close();
+    if (!out) {
+      const std::string reason = std::strerror(errno);
+      fs::remove(temporary, ec);
+      return DataLoss(fmt::format("cannot write {} '{}': {}", what, temporary, reason));
+    }
+  }
+  fs::rename(temporary, path, ec);
+  if (ec) {
+    fs::remove(temporary, ec);
+    return DataLoss(fmt::format("cannot store {} '{}': {}", what, path, ec.message()));
+  }
+  return Status::Ok();
 }
 
 }  // namespace npu::spec

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "hw/spec/status.h"
 
@@ -12,5 +13,11 @@ namespace npu::spec {
 
 // `what` says what the file is for ("config file", "ONNX model", "input file").
 StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& what);
+
+// Writes `contents` to a temporary file beside `path` and renames it into place, so a reader
+// never sees a partial file; creates the parent directories. The error names `what`, the path
+// and the operating system's reason, and leaves no temporary file behind.
+Status WriteFileAtomically(const std::string& path, std::string_view contents,
+                           const std::string& what);
 
 }  // namespace npu::spec

@@ -56,6 +56,10 @@ def run_point(tool, point):
             cmd.append("--quiet")
         if point.timing_only:
             cmd.append("--timing-only")
+        # The heuristics' cycles, whatever tunings the user's cache holds (unless the suite's
+        # point asks for a tuning itself).
+        if "--no-tuning" in tool_help(tool) and not {"--tune", "--tuning-file"} & set(point.args):
+            cmd.append("--no-tuning")
         start = time.monotonic()
         result = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         wall = time.monotonic() - start

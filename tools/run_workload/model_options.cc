@@ -70,6 +70,14 @@ po::options_description ModelOptionsDescription() {
        "neither reuse nor store the quantised model of an earlier run with the same model, "
        "calibration samples and options (kept in $NPU_CACHE_DIR, else ~/.cache/npu; "
        "docs/quantization.md)")
+      ("tune", po::value<double>(),
+       "search the convolutions' tilings with the exact cost model on the whole network for at "
+       "most this many seconds, and store the result so later compiles of the same model, config "
+       "and compiler reuse it (kept in $NPU_CACHE_DIR/tuning, else ~/.cache/npu/tuning, or "
+       "--tuning-file; docs/network-compiler.md)")
+      ("tuning-file", po::value<std::string>(),
+       "read the tuning from (and with --tune, store it in) this file instead")
+      ("no-tuning", "ignore stored tunings: the compiler's heuristics alone")
       ("no-cpu-fallback",
        "refuse, listing them, ops the NPU cannot run instead of running them on the control "
        "core (docs/cpu-fallback.md)");
@@ -128,6 +136,20 @@ int TakeModelOptions(const std::string& tool, const po::variables_map& vm, Optio
     return 2;
   }
   options.quant_cache = vm.count("no-quant-cache") == 0;
+  if (vm.count("tune")) {
+    options.tune_seconds = vm["tune"].as<double>();
+    if (!std::isfinite(*options.tune_seconds) || *options.tune_seconds <= 0) {
+      std::cerr << tool << ": --tune " << *options.tune_seconds
+                << ": the time budget must be a number of seconds more than 0\n";
+      return 2;
+    }
+  }
+  Take(vm, "tuning-file", options.tuning_file);
+  options.use_tuning = vm.count("no-tuning") == 0;
+  if (!options.use_tuning && (vm.count("tune") || vm.count("tuning-file"))) {
+    std::cerr << tool << ": --no-tuning contradicts --tune and --tuning-file\n";
+    return 2;
+  }
   Take(vm, "image-size", options.image_size);
   Take(vm, "batch", options.batch);
   if (options.batch < 0 || options.batch > 4096) {

@@ -13,17 +13,20 @@ namespace npu::tools {
 struct Options {
   std::string model;  // a built-in name, an .onnx file or a compiled binary (.npub)
   std::string config_file;
-  std::vector<std::string> overrides;  // --set key=value
-  std::vector<std::string> inputs;     // --input FILE.npy, one per model input
-  std::vector<std::string> calib;      // --calib: .npy files (a sample or a stack) or folders
-  int64_t calib_count = 0;             // --calib-count: samples to calibrate on; 0: default
-  int weight_bits = 8;                 // --precision: int8 (8) or w4a8 (4)
-  bool auto_precision = false;         // --precision auto
-  bool fp16 = false;                   // --precision fp16
-  double accuracy_budget_db = 1.0;     // --accuracy-budget-db
+  std::vector<std::string> overrides;        // --set key=value
+  std::vector<std::string> inputs;           // --input FILE.npy, one per model input
+  std::vector<std::string> calib;            // --calib: .npy files (a sample or a stack) or folders
+  int64_t calib_count = 0;                   // --calib-count: samples to calibrate on; 0: default
+  int weight_bits = 8;                       // --precision: int8 (8) or w4a8 (4)
+  bool auto_precision = false;               // --precision auto
+  bool fp16 = false;                         // --precision fp16
+  double accuracy_budget_db = 1.0;           // --accuracy-budget-db
   std::optional<double> accuracy_target_db;  // --accuracy-target-db
-  bool quant_cache = true;             // --no-quant-cache turns it off
-  std::string output_dir;              // outputs (.npy), report.json, layers.csv, trace.json
+  bool quant_cache = true;                   // --no-quant-cache turns it off
+  std::optional<double> tune_seconds;        // --tune: search tilings for this long (tuning.h)
+  std::string tuning_file;                   // --tuning-file: where the tuning is kept
+  bool use_tuning = true;                    // --no-tuning: ignore stored tunings
+  std::string output_dir;                    // outputs (.npy), report.json, layers.csv, trace.json
   std::string json_file, csv_file, trace_file;
   int64_t batch = 0;                 // inferences per run; 0: the model's own
   int64_t image_size = 0;            // built-in CNNs: 0 is the model's own (224)

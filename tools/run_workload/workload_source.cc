@@ -8,9 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "compiler/compile.h"
 #include "compiler/network/model_pipeline.h"
+#include "compiler/network/tuning.h"
 #include "compiler/reference/reference_conv.h"
 #include "hw/spec/binary.h"
 #include "hw/spec/fp16.h"
@@ -179,21 +181,62 @@ StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
   return m;
 }
 
+// The tilings of a tuning (compiler/network/tuning.h): searched now with --tune and stored, or
+// the stored one for this model, config and compiler; none with --no-tuning. What happened goes
+// to stderr.
+StatusOr<std::map<std::string, compiler::ConvTiling>> Tilings(const compiler::QuantizedModel& m,
+                                                              const Options& options,
+                                                              const spec::NpuConfig& config) {
+  if (!options.use_tuning) return std::map<std::string, compiler::ConvTiling>{};
+  const compiler::TuningKey key = compiler::MakeTuningKey(CodeIdentity(), m.batched, config);
+  const std::string dir = compiler::DefaultTuningDir();
+  const std::string path = !options.tuning_file.empty() ? options.tuning_file
+                           : dir.empty()                ? ""
+                                                        : compiler::TuningPath(dir, key);
+  if (options.tune_seconds) {
+    auto progress = [&](const std::string& line) {
+      if (!options.quiet) std::cerr << line << "\n";
+    };
+    NPU_ASSIGN_OR_RETURN(const compiler::Tuning tuning,
+                         compiler::TuneModel(config, m.batched, PipelineOptions(options).compile,
+                                             *options.tune_seconds, key, progress));
+    std::string where = "not stored (no cache folder: set NPU_CACHE_DIR or --tuning-file)";
+    if (!path.empty()) {
+      const Status stored = compiler::StoreTuning(path, tuning);
+      where = stored.ok() ? "stored in " + path : "not stored: " + std::string(stored.message());
+    }
+    std::cerr << "tuning: " << compiler::DescribeTuning(tuning) << "; " << where << "\n";
+    return tuning.tilings;
+  }
+  if (path.empty()) return std::map<std::string, compiler::ConvTiling>{};
+  compiler::TuningLookup found = compiler::LoadTuning(path, key);
+  if (!found.notice.empty()) std::cerr << "notice: " << found.notice << "\n";
+  if (!found.tuning && !options.tuning_file.empty() && found.notice.empty()) {
+    return NotFound(fmt::format("--tuning-file '{}': no such file", options.tuning_file));
+  }
+  if (!found.tuning) return std::map<std::string, compiler::ConvTiling>{};
+  // Always said, even with --quiet: the cycles are not the heuristics'.
+  std::cerr << "tuning: using " << path << " (" << compiler::DescribeTuning(*found.tuning) << ")\n";
+  return found.tuning->tilings;
+}
+
 // A whole model compiled for `config`.
 StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::QuantizedModel> m,
                                              const Options& options,
                                              const spec::NpuConfig& config) {
   const auto start = std::chrono::steady_clock::now();
+  compiler::CompileOptions compile = PipelineOptions(options).compile;
+  NPU_ASSIGN_OR_RETURN(compile.tilings, Tilings(*m, options, config));
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
-                       compiler::CompileForConfig(*m, config, PipelineOptions(options).compile));
+                       compiler::CompileForConfig(*m, config, compile));
   PreparedWorkload p;
   if (m->int8_twin) {  // --precision auto: what the same model all int8 would take
     NPU_ASSIGN_OR_RETURN(
         const compiler::CompiledModel int8,
         compiler::CompileModel(config, *m->int8_twin, PipelineOptions(options).compile));
     p.precision = PreparedWorkload::PrecisionComparison{
-        m->int4_layers.size(), m->fp16_layers.size(), int8.cost.cycles, int8.cost.dram_bytes(), compiled.cost.cycles,
-        compiled.cost.dram_bytes()};
+        m->int4_layers.size(),  m->fp16_layers.size(), int8.cost.cycles,
+        int8.cost.dram_bytes(), compiled.cost.cycles,  compiled.cost.dram_bytes()};
   }
   p.name = m->name;
   p.program = std::move(compiled.program);

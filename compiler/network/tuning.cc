@@ -1,0 +1,282 @@
+// Offline auto-tuning (tuning.h).
+#include "compiler/network/tuning.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
+
+#include "compiler/ir/fingerprint.h"
+#include "compiler/network/compile_model.h"
+#include "compiler/network/parallel_for.h"
+#include "compiler/tiling/tiling_estimate.h"
+#include "compiler/tiling/tiling_search.h"
+#include "hw/spec/binary.h"
+#include "hw/spec/config.h"
+#include "hw/spec/file_io.h"
+
+namespace npu::compiler {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr const char* kFormat = "npu-tuning 1";
+
+// The convolution a layer's tiling applies to (a grouped convolution's parts are alike).
+std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
+  if (const auto* parts = layer.conv_parts()) return parts->front().conv;
+  if (const MatMulLayer* matmul = layer.matmul()) return matmul->AsConv();
+  return std::nullopt;
+}
+
+// The layer's best other tilings by the analytic estimate, with the residency it has.
+std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const ConvLayer& conv,
+                                     const ModelLayer& layer) {
+  const TilingContext context{0, layer.on_chip.input[0], layer.on_chip.output};
+  std::vector<std::tuple<uint64_t, uint64_t, size_t>> ranked;
+  const std::vector<ConvTiling> candidates = CandidateTilings(c, conv, context);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (layer.conv_tiling && candidates[i] == *layer.conv_tiling) continue;
+    if (!FitTiling(c, conv, candidates[i]).ok()) continue;
+    const TilingEstimate e = EstimateTiling(c, conv, candidates[i]);
+    ranked.emplace_back(e.cycles, e.dram_bytes, i);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  std::vector<ConvTiling> out;
+  for (size_t k = 0; k < ranked.size() && int(k) < kTuningCandidatesPerLayer; ++k) {
+    out.push_back(candidates[std::get<2>(ranked[k])]);
+  }
+  return out;
+}
+
+// Layers with a convolution tiling, the largest gap between prediction and roofline first.
+std::vector<size_t> SearchOrder(const CompiledModel& m) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    if (m.layers[i].conv_tiling) order.push_back(i);
+  }
+  auto gap = [&](size_t i) {
+    const ModelLayer& l = m.layers[i];
+    return int64_t(l.predicted_cycles) - int64_t(l.roofline_cycles);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return gap(a) > gap(b); });
+  return order;
+}
+
+Json TilingJson(const ConvTiling& t) {
+  return {{"tile_oh", t.tile_oh},
+          {"tile_ow", t.tile_ow},
+          {"tile_oc", t.tile_oc},
+          {"tile_ic", t.tile_ic},
+          {"order", LoopOrderName(t.order)},
+          {"inputs_resident", t.inputs_resident},
+          {"weights_resident", t.weights_resident},
+          {"params_resident", t.params_resident}};
+}
+
+// Throws nlohmann's exceptions on a missing or mistyped field.
+ConvTiling TilingFromJson(const Json& j) {
+  ConvTiling t;
+  t.tile_oh = j.at("tile_oh").get<uint32_t>();
+  t.tile_ow = j.at("tile_ow").get<uint32_t>();
+  t.tile_oc = j.at("tile_oc").get<uint32_t>();
+  t.tile_ic = j.at("tile_ic").get<uint32_t>();
+  const std::string order = j.at("order").get<std::string>();
+  if (order == LoopOrderName(LoopOrder::kSpatialOuter)) {
+    t.order = LoopOrder::kSpatialOuter;
+  } else if (order == LoopOrderName(LoopOrder::kChannelOuter)) {
+    t.order = LoopOrder::kChannelOuter;
+  } else {
+    throw std::invalid_argument(fmt::format("unknown loop order '{}'", order));
+  }
+  t.inputs_resident = j.at("inputs_resident").get<bool>();
+  t.weights_resident = j.at("weights_resident").get<bool>();
+  t.params_resident = j.at("params_resident").get<bool>();
+  if (t.tile_oh == 0 || t.tile_ow == 0 || t.tile_oc == 0 || t.tile_ic == 0) {
+    throw std::invalid_argument("a tile size of 0");
+  }
+  return t;
+}
+
+std::string Hex(uint64_t v) { return fmt::format("{:016x}", v); }
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TuningKey MakeTuningKey(std::string compiler, const ir::Graph& quantized,
+                        const spec::NpuConfig& config) {
+  return {std::move(compiler), ir::GraphFingerprint(quantized), spec::Fingerprint(config)};
+}
+
+StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quantized,
+                           const CompileOptions& options, double budget_seconds,
+                           const TuningKey& key,
+                           const std::function<void(const std::string&)>& progress) {
+  if (!(budget_seconds > 0)) {
+    return InvalidArgument(
+        fmt::format("--tune: the time budget must be more than 0 seconds, not {}", budget_seconds));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  NPU_ASSIGN_OR_RETURN(const CompiledModel baseline, CompileModel(config, quantized, options));
+  Tuning tuning;
+  tuning.key = key;
+  tuning.model = baseline.network.name;
+  tuning.baseline_cycles = tuning.tuned_cycles = baseline.cost.cycles;
+  const std::vector<size_t> order = SearchOrder(baseline);
+  tuning.layers = order.size();
+  CompileOptions trial = options;
+  for (size_t i : order) {
+    const ModelLayer& layer = baseline.layers[i];
+    const std::optional<ConvLayer> conv = ConvOf(baseline.network.layers[i]);
+    if (!conv) continue;
+    // The candidates compile on every hardware thread; each not started once the budget is
+    // spent. The best is the fewest cycles, then the earliest candidate: the same whatever the
+    // schedule.
+    const std::vector<ConvTiling> candidates = Alternatives(config, *conv, layer);
+    std::vector<std::optional<uint64_t>> cycles(candidates.size());
+    ParallelFor(candidates.size(), [&](size_t k) {
+      if (Since(start) >= budget_seconds) return;
+      CompileOptions own = trial;
+      own.tilings[layer.name] = candidates[k];
+      const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
+      cycles[k] = m.ok() ? m->cost.cycles : std::numeric_limits<uint64_t>::max();
+    });
+    std::optional<ConvTiling> best;
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      if (!cycles[k]) {
+        tuning.budget_spent = true;
+        continue;
+      }
+      ++tuning.candidates;
+      if (*cycles[k] < tuning.tuned_cycles) {
+        tuning.tuned_cycles = *cycles[k];
+        best = candidates[k];
+      }
+    }
+    if (best) {
+      trial.tilings[layer.name] = *best;
+    } else {
+      trial.tilings.erase(layer.name);
+    }
+    if (tuning.budget_spent) break;
+    ++tuning.layers_searched;
+    if (progress) {
+      progress(fmt::format("tuning {}: {} predicted cycles after {} of {} layers, {:.1f} s",
+                           tuning.model, tuning.tuned_cycles, tuning.layers_searched, tuning.layers,
+                           Since(start)));
+    }
+  }
+  for (const auto& [name, tiling] : trial.tilings) {
+    if (!options.tilings.contains(name) || !(options.tilings.at(name) == tiling)) {
+      tuning.tilings[name] = tiling;
+    }
+  }
+  tuning.seconds = Since(start);
+  return tuning;
+}
+
+std::string DefaultTuningDir() {
+  for (const auto& [variable, suffix] :
+       {std::pair{"NPU_CACHE_DIR", "/tuning"}, std::pair{"XDG_CACHE_HOME", "/npu/tuning"},
+        std::pair{"HOME", "/.cache/npu/tuning"}}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') return std::string(value) + suffix;
+  }
+  return "";
+}
+
+std::string TuningPath(const std::string& dir, const TuningKey& key) {
+  const uint64_t id =
+      spec::Crc64(key.compiler + Hex(key.graph_fingerprint) + Hex(key.config_fingerprint));
+  return fmt::format("{}/{}.json", dir, Hex(id));
+}
+
+std::string SerializeTuning(const Tuning& t) {
+  Json tilings = Json::object();
+  for (const auto& [name, tiling] : t.tilings) tilings[name] = TilingJson(tiling);
+  const Json j = {{"format", kFormat},
+                  {"compiler", t.key.compiler},
+                  {"graph_fingerprint", Hex(t.key.graph_fingerprint)},
+                  {"config_fingerprint", Hex(t.key.config_fingerprint)},
+                  {"model", t.model},
+                  {"baseline_cycles", t.baseline_cycles},
+                  {"tuned_cycles", t.tuned_cycles},
+                  {"candidates", t.candidates},
+                  {"layers_searched", t.layers_searched},
+                  {"layers", t.layers},
+                  {"seconds", t.seconds},
+                  {"budget_spent", t.budget_spent},
+                  {"tilings", tilings}};
+  return j.dump(2) + "\n";
+}
+
+TuningLookup LoadTuning(const std::string& path, const TuningKey& key) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  const StatusOr<std::string> text = spec::ReadWholeFile(path, "tuning file");
+  if (!text.ok()) return {std::nullopt, std::string(text.status().message()) + ": ignored"};
+  const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  auto ignored = [&](const std::string& why) {
+    return TuningLookup{std::nullopt, fmt::format("tuning file '{}' {}: ignored", path, why)};
+  };
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != kFormat) {
+    return ignored(fmt::format("is not a tuning file (\"format\": \"{}\" expected)", kFormat));
+  }
+  try {
+    Tuning t;
+    t.key = {j.at("compiler").get<std::string>(),
+             std::stoull(j.at("graph_fingerprint").get<std::string>(), nullptr, 16),
+             std::stoull(j.at("config_fingerprint").get<std::string>(), nullptr, 16)};
+    if (t.key.compiler != key.compiler) {
+      return ignored(fmt::format("was made by another compiler build ({}, this is {})",
+                                 t.key.compiler, key.compiler));
+    }
+    if (t.key.config_fingerprint != key.config_fingerprint) {
+      return ignored(fmt::format("was made for another config ({}, this is {})",
+                                 Hex(t.key.config_fingerprint), Hex(key.config_fingerprint)));
+    }
+    if (t.key.graph_fingerprint != key.graph_fingerprint) {
+      return ignored(fmt::format("was made for another model or quantisation ({}, this is {})",
+                                 Hex(t.key.graph_fingerprint), Hex(key.graph_fingerprint)));
+    }
+    t.model = j.at("model").get<std::string>();
+    t.baseline_cycles = j.at("baseline_cycles").get<uint64_t>();
+    t.tuned_cycles = j.at("tuned_cycles").get<uint64_t>();
+    t.candidates = j.at("candidates").get<uint64_t>();
+    t.layers_searched = j.at("layers_searched").get<uint64_t>();
+    t.layers = j.at("layers").get<uint64_t>();
+    t.seconds = j.at("seconds").get<double>();
+    t.budget_spent = j.at("budget_spent").get<bool>();
+    for (const auto& [name, tiling] : j.at("tilings").items()) {
+      t.tilings[name] = TilingFromJson(tiling);
+    }
+    return {std::move(t), ""};
+  } catch (const std::exception& e) {
+    return ignored(fmt::format("is malformed ({})", e.what()));
+  }
+}
+
+Status StoreTuning(const std::string& path, const Tuning& tuning) {
+  return spec::WriteFileAtomically(path, SerializeTuning(tuning), "tuning file");
+}
+
+std::string DescribeTuning(const Tuning& t) {
+  const double change =
+      t.baseline_cycles ? 100.0 * (double(t.tuned_cycles) / double(t.baseline_cycles) - 1) : 0;
+  return fmt::format(
+      "{} of {} layers searched{}, {} candidates in {:.1f} s: {} -> {} predicted cycles "
+      "({:+.2f} %), {} tiling{} changed",
+      t.layers_searched, t.layers, t.budget_spent ? " (the budget ran out)" : "", t.candidates,
+      t.seconds, t.baseline_cycles, t.tuned_cycles, change, t.tilings.size(),
+      t.tilings.size() == 1 ? "" : "s");
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,184 @@
+// Offline auto-tuning (compiler/network/tuning.h): a preferred tiling is taken where it fits and
+// searched where it does not; the search never ends slower than the heuristics, finds a faster
+// resnet18, is the same on every run, stops at its budget and refuses a budget of 0; a stored
+// tuning round-trips, and one from another compiler build, config or model, or a damaged file,
+// is ignored with a notice.
+#include "compiler/network/tuning.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "compiler/network/compile_model.h"
+#include "compiler/network/model_pipeline.h"
+#include "tests/network/network_test_util.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+const QuantizedModel& Model(const char* name, int64_t size) {
+  static std::map<std::string, QuantizedModel> models;
+  const std::string key = fmt::format("{}@{}", name, size);
+  if (!models.contains(key)) {
+    ModelPipelineOptions options;
+    options.image_size = size;
+    options.calibration_samples = 1;
+    options.compute_reference = false;
+    StatusOr<QuantizedModel> q = QuantizeModel(name, options);
+    EXPECT_TRUE(q.ok()) << q.status().message();
+    models[key] = *std::move(q);
+  }
+  return models.at(key);
+}
+
+const ModelLayer& Layer(const CompiledModel& m, const std::string& name) {
+  for (const ModelLayer& l : m.layers) {
+    if (l.name == name) return l;
+  }
+  ADD_FAILURE() << "no layer " << name;
+  return m.layers.front();
+}
+
+TEST(Tuning, APreferredTilingIsTakenWhereItFitsAndSearchedWhereNot) {
+  const ir::Graph& g = Model("resnet18", 64).batched;
+  StatusOr<CompiledModel> plain = CompileModel(Config({}), g, {});
+  ASSERT_TRUE(plain.ok());
+  const ConvTiling chosen = *Layer(*plain, "layer1.0.conv1").conv_tiling;
+  ConvTiling other = chosen;
+  other.tile_oh = 1;
+  other.order = chosen.order == LoopOrder::kSpatialOuter ? LoopOrder::kChannelOuter
+                                                         : LoopOrder::kSpatialOuter;
+  CompileOptions options;
+  options.tilings["layer1.0.conv1"] = other;
+  StatusOr<CompiledModel> preferred = CompileModel(Config({}), g, options);
+  ASSERT_TRUE(preferred.ok());
+  EXPECT_EQ(*Layer(*preferred, "layer1.0.conv1").conv_tiling, other);
+  // A tile wider than the layer does not fit: the search decides, as without a preference.
+  other.tile_oc = 1 << 20;
+  options.tilings["layer1.0.conv1"] = other;
+  StatusOr<CompiledModel> unfit = CompileModel(Config({}), g, options);
+  ASSERT_TRUE(unfit.ok());
+  EXPECT_EQ(*Layer(*unfit, "layer1.0.conv1").conv_tiling, chosen);
+  EXPECT_EQ(unfit->cost.cycles, plain->cost.cycles);
+}
+
+TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
+  const ir::Graph& g = Model("resnet18", 224).batched;
+  const TuningKey key = MakeTuningKey("test", g, Config({}));
+  StatusOr<Tuning> t = TuneModel(Config({}), g, {}, 600, key);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_FALSE(t->budget_spent);
+  EXPECT_EQ(t->layers_searched, t->layers);
+  EXPECT_EQ(t->layers, 21u);  // 20 convolutions and the fully connected layer
+  EXPECT_EQ(t->candidates, uint64_t{kTuningCandidatesPerLayer} * t->layers);
+  EXPECT_LT(double(t->tuned_cycles), 0.995 * double(t->baseline_cycles));
+  CompileOptions tuned;
+  tuned.tilings = t->tilings;
+  StatusOr<CompiledModel> m = CompileModel(Config({}), g, tuned);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
+  for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*Layer(*m, name).conv_tiling, tiling);
+}
+
+TEST(Tuning, NeverSlowerTheSameEveryRunAndStopsAtItsBudget) {
+  for (const NamedConfig& c : SweepConfigs()) {
+    SCOPED_TRACE(c.name);
+    const ir::Graph& g = Model("small_cnn", 32).batched;
+    const TuningKey key = MakeTuningKey("test", g, c.config);
+    StatusOr<Tuning> a = TuneModel(c.config, g, {}, 600, key);
+    StatusOr<Tuning> b = TuneModel(c.config, g, {}, 600, key);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_LE(a->tuned_cycles, a->baseline_cycles);
+    EXPECT_EQ(a->tilings, b->tilings);
+    EXPECT_EQ(a->tuned_cycles, b->tuned_cycles);
+    StatusOr<Tuning> cut = TuneModel(c.config, g, {}, 1e-9, key);
+    ASSERT_TRUE(cut.ok());
+    EXPECT_TRUE(cut->budget_spent);
+    EXPECT_EQ(cut->candidates, 0u);
+    EXPECT_TRUE(cut->tilings.empty());
+    EXPECT_EQ(cut->tuned_cycles, cut->baseline_cycles);
+  }
+}
+
+TEST(Tuning, ABudgetOfZeroOrLessIsRefused) {
+  const ir::Graph& g = Model("small_cnn", 32).batched;
+  for (double budget : {0.0, -1.0, std::nan("")}) {
+    StatusOr<Tuning> t = TuneModel(Config({}), g, {}, budget, {});
+    ASSERT_FALSE(t.ok());
+    EXPECT_EQ(t.status().kind(), ErrorKind::kInvalidArgument);
+    EXPECT_NE(t.status().message().find("more than 0 seconds"), std::string::npos);
+  }
+}
+
+class TuningFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "tuning_test.json";
+    tuning_.key = {"build 1", 0x1234, 0xabcd};
+    tuning_.model = "m";
+    tuning_.tilings["conv"] = ConvTiling{2, 56, 32, 64, LoopOrder::kChannelOuter, false, true};
+    tuning_.baseline_cycles = 100, tuning_.tuned_cycles = 90, tuning_.candidates = 8;
+    tuning_.layers_searched = tuning_.layers = 1;
+    ASSERT_TRUE(StoreTuning(path_, tuning_).ok());
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+  void Write(const std::string& text) { std::ofstream(path_) << text; }
+  std::string path_;
+  Tuning tuning_;
+};
+
+TEST_F(TuningFile, RoundTrips) {
+  const TuningLookup found = LoadTuning(path_, tuning_.key);
+  ASSERT_TRUE(found.tuning) << found.notice;
+  EXPECT_TRUE(found.notice.empty());
+  EXPECT_EQ(found.tuning->tilings, tuning_.tilings);
+  EXPECT_EQ(found.tuning->tuned_cycles, 90u);
+  EXPECT_EQ(SerializeTuning(*found.tuning), SerializeTuning(tuning_));
+  EXPECT_NE(TuningPath("dir", tuning_.key), TuningPath("dir", {"build 2", 0x1234, 0xabcd}));
+}
+
+TEST_F(TuningFile, AnotherBuildConfigOrModelIsIgnoredWithANotice) {
+  const std::pair<TuningKey, const char*> others[] = {
+      {{"build 2", 0x1234, 0xabcd}, "another compiler build"},
+      {{"build 1", 0x1234, 0xabce}, "another config"},
+      {{"build 1", 0x1235, 0xabcd}, "another model"}};
+  for (const auto& [key, why] : others) {
+    const TuningLookup found = LoadTuning(path_, key);
+    EXPECT_FALSE(found.tuning);
+    EXPECT_NE(found.notice.find(why), std::string::npos) << found.notice;
+    EXPECT_NE(found.notice.find("ignored"), std::string::npos);
+  }
+}
+
+TEST_F(TuningFile, ADamagedFileIsIgnoredWithANoticeAndAMissingOneSaysNothing) {
+  std::ifstream in(path_);
+  const std::string good((std::istreambuf_iterator<char>(in)), {});
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::pair<std::string, const char*> damaged[] = {
+      {"not json", "is not a tuning file"},
+      {good.substr(0, good.size() / 2), "is not a tuning file"},
+      {replaced("\"tile_oh\": 2", "\"tile_oh\": 0"), "a tile size of 0"},
+      {replaced("\"tile_oh\": 2", "\"tile_oh\": \"2\""), "is malformed"},
+      {replaced("channel-outer", "diagonal"), "unknown loop order 'diagonal'"},
+      {replaced("\"tuned_cycles\"", "\"cycles\""), "is malformed"}};
+  for (const auto& [text, why] : damaged) {
+    Write(text);
+    const TuningLookup found = LoadTuning(path_, tuning_.key);
+    EXPECT_FALSE(found.tuning);
+    EXPECT_NE(found.notice.find(why), std::string::npos) << found.notice;
+  }
+  const TuningLookup none = LoadTuning(path_ + ".missing", tuning_.key);
+  EXPECT_FALSE(none.tuning);
+  EXPECT_TRUE(none.notice.empty());
+}
+
+}  // namespace
+}  // namespace npu::compiler::testing
