@@ -99,6 +99,8 @@ Status GraphQuantizer::EmitConvTranspose(const ir::Node& n) {
   const float s_x = x->quant().scale[0];
   int64_t saturated = 0;
   std::vector<int32_t> bias_q = QuantizeBias(bias, s_x, qw.scales, saturated);
+  FitFoldedBias(bias_q, x->quant().zero_point[0], qw.values, d.th * d.tw * (d.cin / d.groups),
+                saturated);
   StatusOr<ChannelMultipliers> m = RequantMultipliers(s_x, qw.scales, out.scale[0]);
   if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
   ir::Attributes conv;

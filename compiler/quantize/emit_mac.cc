@@ -109,6 +109,7 @@ Status GraphQuantizer::EmitConv(const ir::Node& n) {
   const float s_x = x->quant().scale[0];
   int64_t saturated = 0;
   std::vector<int32_t> bias = QuantizeBias(FloatValues(b), s_x, qw.scales, saturated);
+  FitFoldedBias(bias, x->quant().zero_point[0], qw.values, ws[1] * ws[2] * ws[3], saturated);
   ctx_.Count("quantize.bias-saturated", saturated);
   StatusOr<ChannelMultipliers> m = RequantMultipliers(s_x, qw.scales, out.scale[0]);
   if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));
@@ -196,6 +197,7 @@ Status GraphQuantizer::EmitGemm(const ir::Node& n) {
   const float s_x = x->quant().scale[0];
   int64_t saturated = 0;
   std::vector<int32_t> bias_q = QuantizeBias(bias, s_x, qw.scales, saturated);
+  FitFoldedBias(bias_q, x->quant().zero_point[0], qw.values, k, saturated);
   ctx_.Count("quantize.bias-saturated", saturated);
   StatusOr<ChannelMultipliers> m = RequantMultipliers(s_x, qw.scales, out.scale[0]);
   if (!m.ok()) return m.status().WithContext(fmt::format("node '{}'", n.name()));

@@ -80,6 +80,21 @@ std::vector<int32_t> QuantizeBias(std::span<const float> bias, float input_scale
   return q;
 }
 
+void FitFoldedBias(std::vector<int32_t>& bias, int32_t input_zero_point,
+                   std::span<const int8_t> weights, int64_t k, int64_t& saturated) {
+  constexpr int64_t kLo = std::numeric_limits<int32_t>::min();
+  constexpr int64_t kHi = std::numeric_limits<int32_t>::max();
+  for (size_t o = 0; o < bias.size() && int64_t(o + 1) * k <= int64_t(weights.size()); ++o) {
+    int64_t sum = 0;
+    for (int64_t i = 0; i < k; ++i) sum += weights[o * k + i];
+    const int64_t share = int64_t{input_zero_point} * sum;  // folded = bias - share
+    const int64_t fitted =
+        std::clamp<int64_t>(bias[o], std::max(kLo, kLo + share), std::min(kHi, kHi + share));
+    if (fitted != bias[o]) ++saturated;
+    bias[o] = static_cast<int32_t>(fitted);
+  }
+}
+
 StatusOr<ChannelMultipliers> RequantMultipliers(float input_scale,
                                                 std::span<const float> weight_scales,
                                                 float output_scale) {

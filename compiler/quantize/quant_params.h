@@ -37,6 +37,13 @@ QuantizedWeights QuantizeWeightRows(std::span<const float> rows, int64_t k,
 std::vector<int32_t> QuantizeBias(std::span<const float> bias, float input_scale,
                                   std::span<const float> weight_scales, int64_t& saturated);
 
+// Narrows each bias so that bias[o] - input_zero_point * sum(row o of `weights`) fits int32: the
+// folded bias the NPU adds (compiler/codegen/constants.h, FoldedBias). Only a bias within that
+// sum of the int32 limits moves (an input range so narrow that the bias saturated, as an all-zero
+// calibration of a squeeze-excitation branch gives); each move is counted in `saturated`.
+void FitFoldedBias(std::vector<int32_t>& bias, int32_t input_zero_point,
+                   std::span<const int8_t> weights, int64_t k, int64_t& saturated);
+
 // Per output channel, input_scale * weight_scales[o] / output_scale as QuantizeMultiplier's pair.
 struct ChannelMultipliers {
   std::vector<int64_t> multiplier, shift;

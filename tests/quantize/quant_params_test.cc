@@ -69,6 +69,23 @@ TEST(QuantizeBias, AccumulatorScaleHalfToEvenAndSaturation) {
             (std::vector<int32_t>{0, 0, 0}));
 }
 
+TEST(FitFoldedBias, LeavesRoomForTheZeroPointsShareAndNothingElse) {
+  // Rows of k = 2: sums 242 and -3; input zero point -128, so the folded biases are
+  // bias + 128 * 242 and bias - 128 * 3.
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  const std::vector<int8_t> rows = {121, 121, -1, -2};
+  std::vector<int32_t> bias = {kMax, kMin};
+  int64_t saturated = 0;
+  FitFoldedBias(bias, -128, rows, 2, saturated);
+  EXPECT_EQ(bias, (std::vector<int32_t>{kMax - 128 * 242, kMin + 128 * 3}));
+  EXPECT_EQ(saturated, 2);
+  std::vector<int32_t> ordinary = {1000, -1000};
+  FitFoldedBias(ordinary, -128, rows, 2, saturated);
+  EXPECT_EQ(ordinary, (std::vector<int32_t>{1000, -1000}));  // far from the limits: unchanged
+  EXPECT_EQ(saturated, 2);
+}
+
 TEST(RequantMultipliers, OnePairPerChannel) {
   StatusOr<ChannelMultipliers> m =
       RequantMultipliers(0.5f, std::vector<float>{0.25f, 0.75f}, 0.125f);
