@@ -191,6 +191,18 @@ std::string ToJson(const RunReport& r) {
                       {"int8_predicted_cycles", p->int8_cycles},
                       {"int8_predicted_dram_bytes", p->int8_dram_bytes}};
   }
+  if (const auto& t = r.tuning) {
+    j["tuning"] = {{"source", t->source},
+                   {"file", t->file},
+                   {"layers_searched", t->layers_searched},
+                   {"layers", t->layers},
+                   {"candidates", t->candidates},
+                   {"seconds", t->seconds},
+                   {"budget_spent", t->budget_spent},
+                   {"tilings_changed", t->tilings_changed},
+                   {"baseline_predicted_cycles", t->baseline_cycles},
+                   {"tuned_predicted_cycles", t->tuned_cycles}};
+  }
   return j.dump(2) + "\n";
 }
 

@@ -15,6 +15,7 @@
 #include "hw/spec/npu_config.pb.h"
 #include "platform/report/energy_report.h"
 #include "platform/report/provenance.h"
+#include "platform/report/tuning_summary.h"
 
 namespace npu::report {
 
@@ -41,7 +42,7 @@ struct LayerReport {
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16
-  uint64_t cycles = 0;  // from the previous layer's completion to this one's
+  uint64_t cycles = 0;     // from the previous layer's completion to this one's
   uint64_t predicted_cycles = 0;
   double mac_utilisation = 0;  // spec::MacSlots / (cycles * rows * cols)
   Stalls stalls;               // summed over the layer's instructions (they overlap)
@@ -112,6 +113,7 @@ struct RunReport {
     uint64_t cycles = 0, dram_bytes = 0;            // as chosen
   };
   std::optional<PrecisionComparison> precision;
+  std::optional<TuningSummary> tuning;  // --tune, or a stored tuning the compile used
 };
 
 // Everything the report needs from one compile and one run.

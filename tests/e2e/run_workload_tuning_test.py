@@ -39,7 +39,8 @@ class Tuning(unittest.TestCase):
             self.assertFalse(os.path.exists(self.report))
             return p.stderr, None
         with open(self.report) as f:
-            return p.stderr, json.load(f)["totals"]["cycles"]
+            self.last = json.load(f)
+            return p.stderr, self.last["totals"]["cycles"]
 
     def stored(self):
         files = glob.glob(os.path.join(self.cache, "tuning", "*.json"))
@@ -57,11 +58,18 @@ class Tuning(unittest.TestCase):
         self.assertEqual(tuning["tuned_cycles"], tuned)
         self.assertLessEqual(tuned, tuning["baseline_cycles"])
         self.assertGreater(tuning["candidates"], 0)
+        said = self.last["tuning"]
+        self.assertEqual((said["source"], said["file"]), ("searched", path))
+        self.assertEqual(said["candidates"], tuning["candidates"])
+        self.assertEqual(said["tuned_predicted_cycles"], tuned)
+        self.assertEqual(said["tilings_changed"], len(tuning["tilings"]))
         err, again = self.run_tool()
         self.assertIn("tuning: using " + path, err)
         self.assertEqual(again, tuned)
+        self.assertEqual(self.last["tuning"]["source"], "stored")
         err, plain = self.run_tool("--no-tuning")
         self.assertNotIn("tuning", err)
+        self.assertNotIn("tuning", self.last)
         self.assertEqual(plain, tuning["baseline_cycles"])
 
     def test_a_damaged_or_foreign_file_is_a_notice(self):

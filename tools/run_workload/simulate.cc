@@ -125,6 +125,7 @@ StatusOr<report::RunReport> SimulateAndReport(const Options& options, const spec
                                                           p->int8_dram_bytes, p->cycles,
                                                           p->dram_bytes};
   }
+  r.tuning = w.tuning;
   NPU_TRY(WriteFiles(options, r, w, *run, config));
   return r;
 }

@@ -181,13 +181,22 @@ StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
   return m;
 }
 
-// The tilings of a tuning (compiler/network/tuning.h): searched now with --tune and stored, or
-// the stored one for this model, config and compiler; none with --no-tuning. What happened goes
-// to stderr.
-StatusOr<std::map<std::string, compiler::ConvTiling>> Tilings(const compiler::QuantizedModel& m,
-                                                              const Options& options,
-                                                              const spec::NpuConfig& config) {
-  if (!options.use_tuning) return std::map<std::string, compiler::ConvTiling>{};
+using report::TuningSummary;
+
+TuningSummary Summary(const compiler::Tuning& t, std::string source, std::string file) {
+  return {std::move(source), std::move(file), t.layers_searched, t.layers,          t.candidates,
+          t.tilings.size(),  t.seconds,       t.budget_spent,    t.baseline_cycles, t.tuned_cycles};
+}
+
+// The tuning to compile with (compiler/network/tuning.h): searched now with --tune and stored,
+// or the stored one for this model, config and compiler; none with --no-tuning or none stored.
+// What happened goes to stderr.
+using MaybeTuning = std::optional<compiler::Tuning>;
+
+StatusOr<MaybeTuning> FindTuning(const compiler::QuantizedModel& m, const Options& options,
+                                 const spec::NpuConfig& config,
+                                 std::optional<TuningSummary>& summary) {
+  if (!options.use_tuning) return MaybeTuning{};
   const compiler::TuningKey key = compiler::MakeTuningKey(CodeIdentity(), m.batched, config);
   const std::string dir = compiler::DefaultTuningDir();
   const std::string path = !options.tuning_file.empty() ? options.tuning_file
@@ -197,27 +206,31 @@ StatusOr<std::map<std::string, compiler::ConvTiling>> Tilings(const compiler::Qu
     auto progress = [&](const std::string& line) {
       if (!options.quiet) std::cerr << line << "\n";
     };
-    NPU_ASSIGN_OR_RETURN(const compiler::Tuning tuning,
+    NPU_ASSIGN_OR_RETURN(compiler::Tuning tuning,
                          compiler::TuneModel(config, m.batched, PipelineOptions(options).compile,
                                              *options.tune_seconds, key, progress));
     std::string where = "not stored (no cache folder: set NPU_CACHE_DIR or --tuning-file)";
+    bool stored = false;
     if (!path.empty()) {
-      const Status stored = compiler::StoreTuning(path, tuning);
-      where = stored.ok() ? "stored in " + path : "not stored: " + std::string(stored.message());
+      const Status s = compiler::StoreTuning(path, tuning);
+      stored = s.ok();
+      where = stored ? "stored in " + path : "not stored: " + std::string(s.message());
     }
     std::cerr << "tuning: " << compiler::DescribeTuning(tuning) << "; " << where << "\n";
-    return tuning.tilings;
+    summary = Summary(tuning, "searched", stored ? path : "");
+    return MaybeTuning(std::move(tuning));
   }
-  if (path.empty()) return std::map<std::string, compiler::ConvTiling>{};
+  if (path.empty()) return MaybeTuning{};
   compiler::TuningLookup found = compiler::LoadTuning(path, key);
   if (!found.notice.empty()) std::cerr << "notice: " << found.notice << "\n";
   if (!found.tuning && !options.tuning_file.empty() && found.notice.empty()) {
     return NotFound(fmt::format("--tuning-file '{}': no such file", options.tuning_file));
   }
-  if (!found.tuning) return std::map<std::string, compiler::ConvTiling>{};
+  if (!found.tuning) return MaybeTuning{};
   // Always said, even with --quiet: the cycles are not the heuristics'.
   std::cerr << "tuning: using " << path << " (" << compiler::DescribeTuning(*found.tuning) << ")\n";
-  return found.tuning->tilings;
+  summary = Summary(*found.tuning, "stored", path);
+  return found.tuning;
 }
 
 // A whole model compiled for `config`.
@@ -226,10 +239,13 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
                                              const spec::NpuConfig& config) {
   const auto start = std::chrono::steady_clock::now();
   compiler::CompileOptions compile = PipelineOptions(options).compile;
-  NPU_ASSIGN_OR_RETURN(compile.tilings, Tilings(*m, options, config));
+  std::optional<TuningSummary> summary;
+  NPU_ASSIGN_OR_RETURN(const MaybeTuning tuning, FindTuning(*m, options, config, summary));
+  if (tuning) compile.tilings = tuning->tilings;
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
                        compiler::CompileForConfig(*m, config, compile));
   PreparedWorkload p;
+  p.tuning = summary;
   if (m->int8_twin) {  // --precision auto: what the same model all int8 would take
     NPU_ASSIGN_OR_RETURN(
         const compiler::CompiledModel int8,

@@ -16,6 +16,7 @@
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
+#include "platform/report/tuning_summary.h"
 #include "tools/run_workload/options.h"
 
 namespace npu::tools {
@@ -39,6 +40,7 @@ struct PreparedWorkload {
     uint64_t int8_cycles = 0, int8_dram_bytes = 0, cycles = 0, dram_bytes = 0;
   };
   std::optional<PrecisionComparison> precision;
+  std::optional<report::TuningSummary> tuning;  // --tune or a stored tuning
 };
 
 // The names --list shows, each with a one-line description.
