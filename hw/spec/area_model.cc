@@ -66,11 +66,11 @@ double SramMacroArea45Mm2(uint64_t bytes, uint64_t word_bytes) {
 AreaBreakdown UnitAreas(const NpuConfig& c) {
   const uint64_t banks = c.sram().banks();
   AreaBreakdown a{};
-  // Depthwise row groups: one more 32-bit adder per column and group, to end the column's sum at
-  // each group's last row (the weights' broadcast wiring is not counted).
+  // Row groups: one more 32-bit adder per column and group, to end the column's sum at each
+  // group's last row (the weights' broadcast wiring is not counted).
   a[int(AreaUnit::kMacArray)] =
       (double(c.mac().rows()) * c.mac().cols() * PeUm2() +
-       double(c.mac().depthwise_row_groups() - 1) * c.mac().cols() * kAdd32Um2) /
+       double(c.mac().row_groups() - 1) * c.mac().cols() * kAdd32Um2) /
       kUm2PerMm2;
   a[int(AreaUnit::kSram)] =
       banks * SramMacroArea45Mm2(c.sram().size_bytes() / banks, c.sram().bank_width_bytes());

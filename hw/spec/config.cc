@@ -142,7 +142,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_fold_pipelining(DOUBLE_BUFFERED);
   c.mutable_mac()->set_int4_weight_rate(2);
   c.mutable_mac()->set_fp16_mac_cycles(2);
-  c.mutable_mac()->set_depthwise_row_groups(1);
+  c.mutable_mac()->set_row_groups(1);
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -255,7 +255,7 @@ uint64_t Fingerprint(const NpuConfig& config) {
   }
   if (hardware.mac().int4_weight_rate() == 2) hardware.mutable_mac()->clear_int4_weight_rate();
   if (hardware.mac().fp16_mac_cycles() == 2) hardware.mutable_mac()->clear_fp16_mac_cycles();
-  if (hardware.mac().depthwise_row_groups() == 1) hardware.mutable_mac()->clear_depthwise_row_groups();
+  if (hardware.mac().row_groups() == 1) hardware.mutable_mac()->clear_row_groups();
   if (hardware.act().fp16_element_cycles() == 2) hardware.mutable_act()->clear_fp16_element_cycles();
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());

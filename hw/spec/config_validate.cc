@@ -38,21 +38,20 @@ Status ValidateMac(const MacArrayConfig& mac) {
                                                       : std::to_string(mac.fold_pipelining())));
   }
   if (mac.int4_weight_rate() != 1 && mac.int4_weight_rate() != 2) {
-    return InvalidArgument(fmt::format(
-        "mac.int4_weight_rate = {}: must be 1 or 2 (int4 products per PE per cycle)",
-        mac.int4_weight_rate()));
+    return InvalidArgument(
+        fmt::format("mac.int4_weight_rate = {}: must be 1 or 2 (int4 products per PE per cycle)",
+                    mac.int4_weight_rate()));
   }
   if (mac.fp16_mac_cycles() != 1 && mac.fp16_mac_cycles() != 2 && mac.fp16_mac_cycles() != 4) {
-    return InvalidArgument(fmt::format(
-        "mac.fp16_mac_cycles = {}: must be 1, 2 or 4 (cycles a PE takes per FP16 MAC)",
-        mac.fp16_mac_cycles()));
+    return InvalidArgument(
+        fmt::format("mac.fp16_mac_cycles = {}: must be 1, 2 or 4 (cycles a PE takes per FP16 MAC)",
+                    mac.fp16_mac_cycles()));
   }
-  if (mac.depthwise_row_groups() < 1 || mac.depthwise_row_groups() > 16 ||
-      mac.depthwise_row_groups() > mac.rows()) {
+  if (mac.row_groups() < 1 || mac.row_groups() > 16 || mac.row_groups() > mac.rows()) {
     return InvalidArgument(fmt::format(
-        "mac.depthwise_row_groups = {}: must be 1 to 16 and at most mac.rows ({}) (copies of a "
-        "depthwise kernel's weights in the array's rows)",
-        mac.depthwise_row_groups(), mac.rows()));
+        "mac.row_groups = {}: must be 1 to 16 and at most mac.rows ({}) (copies of a short "
+        "reduction's weights in the array's rows)",
+        mac.row_groups(), mac.rows()));
   }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.

@@ -12,11 +12,11 @@ namespace npu::spec {
 namespace {
 
 struct Shape {
-  uint64_t m, n, k;  // pixels, output channels, reduction length
+  uint64_t m, n, k;            // pixels, output channels, reduction length
   uint64_t rows, cols, width;  // rows: per fold, the K-chunk (WS: R x the int4 rate) or pixels
   bool depthwise, weights_kn, int4;
   uint64_t elem;    // bytes of an input or (not int4) weight element: 2 for fp16
-  uint64_t groups;  // depthwise row groups (DepthwiseRowGroups)
+  uint64_t groups;  // row groups (RowGroups)
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
@@ -31,15 +31,17 @@ Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
           conv.weights_kn,
           conv.weights_int4,
           ElementBytes(conv.fp16),
-          DepthwiseRowGroups(c, conv)};
+          RowGroups(c, conv)};
 }
 
 // The input columns the windows of `g` adjacent output pixels of one row read: the union of
 // {ox * stride_w + kx * dilation_w}.
 uint64_t UnionColumns(const ConvArgs& conv, uint64_t g) {
-  std::vector<bool> used(conv.stride_w * (g - 1) + uint64_t{conv.dilation_w} * (conv.kernel_w - 1) + 1);
+  std::vector<bool> used(conv.stride_w * (g - 1) + uint64_t{conv.dilation_w} * (conv.kernel_w - 1) +
+                         1);
   for (uint64_t ox = 0; ox < g; ++ox) {
-    for (uint64_t kx = 0; kx < conv.kernel_w; ++kx) used[ox * conv.stride_w + kx * conv.dilation_w] = true;
+    for (uint64_t kx = 0; kx < conv.kernel_w; ++kx)
+      used[ox * conv.stride_w + kx * conv.dilation_w] = true;
   }
   return uint64_t(std::count(used.begin(), used.end(), true));
 }
@@ -49,7 +51,8 @@ uint64_t UnionColumns(const ConvArgs& conv, uint64_t g) {
 // UnionColumns pixels, c channels each.
 uint64_t GroupedPixelVectors(const Shape& s, const ConvArgs& conv) {
   const uint64_t full = conv.out_w / s.groups, rest = conv.out_w % s.groups;
-  const uint64_t per_row = full * UnionColumns(conv, s.groups) + (rest ? UnionColumns(conv, rest) : 0);
+  const uint64_t per_row =
+      full * UnionColumns(conv, s.groups) + (rest ? UnionColumns(conv, rest) : 0);
   return uint64_t{conv.out_h} * conv.kernel_h * per_row;
 }
 
@@ -80,24 +83,26 @@ uint64_t VectorWords(uint64_t k0, uint64_t r, uint64_t segment, uint64_t width) 
 // The r x c weight block of reduction indices k0.. and columns n0..: c runs of a row's bytes
 // for them, or (weights_kn) r runs of c.
 uint64_t BlockWords(const Shape& s, uint64_t k0, uint64_t r, uint64_t c) {
-  return s.weights_kn ? r * CeilDiv(c * s.elem, s.width)
-                      : c * CeilDiv(RowBytes(s, k0, r), s.width);
+  return s.weights_kn ? r * CeilDiv(c * s.elem, s.width) : c * CeilDiv(RowBytes(s, k0, r), s.width);
 }
 
 // Weight-stationary: the r x c block, then m vectors of the K-chunk [k0, k0 + r).
 FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
                                uint64_t c) {
   const uint64_t e = s.elem;
-  if (s.groups > 1) {  // the weights once (replicated in the array), the groups' windows
+  // Depthwise row groups: the weights once (replicated in the array), each group's windows
+  // once. Other CONVs' groups take whole pixels' vectors, the same reads as one pixel a step.
+  if (s.groups > 1 && s.depthwise) {
     const uint64_t pixels = GroupedPixelVectors(s, conv);
     return {c * RowBytes(s, k0, r) + pixels * c * e,
             BlockWords(s, k0, r, c) + pixels * CeilDiv(c * e, s.width)};
   }
   const uint64_t vector_bytes = (s.depthwise ? r * c : r) * e;
-  const uint64_t vector_words =
-      s.depthwise ? r * CeilDiv(c * e, s.width)
-                  : VectorWords(k0 * e, r * e, SegmentValues(conv) * e, s.width);
-  return {c * RowBytes(s, k0, r) + s.m * vector_bytes, BlockWords(s, k0, r, c) + s.m * vector_words};
+  const uint64_t vector_words = s.depthwise
+                                    ? r * CeilDiv(c * e, s.width)
+                                    : VectorWords(k0 * e, r * e, SegmentValues(conv) * e, s.width);
+  return {c * RowBytes(s, k0, r) + s.m * vector_bytes,
+          BlockWords(s, k0, r, c) + s.m * vector_words};
 }
 
 // Output-stationary: r pixels' windows and c output channels' weights, K steps.
@@ -105,8 +110,9 @@ FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r,
   const uint64_t e = s.elem;
   const uint64_t window_bytes = (s.depthwise ? s.k * c : s.k) * e;
   const uint64_t window_words =
-      s.depthwise ? s.k * CeilDiv(c * e, s.width)
-                  : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c * e, s.width);
+      s.depthwise
+          ? s.k * CeilDiv(c * e, s.width)
+          : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c * e, s.width);
   const uint64_t tap_words =
       s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c * e, s.width);
   const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;

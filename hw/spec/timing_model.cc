@@ -88,19 +88,21 @@ uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv) {
   return conv.fp16 ? std::max<uint64_t>(1, c.mac().fp16_mac_cycles()) : 1;
 }
 
-uint64_t DepthwiseRowGroups(const NpuConfig& c, const ConvArgs& conv) {
-  if (!conv.depthwise || c.mac().dataflow() != WEIGHT_STATIONARY) return 1;
-  const uint64_t taps = uint64_t{conv.kernel_h} * conv.kernel_w;
-  const uint64_t fit = taps == 0 ? 1 : FoldReductionRows(c, conv) / taps;
-  return std::max<uint64_t>(1, std::min<uint64_t>(c.mac().depthwise_row_groups(), fit));
+uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv) {
+  if (c.mac().dataflow() != WEIGHT_STATIONARY) return 1;
+  const uint64_t k = conv.depthwise ? uint64_t{conv.kernel_h} * conv.kernel_w : ConvGemm(conv).k;
+  const uint64_t fit = k == 0 ? 1 : FoldReductionRows(c, conv) / k;
+  return std::max<uint64_t>(1, std::min<uint64_t>(c.mac().row_groups(), fit));
 }
 
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   const ConvGemmShape g = ConvGemm(conv);
-  const uint64_t groups = DepthwiseRowGroups(c, conv);
-  const uint64_t steps = c.mac().dataflow() != WEIGHT_STATIONARY ? CeilDiv(g.k, ReductionRate(c, conv))
-                         : groups > 1 ? uint64_t{conv.out_h} * CeilDiv(conv.out_w, groups)
-                                      : g.m;
+  const uint64_t groups = RowGroups(c, conv);
+  const uint64_t steps = c.mac().dataflow() != WEIGHT_STATIONARY
+                             ? CeilDiv(g.k, ReductionRate(c, conv))
+                         : groups == 1    ? g.m
+                         : conv.depthwise ? uint64_t{conv.out_h} * CeilDiv(conv.out_w, groups)
+                                          : CeilDiv(g.m, groups);
   return steps * ConvStepCycles(c, conv);
 }
 
@@ -185,7 +187,8 @@ bool IsFp16(const Instruction& insn) {
 }  // namespace
 
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {
-  const uint64_t per_element = IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;
+  const uint64_t per_element =
+      IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;
   return VectorLaneOps(insn) * per_element;
 }
 

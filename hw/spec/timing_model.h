@@ -61,10 +61,12 @@ uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 // reduction step (OS) occupies the array that many cycles: T is M or K times it.
 uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv);  // 1, or the FP16 MAC's
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);      // T: M or K (x step cycles)
-// Weight-stationary depthwise CONVs: the row groups the array uses, min(mac.depthwise_row_groups,
-// FoldReductionRows / taps), at least 1 (1 for any other CONV). With G > 1 each step takes G
-// adjacent output pixels of one output row: a fold streams out_h x ceil(out_w / G) steps.
-uint64_t DepthwiseRowGroups(const NpuConfig& c, const ConvArgs& conv);
+// Weight-stationary CONVs: the row groups the array uses, min(mac.row_groups, FoldReductionRows /
+// K), at least 1, where K is a depthwise kernel's taps or another CONV's whole reduction (1 when
+// that does not fit one fold, and for output-stationary arrays). With G > 1 each step takes G
+// output pixels: a depthwise fold G adjacent pixels of one output row (out_h x ceil(out_w / G)
+// steps, sharing their windows' columns), another CONV any G pixels (ceil(M / G) steps).
+uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv);
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
 // The array's folds alone, MacFoldsCycles of ConvFolds and ConvStream: what hw/rtl measures.
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,

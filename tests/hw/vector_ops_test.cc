@@ -144,9 +144,9 @@ TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
 // The same CONV with 3 depthwise row groups: 3 pixels a step, the groups' windows read once
 // (tests/spec/operand_stream_test.cc counts them): 94 + 170 + 96 cycles instead of 640, the
 // first fold still bank-bound; the same MACs (results: network_e2e_test's row-group case).
-TEST(VectorOps, DepthwiseRowGroupsTakeTheirFoldFormula) {
+TEST(VectorOps, RowGroupsTakeTheirFoldFormula) {
   spec::NpuConfig config = spec::DefaultConfig();
-  config.mutable_mac()->set_depthwise_row_groups(3);
+  config.mutable_mac()->set_row_groups(3);
   ASSERT_TRUE(spec::Validate(config).ok());
   const spec::ConvArgs c = Depthwise3x3();
   ASSERT_EQ(spec::ConvComputeCycles(config, c), 94u + 170 + 96);

@@ -215,8 +215,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mobilenet_v2_mixed_fp16_small", "mobilenet_v2", 64, kSmall, {}, 8, -1, false, true},
         Case{"small_cnn_mixed_fp16_os16", "small_cnn", 48, kOs16, {}, 8, -1, false, true},
         Case{"mlp_mixed_fp16_large_os", "mlp", 0, kLarge, {}, 8, -1, false, true},
-        // Depthwise row groups (3 copies of a 3x3 kernel in the 32 rows).
-        Case{"mobilenet_v2_dw_row_groups", "mobilenet_v2", 96, {"mac.depthwise_row_groups=3"}}),
+        // Row groups: 3 copies of a 3x3 depthwise kernel in the 32 rows, 2 of the 16-channel
+        // expansion's 1x1; and on a 64-row array the first 3x3 over 3 channels (K = 27) twice.
+        Case{"mobilenet_v2_row_groups", "mobilenet_v2", 96, {"mac.row_groups=3"}},
+        Case{"small_cnn_row_groups_64", "small_cnn", 48,
+             {"mac.rows=64", "mac.cols=64", "mac.row_groups=2"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

@@ -98,20 +98,20 @@ TEST(Config, RulesNameFieldAndRule) {
   ExpectRefused("act.lanes=0", "act.lanes");
   ExpectRefused("clock_mhz=0", "clock_mhz");
   ExpectRefused("cmd.queue_depth=0", "cmd.queue_depth");
-  ExpectRefused("mac.depthwise_row_groups=0", "mac.depthwise_row_groups = 0: must be 1 to 16");
-  ExpectRefused("mac.depthwise_row_groups=17", "mac.depthwise_row_groups = 17");
+  ExpectRefused("mac.row_groups=0", "mac.row_groups = 0: must be 1 to 16");
+  ExpectRefused("mac.row_groups=17", "mac.row_groups = 17");
 }
 
 // Depthwise row groups: out of the fingerprint at 1 (binaries from before keep theirs), in it
 // otherwise; each group past the first adds an adder per column.
-TEST(Config, DepthwiseRowGroupsFingerprintAndArea) {
+TEST(Config, RowGroupsFingerprintAndArea) {
   NpuConfig a = DefaultConfig();
   ASSERT_TRUE(ApplyOverride(a, "tech.node=NODE_45NM").ok());
   NpuConfig cleared = a;
-  cleared.mutable_mac()->clear_depthwise_row_groups();
+  cleared.mutable_mac()->clear_row_groups();
   EXPECT_EQ(Fingerprint(a), Fingerprint(cleared));
   NpuConfig b = a;
-  ASSERT_TRUE(ApplyOverride(b, "mac.depthwise_row_groups=3").ok());
+  ASSERT_TRUE(ApplyOverride(b, "mac.row_groups=3").ok());
   EXPECT_TRUE(Validate(b).ok());
   EXPECT_NE(Fingerprint(a), Fingerprint(b));
   const double grown = UnitAreas(b)[int(AreaUnit::kMacArray)] - UnitAreas(a)[int(AreaUnit::kMacArray)];

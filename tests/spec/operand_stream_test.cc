@@ -88,11 +88,11 @@ TEST(OperandStream, DepthwiseVectorsReadEachTapsChannels) {
   EXPECT_EQ(classes[1].reads, (FoldReads{8 + 4 * 8, 8 * 1 + 4 * 1 * 2}));
 }
 
-// Depthwise row groups (mac.depthwise_row_groups): a 3x3 kernel on 32 rows fits 3 copies; each
+// Depthwise row groups (mac.row_groups): a 3x3 kernel on 32 rows fits 3 copies; each
 // step takes 3 adjacent output pixels of a row and reads the union of their windows once.
-TEST(OperandStream, DepthwiseRowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {
+TEST(OperandStream, RowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {
   NpuConfig config = DefaultConfig();  // 32 x 32 weight-stationary, 16 banks of 16 bytes
-  config.mutable_mac()->set_depthwise_row_groups(3);
+  config.mutable_mac()->set_row_groups(3);
   ConvArgs c;
   c.in_h = c.in_w = 16;
   c.in_c = c.out_c = 48;
@@ -100,7 +100,7 @@ TEST(OperandStream, DepthwiseRowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) 
   c.kernel_h = c.kernel_w = 3;
   c.out_h = c.out_w = 16;
   c.depthwise = true;
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 3u);
+  EXPECT_EQ(RowGroups(config, c), 3u);
   // 16 rows of ceil(16 / 3) = 6 steps.
   EXPECT_EQ(ConvStream(config, c), 96u);
   // Per output row: 5 groups of 3 pixels reading 5 input columns, 1 of 1 reading 3; 3 kernel
@@ -114,25 +114,46 @@ TEST(OperandStream, DepthwiseRowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) 
   EXPECT_EQ(ConvArrayCycles(config, c), 94u + 2 * 96);
   EXPECT_EQ(ConvComputeCycles(config, c), 94u + 170 + 96);
   // One group: 640 cycles (tests/hw/vector_ops_test.cc). The MACs are the same.
-  config.mutable_mac()->set_depthwise_row_groups(1);
+  config.mutable_mac()->set_row_groups(1);
   EXPECT_EQ(ConvComputeCycles(config, c), 94u + 290 + 256);
 }
 
-TEST(OperandStream, DepthwiseRowGroupsAreLimitedByTheRowsAKernelLeaves) {
+// A convolution whose whole reduction is short (a 1x1 over 16 channels: K = 16 of 32 rows) holds
+// two copies of its weights: two pixels a step, each pixel's vector read as before.
+TEST(OperandStream, RowGroupsOfAShortReductionStreamHalfThePixelsAndReadTheSame) {
   NpuConfig config = DefaultConfig();
-  config.mutable_mac()->set_depthwise_row_groups(4);
+  const ConvArgs c = Conv(1, 16, 64, 15);  // M = 225 pixels, N = 64: two column folds
+  const std::vector<FoldClass> one = ConvFoldClasses(config, c);
+  const uint64_t alone = ConvArrayCycles(config, c);
+  config.mutable_mac()->set_row_groups(3);
+  EXPECT_EQ(RowGroups(config, c), 2u);     // min(3, 32 / 16)
+  EXPECT_EQ(ConvStream(config, c), 113u);  // ceil(225 / 2)
+  EXPECT_EQ(ConvStreamReads(config, c), ConvStreamReads(DefaultConfig(), c));
+  EXPECT_EQ(ConvFoldClasses(config, c).size(), one.size());
+  // (folds - 1) x max(T, R) + T + 2R + C - 2: 225 -> 113 for each of the 2 folds.
+  EXPECT_EQ(alone, 225u + 225 + 94);
+  EXPECT_EQ(ConvArrayCycles(config, c), 113u + 113 + 94);
+  EXPECT_EQ(RowGroups(config, Conv(3, 3, 64, 15)), 1u);   // K = 27: one copy in 32 rows
+  EXPECT_EQ(RowGroups(config, Conv(1, 10, 64, 15)), 3u);  // K = 10: three
+  config.mutable_mac()->set_dataflow(OUTPUT_STATIONARY);
+  EXPECT_EQ(RowGroups(config, c), 1u);
+}
+
+TEST(OperandStream, RowGroupsAreLimitedByTheRowsAKernelLeaves) {
+  NpuConfig config = DefaultConfig();
+  config.mutable_mac()->set_row_groups(4);
   ConvArgs c = Conv(3, 32, 32, 16);
   c.depthwise = true;
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 3u);  // 32 / 9
+  EXPECT_EQ(RowGroups(config, c), 3u);  // 32 / 9
   c.kernel_h = c.kernel_w = 5;
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);  // 32 / 25
-  c.weights_int4 = true;                          // int4: 64 reduction rows
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 2u);
+  EXPECT_EQ(RowGroups(config, c), 1u);  // 32 / 25
+  c.weights_int4 = true;                // int4: 64 reduction rows
+  EXPECT_EQ(RowGroups(config, c), 2u);
   c.weights_int4 = false, c.depthwise = false;
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);   // not depthwise
+  EXPECT_EQ(RowGroups(config, c), 1u);  // not depthwise: K = 5 x 5 x 32 spans many folds
   c.depthwise = true;
   config.mutable_mac()->set_dataflow(OUTPUT_STATIONARY);
-  EXPECT_EQ(DepthwiseRowGroups(config, c), 1u);   // rows hold pixels already
+  EXPECT_EQ(RowGroups(config, c), 1u);  // rows hold pixels already
   // A stride of 2: the union of 3 windows is 2 * 2 + 3 = 7 columns.
   config.mutable_mac()->set_dataflow(WEIGHT_STATIONARY);
   c = Conv(3, 8, 8, 3);
