@@ -79,6 +79,7 @@ Json LayerJson(const LayerReport& l) {
           {"tiling", l.tiling},
           {"first_instruction", l.first_instruction},
           {"instructions", l.instruction_count},
+          {"interleaved", l.interleaved},
           {"macs", l.macs},
           {"cycles", l.cycles},
           {"predicted_cycles", l.predicted_cycles},

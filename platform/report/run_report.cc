@@ -117,6 +117,11 @@ void AddLayers(const RunInputs& in, RunReport& r) {
   std::vector<uint64_t> latest_ends(in.program->layers_size());
   for (int i = 0; i < in.program->layers_size(); ++i) {
     r.layers.push_back(Layer(in, i, latest_ends[i]));
+    // Moved in among the instructions of the layer before it (compiler/network/layer_interleave.h).
+    const LayerReport* before = i > 0 ? &r.layers[i - 1] : nullptr;
+    LayerReport& l = r.layers.back();
+    l.interleaved = before != nullptr && !before->instructions.empty() && !l.instructions.empty() &&
+                    l.instructions.front() < before->instructions.back();
   }
   const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, r.cycles);
   for (size_t i = 0; i < r.layers.size(); ++i) r.layers[i].cycles = cycles[i];

@@ -39,6 +39,7 @@ struct LayerReport {
   std::string engine = "npu";  // or "cpu": run by the firmware on the control core
   uint32_t first_instruction = 0, instruction_count = 0;
   std::vector<uint32_t> instructions;  // spec::LayerInstructions
+  bool interleaved = false;  // its first instruction comes before the previous layer's last
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16

@@ -2,6 +2,7 @@
 #include "platform/report/terminal_report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -34,12 +35,20 @@ std::string KiB(uint64_t b) { return fmt::format("{:.1f}", b / 1024.0); }
 std::string ComputeTable(const RunReport& r) {
   std::string t = fmt::format("{:<18} {:<15} {:<27} {:>7} {:>11} {:>7} {:>5}\n", "layer", "op",
                               "shape", "MMACs", "cycles", "pred", "util");
+  std::vector<std::string> interleaved;
   for (const LayerReport& l : r.layers) {
     t +=
         fmt::format("{:<18} {:<15} {:<27} {:>7.1f} {:>11} {:>7} {:>4.0f}%\n", Short(l.name, 18),
                     Short(l.engine == "cpu" ? "cpu:" + l.op : l.op, 15), Short(l.shape, 27),
                     l.macs / 1e6, Grouped(l.cycles),
                     Percent(double(l.predicted_cycles), double(l.cycles)), 100 * l.mac_utilisation);
+    if (l.interleaved) interleaved.push_back(l.name);
+  }
+  if (!interleaved.empty()) {
+    t += fmt::format(
+        "interleaved with the layer before (their cycles are those after it; the rest ran under "
+        "it): {}\n",
+        fmt::join(interleaved, ", "));
   }
   return t;
 }

@@ -149,6 +149,8 @@ def main():
         jsonschema.validate(model, schema, cls=jsonschema.Draft202012Validator)
         assert model["check"]["status"] == "pass" and len(model["layers"]) > 3, model["check"]
         assert model["accuracy"]["outputs"][0]["cosine"] > 0.99, model["accuracy"]["outputs"]
+        # Its pool runs under the convolution before it (docs/network-compiler.md, interleaving).
+        assert [l["name"] for l in model["layers"] if l["interleaved"]], model["layers"]
         check_energy(model)
         run("small_cnn", "--quiet", "--timing-only", "--json", model_json)
         fast_model = json.load(open(model_json))
