@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "hw/spec/layer_attribution.h"
 
@@ -21,12 +22,16 @@ int TrackRank(const std::string& engine) {
   return 6;
 }
 
-std::string LayerOf(const spec::Program& program, int64_t insn) {
+// Per instruction, the name of its layer ("" for none), built once: an interleaved layer's
+// instructions are a list, not a range (spec::LayerInstructions).
+std::vector<std::string_view> LayerNames(const spec::Program& program) {
+  std::vector<std::string_view> names(program.instructions().size() / spec::kInsnBytes);
   for (const spec::LayerInfo& l : program.layers()) {
-    const std::vector<uint32_t> insns = spec::LayerInstructions(l);
-    if (std::binary_search(insns.begin(), insns.end(), insn)) return l.name();
+    for (uint32_t k : spec::LayerInstructions(l)) {
+      if (k < names.size()) names[k] = l.name();
+    }
   }
-  return "";
+  return names;
 }
 
 Json Event(const std::string& name, const char* category, int tid, uint64_t begin, uint64_t end,
@@ -37,7 +42,7 @@ Json Event(const std::string& name, const char* category, int tid, uint64_t begi
 
 // One engine's events in time order, with idle events filling the gaps up to `total`.
 void AddTrack(Json& out, int tid, std::vector<const hw::TraceEvent*> events, uint64_t total,
-              double mhz, const spec::Program& program) {
+              double mhz, const std::vector<std::string_view>& layer_names) {
   std::sort(events.begin(), events.end(), [](const hw::TraceEvent* a, const hw::TraceEvent* b) {
     return a->begin_cycle < b->begin_cycle;
   });
@@ -48,7 +53,9 @@ void AddTrack(Json& out, int tid, std::vector<const hw::TraceEvent*> events, uin
     const bool wait = e->name.rfind("wait", 0) == 0 || e->name == "queue full";
     Json event = Event(e->name, wait ? "stall" : "busy", tid, e->begin_cycle, e->end_cycle, mhz);
     if (e->insn >= 0) {
-      event["args"] = {{"insn", e->insn}, {"layer", LayerOf(program, e->insn)}};
+      const std::string_view layer =
+          size_t(e->insn) < layer_names.size() ? layer_names[e->insn] : std::string_view();
+      event["args"] = {{"insn", e->insn}, {"layer", layer}};
     }
     out.push_back(std::move(event));
     cursor = std::max(cursor, e->end_cycle);
@@ -76,6 +83,7 @@ std::string ToChromeTrace(const std::vector<hw::TraceEvent>& events,
     return TrackRank(a) < TrackRank(b);
   });
   const double mhz = config.clock_mhz();
+  const std::vector<std::string_view> layer_names = LayerNames(program);
   Json trace = Json::array();
   trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "NPU"}}}});
   for (size_t tid = 0; tid < engines.size(); ++tid) {
@@ -89,7 +97,7 @@ std::string ToChromeTrace(const std::vector<hw::TraceEvent>& events,
                      {"pid", 1},
                      {"tid", tid},
                      {"args", {{"sort_index", tid}}}});
-    AddTrack(trace, int(tid), by_engine[engines[tid]], total_cycles, mhz, program);
+    AddTrack(trace, int(tid), by_engine[engines[tid]], total_cycles, mhz, layer_names);
   }
   Json doc = {{"traceEvents", trace},
               {"displayTimeUnit", "ns"},

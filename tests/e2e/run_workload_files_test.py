@@ -144,13 +144,19 @@ def main():
 
         # A whole model: bit-exact, with the accuracy report in the JSON.
         model_json = os.path.join(tmp, "model.json")
-        run("small_cnn", "--quiet", "--json", model_json)
+        model_trace = os.path.join(tmp, "model_trace.json")
+        run("small_cnn", "--quiet", "--json", model_json, "--trace", model_trace)
         model = json.load(open(model_json))
         jsonschema.validate(model, schema, cls=jsonschema.Draft202012Validator)
         assert model["check"]["status"] == "pass" and len(model["layers"]) > 3, model["check"]
         assert model["accuracy"]["outputs"][0]["cosine"] > 0.99, model["accuracy"]["outputs"]
-        # Its pool runs under the convolution before it (docs/network-compiler.md, interleaving).
-        assert [l["name"] for l in model["layers"] if l["interleaved"]], model["layers"]
+        # Its pool runs under the convolution before it (docs/network-compiler.md, interleaving),
+        # and the trace names every NPU instruction's layer, the interleaved ones' too.
+        interleaved = {l["name"] for l in model["layers"] if l["interleaved"]}
+        assert interleaved, model["layers"]
+        trace = json.load(open(model_trace))
+        labels = {e["args"]["layer"] for e in trace["traceEvents"] if "insn" in e.get("args", {})}
+        assert interleaved <= labels <= {l["name"] for l in model["layers"]}, labels
         check_energy(model)
         run("small_cnn", "--quiet", "--timing-only", "--json", model_json)
         fast_model = json.load(open(model_json))
