@@ -34,6 +34,12 @@ struct CompileOptions {
   // Networks: move a layer's instructions in among those of the layer before it where that is
   // faster (compiler/network/layer_interleave.h).
   bool interleave_layers = true;
+  // Networks: split a pointwise convolution and the convolution reading its too-large output
+  // into row strips whose intermediates stay on chip (compiler/network/row_strips.h). kAuto
+  // compiles the network both ways when there is something to split and keeps the one predicted
+  // faster (strips reload their weights and recompute halo rows: on a small SRAM they lose).
+  enum class RowStrips { kAuto, kOn, kOff };
+  RowStrips row_strips = RowStrips::kAuto;
   // Networks: per layer name, a convolution tiling to take instead of the search's where it fits
   // (a tuning's: compiler/network/tuning.h); a layer whose tiling does not fit is searched.
   std::map<std::string, ConvTiling> tilings = {};

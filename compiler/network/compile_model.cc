@@ -11,6 +11,7 @@
 #include "compiler/network/layer_interleave.h"
 #include "compiler/network/model_program.h"
 #include "compiler/network/on_chip_plan.h"
+#include "compiler/network/row_strips.h"
 #include "compiler/qinterp/check.h"
 #include "compiler/schedule/dependencies.h"
 #include "compiler/schedule/token_check.h"
@@ -182,9 +183,23 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // 1. Validate, lower.
   NPU_TRY(spec::Validate(config));
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
-  NPU_ASSIGN_OR_RETURN(Network network,
-                       LowerGraph(quantized, {options.cpu_fallback, options.cpu_ops}));
-  return CompileNetwork(config, std::move(network), options);
+  const auto compile = [&](const ir::Graph& graph) -> StatusOr<CompiledModel> {
+    NPU_ASSIGN_OR_RETURN(Network network,
+                         LowerGraph(graph, {options.cpu_fallback, options.cpu_ops}));
+    return CompileNetwork(config, std::move(network), options);
+  };
+  // 1b. Row strips (row_strips.h), kept if predicted faster unless told.
+  using RowStrips = CompileOptions::RowStrips;
+  if (options.row_strips == RowStrips::kOff) return compile(quantized);
+  ir::Graph strips = quantized.Clone();
+  NPU_ASSIGN_OR_RETURN(const int pairs, SplitRowStrips(config, strips));
+  if (pairs == 0) return compile(quantized);
+  StatusOr<CompiledModel> split = compile(strips);
+  if (split.ok()) split->row_strip_pairs = pairs;
+  if (options.row_strips == RowStrips::kOn) return split;
+  StatusOr<CompiledModel> whole = compile(quantized);
+  if (!split.ok() || (whole.ok() && whole->cost.cycles <= split->cost.cycles)) return whole;
+  return split;
 }
 
 StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network network,

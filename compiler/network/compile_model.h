@@ -96,6 +96,7 @@ struct CompiledModel {
   uint64_t predicted_cpu_cycles = 0;  // the CPU ops' share of cost.cycles
   uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
   uint64_t roofline_cycles = 0;       // sum of the layers'
+  int row_strip_pairs = 0;            // producer/consumer pairs compiled as row strips
 };
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,

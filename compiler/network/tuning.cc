@@ -130,9 +130,13 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   tuning.key = key;
   tuning.model = baseline.network.name;
   tuning.baseline_cycles = tuning.tuned_cycles = baseline.cost.cycles;
+  CompileOptions trial = options;
+  // The candidates keep the baseline's choice of row strips (one compile each, not two).
+  tuning.row_strips = baseline.row_strip_pairs > 0;
+  trial.row_strips =
+      tuning.row_strips ? CompileOptions::RowStrips::kOn : CompileOptions::RowStrips::kOff;
   const std::vector<size_t> order = SearchOrder(baseline);
   tuning.layers = order.size();
-  CompileOptions trial = options;
   for (size_t i : order) {
     const ModelLayer& layer = baseline.layers[i];
     const std::optional<ConvLayer> conv = ConvOf(baseline.network.layers[i]);
@@ -214,6 +218,7 @@ std::string SerializeTuning(const Tuning& t) {
                   {"layers", t.layers},
                   {"seconds", t.seconds},
                   {"budget_spent", t.budget_spent},
+                  {"row_strips", t.row_strips},
                   {"tilings", tilings}};
   return j.dump(2) + "\n";
 }
@@ -255,6 +260,7 @@ TuningLookup LoadTuning(const std::string& path, const TuningKey& key) {
     t.layers = j.at("layers").get<uint64_t>();
     t.seconds = j.at("seconds").get<double>();
     t.budget_spent = j.at("budget_spent").get<bool>();
+    t.row_strips = j.at("row_strips").get<bool>();
     for (const auto& [name, tiling] : j.at("tilings").items()) {
       t.tilings[name] = TilingFromJson(tiling);
     }

@@ -13,6 +13,7 @@
 // A tuning file (JSON) carries its key: the compiler build, the quantised graph and the config.
 // One with another key, or one that does not parse, is ignored with a notice, never trusted; and
 // a stored tiling only suggests (CompileOptions::tilings): one that does not fit is searched.
+// A tuning also records whether the network was compiled in row strips, and is applied so.
 #pragma once
 
 #include <cstdint>
@@ -45,10 +46,11 @@ struct Tuning {
   TuningKey key;
   std::string model;                          // for people reading the file
   std::map<std::string, ConvTiling> tilings;  // the layers whose tiling the search changed
-  uint64_t baseline_cycles = 0;               // predicted, with the heuristics' tilings
-  uint64_t tuned_cycles = 0;                  // predicted, with `tilings`
-  uint64_t candidates = 0;                    // whole-network compiles tried
-  uint64_t layers_searched = 0, layers = 0;   // convolution layers reached, of all of them
+  bool row_strips = false;       // compiled with row strips (row_strips.h); apply the tuning so too
+  uint64_t baseline_cycles = 0;  // predicted, with the heuristics' tilings
+  uint64_t tuned_cycles = 0;     // predicted, with `tilings`
+  uint64_t candidates = 0;       // whole-network compiles tried
+  uint64_t layers_searched = 0, layers = 0;  // convolution layers reached, of all of them
   double seconds = 0;
   bool budget_spent = false;  // stopped by the budget before every layer was searched
 };

@@ -241,7 +241,11 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   compiler::CompileOptions compile = PipelineOptions(options).compile;
   std::optional<TuningSummary> summary;
   NPU_ASSIGN_OR_RETURN(const MaybeTuning tuning, FindTuning(*m, options, config, summary));
-  if (tuning) compile.tilings = tuning->tilings;
+  if (tuning) {
+    compile.tilings = tuning->tilings;
+    compile.row_strips = tuning->row_strips ? compiler::CompileOptions::RowStrips::kOn
+                                            : compiler::CompileOptions::RowStrips::kOff;
+  }
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
                        compiler::CompileForConfig(*m, config, compile));
   PreparedWorkload p;

@@ -1,0 +1,28 @@
+// Fused layer groups in row strips (issue 15): a pointwise convolution whose output is too large
+// to stay in SRAM beside its neighbours, read only by the next convolution (an inverted
+// residual's expansion and its depthwise), becomes K strips of output rows: each strip slices
+// the rows of the input it needs (the consumer's halo included), runs the pointwise convolution
+// on them and the consumer on the result with its padding only at the image's borders, and the
+// strips' outputs are concatenated along the rows. The intermediate of one strip fits on chip, so
+// it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's consumer
+// with the next strip's producer. The halo rows are computed twice (by both strips they border).
+//
+// Exact: every output value is computed from the same inputs with the same integer arithmetic,
+// so the rewritten graph gives the original's bytes. The row slices are views and the row
+// concatenation is placement (concat_placement.h): no copies.
+#pragma once
+
+#include <cstdint>
+
+#include "compiler/ir/graph.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// Splits every eligible pair whose intermediate exceeds a quarter of the SRAM into strips of as
+// many output rows as keep a strip's intermediate rows (halo included) within a quarter (at least
+// one row each). Returns how many pairs it split.
+StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& quantized);
+
+}  // namespace npu::compiler

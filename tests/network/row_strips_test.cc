@@ -1,0 +1,120 @@
+// Fused layer groups in row strips (compiler/network/row_strips.h): an expansion and the
+// convolution reading it become strips whose intermediates fit a quarter of the SRAM, with the
+// same output bytes (the integer reference on both graphs), bit-exact on the NPU in any
+// token-legal order; pairs that are not a pointwise producer with one reader stay whole; and on
+// mobilenet_v2 the 112x112x96 expansion stops going through DRAM.
+#include "compiler/network/row_strips.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/network/model_pipeline.h"
+#include "compiler/qinterp/qinterp.h"
+#include "tests/network/network_test_util.h"
+#include "tests/network/quant_graph_builder.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+// x (20 x 14 x 8) -> 1x1 expansion to 48 -> 3x3 depthwise at `stride`, padded -> 1x1 to 8.
+ir::Graph InvertedResidual(int64_t stride, bool fork = false, int64_t expand_kernel = 1) {
+  QuantGraphBuilder b("block", 5);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  const int64_t pad = expand_kernel / 2;
+  ir::Tensor* t = b.Conv(x, "expand",
+                         {.out_c = 48,
+                          .kh = expand_kernel,
+                          .kw = expand_kernel,
+                          .pads = {pad, pad, pad, pad},
+                          .activation = "relu6"});
+  ir::Tensor* d = b.Conv(t, "depthwise",
+                         {.out_c = 48,
+                          .kh = 3,
+                          .kw = 3,
+                          .stride_h = stride,
+                          .stride_w = stride,
+                          .pads = {1, 1, 1, 1},
+                          .group = 48});
+  ir::Tensor* y = b.Conv(d, "project", {.out_c = 8});
+  return fork ? b.Finish({y, b.Conv(t, "other", {.out_c = 4})}) : b.Finish({y});
+}
+
+int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
+
+TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
+  // 20 x 14 x 48 = 13,440 bytes of intermediate; a quarter of 16 KiB is 4,096 bytes, 6 rows of
+  // 672: 4 output rows a strip at stride 1 (5 strips), 2 at stride 2 (5 strips).
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  for (int64_t stride : {1, 2}) {
+    SCOPED_TRACE(stride);
+    const ir::Graph whole = InvertedResidual(stride);
+    ir::Graph strips = whole.Clone();
+    StatusOr<int> split = SplitRowStrips(config, strips);
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    EXPECT_EQ(*split, 1);
+    EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 5);
+    EXPECT_EQ(Count(strips, ir::OpKind::kConcat), 1);
+    EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 5 * 2 + 1);
+    for (const ir::Node* n : strips.NodesOfKind(ir::OpKind::kFusedConv)) {
+      if (n->name().find("expand#") != 0) continue;
+      EXPECT_LE(ir::NumElements(n->output(0)->shape()), 4096) << n->name();
+    }
+    for (uint32_t seed : {1u, 2u, 3u}) {
+      const auto inputs = RandomInputs(whole, seed);
+      auto a = qinterp::InterpretQuantized(whole, inputs);
+      auto b = qinterp::InterpretQuantized(strips, inputs);
+      ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
+      EXPECT_EQ(*a, *b);
+    }
+    // The compiled strips against the reference of the whole graph, in random orders too.
+    CompileOptions on;
+    on.row_strips = CompileOptions::RowStrips::kOn;
+    const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+    int strip_layers = 0;
+    for (const ModelLayer& l : m.layers) strip_layers += l.name.find("#strip") != std::string::npos;
+    EXPECT_EQ(strip_layers, 10);
+    EXPECT_EQ(m.row_strip_pairs, 1);
+    // By default the compiler keeps whichever of the two it predicts faster.
+    CompileOptions off;
+    off.row_strips = CompileOptions::RowStrips::kOff;
+    StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+    StatusOr<CompiledModel> chosen = CompileModel(config, whole, {});
+    ASSERT_TRUE(plain.ok() && chosen.ok());
+    EXPECT_EQ(chosen->cost.cycles, std::min(plain->cost.cycles, m.cost.cycles));
+    EXPECT_EQ(chosen->row_strip_pairs, chosen->cost.cycles < plain->cost.cycles ? 1 : 0);
+  }
+}
+
+TEST(RowStrips, OtherPairsStayWhole) {
+  const spec::NpuConfig small = Config({"sram.size_bytes=16384"});
+  const std::pair<ir::Graph, const char*> cases[] = {
+      {InvertedResidual(1, /*fork=*/true), "the intermediate has a second reader"},
+      {InvertedResidual(1, false, /*expand_kernel=*/3), "the producer is not pointwise"}};
+  for (const auto& [graph, why] : cases) {
+    ir::Graph g = graph.Clone();
+    StatusOr<int> split = SplitRowStrips(small, g);
+    ASSERT_TRUE(split.ok());
+    EXPECT_EQ(*split, 0) << why;
+  }
+  ir::Graph fits = InvertedResidual(1);  // 13,440 bytes: no more than a quarter of 1 MiB
+  EXPECT_EQ(*SplitRowStrips(Config({}), fits), 0);
+}
+
+TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
+  ModelPipelineOptions options;
+  options.calibration_samples = 1;
+  options.compute_reference = false;
+  StatusOr<QuantizedModel> q = QuantizeModel("mobilenet_v2", options);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  CompileOptions whole;
+  whole.row_strips = CompileOptions::RowStrips::kOff;
+  StatusOr<CompiledModel> off = CompileForConfig(*q, Config({}), whole);
+  StatusOr<CompiledModel> on = CompileForConfig(*q, Config({}), {});  // chooses the strips
+  ASSERT_TRUE(off.ok() && on.ok());
+  EXPECT_GE(on->row_strip_pairs, 1);
+  // features.2's 112x112x96 expansion (1.2 MB) went out and back: 2.4 MB less traffic.
+  EXPECT_LT(on->cost.dram_bytes() + 2'000'000, off->cost.dram_bytes());
+  EXPECT_LT(on->cost.cycles, off->cost.cycles);
+}
+
+}  // namespace
+}  // namespace npu::compiler::testing
