@@ -3,8 +3,10 @@
 //   StatusOr<CompiledModel> m = CompileModel(config, quantized_graph, {});
 //   platform::RunBinary(config, spec::SealProgram(m->program), {input_i8}, {});
 //
-//   1. Validate the config; lower the graph to NPU and CPU layers (compiler/lower): what neither
-//      runs is one error listing it; decompositions and CPU placements are noted per layer.
+//   1. Validate the config; split expansions too large for SRAM into row strips (row_strips.h:
+//      by default the network is compiled with and without them and the faster kept); lower the
+//      graph to NPU and CPU layers (compiler/lower): what neither runs is one error listing it;
+//      decompositions and CPU placements are noted per layer.
 //   2. Memory: buffers and lifetimes (views share, elementwise layers run in place where an
 //      input dies).
 //   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
