@@ -11,36 +11,12 @@
 namespace npu::compiler {
 namespace {
 
-constexpr int kSpaces = 3;
 using Clock = std::array<int64_t, spec::kNumQueues>;  // latest known-complete index per queue
 
 int Q(const spec::Instruction& insn) { return static_cast<int>(insn.queue()); }
 bool IsDmaQueue(int q) {
   return q == static_cast<int>(spec::Queue::kLoad) || q == static_cast<int>(spec::Queue::kStore);
 }
-
-// Latest accesses of each space, queue and kind (0 read, 1 write).
-class AccessHistory {
- public:
-  // The latest instruction of queue p conflicting with any of `footprints`.
-  int64_t LatestConflict(int p, const std::vector<spec::Footprint>& footprints) const {
-    int64_t latest = -1;
-    for (const spec::Footprint& f : footprints) {
-      const auto& maps = maps_[static_cast<int>(f.space)][p];
-      latest = std::max(latest, maps[1].MaxIn(f.begin, f.end));               // RAW, WAW
-      if (f.write) latest = std::max(latest, maps[0].MaxIn(f.begin, f.end));  // WAR
-    }
-    return latest;
-  }
-  void Record(int q, int64_t index, const std::vector<spec::Footprint>& footprints) {
-    for (const spec::Footprint& f : footprints) {
-      maps_[static_cast<int>(f.space)][q][f.write ? 1 : 0].Assign(f.begin, f.end, index);
-    }
-  }
-
- private:
-  std::array<std::array<std::array<LatestAccessMap, 2>, spec::kNumQueues>, kSpaces> maps_;
-};
 
 // What i knows once instruction j of queue p has completed.
 Clock CompletedClock(const std::vector<Clock>& start_known, int p, int64_t j) {
@@ -76,7 +52,7 @@ uint8_t FewestWaits(const Clock& known, const Clock& latest,
 }  // namespace
 
 void AssignDependencies(std::vector<spec::Instruction>& insns) {
-  AccessHistory history;
+  std::array<LatestAccesses, spec::kNumQueues> history;  // per queue
   std::vector<Clock> start_known(insns.size());
   Clock none;
   none.fill(-1);
@@ -89,7 +65,7 @@ void AssignDependencies(std::vector<spec::Instruction>& insns) {
     const std::vector<spec::Footprint> footprints = spec::Footprints(insns[i]);
     Clock latest = none;  // latest conflicting instruction per other queue
     for (int p = 0; p < spec::kNumQueues; ++p) {
-      if (p != q) latest[p] = history.LatestConflict(p, footprints);
+      if (p != q) latest[p] = history[p].LatestConflict(footprints);
     }
     Clock known = queue_known[q];
     const uint8_t waits = FewestWaits(known, latest, start_known);
@@ -102,7 +78,7 @@ void AssignDependencies(std::vector<spec::Instruction>& insns) {
     start_known[i] = known;
     if (!IsDmaQueue(q)) known[q] = static_cast<int64_t>(i);  // serial: next starts after i ends
     queue_known[q] = known;
-    history.Record(q, static_cast<int64_t>(i), footprints);
+    history[q].Record(static_cast<int64_t>(i), footprints);
   }
 }
 

@@ -2,49 +2,23 @@
 #include "compiler/schedule/interleave.h"
 
 #include <algorithm>
-#include <array>
 
 #include "compiler/schedule/interval_map.h"
 #include "hw/spec/footprint.h"
 
 namespace npu::compiler {
-namespace {
-
-// Per space, the latest instruction of `earlier` that read (0) or wrote (1) each byte.
-class EarlierAccesses {
- public:
-  explicit EarlierAccesses(const std::vector<spec::Instruction>& earlier) {
-    for (size_t j = 0; j < earlier.size(); ++j) {
-      for (const spec::Footprint& f : spec::Footprints(earlier[j])) {
-        maps_[static_cast<int>(f.space)][f.write ? 1 : 0].Assign(f.begin, f.end, int64_t(j));
-      }
-    }
-  }
-  // The latest earlier instruction that `insn` must follow (RAW, WAW, WAR), or -1.
-  int64_t LastConflict(const spec::Instruction& insn) const {
-    int64_t last = -1;
-    for (const spec::Footprint& f : spec::Footprints(insn)) {
-      const auto& maps = maps_[static_cast<int>(f.space)];
-      last = std::max(last, maps[1].MaxIn(f.begin, f.end));
-      if (f.write) last = std::max(last, maps[0].MaxIn(f.begin, f.end));
-    }
-    return last;
-  }
-
- private:
-  std::array<std::array<LatestAccessMap, 2>, 3> maps_;
-};
-
-}  // namespace
 
 std::vector<uint32_t> InterleaveOrder(const std::vector<spec::Instruction>& earlier,
                                       const std::vector<spec::Instruction>& later) {
-  const EarlierAccesses accesses(earlier);
+  LatestAccesses accesses;
+  for (size_t j = 0; j < earlier.size(); ++j) {
+    accesses.Record(int64_t(j), spec::Footprints(earlier[j]));
+  }
   // after[k]: the earlier instruction later[k] goes after (-1: before all of them).
   std::vector<int64_t> after(later.size(), -1);
   int64_t floor = -1;
   for (size_t k = 0; k < later.size(); ++k) {
-    floor = std::max(floor, accesses.LastConflict(later[k]));
+    floor = std::max(floor, accesses.LatestConflict(spec::Footprints(later[k])));
     after[k] = floor;
   }
   // The leading instructions that conflict with nothing (a layer's first loads) go with the

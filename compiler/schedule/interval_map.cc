@@ -35,4 +35,20 @@ int64_t LatestAccessMap::MaxIn(uint64_t begin, uint64_t end) const {
   return latest;
 }
 
+void LatestAccesses::Record(int64_t index, const std::vector<spec::Footprint>& footprints) {
+  for (const spec::Footprint& f : footprints) {
+    maps_[static_cast<int>(f.space)][f.write ? 1 : 0].Assign(f.begin, f.end, index);
+  }
+}
+
+int64_t LatestAccesses::LatestConflict(const std::vector<spec::Footprint>& footprints) const {
+  int64_t latest = -1;
+  for (const spec::Footprint& f : footprints) {
+    const auto& maps = maps_[static_cast<int>(f.space)];
+    latest = std::max(latest, maps[1].MaxIn(f.begin, f.end));               // RAW, WAW
+    if (f.write) latest = std::max(latest, maps[0].MaxIn(f.begin, f.end));  // WAR
+  }
+  return latest;
+}
+
 }  // namespace npu::compiler
