@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "compiler/ir/graph_proto.h"
+#include "compiler/network/cache_dir.h"
 #include "compiler/qinterp/check.h"
 #include "hw/spec/binary.h"
 #include "hw/spec/crc64.h"
@@ -66,15 +66,7 @@ void Evict(const std::string& dir) {
 
 }  // namespace
 
-std::string DefaultQuantizeCacheDir() {
-  for (const auto& [variable, suffix] :
-       {std::pair{"NPU_CACHE_DIR", "/quantized"}, std::pair{"XDG_CACHE_HOME", "/npu/quantized"},
-        std::pair{"HOME", "/.cache/npu/quantized"}}) {
-    const char* value = std::getenv(variable);
-    if (value != nullptr && *value != '\0') return std::string(value) + suffix;
-  }
-  return "";
-}
+std::string DefaultQuantizeCacheDir() { return DefaultCacheDir("quantized"); }
 
 uint64_t QuantizeCacheKey(const std::string& salt, uint64_t model_fingerprint,
                           const quantize::QuantizeOptions& options,

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "compiler/ir/fingerprint.h"
+#include "compiler/network/cache_dir.h"
 #include "compiler/network/compile_model.h"
 #include "compiler/network/parallel_for.h"
 #include "compiler/tiling/tiling_estimate.h"
@@ -165,11 +165,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
         best = candidates[k];
       }
     }
-    if (best) {
-      trial.tilings[layer.name] = *best;
-    } else {
-      trial.tilings.erase(layer.name);
-    }
+    if (best) trial.tilings[layer.name] = *best;
     if (tuning.budget_spent) break;
     ++tuning.layers_searched;
     if (progress) {
@@ -187,15 +183,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   return tuning;
 }
 
-std::string DefaultTuningDir() {
-  for (const auto& [variable, suffix] :
-       {std::pair{"NPU_CACHE_DIR", "/tuning"}, std::pair{"XDG_CACHE_HOME", "/npu/tuning"},
-        std::pair{"HOME", "/.cache/npu/tuning"}}) {
-    const char* value = std::getenv(variable);
-    if (value != nullptr && *value != '\0') return std::string(value) + suffix;
-  }
-  return "";
-}
+std::string DefaultTuningDir() { return DefaultCacheDir("tuning"); }
 
 std::string TuningPath(const std::string& dir, const TuningKey& key) {
   const uint64_t id =
