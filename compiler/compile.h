@@ -7,6 +7,7 @@
 //   5. Lay out DRAM, relocate, predict the cost, encode, describe.  (codegen/program_builder.h)
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +41,9 @@ struct CompileOptions {
   // faster (strips reload their weights and recompute halo rows: on a small SRAM they lose).
   enum class RowStrips { kAuto, kOn, kOff };
   RowStrips row_strips = RowStrips::kAuto;
+  // Networks, with row strips: per consumer convolution (node name), the output rows of its
+  // strips instead of the default; 0 keeps that pair whole (a tuning's band heights).
+  std::map<std::string, int64_t> strip_rows = {};
   // Networks: per layer name, a convolution tiling to take instead of the search's where it fits
   // (a tuning's: compiler/network/tuning.h); a layer whose tiling does not fit is searched.
   std::map<std::string, ConvTiling> tilings = {};

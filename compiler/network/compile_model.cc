@@ -192,7 +192,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(quantized);
   ir::Graph strips = quantized.Clone();
-  NPU_ASSIGN_OR_RETURN(const int pairs, SplitRowStrips(config, strips));
+  NPU_ASSIGN_OR_RETURN(const int pairs, SplitRowStrips(config, strips, options.strip_rows));
   if (pairs == 0) return compile(quantized);
   StatusOr<CompiledModel> split = compile(strips);
   if (split.ok()) split->row_strip_pairs = pairs;

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace npu::compiler {
@@ -17,6 +20,11 @@ using ir::Tensor;
 bool IsImage(const Tensor* t) {
   return t != nullptr && t->dtype() == ir::DType::kInt8 && t->layout() == ir::Layout::kNHWC &&
          t->shape().size() == 4 && t->shape()[0] == 1;
+}
+
+// What a strip's intermediate may take: the rest is for the layers' other operands.
+int64_t QuarterOfSram(const spec::NpuConfig& config) {
+  return int64_t{config.sram().size_bytes()} / 4;
 }
 
 int64_t Bytes(const Tensor* t) { return ir::NumElements(t->shape()); }
@@ -115,16 +123,37 @@ void Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
 
 }  // namespace
 
-StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& g) {
-  const int64_t limit = int64_t{config.sram().size_bytes()} / 4;
-  int split = 0;
-  for (Node* consumer : g.NodesOfKind(OpKind::kFusedConv)) {
+std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& g) {
+  const int64_t limit = QuarterOfSram(config);
+  std::vector<RowStripPair> pairs;
+  for (const Node* consumer : g.NodesOfKind(OpKind::kFusedConv)) {
     if (!Eligible(g, *consumer, limit)) continue;
-    Node* producer = consumer->input(0)->producer();
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
-    const int64_t rows = StripRows(*consumer, limit);
-    if (rows >= consumer->output(0)->shape()[1]) continue;  // one strip: nothing to split
+    pairs.push_back({consumer->name(), consumer->output(0)->shape()[1],
+                     StripRows(*consumer, limit)});
+  }
+  return pairs;
+}
+
+StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& g,
+                             const std::map<std::string, int64_t>& strip_rows) {
+  const int64_t limit = QuarterOfSram(config);
+  std::map<std::string, Node*> convs;
+  for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) convs[n->name()] = n;
+  std::set<std::string> erased;  // a split pair's two nodes
+  int split = 0;
+  for (const RowStripPair& pair : RowStripPairs(config, g)) {
+    const auto chosen = strip_rows.find(pair.consumer);
+    const int64_t rows = chosen != strip_rows.end() ? chosen->second : pair.default_rows;
+    if (rows <= 0 || rows >= pair.out_rows) continue;  // one strip: nothing to split
+    // A pointwise consumer split as an earlier pair's is gone; its consumer, if it was a pair
+    // too, now reads the strips' concatenation.
+    if (erased.contains(pair.consumer)) continue;
+    Node* consumer = convs.at(pair.consumer);
+    if (!Eligible(g, *consumer, limit)) continue;
+    Node* producer = consumer->input(0)->producer();
+    erased.insert({producer->name(), consumer->name()});
     Split(g, producer, consumer, rows);
     ++split;
   }

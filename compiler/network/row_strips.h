@@ -13,6 +13,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "compiler/ir/graph.h"
 #include "hw/spec/npu_config.pb.h"
@@ -20,9 +23,19 @@
 
 namespace npu::compiler {
 
-// Splits every eligible pair whose intermediate exceeds a quarter of the SRAM into strips of as
-// many output rows as keep a strip's intermediate rows (halo included) within a quarter (at least
-// one row each). Returns how many pairs it split.
-StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& quantized);
+// A pair that can be split: its intermediate exceeds a quarter of the SRAM.
+struct RowStripPair {
+  std::string consumer;  // the consumer convolution's node name
+  int64_t out_rows;      // the consumer's output rows
+  int64_t default_rows;  // per strip, keeping a strip's intermediate within a quarter of the SRAM
+};
+std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
+
+// Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given
+// (0, or at least the output's rows: kept whole; a tuning's band heights), else of the default
+// rows (as many as keep a strip's intermediate rows, halo included, within a quarter of the
+// SRAM, at least one). Returns how many pairs it split.
+StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& quantized,
+                             const std::map<std::string, int64_t>& strip_rows = {});
 
 }  // namespace npu::compiler

@@ -15,6 +15,7 @@
 #include "compiler/network/cache_dir.h"
 #include "compiler/network/compile_model.h"
 #include "compiler/network/parallel_for.h"
+#include "compiler/network/row_strips.h"
 #include "compiler/tiling/tiling_estimate.h"
 #include "compiler/tiling/tiling_search.h"
 #include "hw/spec/binary.h"
@@ -25,7 +26,7 @@ namespace npu::compiler {
 namespace {
 
 using Json = nlohmann::ordered_json;
-constexpr const char* kFormat = "npu-tuning 1";
+constexpr const char* kFormat = "npu-tuning 2";
 
 // The convolution a layer's tiling applies to (a grouped convolution's parts are alike).
 std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
@@ -116,6 +117,102 @@ TuningKey MakeTuningKey(std::string compiler, const ir::Graph& quantized,
   return {std::move(compiler), ir::GraphFingerprint(quantized), spec::Fingerprint(config)};
 }
 
+namespace {
+
+// Band heights to try for a pair besides `current`: whole, half the default, the default, twice.
+std::vector<int64_t> BandCandidates(const RowStripPair& pair, int64_t current) {
+  std::vector<int64_t> out;
+  for (int64_t rows : {int64_t{0}, std::max<int64_t>(1, pair.default_rows / 2),
+                       pair.default_rows, 2 * pair.default_rows}) {
+    if (rows >= pair.out_rows || rows == current) continue;
+    if (std::find(out.begin(), out.end(), rows) == out.end()) out.push_back(rows);
+  }
+  return out;
+}
+
+// The search's state: the options being improved, the best cycles, the clock.
+struct Search {
+  const spec::NpuConfig& config;
+  const ir::Graph& quantized;
+  double budget_seconds;
+  std::chrono::steady_clock::time_point start;
+  Tuning& tuning;
+  CompileOptions trial;
+  const std::function<void(const std::string&)>& progress;
+
+  bool BudgetLeft() const { return Since(start) < budget_seconds; }
+
+  // Compiles the network once per variation of `trial` (on every hardware thread; one not
+  // started once the budget is spent) and keeps the fastest if it beats the best so far: the
+  // fewest cycles, then the earliest, the same whatever the schedule. False if the budget ran
+  // out.
+  bool TryEach(size_t count, const std::function<void(size_t, CompileOptions&)>& vary) {
+    std::vector<std::optional<uint64_t>> cycles(count);
+    ParallelFor(count, [&](size_t k) {
+      if (!BudgetLeft()) return;
+      CompileOptions own = trial;
+      vary(k, own);
+      const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
+      cycles[k] = m.ok() ? m->cost.cycles : std::numeric_limits<uint64_t>::max();
+    });
+    std::optional<size_t> best;
+    bool complete = true;
+    for (size_t k = 0; k < count; ++k) {
+      if (!cycles[k]) {
+        complete = false;
+        continue;
+      }
+      ++tuning.candidates;
+      if (*cycles[k] < tuning.tuned_cycles) {
+        tuning.tuned_cycles = *cycles[k];
+        best = k;
+      }
+    }
+    if (best) vary(*best, trial);
+    if (!complete) tuning.budget_spent = true;
+    return complete;
+  }
+};
+
+// Row strips' band heights, pair by pair in graph order (before the tilings: a pair's strips
+// are layers of their own, named by their strip).
+void SearchBands(Search& s, const std::vector<RowStripPair>& pairs) {
+  for (const RowStripPair& pair : pairs) {
+    const std::vector<int64_t> heights = BandCandidates(pair, s.trial.strip_rows[pair.consumer]);
+    if (!s.TryEach(heights.size(), [&](size_t k, CompileOptions& o) {
+          o.strip_rows[pair.consumer] = heights[k];
+        })) {
+      return;
+    }
+  }
+}
+
+// Convolution tilings, layer by layer from the largest gap to the roofline in `current` (the
+// network compiled with s.trial).
+void SearchTilings(Search& s, const CompiledModel& current) {
+  const std::vector<size_t> order = SearchOrder(current);
+  s.tuning.layers = order.size();
+  for (size_t i : order) {
+    const ModelLayer& layer = current.layers[i];
+    const std::optional<ConvLayer> conv = ConvOf(current.network.layers[i]);
+    if (!conv) continue;
+    const std::vector<ConvTiling> candidates = Alternatives(s.config, *conv, layer);
+    if (!s.TryEach(candidates.size(), [&](size_t k, CompileOptions& o) {
+          o.tilings[layer.name] = candidates[k];
+        })) {
+      return;
+    }
+    ++s.tuning.layers_searched;
+    if (s.progress) {
+      s.progress(fmt::format("tuning {}: {} predicted cycles after {} of {} layers, {:.1f} s",
+                             s.tuning.model, s.tuning.tuned_cycles, s.tuning.layers_searched,
+                             s.tuning.layers, Since(s.start)));
+    }
+  }
+}
+
+}  // namespace
+
 StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                            const CompileOptions& options, double budget_seconds,
                            const TuningKey& key,
@@ -125,56 +222,38 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
         fmt::format("--tune: the time budget must be more than 0 seconds, not {}", budget_seconds));
   }
   const auto start = std::chrono::steady_clock::now();
-  NPU_ASSIGN_OR_RETURN(const CompiledModel baseline, CompileModel(config, quantized, options));
+  NPU_ASSIGN_OR_RETURN(CompiledModel baseline, CompileModel(config, quantized, options));
   Tuning tuning;
   tuning.key = key;
   tuning.model = baseline.network.name;
   tuning.baseline_cycles = tuning.tuned_cycles = baseline.cost.cycles;
-  CompileOptions trial = options;
-  // The candidates keep the baseline's choice of row strips (one compile each, not two).
-  tuning.row_strips = baseline.row_strip_pairs > 0;
-  trial.row_strips =
-      tuning.row_strips ? CompileOptions::RowStrips::kOn : CompileOptions::RowStrips::kOff;
-  const std::vector<size_t> order = SearchOrder(baseline);
-  tuning.layers = order.size();
-  for (size_t i : order) {
-    const ModelLayer& layer = baseline.layers[i];
-    const std::optional<ConvLayer> conv = ConvOf(baseline.network.layers[i]);
-    if (!conv) continue;
-    // The candidates compile on every hardware thread; each not started once the budget is
-    // spent. The best is the fewest cycles, then the earliest candidate: the same whatever the
-    // schedule.
-    const std::vector<ConvTiling> candidates = Alternatives(config, *conv, layer);
-    std::vector<std::optional<uint64_t>> cycles(candidates.size());
-    ParallelFor(candidates.size(), [&](size_t k) {
-      if (Since(start) >= budget_seconds) return;
-      CompileOptions own = trial;
-      own.tilings[layer.name] = candidates[k];
-      const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
-      cycles[k] = m.ok() ? m->cost.cycles : std::numeric_limits<uint64_t>::max();
-    });
-    std::optional<ConvTiling> best;
-    for (size_t k = 0; k < candidates.size(); ++k) {
-      if (!cycles[k]) {
-        tuning.budget_spent = true;
-        continue;
-      }
-      ++tuning.candidates;
-      if (*cycles[k] < tuning.tuned_cycles) {
-        tuning.tuned_cycles = *cycles[k];
-        best = candidates[k];
+  Search search{config, quantized, budget_seconds, start, tuning, options, progress};
+  // Every pair's band height is stated (the baseline's: the default rows if it took the
+  // strips, else whole), so candidates compile once each and the tuning applies as searched.
+  const std::vector<RowStripPair> pairs =
+      options.row_strips == CompileOptions::RowStrips::kOff ? std::vector<RowStripPair>{}
+                                                           : RowStripPairs(config, quantized);
+  if (!pairs.empty()) {
+    search.trial.row_strips = CompileOptions::RowStrips::kOn;
+    for (const RowStripPair& pair : pairs) {
+      if (!options.strip_rows.contains(pair.consumer)) {
+        search.trial.strip_rows[pair.consumer] =
+            baseline.row_strip_pairs > 0 ? pair.default_rows : 0;
       }
     }
-    if (best) trial.tilings[layer.name] = *best;
-    if (tuning.budget_spent) break;
-    ++tuning.layers_searched;
+    SearchBands(search, pairs);
     if (progress) {
-      progress(fmt::format("tuning {}: {} predicted cycles after {} of {} layers, {:.1f} s",
-                           tuning.model, tuning.tuned_cycles, tuning.layers_searched, tuning.layers,
-                           Since(start)));
+      progress(fmt::format("tuning {}: {} predicted cycles after the band heights of {} row-strip "
+                           "pairs, {:.1f} s",
+                           tuning.model, tuning.tuned_cycles, pairs.size(), Since(start)));
+    }
+    if (tuning.tuned_cycles < tuning.baseline_cycles) {
+      NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, search.trial));
     }
   }
-  for (const auto& [name, tiling] : trial.tilings) {
+  tuning.strip_rows = search.trial.strip_rows;
+  SearchTilings(search, baseline);
+  for (const auto& [name, tiling] : search.trial.tilings) {
     if (!options.tilings.contains(name) || !(options.tilings.at(name) == tiling)) {
       tuning.tilings[name] = tiling;
     }
@@ -206,7 +285,7 @@ std::string SerializeTuning(const Tuning& t) {
                   {"layers", t.layers},
                   {"seconds", t.seconds},
                   {"budget_spent", t.budget_spent},
-                  {"row_strips", t.row_strips},
+                  {"strip_rows", t.strip_rows},
                   {"tilings", tilings}};
   return j.dump(2) + "\n";
 }
@@ -248,7 +327,10 @@ TuningLookup LoadTuning(const std::string& path, const TuningKey& key) {
     t.layers = j.at("layers").get<uint64_t>();
     t.seconds = j.at("seconds").get<double>();
     t.budget_spent = j.at("budget_spent").get<bool>();
-    t.row_strips = j.at("row_strips").get<bool>();
+    for (const auto& [name, rows] : j.at("strip_rows").items()) {
+      t.strip_rows[name] = rows.get<int64_t>();
+      if (t.strip_rows[name] < 0) throw std::invalid_argument("a negative band height");
+    }
     for (const auto& [name, tiling] : j.at("tilings").items()) {
       t.tilings[name] = TilingFromJson(tiling);
     }
@@ -262,6 +344,11 @@ Status StoreTuning(const std::string& path, const Tuning& tuning) {
   return spec::WriteFileAtomically(path, SerializeTuning(tuning), "tuning file");
 }
 
+uint64_t PairsSplit(const Tuning& t) {
+  return std::count_if(t.strip_rows.begin(), t.strip_rows.end(),
+                       [](const auto& pair) { return pair.second > 0; });
+}
+
 std::string DescribeTuning(const Tuning& t) {
   const double change =
       t.baseline_cycles ? 100.0 * (double(t.tuned_cycles) / double(t.baseline_cycles) - 1) : 0;
@@ -270,7 +357,10 @@ std::string DescribeTuning(const Tuning& t) {
       "({:+.2f} %), {} tiling{} changed",
       t.layers_searched, t.layers, t.budget_spent ? " (the budget ran out)" : "", t.candidates,
       t.seconds, t.baseline_cycles, t.tuned_cycles, change, t.tilings.size(),
-      t.tilings.size() == 1 ? "" : "s");
+      t.tilings.size() == 1 ? "" : "s") +
+         (t.strip_rows.empty()
+              ? ""
+              : fmt::format(", row strips on {} of {} pairs", PairsSplit(t), t.strip_rows.size()));
 }
 
 }  // namespace npu::compiler

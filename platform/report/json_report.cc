@@ -201,6 +201,8 @@ std::string ToJson(const RunReport& r) {
                    {"seconds", t->seconds},
                    {"budget_spent", t->budget_spent},
                    {"tilings_changed", t->tilings_changed},
+                   {"row_strip_pairs", t->row_strip_pairs},
+                   {"row_strip_pairs_split", t->row_strip_pairs_split},
                    {"baseline_predicted_cycles", t->baseline_cycles},
                    {"tuned_predicted_cycles", t->tuned_cycles}};
   }

@@ -54,7 +54,8 @@ class Tuning(unittest.TestCase):
         self.assertIn("layers searched", err)
         path, tuning = self.stored()
         self.assertIn("stored in " + path, err)
-        self.assertEqual(tuning["format"], "npu-tuning 1")
+        self.assertEqual(tuning["format"], "npu-tuning 2")
+        self.assertEqual(tuning["strip_rows"], {})  # resnet18 has no row-strip pair
         self.assertEqual(tuning["tuned_cycles"], tuned)
         self.assertLessEqual(tuned, tuning["baseline_cycles"])
         self.assertGreater(tuning["candidates"], 0)
@@ -63,6 +64,7 @@ class Tuning(unittest.TestCase):
         self.assertEqual(said["candidates"], tuning["candidates"])
         self.assertEqual(said["tuned_predicted_cycles"], tuned)
         self.assertEqual(said["tilings_changed"], len(tuning["tilings"]))
+        self.assertEqual((said["row_strip_pairs"], said["row_strip_pairs_split"]), (0, 0))
         err, again = self.run_tool()
         self.assertIn("tuning: using " + path, err)
         self.assertEqual(again, tuned)

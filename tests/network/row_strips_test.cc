@@ -84,6 +84,29 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
   }
 }
 
+TEST(RowStrips, BandHeightsAsTold) {
+  // The default is 4 output rows a strip (above); a tuning may say otherwise, or keep it whole.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = InvertedResidual(1);
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].consumer, "depthwise");
+  EXPECT_EQ(pairs[0].out_rows, 20);
+  EXPECT_EQ(pairs[0].default_rows, 4);
+  const std::pair<int64_t, int> cases[] = {{0, 0}, {2, 10}, {7, 3}, {19, 2}, {20, 0}, {99, 0}};
+  for (const auto& [rows, strips] : cases) {
+    SCOPED_TRACE(rows);
+    ir::Graph g = whole.Clone();
+    StatusOr<int> split = SplitRowStrips(config, g, {{"depthwise", rows}});
+    ASSERT_TRUE(split.ok());
+    EXPECT_EQ(*split, strips > 0 ? 1 : 0);
+    EXPECT_EQ(Count(g, ir::OpKind::kSlice), strips);
+    if (strips == 0) continue;
+    const auto inputs = RandomInputs(whole, 1);
+    EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs), *qinterp::InterpretQuantized(g, inputs));
+  }
+}
+
 TEST(RowStrips, OtherPairsStayWhole) {
   const spec::NpuConfig small = Config({"sram.size_bytes=16384"});
   const std::pair<ir::Graph, const char*> cases[] = {

@@ -15,6 +15,7 @@
 
 #include "compiler/network/compile_model.h"
 #include "compiler/network/model_pipeline.h"
+#include "compiler/network/row_strips.h"
 #include "tests/network/network_test_util.h"
 
 namespace npu::compiler::testing {
@@ -78,11 +79,40 @@ TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
   EXPECT_LT(double(t->tuned_cycles), 0.995 * double(t->baseline_cycles));
   CompileOptions tuned;
   tuned.tilings = t->tilings;
-  EXPECT_FALSE(t->row_strips);  // resnet18 has no expansion to split
+  EXPECT_TRUE(t->strip_rows.empty());  // resnet18 has no expansion to split
   StatusOr<CompiledModel> m = CompileModel(Config({}), g, tuned);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
   for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*Layer(*m, name).conv_tiling, tiling);
+}
+
+TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
+  // mobilenet_v2 at 64 x 64 on a 64 KiB SRAM: its expansions of 32 x 32 x 96 and the like exceed
+  // a quarter of it.
+  const spec::NpuConfig config = Config({"sram.size_bytes=65536"});
+  const ir::Graph& g = Model("mobilenet_v2", 64).batched;
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, g);
+  ASSERT_GE(pairs.size(), 2u);
+  StatusOr<Tuning> t = TuneModel(config, g, {}, 600, MakeTuningKey("test", g, config));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_FALSE(t->budget_spent);
+  EXPECT_EQ(t->strip_rows.size(), pairs.size());  // every pair's height, changed or not
+  // At least as fast as the strips everywhere or nowhere (the heuristics' two choices).
+  for (const auto strips : {CompileOptions::RowStrips::kOn, CompileOptions::RowStrips::kOff}) {
+    CompileOptions all;
+    all.row_strips = strips;
+    StatusOr<CompiledModel> m = CompileModel(config, g, all);
+    ASSERT_TRUE(m.ok());
+    EXPECT_LE(t->tuned_cycles, m->cost.cycles);
+  }
+  CompileOptions tuned;
+  tuned.row_strips = CompileOptions::RowStrips::kOn;
+  tuned.strip_rows = t->strip_rows;
+  tuned.tilings = t->tilings;
+  StatusOr<CompiledModel> m = CompileModel(config, g, tuned);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
+  EXPECT_EQ(uint64_t(m->row_strip_pairs), PairsSplit(*t));
 }
 
 TEST(Tuning, NeverSlowerTheSameEveryRunAndStopsAtItsBudget) {
@@ -122,6 +152,7 @@ class TuningFile : public ::testing::Test {
     tuning_.key = {"build 1", 0x1234, 0xabcd};
     tuning_.model = "m";
     tuning_.tilings["conv"] = ConvTiling{2, 56, 32, 64, LoopOrder::kChannelOuter, false, true};
+    tuning_.strip_rows["dw"] = 4;
     tuning_.baseline_cycles = 100, tuning_.tuned_cycles = 90, tuning_.candidates = 8;
     tuning_.layers_searched = tuning_.layers = 1;
     ASSERT_TRUE(StoreTuning(path_, tuning_).ok());
@@ -137,6 +168,7 @@ TEST_F(TuningFile, RoundTrips) {
   ASSERT_TRUE(found.tuning) << found.notice;
   EXPECT_TRUE(found.notice.empty());
   EXPECT_EQ(found.tuning->tilings, tuning_.tilings);
+  EXPECT_EQ(found.tuning->strip_rows, tuning_.strip_rows);
   EXPECT_EQ(found.tuning->tuned_cycles, 90u);
   EXPECT_EQ(SerializeTuning(*found.tuning), SerializeTuning(tuning_));
   EXPECT_NE(TuningPath("dir", tuning_.key), TuningPath("dir", {"build 2", 0x1234, 0xabcd}));
@@ -169,6 +201,7 @@ TEST_F(TuningFile, ADamagedFileIsIgnoredWithANoticeAndAMissingOneSaysNothing) {
       {replaced("\"tile_oh\": 2", "\"tile_oh\": 0"), "a tile size of 0"},
       {replaced("\"tile_oh\": 2", "\"tile_oh\": \"2\""), "is malformed"},
       {replaced("channel-outer", "diagonal"), "unknown loop order 'diagonal'"},
+      {replaced("\"dw\": 4", "\"dw\": -1"), "a negative band height"},
       {replaced("\"tuned_cycles\"", "\"cycles\""), "is malformed"}};
   for (const auto& [text, why] : damaged) {
     Write(text);

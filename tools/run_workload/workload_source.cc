@@ -184,8 +184,18 @@ StatusOr<compiler::QuantizedModel> QuantizeWholeModel(const Options& options,
 using report::TuningSummary;
 
 TuningSummary Summary(const compiler::Tuning& t, std::string source, std::string file) {
-  return {std::move(source), std::move(file), t.layers_searched, t.layers,          t.candidates,
-          t.tilings.size(),  t.seconds,       t.budget_spent,    t.baseline_cycles, t.tuned_cycles};
+  return {std::move(source),
+          std::move(file),
+          t.layers_searched,
+          t.layers,
+          t.candidates,
+          t.tilings.size(),
+          t.strip_rows.size(),
+          compiler::PairsSplit(t),
+          t.seconds,
+          t.budget_spent,
+          t.baseline_cycles,
+          t.tuned_cycles};
 }
 
 // The tuning to compile with (compiler/network/tuning.h): searched now with --tune and stored,
@@ -243,8 +253,10 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   NPU_ASSIGN_OR_RETURN(const MaybeTuning tuning, FindTuning(*m, options, config, summary));
   if (tuning) {
     compile.tilings = tuning->tilings;
-    compile.row_strips = tuning->row_strips ? compiler::CompileOptions::RowStrips::kOn
-                                            : compiler::CompileOptions::RowStrips::kOff;
+    if (!tuning->strip_rows.empty()) {
+      compile.row_strips = compiler::CompileOptions::RowStrips::kOn;
+      compile.strip_rows = tuning->strip_rows;
+    }
   }
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
                        compiler::CompileForConfig(*m, config, compile));
