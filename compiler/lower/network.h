@@ -75,6 +75,10 @@ struct NetLayer {
   std::vector<int> inputs;
   int output = -1;   // value id
   std::string note;  // how a form the hardware lacks was decomposed, if it was
+  // The fused layer group it is a strip of (RowStripGroup::name, compiler/network/row_strips.h),
+  // and which strip; "" if none.
+  std::string fused_group;
+  uint32_t strip = 0;
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);

@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <tuple>
+#include <utility>
+
 #include "compiler/codegen/program_builder.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_graph.h"
@@ -58,6 +62,8 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     }
     l.inputs = static_cast<uint32_t>(layer.inputs.size());
     l.note = layer.on_cpu() ? "on the control core: " + layer.cpu()->reason : layer.note;
+    l.fused_group = layer.fused_group;
+    l.strip = layer.strip;
     l.on_cpu = layer.on_cpu();
     l.first_instruction = static_cast<uint32_t>(m.instructions.size());
     l.instruction_count = static_cast<uint32_t>(insns.size());
@@ -72,6 +78,21 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.sram_in_use = chip.sram_in_use[i];
     m.layers.push_back(std::move(l));
     m.instructions.insert(m.instructions.end(), insns.begin(), insns.end());
+  }
+}
+
+// The strips' layers say which group they belong to (reports show each group).
+void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
+  std::map<std::string, std::pair<std::string, uint32_t>> strip_of;
+  for (const RowStripGroup& g : groups) {
+    for (uint32_t k = 0; k < g.strips.size(); ++k) {
+      strip_of[g.strips[k].first] = strip_of[g.strips[k].second] = {g.name(), k};
+    }
+  }
+  for (NetLayer& layer : net.layers) {
+    if (const auto it = strip_of.find(layer.name); it != strip_of.end()) {
+      std::tie(layer.fused_group, layer.strip) = it->second;
+    }
   }
 }
 
@@ -183,21 +204,25 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // 1. Validate, lower.
   NPU_TRY(spec::Validate(config));
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
-  const auto compile = [&](const ir::Graph& graph) -> StatusOr<CompiledModel> {
+  const auto compile = [&](const ir::Graph& graph,
+                           const std::vector<RowStripGroup>& groups) -> StatusOr<CompiledModel> {
     NPU_ASSIGN_OR_RETURN(Network network,
                          LowerGraph(graph, {options.cpu_fallback, options.cpu_ops}));
-    return CompileNetwork(config, std::move(network), options);
+    MarkFusedGroups(groups, network);
+    StatusOr<CompiledModel> m = CompileNetwork(config, std::move(network), options);
+    if (m.ok()) m->row_strip_groups = groups;
+    return m;
   };
   // 1b. Row strips (row_strips.h), kept if predicted faster unless told.
   using RowStrips = CompileOptions::RowStrips;
-  if (options.row_strips == RowStrips::kOff) return compile(quantized);
+  if (options.row_strips == RowStrips::kOff) return compile(quantized, {});
   ir::Graph strips = quantized.Clone();
-  NPU_ASSIGN_OR_RETURN(const int pairs, SplitRowStrips(config, strips, options.strip_rows));
-  if (pairs == 0) return compile(quantized);
-  StatusOr<CompiledModel> split = compile(strips);
-  if (split.ok()) split->row_strip_pairs = pairs;
+  NPU_ASSIGN_OR_RETURN(const std::vector<RowStripGroup> groups,
+                       SplitRowStrips(config, strips, options.strip_rows));
+  if (groups.empty()) return compile(quantized, {});
+  StatusOr<CompiledModel> split = compile(strips, groups);
   if (options.row_strips == RowStrips::kOn) return split;
-  StatusOr<CompiledModel> whole = compile(quantized);
+  StatusOr<CompiledModel> whole = compile(quantized, {});
   if (!split.ok() || (whole.ok() && whole->cost.cycles <= split->cost.cycles)) return whole;
   return split;
 }

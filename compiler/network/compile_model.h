@@ -35,6 +35,7 @@
 #include "compiler/ir/graph.h"
 #include "compiler/lower/network.h"
 #include "compiler/network/layer_schedule.h"
+#include "compiler/network/row_strips.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
@@ -64,6 +65,8 @@ struct ModelLayer {
   uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay
   uint64_t predicted_dram_read_bytes = 0, predicted_dram_write_bytes = 0;  // its LOADs/STOREs
   uint64_t roofline_cycles = 0;  // max(MACs / array, minimum DRAM bytes / bandwidth)
+  std::string fused_group;       // NetLayer::fused_group and strip
+  uint32_t strip = 0;
 };
 
 // One buffer of the memory plan.
@@ -98,7 +101,7 @@ struct CompiledModel {
   uint64_t predicted_cpu_cycles = 0;  // the CPU ops' share of cost.cycles
   uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
   uint64_t roofline_cycles = 0;       // sum of the layers'
-  int row_strip_pairs = 0;            // producer/consumer pairs compiled as row strips
+  std::vector<RowStripGroup> row_strip_groups;  // pairs compiled as row strips
 };
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,

@@ -43,6 +43,8 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_shape(l.shape);
   info->set_weight_bytes(l.constant_bytes);
   info->set_engine(l.on_cpu ? "cpu" : "npu");
+  info->set_fused_group(l.fused_group);
+  info->set_strip(l.strip);
   info->set_step(l.step);
 }
 

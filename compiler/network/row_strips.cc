@@ -72,7 +72,8 @@ int64_t StripRows(const Node& consumer, int64_t limit) {
 }
 
 // Replaces producer -> consumer by strips of `rows` of the consumer's output rows.
-void Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
+RowStripGroup Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
+  RowStripGroup group{producer->name(), consumer->name(), rows, {}};
   Tensor* x = producer->input(0);
   Tensor* t = consumer->input(0);
   Tensor* y = consumer->output(0);
@@ -107,6 +108,7 @@ void Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
     Node* part = g.AddNode(OpKind::kFusedConv, g.UniqueName(consumer->name() + tag), in,
                            {g.UniqueName(y->name() + tag)}, std::move(attrs));
     parts.push_back(Like(part, y, {1, o1 - o0, y->shape()[2], y->shape()[3]}));
+    group.strips.emplace_back(expand->name(), part->name());
   }
   ir::Attributes concat;
   concat.Set("axis", int64_t{1});
@@ -119,6 +121,7 @@ void Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
   g.EraseNode(producer);
   g.RemoveUnusedTensors();
   g.RenameTensor(whole, name);
+  return group;
 }
 
 }  // namespace
@@ -136,13 +139,13 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
   return pairs;
 }
 
-StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& g,
-                             const std::map<std::string, int64_t>& strip_rows) {
+StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
+    const spec::NpuConfig& config, ir::Graph& g, const std::map<std::string, int64_t>& strip_rows) {
   const int64_t limit = QuarterOfSram(config);
   std::map<std::string, Node*> convs;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) convs[n->name()] = n;
   std::set<std::string> erased;  // a split pair's two nodes
-  int split = 0;
+  std::vector<RowStripGroup> split;
   for (const RowStripPair& pair : RowStripPairs(config, g)) {
     const auto chosen = strip_rows.find(pair.consumer);
     const int64_t rows = chosen != strip_rows.end() ? chosen->second : pair.default_rows;
@@ -154,10 +157,9 @@ StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& g,
     if (!Eligible(g, *consumer, limit)) continue;
     Node* producer = consumer->input(0)->producer();
     erased.insert({producer->name(), consumer->name()});
-    Split(g, producer, consumer, rows);
-    ++split;
+    split.push_back(Split(g, producer, consumer, rows));
   }
-  if (split > 0) NPU_TRY(g.SortTopologically());
+  if (!split.empty()) NPU_TRY(g.SortTopologically());
   return split;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -31,11 +32,21 @@ struct RowStripPair {
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 
+// A pair split into strips: a fused layer group, which reports show as one.
+struct RowStripGroup {
+  std::string producer, consumer;  // the pair's node names
+  int64_t rows = 0;                // the consumer's output rows per strip (the last may have fewer)
+  // Per strip, in order, the node names of its producer and its consumer.
+  std::vector<std::pair<std::string, std::string>> strips;
+  std::string name() const { return producer + "+" + consumer; }
+};
+
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given
 // (0, or at least the output's rows: kept whole; a tuning's band heights), else of the default
 // rows (as many as keep a strip's intermediate rows, halo included, within a quarter of the
-// SRAM, at least one). Returns how many pairs it split.
-StatusOr<int> SplitRowStrips(const spec::NpuConfig& config, ir::Graph& quantized,
-                             const std::map<std::string, int64_t>& strip_rows = {});
+// SRAM, at least one). Returns the pairs it split.
+StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
+    const spec::NpuConfig& config, ir::Graph& quantized,
+    const std::map<std::string, int64_t>& strip_rows = {});
 
 }  // namespace npu::compiler

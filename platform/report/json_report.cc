@@ -80,6 +80,8 @@ Json LayerJson(const LayerReport& l) {
           {"first_instruction", l.first_instruction},
           {"instructions", l.instruction_count},
           {"interleaved", l.interleaved},
+          {"fused_group", l.fused_group},
+          {"strip", l.strip},
           {"macs", l.macs},
           {"cycles", l.cycles},
           {"predicted_cycles", l.predicted_cycles},
@@ -91,6 +93,21 @@ Json LayerJson(const LayerReport& l) {
           {"peak_sram_bytes", l.peak_sram_bytes},
           {"roofline_cycles", l.roofline_cycles},
           {"energy", EnergyJson(l.energy)}};
+}
+
+Json GroupsJson(const RunReport& r) {
+  Json groups = Json::array();
+  for (const GroupReport& g : r.groups) {
+    groups.push_back({{"name", g.name},
+                      {"strips", g.strips},
+                      {"layers", g.layers},
+                      {"cycles", g.cycles},
+                      {"predicted_cycles", g.predicted_cycles},
+                      {"roofline_cycles", g.roofline_cycles},
+                      {"dram_read_bytes", g.dram_read_bytes},
+                      {"dram_write_bytes", g.dram_write_bytes}});
+  }
+  return groups;
 }
 
 Json TotalsJson(const RunReport& r) {
@@ -168,6 +185,7 @@ std::string ToJson(const RunReport& r) {
             {"totals", TotalsJson(r)},
             {"queues", queues},
             {"layers", layers},
+            {"groups", GroupsJson(r)},
             {"energy", RunEnergyJson(r)},
             {"area", AreaJson(r)},
             {"check",

@@ -88,6 +88,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.fp16_macs = info.fp16_macs();
   l.predicted_cycles = info.predicted_cycles();
   l.peak_sram_bytes = info.peak_sram_bytes();
+  l.fused_group = info.fused_group();
+  l.strip = info.strip();
   latest_end = 0;
   spec::DramTraffic traffic;
   for (uint32_t i : l.instructions) {
@@ -137,6 +139,23 @@ void AddLayers(const RunInputs& in, RunReport& r) {
     (l.engine == "cpu" ? r.cpu_macs : r.npu_macs) += l.macs;
     l.energy = PriceEvents(*in.config, SumEvents(*in.records, l.instructions), l.cycles);
     Accumulate(l.energy, r.energy);
+  }
+}
+
+// The fused layer groups, from their layers.
+void AddGroups(RunReport& r) {
+  for (const LayerReport& l : r.layers) {
+    if (l.fused_group.empty()) continue;
+    auto g = std::find_if(r.groups.begin(), r.groups.end(),
+                          [&](const GroupReport& g) { return g.name == l.fused_group; });
+    if (g == r.groups.end()) g = r.groups.insert(r.groups.end(), GroupReport{l.fused_group});
+    g->strips = std::max(g->strips, l.strip + 1);
+    ++g->layers;
+    g->cycles += l.cycles;
+    g->predicted_cycles += l.predicted_cycles;
+    g->roofline_cycles += l.roofline_cycles;
+    g->dram_read_bytes += l.dram_read_bytes;
+    g->dram_write_bytes += l.dram_write_bytes;
   }
 }
 
@@ -203,6 +222,7 @@ RunReport BuildRunReport(const RunInputs& in) {
   r.dispatch_stall_cycles = k[regs::kDispatchStallCycles];
   r.queues = Queues(k);
   AddLayers(in, r);
+  AddGroups(r);
   r.mac_utilisation = Utilisation(r.macs, r.int4_macs, r.fp16_macs, r.cycles, c);
   AddEngineShares(in, r);
   AddDram(in, r);

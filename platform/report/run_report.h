@@ -40,6 +40,8 @@ struct LayerReport {
   uint32_t first_instruction = 0, instruction_count = 0;
   std::vector<uint32_t> instructions;  // spec::LayerInstructions
   bool interleaved = false;  // its first instruction comes before the previous layer's last
+  std::string fused_group;   // the row-strip group it is a strip of ("" if none), and which
+  uint32_t strip = 0;
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16
@@ -71,6 +73,14 @@ struct CheckReport {
   uint64_t bytes = 0, mismatches = 0;
 };
 
+// A fused layer group (row strips: compiler/network/row_strips.h), its layers' figures summed.
+struct GroupReport {
+  std::string name;  // "<producer>+<consumer>"
+  uint32_t strips = 0, layers = 0;
+  uint64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+};
+
 struct RunReport {
   Provenance provenance;
   std::string model;
@@ -97,6 +107,7 @@ struct RunReport {
   uint64_t peak_sram_bytes = 0;
   std::vector<QueueReport> queues;  // load, compute, vector, store
   std::vector<LayerReport> layers;
+  std::vector<GroupReport> groups;  // in the order their first layers run
   std::optional<DramReport> dram;  // absent under IDEAL
   // Energy: the layers' summed; per MAC and per inference. Area at the config's node.
   EnergyFigures energy;

@@ -50,6 +50,13 @@ std::string ComputeTable(const RunReport& r) {
         "it): {}\n",
         fmt::join(interleaved, ", "));
   }
+  for (const GroupReport& g : r.groups) {
+    t += fmt::format(
+        "fused in row strips (intermediate on chip): {}: {} strips, {} layers, {} cycles "
+        "(roofline {}), DRAM {} KiB\n",
+        g.name, g.strips, g.layers, Grouped(g.cycles), Grouped(g.roofline_cycles),
+        KiB(g.dram_read_bytes + g.dram_write_bytes));
+  }
   return t;
 }
 

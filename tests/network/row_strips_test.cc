@@ -48,9 +48,12 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
     SCOPED_TRACE(stride);
     const ir::Graph whole = InvertedResidual(stride);
     ir::Graph strips = whole.Clone();
-    StatusOr<int> split = SplitRowStrips(config, strips);
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
     ASSERT_TRUE(split.ok()) << split.status().message();
-    EXPECT_EQ(*split, 1);
+    ASSERT_EQ(split->size(), 1u);
+    EXPECT_EQ((*split)[0].name(), "expand+depthwise");
+    EXPECT_EQ((*split)[0].rows, 4 / stride);
+    EXPECT_EQ((*split)[0].strips.size(), 5u);
     EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 5);
     EXPECT_EQ(Count(strips, ir::OpKind::kConcat), 1);
     EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 5 * 2 + 1);
@@ -69,10 +72,21 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
     CompileOptions on;
     on.row_strips = CompileOptions::RowStrips::kOn;
     const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+    // Each strip's two layers say their group and strip, in the binary too.
     int strip_layers = 0;
-    for (const ModelLayer& l : m.layers) strip_layers += l.name.find("#strip") != std::string::npos;
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+      const ModelLayer& l = m.layers[i];
+      const bool strip = l.name.find("#strip") != std::string::npos;
+      strip_layers += strip;
+      EXPECT_EQ(l.fused_group, strip ? "expand+depthwise" : "") << l.name;
+      EXPECT_EQ(m.program.layers(int(i)).fused_group(), l.fused_group);
+      EXPECT_EQ(m.program.layers(int(i)).strip(), l.strip);
+      if (strip) {
+        EXPECT_EQ(l.name.substr(l.name.size() - 1), std::to_string(l.strip)) << l.name;
+      }
+    }
     EXPECT_EQ(strip_layers, 10);
-    EXPECT_EQ(m.row_strip_pairs, 1);
+    EXPECT_EQ(m.row_strip_groups.size(), 1u);
     // By default the compiler keeps whichever of the two it predicts faster.
     CompileOptions off;
     off.row_strips = CompileOptions::RowStrips::kOff;
@@ -80,7 +94,7 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
     StatusOr<CompiledModel> chosen = CompileModel(config, whole, {});
     ASSERT_TRUE(plain.ok() && chosen.ok());
     EXPECT_EQ(chosen->cost.cycles, std::min(plain->cost.cycles, m.cost.cycles));
-    EXPECT_EQ(chosen->row_strip_pairs, chosen->cost.cycles < plain->cost.cycles ? 1 : 0);
+    EXPECT_EQ(chosen->row_strip_groups.size(), chosen->cost.cycles < plain->cost.cycles ? 1u : 0u);
   }
 }
 
@@ -97,9 +111,9 @@ TEST(RowStrips, BandHeightsAsTold) {
   for (const auto& [rows, strips] : cases) {
     SCOPED_TRACE(rows);
     ir::Graph g = whole.Clone();
-    StatusOr<int> split = SplitRowStrips(config, g, {{"depthwise", rows}});
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, g, {{"depthwise", rows}});
     ASSERT_TRUE(split.ok());
-    EXPECT_EQ(*split, strips > 0 ? 1 : 0);
+    EXPECT_EQ(split->size(), strips > 0 ? 1u : 0u);
     EXPECT_EQ(Count(g, ir::OpKind::kSlice), strips);
     if (strips == 0) continue;
     const auto inputs = RandomInputs(whole, 1);
@@ -114,12 +128,12 @@ TEST(RowStrips, OtherPairsStayWhole) {
       {InvertedResidual(1, false, /*expand_kernel=*/3), "the producer is not pointwise"}};
   for (const auto& [graph, why] : cases) {
     ir::Graph g = graph.Clone();
-    StatusOr<int> split = SplitRowStrips(small, g);
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(small, g);
     ASSERT_TRUE(split.ok());
-    EXPECT_EQ(*split, 0) << why;
+    EXPECT_TRUE(split->empty()) << why;
   }
   ir::Graph fits = InvertedResidual(1);  // 13,440 bytes: no more than a quarter of 1 MiB
-  EXPECT_EQ(*SplitRowStrips(Config({}), fits), 0);
+  EXPECT_TRUE(SplitRowStrips(Config({}), fits)->empty());
 }
 
 TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
@@ -133,7 +147,7 @@ TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
   StatusOr<CompiledModel> off = CompileForConfig(*q, Config({}), whole);
   StatusOr<CompiledModel> on = CompileForConfig(*q, Config({}), {});  // chooses the strips
   ASSERT_TRUE(off.ok() && on.ok());
-  EXPECT_GE(on->row_strip_pairs, 1);
+  EXPECT_FALSE(on->row_strip_groups.empty());
   // features.2's 112x112x96 expansion (1.2 MB) went out and back: 2.4 MB less traffic.
   EXPECT_LT(on->cost.dram_bytes() + 2'000'000, off->cost.dram_bytes());
   EXPECT_LT(on->cost.cycles, off->cost.cycles);

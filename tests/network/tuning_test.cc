@@ -112,7 +112,7 @@ TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
   StatusOr<CompiledModel> m = CompileModel(config, g, tuned);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
-  EXPECT_EQ(uint64_t(m->row_strip_pairs), PairsSplit(*t));
+  EXPECT_EQ(m->row_strip_groups.size(), PairsSplit(*t));
 }
 
 TEST(Tuning, NeverSlowerTheSameEveryRunAndStopsAtItsBudget) {
