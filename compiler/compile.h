@@ -44,6 +44,9 @@ struct CompileOptions {
   // Networks, with row strips: per consumer convolution (node name), the output rows of its
   // strips instead of the default; 0 keeps that pair whole (a tuning's band heights).
   std::map<std::string, int64_t> strip_rows = {};
+  // Networks: pack a grouped convolution's groups side by side on the array's columns
+  // (compiler/network/group_packing.h).
+  bool pack_groups = true;
   // Networks: per layer name, a convolution tiling to take instead of the search's where it fits
   // (a tuning's: compiler/network/tuning.h); a layer whose tiling does not fit is searched.
   std::map<std::string, ConvTiling> tilings = {};

@@ -45,6 +45,10 @@ struct ConvLayer {
   // weights (activation weights) and output, whose places the emitter is given. The sizes below
   // are one batch's; Macs() counts them all.
   uint32_t batches = 1;
+  // Groups of a grouped convolution packed side by side (compiler/network/group_packing.h):
+  // block-diagonal weights, zero between groups. Macs() counts the groups' own MACs, this many
+  // times fewer than the array's.
+  uint32_t packed_groups = 1;
 
   uint32_t in_h = 1, in_w = 1, in_c = 1;
   uint32_t out_c = 1;
@@ -83,7 +87,9 @@ struct ConvLayer {
   uint64_t ElementBytes() const { return fp16 ? 2 : 1; }  // of activations and weights
   uint64_t WeightValues() const { return uint64_t{out_c} * ReductionSize(); }
   uint64_t WeightBytes() const { return WeightValues() * ElementBytes(); }
-  uint64_t Macs() const { return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize(); }
+  uint64_t Macs() const {
+    return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize() / packed_groups;
+  }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c * ElementBytes(); }
   uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c * ElementBytes(); }
   const char* OpName() const {

@@ -12,12 +12,16 @@
 
 namespace npu::compiler {
 
+uint64_t ConvPart::Macs() const {
+  return conv.Macs() - conv.Macs() / conv.packed_groups * recomputed_groups;
+}
+
 uint64_t NetLayer::Macs() const {
   if (const CpuLayer* c = cpu()) return c->macs;
   if (const MatMulLayer* m = matmul()) return m->Macs();
   uint64_t macs = 0;
   if (const auto* parts = conv_parts()) {
-    for (const ConvPart& p : *parts) macs += p.conv.Macs();
+    for (const ConvPart& p : *parts) macs += p.Macs();
   }
   return macs;
 }
@@ -25,7 +29,7 @@ uint64_t NetLayer::Macs() const {
 uint64_t NetLayer::Int4Macs() const {
   uint64_t macs = 0;
   if (const auto* parts = conv_parts()) {
-    for (const ConvPart& p : *parts) macs += p.conv.weights_int4 ? p.conv.Macs() : 0;
+    for (const ConvPart& p : *parts) macs += p.conv.weights_int4 ? p.Macs() : 0;
   }
   return macs;
 }
@@ -33,7 +37,7 @@ uint64_t NetLayer::Int4Macs() const {
 uint64_t NetLayer::Fp16Macs() const {
   uint64_t macs = 0;
   if (const auto* parts = conv_parts()) {
-    for (const ConvPart& p : *parts) macs += p.conv.fp16 ? p.conv.Macs() : 0;
+    for (const ConvPart& p : *parts) macs += p.conv.fp16 ? p.Macs() : 0;
   }
   return macs;
 }

@@ -11,6 +11,7 @@
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_graph.h"
 #include "compiler/network/dram_plan.h"
+#include "compiler/network/group_packing.h"
 #include "compiler/network/layer_emission.h"
 #include "compiler/network/layer_interleave.h"
 #include "compiler/network/model_program.h"
@@ -233,6 +234,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   NPU_TRY(spec::Validate(config));
   CompiledModel m;
   m.network = std::move(network);
+  if (options.pack_groups) PackGroups(config, m.network);
   m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.

@@ -7,6 +7,7 @@
 //      by default the network is compiled with and without them and the faster kept); lower the
 //      graph to NPU and CPU layers (compiler/lower): what neither runs is one error listing it;
 //      decompositions and CPU placements are noted per layer.
+//   1c. Pack a grouped convolution's groups side by side on the array's columns (group_packing.h).
 //   2. Memory: buffers and lifetimes (views share, elementwise layers run in place where an
 //      input dies).
 //   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
