@@ -29,14 +29,6 @@ ir::Graph Grouped(int64_t groups, int64_t h = 28, int64_t w = 28, int64_t c = 48
   return b.Finish({b.Conv(g, "project", {.out_c = 16})});
 }
 
-const ModelLayer& Layer(const CompiledModel& m, const std::string& name) {
-  for (const ModelLayer& l : m.layers) {
-    if (l.name == name) return l;
-  }
-  ADD_FAILURE() << "no layer " << name;
-  return m.layers.front();
-}
-
 TEST(GroupPacking, BitExactOnEveryConfigWithTheSameMacs) {
   // 6 groups of 8 channels (packed evenly on 32 columns), 5 of 8 (4 a part, the last part
   // recomputing 3 groups), 12 of 4.
@@ -49,8 +41,8 @@ TEST(GroupPacking, BitExactOnEveryConfigWithTheSameMacs) {
       CompileOptions apart;
       apart.pack_groups = false;
       const CompiledModel separate = ExpectBitExact(g, c.config, 1, apart);
-      EXPECT_EQ(Layer(packed, "grouped").macs, Layer(separate, "grouped").macs);
-      EXPECT_EQ(Layer(packed, "grouped").macs,
+      EXPECT_EQ(LayerNamed(packed, "grouped").macs, LayerNamed(separate, "grouped").macs);
+      EXPECT_EQ(LayerNamed(packed, "grouped").macs,
                 uint64_t{14} * 14 * channels * 3 * 3 * (channels / groups));
     }
   }
@@ -71,8 +63,8 @@ TEST(GroupPacking, FillsTheColumnsAndIsFaster) {
   EXPECT_EQ(layer.conv_parts()->front().conv.in_c, 24u);
   EXPECT_EQ(layer.conv_parts()->front().conv.packed_groups, 3u);
   EXPECT_EQ(separate->network.layers[0].conv_parts()->size(), 6u);
-  EXPECT_LT(Layer(*packed, "grouped").predicted_cycles,
-            Layer(*separate, "grouped").predicted_cycles * 3 / 4);
+  EXPECT_LT(LayerNamed(*packed, "grouped").predicted_cycles,
+            LayerNamed(*separate, "grouped").predicted_cycles * 3 / 4);
   EXPECT_LT(packed->cost.cycles, separate->cost.cycles);
 }
 

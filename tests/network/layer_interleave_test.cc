@@ -20,14 +20,6 @@ StatusOr<QuantizedModel> Quantized(const char* model, int64_t image_size) {
   return QuantizeModel(model, options);
 }
 
-const ModelLayer& LayerNamed(const CompiledModel& m, const std::string& name) {
-  for (const ModelLayer& l : m.layers) {
-    if (l.name == name) return l;
-  }
-  ADD_FAILURE() << "no layer " << name;
-  return m.layers.front();
-}
-
 bool Contiguous(const ModelLayer& l) {
   return l.instructions.empty() ||
          l.instructions.back() + 1 - l.instructions.front() == l.instructions.size();

@@ -80,6 +80,14 @@ CompiledModel ExpectBitExact(const ir::Graph& graph, const spec::NpuConfig& conf
   return *std::move(compiled);
 }
 
+const ModelLayer& LayerNamed(const CompiledModel& m, const std::string& name) {
+  for (const ModelLayer& l : m.layers) {
+    if (l.name == name) return l;
+  }
+  ADD_FAILURE() << "no layer " << name;
+  return m.layers.front();
+}
+
 CompiledModel ExpectNetworkBitExact(const Network& network, const spec::NpuConfig& config,
                                     const std::vector<std::vector<int8_t>>& inputs,
                                     const std::vector<std::vector<int8_t>>& expected,

@@ -23,6 +23,9 @@ struct NamedConfig {
 };
 std::vector<NamedConfig> SweepConfigs();
 
+// The compiled layer named `name` (ADD_FAILURE and the first layer if there is none).
+const ModelLayer& LayerNamed(const CompiledModel& m, const std::string& name);
+
 // One seeded int8 buffer per graph input.
 std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t seed);
 

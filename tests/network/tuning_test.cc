@@ -36,19 +36,11 @@ const QuantizedModel& Model(const char* name, int64_t size) {
   return models.at(key);
 }
 
-const ModelLayer& Layer(const CompiledModel& m, const std::string& name) {
-  for (const ModelLayer& l : m.layers) {
-    if (l.name == name) return l;
-  }
-  ADD_FAILURE() << "no layer " << name;
-  return m.layers.front();
-}
-
 TEST(Tuning, APreferredTilingIsTakenWhereItFitsAndSearchedWhereNot) {
   const ir::Graph& g = Model("resnet18", 64).batched;
   StatusOr<CompiledModel> plain = CompileModel(Config({}), g, {});
   ASSERT_TRUE(plain.ok());
-  const ConvTiling chosen = *Layer(*plain, "layer1.0.conv1").conv_tiling;
+  const ConvTiling chosen = *LayerNamed(*plain, "layer1.0.conv1").conv_tiling;
   ConvTiling other = chosen;
   other.tile_oh = 1;
   other.order = chosen.order == LoopOrder::kSpatialOuter ? LoopOrder::kChannelOuter
@@ -57,13 +49,13 @@ TEST(Tuning, APreferredTilingIsTakenWhereItFitsAndSearchedWhereNot) {
   options.tilings["layer1.0.conv1"] = other;
   StatusOr<CompiledModel> preferred = CompileModel(Config({}), g, options);
   ASSERT_TRUE(preferred.ok());
-  EXPECT_EQ(*Layer(*preferred, "layer1.0.conv1").conv_tiling, other);
+  EXPECT_EQ(*LayerNamed(*preferred, "layer1.0.conv1").conv_tiling, other);
   // A tile wider than the layer does not fit: the search decides, as without a preference.
   other.tile_oc = 1 << 20;
   options.tilings["layer1.0.conv1"] = other;
   StatusOr<CompiledModel> unfit = CompileModel(Config({}), g, options);
   ASSERT_TRUE(unfit.ok());
-  EXPECT_EQ(*Layer(*unfit, "layer1.0.conv1").conv_tiling, chosen);
+  EXPECT_EQ(*LayerNamed(*unfit, "layer1.0.conv1").conv_tiling, chosen);
   EXPECT_EQ(unfit->cost.cycles, plain->cost.cycles);
 }
 
@@ -83,7 +75,7 @@ TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
   StatusOr<CompiledModel> m = CompileModel(Config({}), g, tuned);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
-  for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*Layer(*m, name).conv_tiling, tiling);
+  for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*LayerNamed(*m, name).conv_tiling, tiling);
 }
 
 TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
