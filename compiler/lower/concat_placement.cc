@@ -1,6 +1,7 @@
 // Concat placement, in reverse execution order, so that the outermost concatenation claims a
 // buffer first. A concatenation along an outer axis (only ones before it) is its inputs written
-// one after the other: any producer writes its contiguous range. Along the channels:
+// one after the other: any producer writes its contiguous range (and row slices of the output,
+// which row strips read as their residual rows, stay views of it). Along the channels:
 //   1. A concatenation whose inputs already lie side by side, in order, in one buffer (DenseNet's
 //      concatenations of the block's first features: prefixes of the block's last one) becomes a
 //      view of that run of slices.
@@ -108,10 +109,23 @@ class Placer {
            x.channel_offset == 0 && AloneInBuffer(v);
   }
 
+  // Dense, though views of it may share its buffer (row slices that its readers take: row
+  // strips' residual operands): they stay where they are, as does the value.
+  bool DenseButForViews(int v) const {
+    const ActivationValue& x = net_.value(v);
+    if (net_.buffers[x.buffer].pixel_channels != 0 || x.byte_offset != 0 || x.channel_offset != 0) {
+      return false;
+    }
+    for (size_t u = 0; u < net_.values.size(); ++u) {
+      if (int(u) != v && net_.values[u].buffer == x.buffer && producer_.count(int(u))) return false;
+    }
+    return true;
+  }
+
   // Any layer writes a contiguous range; its readers read it dense.
   bool CanPlaceOuter(int concat) const {
     const NetLayer& l = net_.layers[concat];
-    if (!Dense(l.output)) return false;
+    if (!DenseButForViews(l.output)) return false;
     std::set<int> seen;
     for (int v : l.inputs) {
       if (!seen.insert(v).second || io_.count(v) || !Dense(v) || !producer_.count(v)) return false;

@@ -1,11 +1,13 @@
 // Fused layer groups in row strips (issue 15): a pointwise convolution whose output is too large
-// to stay in SRAM beside its neighbours, read only by the next convolution (an inverted
-// residual's expansion and its depthwise), becomes K strips of output rows: each strip slices
-// the rows of the input it needs (the consumer's halo included), runs the pointwise convolution
-// on them and the consumer on the result with its padding only at the image's borders, and the
-// strips' outputs are concatenated along the rows. The intermediate of one strip fits on chip, so
-// it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's consumer
-// with the next strip's producer. The halo rows are computed twice (by both strips they border).
+// to stay in SRAM beside its neighbours, read only by the next layer, becomes K strips of output
+// rows with that layer: each strip slices the rows of the input it needs (the consumer's halo
+// included), runs the pointwise convolution on them and the consumer on the result. The consumer
+// is a convolution (an inverted residual's expansion and its depthwise), its padding then only
+// at the image's borders, or a residual join (a bottleneck's last 1x1 and the addition of the
+// block's input), whose other operand is sliced to the strip's rows. The strips' outputs are
+// concatenated along the rows. The intermediate of one strip fits on chip, so it never goes
+// through DRAM, and interleaving (layer_interleave.h) overlaps a strip's consumer with the next
+// strip's producer. The halo rows are computed twice (by both strips they border).
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row
@@ -26,9 +28,10 @@ namespace npu::compiler {
 
 // A pair that can be split: its intermediate exceeds a quarter of the SRAM.
 struct RowStripPair {
-  std::string consumer;  // the consumer convolution's node name
+  std::string consumer;  // the consumer's node name (a convolution or a residual join)
   int64_t out_rows;      // the consumer's output rows
   int64_t default_rows;  // per strip, keeping a strip's intermediate within a quarter of the SRAM
+                         // (a twelfth for a join: row_strips.cc, StripLimit)
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 

@@ -38,6 +38,23 @@ ir::Graph InvertedResidual(int64_t stride, bool fork = false, int64_t expand_ker
   return fork ? b.Finish({y, b.Conv(t, "other", {.out_c = 4})}) : b.Finish({y});
 }
 
+// x (20 x 14 x 32) -> 1x1 to 8 -> 3x3 to 8 -> 1x1 back to 32, added to x (a bottleneck), or
+// to a 1x1 projection of x too (`project_residual`); `blocks` of them one after the other.
+ir::Graph Bottleneck(bool project_residual = false, int blocks = 1) {
+  QuantGraphBuilder b("bottleneck", 7);
+  ir::Tensor* x = b.Input("x", 20, 14, 32);
+  for (int i = 0; i < blocks; ++i) {
+    const std::string n = i == 0 ? "" : std::to_string(i);
+    ir::Tensor* t = b.Conv(x, "reduce" + n, {.out_c = 8, .activation = "relu"});
+    t = b.Conv(t, "conv3x3" + n, {.out_c = 8, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}});
+    t = b.Conv(t, "expand" + n, {.out_c = 32});
+    ir::Tensor* residual =
+        project_residual && i == 0 ? b.Conv(x, "downsample", {.out_c = 32}) : x;
+    x = b.Add(t, residual, "join" + n, /*relu=*/true);
+  }
+  return b.Finish({x});
+}
+
 int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
 
 TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
@@ -95,6 +112,49 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
     ASSERT_TRUE(plain.ok() && chosen.ok());
     EXPECT_EQ(chosen->cost.cycles, std::min(plain->cost.cycles, m.cost.cycles));
     EXPECT_EQ(chosen->row_strip_groups.size(), chosen->cost.cycles < plain->cost.cycles ? 1u : 0u);
+  }
+}
+
+TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
+  // expand's 20 x 14 x 32 = 8,960 bytes exceed a quarter of 16 KiB; a join's strip keeps
+  // within a third of that, 1,365 bytes: 3 rows of 448 a strip, 7 strips.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  for (bool project_residual : {false, true}) {
+    SCOPED_TRACE(project_residual);
+    const ir::Graph whole = Bottleneck(project_residual);
+    ir::Graph strips = whole.Clone();
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    ASSERT_EQ(split->size(), 1u);
+    // The join's first operand written by a pointwise convolution is the strips' producer.
+    EXPECT_EQ((*split)[0].name(), "expand+join");
+    EXPECT_EQ((*split)[0].rows, 3);
+    EXPECT_EQ((*split)[0].strips.size(), 7u);
+    // Each strip slices expand's input and the residual.
+    EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 2 * 7);
+    EXPECT_EQ(Count(strips, ir::OpKind::kFusedAdd), 7);
+    for (uint32_t seed : {1u, 2u}) {
+      const auto inputs = RandomInputs(whole, seed);
+      EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs),
+                *qinterp::InterpretQuantized(strips, inputs));
+    }
+    CompileOptions on;
+    on.row_strips = CompileOptions::RowStrips::kOn;
+    const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+    int joins = 0;
+    for (const ModelLayer& l : m.layers) joins += l.fused_group == "expand+join";
+    EXPECT_EQ(joins, 2 * 7);
+  }
+  // The next block's residual is rows of this one's strips: the strips still write their rows
+  // of the sum in place (no copy, no concatenation left on the control core), and the second
+  // pair is split as well.
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(Bottleneck(false, 2), config, 2, on);
+  EXPECT_EQ(m.row_strip_groups.size(), 2u);
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_FALSE(l.on_cpu) << l.name;
+    EXPECT_EQ(l.name.find("copy"), std::string::npos) << l.name;
   }
 }
 
