@@ -29,6 +29,13 @@ int64_t QuarterOfSram(const spec::NpuConfig& config) {
 
 int64_t Bytes(const Tensor* t) { return ir::NumElements(t->shape()); }
 
+// A convolution of an image: a strip's producer.
+bool IsImageConv(const Node& n) {
+  return n.kind() == OpKind::kFusedConv && n.num_inputs() >= 2 &&
+         n.attrs().GetInts("kernel_shape", {}).size() == 2 && IsImage(n.input(0)) &&
+         IsImage(n.output(0));
+}
+
 // A 1x1, stride-1, unpadded convolution: its output rows are its input rows one to one.
 bool IsPointwise(const Node& n) {
   const ir::Attributes& a = n.attrs();
@@ -37,6 +44,37 @@ bool IsPointwise(const Node& n) {
   return n.kind() == OpKind::kFusedConv && k == std::vector<int64_t>{1, 1} &&
          s == std::vector<int64_t>{1, 1} &&
          std::all_of(p.begin(), p.end(), [](int64_t v) { return v == 0; });
+}
+
+// A window over rows: a convolution's or a pool's (a join's is 1x1).
+struct RowWindow {
+  int64_t kernel, stride, dilation, pad_top, pad_bottom;
+
+  explicit RowWindow(const Node& n) {
+    const ir::Attributes& a = n.attrs();
+    kernel = a.GetInts("kernel_shape", {1, 1})[0];
+    stride = a.GetInts("strides", {1, 1})[0];
+    dilation = a.GetInts("dilations", {1, 1})[0];
+    const std::vector<int64_t> p = a.GetInts("pads", {0, 0, 0, 0});
+    pad_top = p[0];
+    pad_bottom = p[2];
+  }
+  // The input rows output rows [o0, o1) read, [first, end), padding rows outside [0, h).
+  int64_t First(int64_t o0) const { return o0 * stride - pad_top; }
+  int64_t End(int64_t o1) const { return (o1 - 1) * stride - pad_top + (kernel - 1) * dilation + 1; }
+};
+
+// The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
+// RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
+ir::Attributes StripAttributes(const Node& n, int64_t o0, int64_t o1, int64_t h) {
+  const RowWindow w(n);
+  ir::Attributes attrs = n.attrs();
+  if (n.kind() == OpKind::kFusedAdd || n.kind() == OpKind::kAdd) return attrs;
+  std::vector<int64_t> p = attrs.GetInts("pads", {0, 0, 0, 0});
+  p[0] = std::max<int64_t>(0, -w.First(o0));
+  p[2] = std::max<int64_t>(0, w.End(o1) - h);
+  attrs.Set("pads", p);
+  return attrs;
 }
 
 // A residual join: the sum of two images of the output's shape.
@@ -50,24 +88,23 @@ bool IsJoin(const Node& n) {
                      [&](const Tensor* t) { return IsImage(t) && t->shape() == y->shape(); });
 }
 
-// The consumers a strip ends in: a convolution, or a residual join.
+// The consumers a strip ends in: a convolution, a max pool, or a residual join.
 bool IsStripConsumer(const Node& n) {
-  return (n.kind() == OpKind::kFusedConv && n.num_inputs() >= 2) || IsJoin(n);
+  return IsImageConv(n) || (n.kind() == OpKind::kMaxPool && IsImage(n.input(0))) || IsJoin(n);
 }
 
-// The consumer's operand a strip's producer writes: a convolution's input; a join's first
-// operand written by a pointwise convolution (the other is sliced to the strip's rows). -1 if
-// none.
+// The consumer's operand a strip's producer writes: a convolution's or pool's input; a join's
+// first operand written by a convolution (the other is sliced to the strip's rows). -1 if none.
 int StripOperand(const Node& consumer) {
-  if (consumer.kind() == OpKind::kFusedConv) return 0;
+  if (!IsJoin(consumer)) return 0;
   for (int i = 0; i < 2; ++i) {
     const Node* p = consumer.input(i)->producer();
-    if (p != nullptr && IsPointwise(*p)) return i;
+    if (p != nullptr && IsImageConv(*p)) return i;
   }
   return -1;
 }
 
-// The producer -> consumer pairs to split: the producer pointwise, its output (too large)
+// The producer -> consumer pairs to split: the producer a convolution, its output (too large)
 // read only by the consumer.
 bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   if (!IsStripConsumer(consumer)) return false;
@@ -75,8 +112,8 @@ bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
   const Node* producer = t->producer();
-  return producer != nullptr && IsPointwise(*producer) && IsImage(t) &&
-         IsImage(producer->input(0)) && IsImage(consumer.output(0)) && t->users().size() == 1 &&
+  return producer != nullptr && IsImageConv(*producer) && IsImage(consumer.output(0)) &&
+         t->users().size() == 1 &&
          !g.IsGraphOutput(t) && Bytes(t) > limit;
 }
 
@@ -103,12 +140,10 @@ int64_t StripLimit(const Node& consumer, int64_t limit) {
 // included, take at most `limit` bytes (at least one row).
 int64_t StripRows(const Node& consumer, int64_t limit) {
   const Tensor* t = consumer.input(StripOperand(consumer));
-  const ir::Attributes& a = consumer.attrs();
-  const int64_t k = a.GetInts("kernel_shape", {1, 1})[0], s = a.GetInts("strides", {1, 1})[0],
-                d = a.GetInts("dilations", {1, 1})[0];
+  const RowWindow w(consumer);
   const int64_t row_bytes = t->shape()[2] * t->shape()[3];
   const int64_t rows = limit / row_bytes;  // intermediate rows that fit
-  return std::max<int64_t>(1, (rows - (k - 1) * d - 1) / s + 1);
+  return std::max<int64_t>(1, (rows - (w.kernel - 1) * w.dilation - 1) / w.stride + 1);
 }
 
 // Rows [r0, r1) of the image `x`: a view.
@@ -125,38 +160,32 @@ Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::str
 RowStripGroup Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
   RowStripGroup group{producer->name(), consumer->name(), rows, {}};
   const int operand = StripOperand(*consumer);
-  const bool join = IsJoin(*consumer);
   Tensor* x = producer->input(0);
   Tensor* t = consumer->input(operand);
   Tensor* y = consumer->output(0);
-  const ir::Attributes& ca = consumer->attrs();  // a join has none: a 1x1 window
-  const std::vector<int64_t> k = ca.GetInts("kernel_shape", {1, 1}),
-                             s = ca.GetInts("strides", {1, 1}), d = ca.GetInts("dilations", {1, 1}),
-                             p = ca.GetInts("pads", {0, 0, 0, 0});
-  const int64_t h = t->shape()[1], out_h = y->shape()[1];
+  const RowWindow pw(*producer), cw(*consumer);
+  const int64_t out_h = y->shape()[1];
   std::vector<Tensor*> parts;
   for (int64_t o0 = 0, i = 0; o0 < out_h; o0 += rows, ++i) {
     const int64_t o1 = std::min(out_h, o0 + rows);
-    // The intermediate rows the strip's windows cover, clipped to the image: the clipped part
-    // is the strip's padding.
-    const int64_t r0 = o0 * s[0] - p[0], r1 = (o1 - 1) * s[0] - p[0] + (k[0] - 1) * d[0] + 1;
-    const int64_t a0 = std::max<int64_t>(0, r0), a1 = std::min(h, r1);
+    // The intermediate rows the strip's windows cover, then the input rows those need, each
+    // clipped to its image: the clipped part is the strip's padding.
+    const int64_t t0 = std::max<int64_t>(0, cw.First(o0)),
+                  t1 = std::min(t->shape()[1], cw.End(o1));
+    const int64_t x0 = std::max<int64_t>(0, pw.First(t0)), x1 = std::min(x->shape()[1], pw.End(t1));
     const std::string tag = fmt::format("#strip{}", i);
     std::vector<Tensor*> in = producer->inputs();
-    in[0] = RowSlice(g, x, a0, a1, tag);
+    in[0] = RowSlice(g, x, x0, x1, tag);
     Node* expand = g.AddNode(OpKind::kFusedConv, g.UniqueName(producer->name() + tag), in,
-                             {g.UniqueName(t->name() + tag)}, producer->attrs());
-    Tensor* ts = Like(expand, t, {1, a1 - a0, t->shape()[2], t->shape()[3]});
-    ir::Attributes attrs = consumer->attrs();
+                             {g.UniqueName(t->name() + tag)},
+                             StripAttributes(*producer, t0, t1, x->shape()[1]));
+    Tensor* ts = Like(expand, t, {1, t1 - t0, t->shape()[2], t->shape()[3]});
     in = consumer->inputs();
     in[operand] = ts;
-    if (join) {
-      in[1 - operand] = RowSlice(g, in[1 - operand], o0, o1, tag);
-    } else {
-      attrs.Set("pads", std::vector<int64_t>{a0 - r0, p[1], r1 - a1, p[3]});
-    }
+    if (IsJoin(*consumer)) in[1 - operand] = RowSlice(g, in[1 - operand], o0, o1, tag);
     Node* part = g.AddNode(consumer->kind(), g.UniqueName(consumer->name() + tag), in,
-                           {g.UniqueName(y->name() + tag)}, std::move(attrs));
+                           {g.UniqueName(y->name() + tag)},
+                           StripAttributes(*consumer, o0, o1, t->shape()[1]));
     parts.push_back(Like(part, y, {1, o1 - o0, y->shape()[2], y->shape()[3]}));
     group.strips.emplace_back(expand->name(), part->name());
   }
@@ -183,8 +212,10 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     if (!Eligible(g, *consumer, limit)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
+    const Node& producer = *consumer->input(StripOperand(*consumer))->producer();
     pairs.push_back({consumer->name(), consumer->output(0)->shape()[1],
-                     StripRows(*consumer, StripLimit(*consumer, limit))});
+                     StripRows(*consumer, StripLimit(*consumer, limit)),
+                     IsPointwise(producer)});
   }
   return pairs;
 }
@@ -200,7 +231,9 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
   std::vector<RowStripGroup> split;
   for (const RowStripPair& pair : RowStripPairs(config, g)) {
     const auto chosen = strip_rows.find(pair.consumer);
-    const int64_t rows = chosen != strip_rows.end() ? chosen->second : pair.default_rows;
+    const int64_t rows = chosen != strip_rows.end() ? chosen->second
+                         : pair.by_default            ? pair.default_rows
+                                                      : 0;
     if (rows <= 0 || rows >= pair.out_rows) continue;  // one strip: nothing to split
     // A pointwise consumer split as an earlier pair's is gone; its consumer, if it was a pair
     // too, now reads the strips' concatenation.

@@ -238,7 +238,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
     for (const RowStripPair& pair : pairs) {
       if (!options.strip_rows.contains(pair.consumer)) {
         search.trial.strip_rows[pair.consumer] =
-            baseline.row_strip_groups.empty() ? 0 : pair.default_rows;
+            baseline.row_strip_groups.empty() || !pair.by_default ? 0 : pair.default_rows;
       }
     }
     SearchBands(search, pairs);

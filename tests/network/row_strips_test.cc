@@ -163,7 +163,10 @@ TEST(RowStrips, BandHeightsAsTold) {
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
   const ir::Graph whole = InvertedResidual(1);
   const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
-  ASSERT_EQ(pairs.size(), 1u);
+  ASSERT_EQ(pairs.size(), 2u);  // the depthwise's output, read by project, is a pair too,
+  EXPECT_EQ(pairs[1].consumer, "project");
+  EXPECT_FALSE(pairs[1].by_default);  // split only as a tuning says (a windowed producer)
+  EXPECT_TRUE(pairs[0].by_default);
   EXPECT_EQ(pairs[0].consumer, "depthwise");
   EXPECT_EQ(pairs[0].out_rows, 20);
   EXPECT_EQ(pairs[0].default_rows, 4);
@@ -171,7 +174,8 @@ TEST(RowStrips, BandHeightsAsTold) {
   for (const auto& [rows, strips] : cases) {
     SCOPED_TRACE(rows);
     ir::Graph g = whole.Clone();
-    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, g, {{"depthwise", rows}});
+    StatusOr<std::vector<RowStripGroup>> split =
+        SplitRowStrips(config, g, {{"depthwise", rows}, {"project", 0}});
     ASSERT_TRUE(split.ok());
     EXPECT_EQ(split->size(), strips > 0 ? 1u : 0u);
     EXPECT_EQ(Count(g, ir::OpKind::kSlice), strips);
@@ -183,17 +187,60 @@ TEST(RowStrips, BandHeightsAsTold) {
 
 TEST(RowStrips, OtherPairsStayWhole) {
   const spec::NpuConfig small = Config({"sram.size_bytes=16384"});
-  const std::pair<ir::Graph, const char*> cases[] = {
-      {InvertedResidual(1, /*fork=*/true), "the intermediate has a second reader"},
-      {InvertedResidual(1, false, /*expand_kernel=*/3), "the producer is not pointwise"}};
-  for (const auto& [graph, why] : cases) {
-    ir::Graph g = graph.Clone();
-    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(small, g);
-    ASSERT_TRUE(split.ok());
-    EXPECT_TRUE(split->empty()) << why;
-  }
+  // The expansion has a second reader: only depthwise -> project may split.
+  ir::Graph fork = InvertedResidual(1, /*fork=*/true);
+  StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(small, fork);
+  ASSERT_TRUE(split.ok());
+  for (const RowStripGroup& group : *split) EXPECT_NE(group.producer, "expand");
   ir::Graph fits = InvertedResidual(1);  // 13,440 bytes: no more than a quarter of 1 MiB
   EXPECT_TRUE(SplitRowStrips(Config({}), fits)->empty());
+}
+
+// x (24 x 16 x 3) -> 3x3 stride-2 convolution to 64 channels -> 3x3 stride-2 max pool, both
+// padded (a stem), or the inverted residual with a 3x3 expansion.
+ir::Graph Stem() {
+  QuantGraphBuilder b("stem", 11);
+  ir::Tensor* x = b.Input("x", 24, 16, 3);
+  ir::Tensor* t = b.Conv(x, "conv1",
+                         {.out_c = 64, .kh = 3, .kw = 3, .stride_h = 2, .stride_w = 2,
+                          .pads = {1, 1, 1, 1}, .activation = "relu"});
+  return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
+}
+
+TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
+  // The strips' producers read their own halo rows too, padded only at the image's borders.
+  // Such a pair splits only as told (a tuning's band height).
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const std::pair<ir::Graph, const char*> cases[] = {
+      {Stem(), "conv1+pool"},  // 12 x 8 x 64 = 6,144 bytes: 3 pool rows (7 of conv1's) a strip
+      {InvertedResidual(1, false, /*expand_kernel=*/3), "expand+depthwise"}};
+  for (const auto& [whole, name] : cases) {
+    SCOPED_TRACE(name);
+    const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+    ASSERT_FALSE(pairs.empty());
+    EXPECT_FALSE(pairs[0].by_default);
+    ir::Graph unsplit = whole.Clone();
+    EXPECT_TRUE(SplitRowStrips(config, unsplit)->empty());
+    const std::map<std::string, int64_t> told = {{pairs[0].consumer, pairs[0].default_rows}};
+    ir::Graph strips = whole.Clone();
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips, told);
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    ASSERT_FALSE(split->empty());
+    EXPECT_EQ((*split)[0].name(), name);
+    EXPECT_GT((*split)[0].strips.size(), 1u);
+    if ((*split)[0].consumer == "pool") {
+      EXPECT_EQ((*split)[0].rows, 3);
+    }
+    for (uint32_t seed : {1u, 2u}) {
+      const auto inputs = RandomInputs(whole, seed);
+      EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs),
+                *qinterp::InterpretQuantized(strips, inputs));
+    }
+    CompileOptions on;
+    on.row_strips = CompileOptions::RowStrips::kOn;
+    on.strip_rows = told;
+    EXPECT_FALSE(ExpectBitExact(whole, config, 2, on).row_strip_groups.empty());
+  }
 }
 
 TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {

@@ -66,15 +66,27 @@ TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_FALSE(t->budget_spent);
   EXPECT_EQ(t->layers_searched, t->layers);
-  EXPECT_EQ(t->layers, 21u);  // 20 convolutions and the fully connected layer
-  EXPECT_EQ(t->candidates, uint64_t{kTuningCandidatesPerLayer} * t->layers);
+  // resnet18's one row-strip pair is conv1 and its max pool, whole by default: the band search
+  // tries up to 3 heights first.
+  const std::vector<RowStripPair> pairs = RowStripPairs(Config({}), g);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_FALSE(pairs[0].by_default);
+  ASSERT_EQ(t->strip_rows.size(), 1u);
+  const uint64_t band_candidates = t->candidates - uint64_t{kTuningCandidatesPerLayer} * t->layers;
+  EXPECT_GE(band_candidates, 1u);
+  EXPECT_LE(band_candidates, 3u);
   EXPECT_LT(double(t->tuned_cycles), 0.995 * double(t->baseline_cycles));
   CompileOptions tuned;
   tuned.tilings = t->tilings;
-  EXPECT_TRUE(t->strip_rows.empty());  // resnet18 has no expansion to split
+  tuned.row_strips = CompileOptions::RowStrips::kOn;
+  tuned.strip_rows = t->strip_rows;
   StatusOr<CompiledModel> m = CompileModel(Config({}), g, tuned);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
+  // 20 convolutions and the fully connected layer, conv1 as one per strip if split.
+  const size_t conv1_strips =
+      m->row_strip_groups.empty() ? 1 : m->row_strip_groups[0].strips.size();
+  EXPECT_EQ(t->layers, 20u + conv1_strips);
   for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*LayerNamed(*m, name).conv_tiling, tiling);
 }
 
