@@ -47,6 +47,9 @@ struct CompileOptions {
   // Networks: pack a grouped convolution's groups side by side on the array's columns
   // (compiler/network/group_packing.h).
   bool pack_groups = true;
+  // Networks: move a pool to run beside a convolution it does not depend on
+  // (compiler/network/pool_placement.h).
+  bool place_pools = true;
   // Networks: per layer name, a convolution tiling to take instead of the search's where it fits
   // (a tuning's: compiler/network/tuning.h); a layer whose tiling does not fit is searched.
   std::map<std::string, ConvTiling> tilings = {};

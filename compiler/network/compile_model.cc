@@ -16,6 +16,7 @@
 #include "compiler/network/layer_interleave.h"
 #include "compiler/network/model_program.h"
 #include "compiler/network/on_chip_plan.h"
+#include "compiler/network/pool_placement.h"
 #include "compiler/network/row_strips.h"
 #include "compiler/qinterp/check.h"
 #include "compiler/schedule/dependencies.h"
@@ -235,6 +236,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   CompiledModel m;
   m.network = std::move(network);
   if (options.pack_groups) PackGroups(config, m.network);
+  if (options.place_pools) MovePoolsBesideConvolutions(m.network);
   m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.

@@ -9,7 +9,7 @@
 namespace npu::compiler {
 
 std::vector<uint32_t> InterleaveOrder(const std::vector<spec::Instruction>& earlier,
-                                      const std::vector<spec::Instruction>& later) {
+                                      const std::vector<spec::Instruction>& later, bool spread) {
   LatestAccesses accesses;
   for (size_t j = 0; j < earlier.size(); ++j) {
     accesses.Record(int64_t(j), spec::Footprints(earlier[j]));
@@ -26,6 +26,13 @@ std::vector<uint32_t> InterleaveOrder(const std::vector<spec::Instruction>& earl
   const auto first_bound =
       std::find_if(after.begin(), after.end(), [](int64_t a) { return a >= 0; });
   if (first_bound != after.end()) std::fill(after.begin(), first_bound, *first_bound);
+  if (spread) {
+    for (size_t k = 0; k < later.size(); ++k) {
+      const int64_t share = int64_t(k * earlier.size() / later.size()) - 1;
+      after[k] = std::max(after[k], share);
+      if (k > 0) after[k] = std::max(after[k], after[k - 1]);
+    }
+  }
   std::vector<uint32_t> order;
   order.reserve(earlier.size() + later.size());
   size_t k = 0;

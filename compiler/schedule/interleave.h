@@ -21,7 +21,13 @@ namespace npu::compiler {
 // are not needed for. If nothing conflicts, `later` goes first. Returns, per position of the
 // merged stream, the index of the instruction: i < earlier.size() for earlier[i], earlier.size() +
 // k for later[k].
+//
+// With `spread`, each instruction of `later` also goes no earlier than its share of `earlier`
+// (the k-th of n after the first k x earlier.size() / n of them), so that a layer independent
+// of the one before it (a pool beside a convolution: pool_placement.h) does not fill its unit's
+// queue at once and hold up the dispatch of the other's instructions.
 std::vector<uint32_t> InterleaveOrder(const std::vector<spec::Instruction>& earlier,
-                                      const std::vector<spec::Instruction>& later);
+                                      const std::vector<spec::Instruction>& later,
+                                      bool spread = false);
 
 }  // namespace npu::compiler
