@@ -125,6 +125,8 @@ Json TotalsJson(const RunReport& r) {
           {"peak_gbps", r.peak_gbps},
           {"roofline_cycles", r.roofline_cycles},
           {"roofline_ratio", r.roofline_cycles ? double(r.cycles) / r.roofline_cycles : 0.0},
+          {"min_dram_bytes", r.min_dram_bytes},
+          {"dram_ratio", DramRatio(r)},
           {"fetch_cycles", r.fetch_cycles},
           {"dispatch_stall_cycles", r.dispatch_stall_cycles},
           {"peak_sram_bytes", r.peak_sram_bytes},

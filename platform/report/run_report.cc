@@ -101,17 +101,15 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   }
   l.dram_read_bytes = traffic.read_bytes;
   l.dram_write_bytes = traffic.write_bytes;
-  // The least DRAM traffic: the layer's constants, plus the network input for the first layer
-  // and the output for the last (intermediate activations could stay on chip).
-  uint64_t min_bytes = info.weight_bytes();
+  l.min_dram_bytes = info.weight_bytes();
   if (index == 0) {
-    for (const auto& t : in.program->inputs()) min_bytes += t.size_bytes();
+    for (const auto& t : in.program->inputs()) l.min_dram_bytes += t.size_bytes();
   }
   if (index + 1 == in.program->layers_size()) {
-    for (const auto& t : in.program->outputs()) min_bytes += t.size_bytes();
+    for (const auto& t : in.program->outputs()) l.min_dram_bytes += t.size_bytes();
   }
-  l.roofline_cycles =
-      spec::LayerRooflineCycles(c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
+  l.roofline_cycles = spec::LayerRooflineCycles(
+      c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), l.min_dram_bytes);
   return l;
 }
 
@@ -134,6 +132,7 @@ void AddLayers(const RunInputs& in, RunReport& r) {
     l.achieved_gbps =
         Gbps(l.dram_read_bytes + l.dram_write_bytes, l.cycles, in.config->clock_mhz());
     r.roofline_cycles += l.roofline_cycles;
+    r.min_dram_bytes += l.min_dram_bytes;
     r.predicted_cycles += l.predicted_cycles;
     r.peak_sram_bytes = std::max(r.peak_sram_bytes, l.peak_sram_bytes);
     (l.engine == "cpu" ? r.cpu_macs : r.npu_macs) += l.macs;
@@ -228,6 +227,12 @@ RunReport BuildRunReport(const RunInputs& in) {
   AddDram(in, r);
   AddEnergyAndArea(c, r);
   return r;
+}
+
+double DramRatio(const RunReport& r) {
+  return r.min_dram_bytes
+             ? double(r.dram_read_bytes + r.dram_write_bytes) / double(r.min_dram_bytes)
+             : 0.0;
 }
 
 }  // namespace npu::report

@@ -52,7 +52,10 @@ struct LayerReport {
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0;
   uint64_t peak_sram_bytes = 0;
-  uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), minimum DRAM bytes / bandwidth)
+  uint64_t roofline_cycles = 0;  // max(macs / (rows*cols), min_dram_bytes / bandwidth)
+  // The least DRAM traffic: the layer's constants, plus the network input for the first layer and
+  // the output for the last (intermediate activations could stay on chip).
+  uint64_t min_dram_bytes = 0;
   EnergyFigures energy;          // its instructions' events, plus leakage over its cycles
 };
 
@@ -98,6 +101,7 @@ struct RunReport {
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   double achieved_gbps = 0, peak_gbps = 0;
   uint64_t roofline_cycles = 0;  // sum over layers
+  uint64_t min_dram_bytes = 0;   // sum over layers: constants once, inputs and outputs once
   // Where the time and the MACs went: NPU runs (doorbell to completion), CPU ops (first read to
   // last write), and the rest (the firmware between steps).
   uint64_t npu_cycles = 0, cpu_cycles = 0, other_cycles = 0;
@@ -144,5 +148,8 @@ struct RunInputs {
 };
 
 RunReport BuildRunReport(const RunInputs& in);
+
+// The DRAM traffic over its least (RunReport::min_dram_bytes); 0 if that is 0.
+double DramRatio(const RunReport& r);
 
 }  // namespace npu::report

@@ -148,8 +148,11 @@ std::string Totals(const RunReport& r) {
   t += fmt::format("MAC utilisation {:.1f}% ({} MACs on {}x{})\n", 100 * r.mac_utilisation,
                    Grouped(r.macs), r.config.mac().rows(), r.config.mac().cols());
   t += EngineShares(r);
-  t += fmt::format("DRAM            read {} KiB, written {} KiB; {:.2f} GB/s of {:.1f} GB/s peak\n",
-                   KiB(r.dram_read_bytes), KiB(r.dram_write_bytes), r.achieved_gbps, r.peak_gbps);
+  t += fmt::format(
+      "DRAM            read {} KiB, written {} KiB ({:.2f}x the least: {} KiB); {:.2f} GB/s of "
+      "{:.1f} GB/s peak\n",
+      KiB(r.dram_read_bytes), KiB(r.dram_write_bytes), DramRatio(r), KiB(r.min_dram_bytes),
+      r.achieved_gbps, r.peak_gbps);
   if (r.dram) {
     t += fmt::format(
         "DRAM device     {}: row-buffer hits {:.1f}% ({} bursts: {} misses, {} conflicts), "

@@ -95,6 +95,9 @@ def check_energy(report):
     assert events["macs"] == totals["macs"], (events, totals)
     assert events["dram_read_bytes"] == totals["dram_read_bytes"], (events, totals)
     assert events["dram_write_bytes"] == totals["dram_write_bytes"], (events, totals)
+    moved = totals["dram_read_bytes"] + totals["dram_write_bytes"]
+    assert totals["min_dram_bytes"] > 0 and moved >= totals["min_dram_bytes"], totals
+    assert close(totals["dram_ratio"], moved / totals["min_dram_bytes"]), totals
     assert events["fetched_instructions"] == report["compile"]["instructions"]
     assert close(energy["pj_per_mac"], energy["total_pj"] / totals["macs"])
     assert close(energy["inferences_per_joule"], totals["batch"] / (energy["total_pj"] * 1e-12))

@@ -93,6 +93,12 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
   const report::RunReport r = report::BuildRunReport(
       {c.model, &*config, &program, &run->counters, &run->records, &run->steps, run->cycles});
   EXPECT_EQ(r.macs, p->compiled.cost.macs);
+  // The least DRAM traffic, from the binary, is the compiler's; what the NPU ran moved at least
+  // that (a CPU op's traffic counts its tensors, not the constants it holds).
+  EXPECT_EQ(r.min_dram_bytes, p->compiled.min_dram_bytes);
+  if (r.cpu_steps == 0) {
+    EXPECT_GE(report::DramRatio(r), 1.0);
+  }
   // W4A8: the constant-weight CONVs run int4 (and only then).
   uint32_t int4_convs = 0, fp16_convs = 0, convs = 0;
   for (const spec::Instruction& insn : p->compiled.instructions) {
