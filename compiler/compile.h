@@ -35,10 +35,11 @@ struct CompileOptions {
   // Networks: move a layer's instructions in among those of the layer before it where that is
   // faster (compiler/network/layer_interleave.h).
   bool interleave_layers = true;
-  // Networks: split a pointwise convolution and the convolution reading its too-large output
-  // into row strips whose intermediates stay on chip (compiler/network/row_strips.h). kAuto
-  // compiles the network both ways when there is something to split and keeps the one predicted
-  // faster (strips reload their weights and recompute halo rows: on a small SRAM they lose).
+  // Networks: split a convolution and the layer reading its too-large output into row strips
+  // whose intermediates stay on chip (compiler/network/row_strips.h). kAuto compiles the network
+  // whole, with the pairs split by default (pointwise producers) and with every pair split, and
+  // keeps the one predicted fastest (strips reload their weights and recompute halo rows: on a
+  // small SRAM they lose).
   enum class RowStrips { kAuto, kOn, kOff };
   RowStrips row_strips = RowStrips::kAuto;
   // Networks, with row strips: per consumer convolution (node name), the output rows of its

@@ -203,11 +203,11 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                                      const CompileOptions& options) {
+  using Groups = std::vector<RowStripGroup>;
   // 1. Validate, lower.
   NPU_TRY(spec::Validate(config));
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
-  const auto compile = [&](const ir::Graph& graph,
-                           const std::vector<RowStripGroup>& groups) -> StatusOr<CompiledModel> {
+  const auto compile = [&](const ir::Graph& graph, const Groups& groups) -> StatusOr<CompiledModel> {
     NPU_ASSIGN_OR_RETURN(Network network,
                          LowerGraph(graph, {options.cpu_fallback, options.cpu_ops}));
     MarkFusedGroups(groups, network);
@@ -215,18 +215,42 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     if (m.ok()) m->row_strip_groups = groups;
     return m;
   };
-  // 1b. Row strips (row_strips.h), kept if predicted faster unless told.
+  // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted fastest of the
+  // whole graph, the pairs split by default (pointwise producers) and every pair split.
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(quantized, {});
-  ir::Graph strips = quantized.Clone();
-  NPU_ASSIGN_OR_RETURN(const std::vector<RowStripGroup> groups,
-                       SplitRowStrips(config, strips, options.strip_rows));
-  if (groups.empty()) return compile(quantized, {});
-  StatusOr<CompiledModel> split = compile(strips, groups);
-  if (options.row_strips == RowStrips::kOn) return split;
-  StatusOr<CompiledModel> whole = compile(quantized, {});
-  if (!split.ok() || (whole.ok() && whole->cost.cycles <= split->cost.cycles)) return whole;
-  return split;
+  const auto split_graph =
+      [&](const std::map<std::string, int64_t>& rows) -> StatusOr<std::pair<ir::Graph, Groups>> {
+    ir::Graph strips = quantized.Clone();
+    NPU_ASSIGN_OR_RETURN(Groups groups, SplitRowStrips(config, strips, rows));
+    return std::pair<ir::Graph, Groups>(std::move(strips), std::move(groups));
+  };
+  NPU_ASSIGN_OR_RETURN(const auto split, split_graph(options.strip_rows));
+  if (options.row_strips == RowStrips::kOn) {
+    return split.second.empty() ? compile(quantized, {}) : compile(split.first, split.second);
+  }
+  StatusOr<CompiledModel> best = compile(quantized, {});
+  const auto consider = [&](const std::pair<ir::Graph, Groups>& strips) {
+    if (strips.second.empty()) return;
+    StatusOr<CompiledModel> m = compile(strips.first, strips.second);
+    if (m.ok() && (!best.ok() || m->cost.cycles < best->cost.cycles)) best = std::move(m);
+  };
+  consider(split);
+  std::map<std::string, int64_t> every = options.strip_rows;
+  for (const RowStripPair& pair : RowStripPairs(config, quantized)) {
+    if (!pair.by_default) every.emplace(pair.consumer, pair.default_rows);
+  }
+  if (every.size() > options.strip_rows.size()) {
+    NPU_ASSIGN_OR_RETURN(const auto all, split_graph(every));
+    // The windowed pairs may all have lost a node to the others' splits: nothing new.
+    const auto names = [](const Groups& groups) {
+      std::vector<std::string> out;
+      for (const RowStripGroup& g : groups) out.push_back(g.name());
+      return out;
+    };
+    if (names(all.second) != names(split.second)) consider(all);
+  }
+  return best;
 }
 
 StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network network,

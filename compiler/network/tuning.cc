@@ -228,18 +228,20 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   tuning.model = baseline.network.name;
   tuning.baseline_cycles = tuning.tuned_cycles = baseline.cost.cycles;
   Search search{config, quantized, budget_seconds, start, tuning, options, progress};
-  // Every pair's band height is stated (the baseline's: the default rows if it took the
-  // strips, else whole), so candidates compile once each and the tuning applies as searched.
+  // Every pair's band height is stated (the baseline's: the rows of the pairs it split, else
+  // whole), so candidates compile once each and the tuning applies as searched.
   const std::vector<RowStripPair> pairs =
       options.row_strips == CompileOptions::RowStrips::kOff ? std::vector<RowStripPair>{}
                                                            : RowStripPairs(config, quantized);
   if (!pairs.empty()) {
     search.trial.row_strips = CompileOptions::RowStrips::kOn;
     for (const RowStripPair& pair : pairs) {
-      if (!options.strip_rows.contains(pair.consumer)) {
-        search.trial.strip_rows[pair.consumer] =
-            baseline.row_strip_groups.empty() || !pair.by_default ? 0 : pair.default_rows;
-      }
+      if (options.strip_rows.contains(pair.consumer)) continue;
+      const auto split = std::find_if(
+          baseline.row_strip_groups.begin(), baseline.row_strip_groups.end(),
+          [&](const RowStripGroup& g) { return g.consumer == pair.consumer; });
+      search.trial.strip_rows[pair.consumer] =
+          split == baseline.row_strip_groups.end() ? 0 : split->rows;
     }
     SearchBands(search, pairs);
     if (progress) {
