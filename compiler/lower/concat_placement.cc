@@ -103,21 +103,23 @@ class Placer {
     return std::all_of(shape.begin(), shape.begin() + axis, [](uint32_t d) { return d == 1; });
   }
 
-  bool Dense(int v) const {
+  // v starts its buffer, which is not one of channel slices.
+  bool Unstrided(int v) const {
     const ActivationValue& x = net_.value(v);
     return net_.buffers[x.buffer].pixel_channels == 0 && x.byte_offset == 0 &&
-           x.channel_offset == 0 && AloneInBuffer(v);
+           x.channel_offset == 0;
   }
+
+  bool Dense(int v) const { return Unstrided(v) && AloneInBuffer(v); }
 
   // Dense, though views of it may share its buffer (row slices that its readers take: row
   // strips' residual operands): they stay where they are, as does the value.
   bool DenseButForViews(int v) const {
-    const ActivationValue& x = net_.value(v);
-    if (net_.buffers[x.buffer].pixel_channels != 0 || x.byte_offset != 0 || x.channel_offset != 0) {
-      return false;
-    }
+    if (!Unstrided(v)) return false;
     for (size_t u = 0; u < net_.values.size(); ++u) {
-      if (int(u) != v && net_.values[u].buffer == x.buffer && producer_.count(int(u))) return false;
+      if (int(u) != v && net_.values[u].buffer == net_.value(v).buffer && producer_.count(int(u))) {
+        return false;
+      }
     }
     return true;
   }

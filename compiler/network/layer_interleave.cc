@@ -2,6 +2,7 @@
 #include "compiler/network/layer_interleave.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "compiler/cost/cost_model.h"
 #include "compiler/schedule/dependencies.h"
@@ -41,8 +42,8 @@ int InterleaveLayers(const spec::NpuConfig& c, std::vector<spec::Instruction>& i
     const std::vector<spec::Instruction> earlier = Slice(insns, start, begin);
     const std::vector<spec::Instruction> later = Slice(insns, begin, end);
     // The order by conflicts alone, and spread over the earlier layer: the faster, if faster
-    // than none.
-    uint64_t best = ReplayCycles(c, Slice(insns, start, end));
+    // than none (replayed only once an order moves something).
+    std::optional<uint64_t> best;
     std::vector<spec::Instruction> chosen;
     std::vector<uint32_t> chosen_layers;
     for (bool spread : {false, true}) {
@@ -54,8 +55,9 @@ int InterleaveLayers(const spec::NpuConfig& c, std::vector<spec::Instruction>& i
         merged_layers.push_back(layer_of[start + k]);
       }
       if (merged_layers == Slice(layer_of, start, end)) continue;  // nothing moved
+      if (!best) best = ReplayCycles(c, Slice(insns, start, end));
       const uint64_t cycles = ReplayCycles(c, merged);
-      if (cycles >= best) continue;
+      if (cycles >= *best) continue;
       best = cycles;
       chosen = std::move(merged);
       chosen_layers = std::move(merged_layers);

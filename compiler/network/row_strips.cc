@@ -48,34 +48,19 @@ bool IsPointwise(const Node& n) {
 
 // A window over rows: a convolution's or a pool's (a join's is 1x1).
 struct RowWindow {
-  int64_t kernel, stride, dilation, pad_top, pad_bottom;
+  int64_t kernel, stride, dilation, pad_top;
 
   explicit RowWindow(const Node& n) {
     const ir::Attributes& a = n.attrs();
     kernel = a.GetInts("kernel_shape", {1, 1})[0];
     stride = a.GetInts("strides", {1, 1})[0];
     dilation = a.GetInts("dilations", {1, 1})[0];
-    const std::vector<int64_t> p = a.GetInts("pads", {0, 0, 0, 0});
-    pad_top = p[0];
-    pad_bottom = p[2];
+    pad_top = a.GetInts("pads", {0, 0, 0, 0})[0];
   }
   // The input rows output rows [o0, o1) read, [first, end), padding rows outside [0, h).
   int64_t First(int64_t o0) const { return o0 * stride - pad_top; }
   int64_t End(int64_t o1) const { return (o1 - 1) * stride - pad_top + (kernel - 1) * dilation + 1; }
 };
-
-// The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
-// RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
-ir::Attributes StripAttributes(const Node& n, int64_t o0, int64_t o1, int64_t h) {
-  const RowWindow w(n);
-  ir::Attributes attrs = n.attrs();
-  if (n.kind() == OpKind::kFusedAdd || n.kind() == OpKind::kAdd) return attrs;
-  std::vector<int64_t> p = attrs.GetInts("pads", {0, 0, 0, 0});
-  p[0] = std::max<int64_t>(0, -w.First(o0));
-  p[2] = std::max<int64_t>(0, w.End(o1) - h);
-  attrs.Set("pads", p);
-  return attrs;
-}
 
 // A residual join: the sum of two images of the output's shape.
 bool IsJoin(const Node& n) {
@@ -86,6 +71,19 @@ bool IsJoin(const Node& n) {
   return IsImage(y) && n.input(0) != n.input(1) &&
          std::all_of(n.inputs().begin(), n.inputs().end(),
                      [&](const Tensor* t) { return IsImage(t) && t->shape() == y->shape(); });
+}
+
+// The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
+// RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
+ir::Attributes StripAttributes(const Node& n, int64_t o0, int64_t o1, int64_t h) {
+  const RowWindow w(n);
+  ir::Attributes attrs = n.attrs();
+  if (IsJoin(n)) return attrs;  // no window
+  std::vector<int64_t> p = attrs.GetInts("pads", {0, 0, 0, 0});
+  p[0] = std::max<int64_t>(0, -w.First(o0));
+  p[2] = std::max<int64_t>(0, w.End(o1) - h);
+  attrs.Set("pads", p);
+  return attrs;
 }
 
 // The consumers a strip ends in: a convolution, a max pool, or a residual join.

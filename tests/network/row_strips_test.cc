@@ -55,6 +55,18 @@ ir::Graph Bottleneck(bool project_residual = false, int blocks = 1) {
   return b.Finish({x});
 }
 
+// The integer reference gives the split graph the whole one's bytes, on each seed's inputs.
+void ExpectSameBytes(const ir::Graph& whole, const ir::Graph& split,
+                     std::initializer_list<uint32_t> seeds) {
+  for (uint32_t seed : seeds) {
+    const auto inputs = RandomInputs(whole, seed);
+    auto a = qinterp::InterpretQuantized(whole, inputs);
+    auto b = qinterp::InterpretQuantized(split, inputs);
+    ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
+    EXPECT_EQ(*a, *b) << "seed " << seed;
+  }
+}
+
 int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
 
 TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
@@ -78,13 +90,7 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
       if (n->name().find("expand#") != 0) continue;
       EXPECT_LE(ir::NumElements(n->output(0)->shape()), 4096) << n->name();
     }
-    for (uint32_t seed : {1u, 2u, 3u}) {
-      const auto inputs = RandomInputs(whole, seed);
-      auto a = qinterp::InterpretQuantized(whole, inputs);
-      auto b = qinterp::InterpretQuantized(strips, inputs);
-      ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
-      EXPECT_EQ(*a, *b);
-    }
+    ExpectSameBytes(whole, strips, {1u, 2u, 3u});
     // The compiled strips against the reference of the whole graph, in random orders too.
     CompileOptions on;
     on.row_strips = CompileOptions::RowStrips::kOn;
@@ -133,11 +139,7 @@ TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
     // Each strip slices expand's input and the residual.
     EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 2 * 7);
     EXPECT_EQ(Count(strips, ir::OpKind::kFusedAdd), 7);
-    for (uint32_t seed : {1u, 2u}) {
-      const auto inputs = RandomInputs(whole, seed);
-      EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs),
-                *qinterp::InterpretQuantized(strips, inputs));
-    }
+    ExpectSameBytes(whole, strips, {1u, 2u});
     CompileOptions on;
     on.row_strips = CompileOptions::RowStrips::kOn;
     const CompiledModel m = ExpectBitExact(whole, config, 2, on);
@@ -180,8 +182,7 @@ TEST(RowStrips, BandHeightsAsTold) {
     EXPECT_EQ(split->size(), strips > 0 ? 1u : 0u);
     EXPECT_EQ(Count(g, ir::OpKind::kSlice), strips);
     if (strips == 0) continue;
-    const auto inputs = RandomInputs(whole, 1);
-    EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs), *qinterp::InterpretQuantized(g, inputs));
+    ExpectSameBytes(whole, g, {1u});
   }
 }
 
@@ -231,11 +232,7 @@ TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
     if ((*split)[0].consumer == "pool") {
       EXPECT_EQ((*split)[0].rows, 3);
     }
-    for (uint32_t seed : {1u, 2u}) {
-      const auto inputs = RandomInputs(whole, seed);
-      EXPECT_EQ(*qinterp::InterpretQuantized(whole, inputs),
-                *qinterp::InterpretQuantized(strips, inputs));
-    }
+    ExpectSameBytes(whole, strips, {1u, 2u});
     CompileOptions on;
     on.row_strips = CompileOptions::RowStrips::kOn;
     on.strip_rows = told;
