@@ -62,10 +62,16 @@ std::string LayerSchedule::Describe() const {
       choice);
 }
 
-bool CanBeOnChip(const NetLayer& layer, int index) {
+bool CanBeOnChip(const Network& net, const NetLayer& layer, int index) {
   if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work) ||
       std::holds_alternative<GatherLayer>(layer.work)) {
     return false;
+  }
+  const int id = index < 0 ? layer.output : layer.inputs[index];
+  const ActivationValue& v = net.value(id);
+  if (v.channel_offset != 0 || net.PixelStride(id) != v.c) {
+    return index < 0 &&
+           (layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work));
   }
   // A matrix product's b is LOADed block by block from DRAM; its a is read in place only with
   // dense rows (not through a transpose of heads); its output is written in place with its row

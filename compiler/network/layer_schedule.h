@@ -42,8 +42,10 @@ struct LayerSchedule {
 // in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, so does a
 // matrix product's b (its blocks are LOADed), and so does every operand of a CPU layer (the
 // control core reaches DRAM only) and of a copy or gather (which exist to move bytes between DRAM
-// places).
-bool CanBeOnChip(const NetLayer& layer, int index);
+// places). An operand that is a channel slice of a wider buffer (a part of a concatenation by
+// placement) is read in place by nothing (CONV and POOL read dense pixels); it is written in place
+// only by a convolution's ACT or a POOL, which write with a pixel stride.
+bool CanBeOnChip(const Network& net, const NetLayer& layer, int index);
 
 // `preferred`: a convolution's (or matrix product's) tiling to take instead of the search's if
 // it fits the residency and the budget (a tuning's, tuning.h); otherwise the search decides.

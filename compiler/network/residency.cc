@@ -50,7 +50,7 @@ StatusOr<LayerView> ViewLayer(const spec::NpuConfig& c, const Network& net, cons
   NPU_ASSIGN_OR_RETURN(const TilingOutlook off, SurveyLayer(c, net, l, {}, 0, memo));
   LayerResidency all;
   for (const auto& [value, index] : Operands(l)) {
-    Set(all, index, candidate[net.value(value).buffer] && CanBeOnChip(l, index));
+    Set(all, index, candidate[net.value(value).buffer] && CanBeOnChip(net, l, index));
   }
   LayerResidency out_only;
   out_only.output = all.output;
@@ -83,7 +83,7 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   for (size_t b = 0; b < buffers; ++b) {
     const NetBuffer& nb = net.buffers[b];
     candidate[b] = allow_on_chip && !nb.graph_input && !nb.graph_output && nb.bytes > 0 &&
-                   nb.pixel_channels == 0 && AlignUp(nb.bytes, stripe) < sram;
+                   AlignUp(nb.bytes, stripe) < sram;
   }
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
   std::vector<uint64_t> accesses(buffers, 0);

@@ -72,10 +72,10 @@ void PoolTile(const PoolLayer& l, const PoolTiling& t, const VectorPlan& plan,
 
 std::vector<spec::Instruction> EmitPool(const PoolLayer& l, const PoolTiling& t,
                                         const VectorPlan& plan, const PoolOperands& ops) {
-  // A channel slice of a wider tensor (concatenation by placement) is read and written through
-  // DMA, never in place on chip.
-  NPU_CHECK((ops.input.channel_offset == 0 || !t.input_on_chip) &&
-            (ops.output.channel_offset == 0 || !t.output_on_chip));
+  // A channel slice of a wider tensor (concatenation by placement) is read through DMA, never in
+  // place on chip (POOL reads dense pixels); it may be written in place (out_pixel_stride).
+  NPU_CHECK(!t.input_on_chip ||
+            (ops.input.channel_offset == 0 && ops.input.channels == t.tile_c));
   const Axis bands{l.out_h, t.tile_oh}, channels{l.channels, t.tile_c};
   std::vector<spec::Instruction> out;
   uint64_t k = 0;

@@ -131,6 +131,16 @@ TEST(TensorOps, TransposesKeepingTheInnermostAxisAreDmaGathers) {
   EXPECT_EQ(CpuLayers(m, "transpose"), 1);
 }
 
+// Layers writing a channel slice of a wider buffer (a part of a placed concatenation) in SRAM.
+int SlicesWrittenOnChip(const CompiledModel& m) {
+  int n = 0;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const int out = m.network.layers[i].output;
+    n += m.layers[i].on_chip.output && m.network.PixelStride(out) != m.network.value(out).c;
+  }
+  return n;
+}
+
 TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   // An inception block (three convolution branches and a pool branch) and a dense block (each
   // layer reads the concatenation of the block's input and every earlier layer's features).
@@ -155,6 +165,28 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   const CompiledModel m = Check(b.Finish(b.Conv(block, 27, 5, 1)), 0.97);
   EXPECT_EQ(m.network.concats_placed, 4);
   EXPECT_EQ(AllCpuLayers(m), 0);
+  // Every buffer is read in parts (the dense block's layers read prefixes): DRAM.
+  EXPECT_EQ(SlicesWrittenOnChip(m), 0);
+}
+
+TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {
+  // An inception block read whole by a convolution: its convolutions (ACT) and its pool (POOL)
+  // write their slices into SRAM with the concatenation's pixel stride, the convolution reads the
+  // buffer in place.
+  FloatBuilder b("inception");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 6, 3)});
+  ir::Attributes pool;
+  pool.Set("kernel_shape", std::vector<int64_t>{3, 3});
+  pool.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
+  pool.Set("strides", std::vector<int64_t>{1, 1});
+  ir::Tensor* y = b.Op(
+      OpKind::kConcat,
+      {b.Conv(x, 6, 4, 1), b.Op(OpKind::kMaxPool, {x}, pool), b.Conv(b.Conv(x, 6, 3, 1), 3, 5, 3)},
+      Attr("axis", int64_t{1}));
+  const CompiledModel m = Check(b.Finish(b.Conv(y, 15, 5, 3)), 0.98);
+  EXPECT_EQ(m.network.concats_placed, 1);
+  EXPECT_EQ(SlicesWrittenOnChip(m), 3);
+  EXPECT_TRUE(m.layers.back().on_chip.input[0]);
 }
 
 TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
