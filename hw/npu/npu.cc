@@ -10,7 +10,7 @@ Npu::Npu(sc_core::sc_module_name name, const spec::NpuConfig& config, const NpuO
     : sc_module(name),
       config_(config),
       clock_(config.clock_mhz()),
-      tokens_(clock_),
+      tokens_("tokens", clock_),
       unit_timer_("unit_timer", clock_),
       ctx_{config_,
            clock_,
