@@ -10,6 +10,8 @@
 //   4. Mark the buffers the host reads.
 //   5. Channel slices become views or DMA copies, other slices DMA gathers (slice_views.h);
 //      concatenations become placement (concat_placement.h).
+//   6. Wide strided kernels read their input with the stride folded into the channels, where the
+//      buffers' layouts (now final) are dense (stride_fold.h).
 #include "compiler/lower/lower_graph.h"
 
 #include <fmt/format.h>
@@ -21,6 +23,7 @@
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lowering.h"
 #include "compiler/lower/slice_views.h"
+#include "compiler/lower/stride_fold.h"
 #include "hw/spec/cpu_ops.h"
 
 namespace npu::compiler {
@@ -99,6 +102,7 @@ StatusOr<Network> Lowering::Run(const ir::Graph& g) {
   }
   PlaceSlices(net_);
   PlaceConcats(net_);
+  FoldStrides(net_);
   if (net_.layers.empty()) {
     return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
   }

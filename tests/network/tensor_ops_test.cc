@@ -189,6 +189,43 @@ TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {
   EXPECT_TRUE(m.layers.back().on_chip.input[0]);
 }
 
+// A 1-D convolution of `k` taps at stride `s` over `in_c` channels, unpadded unless `pad`.
+ir::Tensor* Conv1d(FloatBuilder& b, ir::Tensor* x, int64_t in_c, int64_t out_c, int64_t k,
+                   int64_t s, int64_t pad = 0) {
+  ir::Attributes a;
+  a.Set("kernel_shape", std::vector<int64_t>{1, k});
+  a.Set("strides", std::vector<int64_t>{1, s});
+  a.Set("pads", std::vector<int64_t>{0, pad, 0, pad});
+  return b.Op(OpKind::kConv, {x, b.Const({out_c, in_c, 1, k}), b.Const({out_c}, 0.1f)}, a);
+}
+
+const ModelLayer* LayerNamed(const CompiledModel& m, const std::string& prefix) {
+  for (const ModelLayer& l : m.layers) {
+    if (l.name.rfind(prefix, 0) == 0) return &l;
+  }
+  return nullptr;
+}
+
+TEST(TensorOps, AWideStridedKernelReadsItsStrideAsChannels) {
+  // 24 taps at stride 4 over 2 channels (two CONVs of 15 and 9 taps) read as 6 taps over 8
+  // channels (one CONV); a padded one and one whose kernel is no multiple of its stride stay.
+  FloatBuilder b("stride_fold");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {Conv1d(b, b.Input({1, 2, 1, 96}), 2, 6, 24, 4)});
+  ir::Tensor* padded = Conv1d(b, x, 6, 4, 20, 2, 2);
+  ir::Tensor* odd = Conv1d(b, x, 6, 4, 18, 4);
+  ir::Tensor* y = b.Op(OpKind::kConcat, {b.Op(OpKind::kGlobalAveragePool, {padded}),
+                                         b.Op(OpKind::kGlobalAveragePool, {odd})},
+                       Attr("axis", int64_t{1}));
+  const CompiledModel m = Check(b.Finish(y), 0.99);
+  int folded = 0;
+  for (const ModelLayer& l : m.layers) folded += l.note.find("folded into the channels") != std::string::npos;
+  EXPECT_EQ(folded, 1);
+  const ModelLayer* first = LayerNamed(m, "conv");
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->note, "stride 4 folded into the channels: the input read as 1x24x8, kernel 1x6");
+  EXPECT_EQ(first->shape.rfind("1x24x8 -> 1x19x6", 0), 0u) << first->shape;
+}
+
 TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
   // The host writes the graph input dense, so the DMA copies it into its slice; the convolution
   // writes its own slice.
