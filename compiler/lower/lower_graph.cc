@@ -11,7 +11,8 @@
 //   5. Channel slices become views or DMA copies, other slices DMA gathers (slice_views.h);
 //      concatenations become placement (concat_placement.h).
 //   6. Wide strided kernels read their input with the stride folded into the channels, where the
-//      buffers' layouts (now final) are dense (stride_fold.h).
+//      buffers' layouts (now final) are dense (stride_fold.h); a one-dimensional network runs
+//      as columns (column_signals.h).
 #include "compiler/lower/lower_graph.h"
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 
 #include <algorithm>
 
+#include "compiler/lower/column_signals.h"
 #include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lowering.h"
@@ -103,6 +105,7 @@ StatusOr<Network> Lowering::Run(const ir::Graph& g) {
   PlaceSlices(net_);
   PlaceConcats(net_);
   FoldStrides(net_);
+  RunSignalsAsColumns(net_);
   if (net_.layers.empty()) {
     return Unimplemented(fmt::format("graph '{}' has no layer to run", g.name()));
   }

@@ -59,9 +59,10 @@ bool Fold(Network& net, NetLayer& layer) {
   layer.inputs[0] = int(net.values.size() - 1);
   const uint32_t blocks = KernelBlocking(folded).count();
   layer.note = fmt::format(
-      "stride {} folded into the channels: the input read as {}x{}x{}, kernel {}x{}{}", c.stride_w,
-      view.h, view.w, view.c, folded.kernel_h, folded.kernel_w,
-      blocks > 1 ? fmt::format(" as {} kernel blocks (was {})", blocks, KernelBlocking(c).count())
+      "stride {} folded into the channels: {} pixels of {} channel(s) read as one of {}, {} taps "
+      "as {}{}",
+      c.stride_w, c.stride_w, c.in_c, folded.in_c, c.kernel_w, folded.kernel_w,
+      blocks > 1 ? fmt::format(" in {} kernel blocks (was {})", blocks, KernelBlocking(c).count())
                  : "");
   c = std::move(folded);
   return true;

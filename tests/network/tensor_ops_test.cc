@@ -213,17 +213,51 @@ TEST(TensorOps, AWideStridedKernelReadsItsStrideAsChannels) {
   ir::Tensor* x = b.Op(OpKind::kRelu, {Conv1d(b, b.Input({1, 2, 1, 96}), 2, 6, 24, 4)});
   ir::Tensor* padded = Conv1d(b, x, 6, 4, 20, 2, 2);
   ir::Tensor* odd = Conv1d(b, x, 6, 4, 18, 4);
-  ir::Tensor* y = b.Op(OpKind::kConcat, {b.Op(OpKind::kGlobalAveragePool, {padded}),
-                                         b.Op(OpKind::kGlobalAveragePool, {odd})},
-                       Attr("axis", int64_t{1}));
+  ir::Tensor* y =
+      b.Op(OpKind::kConcat,
+           {b.Op(OpKind::kGlobalAveragePool, {padded}), b.Op(OpKind::kGlobalAveragePool, {odd})},
+           Attr("axis", int64_t{1}));
   const CompiledModel m = Check(b.Finish(y), 0.99);
   int folded = 0;
-  for (const ModelLayer& l : m.layers) folded += l.note.find("folded into the channels") != std::string::npos;
+  for (const ModelLayer& l : m.layers)
+    folded += l.note.find("folded into the channels") != std::string::npos;
   EXPECT_EQ(folded, 1);
   const ModelLayer* first = LayerNamed(m, "conv");
   ASSERT_NE(first, nullptr);
-  EXPECT_EQ(first->note, "stride 4 folded into the channels: the input read as 1x24x8, kernel 1x6");
-  EXPECT_EQ(first->shape.rfind("1x24x8 -> 1x19x6", 0), 0u) << first->shape;
+  EXPECT_EQ(first->note,
+            "stride 4 folded into the channels: 4 pixels of 2 channel(s) read as one of 8, 24 "
+            "taps as 6");
+  // A one-dimensional network: it runs as columns (W x 1 x C).
+  EXPECT_EQ(first->shape.rfind("24x1x8 -> 19x1x6, 6x1/1", 0), 0u) << first->shape;
+}
+
+TEST(TensorOps, AOneDimensionalNetworkRunsAsColumns) {
+  // A signal of 200 samples: a padded convolution, a max pool, a dilated convolution, an
+  // addition, a sigmoid (LUT), a global pool and a classifier, all as W x 1 columns; the same
+  // layers over a 2-D plane stay as they are.
+  for (const bool signal : {true, false}) {
+    SCOPED_TRACE(signal ? "signal" : "plane");
+    FloatBuilder b(signal ? "signal" : "plane");
+    ir::Tensor* x = b.Input(signal ? ir::Shape{1, 3, 1, 200} : ir::Shape{1, 3, 4, 50});
+    x = b.Op(OpKind::kRelu, {Conv1d(b, x, 3, 8, 5, 1, 2)});
+    ir::Attributes pool;
+    pool.Set("kernel_shape", std::vector<int64_t>{1, 4});
+    pool.Set("strides", std::vector<int64_t>{1, 4});
+    x = b.Op(OpKind::kMaxPool, {x}, pool);
+    ir::Attributes dilated;
+    dilated.Set("kernel_shape", std::vector<int64_t>{1, 3});
+    dilated.Set("dilations", std::vector<int64_t>{1, 2});
+    dilated.Set("pads", std::vector<int64_t>{0, 2, 0, 2});
+    ir::Tensor* y = b.Op(OpKind::kConv, {x, b.Const({8, 8, 1, 3}), b.Const({8}, 0.1f)}, dilated);
+    y = b.Op(OpKind::kSigmoid, {b.Op(OpKind::kAdd, {x, y})});
+    y = b.Op(OpKind::kGlobalAveragePool, {y});
+    y = b.Op(OpKind::kFlatten, {y});
+    y = b.Op(OpKind::kGemm, {y, b.Const({5, 8}), b.Const({5}, 0.1f)}, Attr("transB", int64_t{1}));
+    const CompiledModel m = Check(b.Finish(y), 0.99);
+    const ModelLayer* pool_layer = LayerNamed(m, "max_pool");
+    ASSERT_NE(pool_layer, nullptr);
+    EXPECT_EQ(pool_layer->shape, signal ? "200x1x8 -> 50x1x8, 4x1/4" : "4x50x8 -> 4x12x8, 1x4/1");
+  }
 }
 
 TEST(TensorOps, AConcatenationOfAGraphInputIsPlacedWithACopy) {
