@@ -171,7 +171,14 @@ Status Lowering::Node(const ir::Node& n) {
   if (deferred) return Status::Ok();
   if ((IsView(n.kind()) || MemoryOrderTranspose(n)) && !ForcedOnCpu(n)) {
     NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
-    return NewValue(*n.output(), net_.values[x].buffer).status();
+    const ActivationValue& in = net_.values[x];
+    // A view of a contiguous part of its buffer (a batch's image: a slice of the outer axis) is
+    // that part again.
+    if (in.bytes() != net_.buffers[in.buffer].bytes && in.channel_offset == 0 &&
+        net_.buffers[in.buffer].pixel_channels == 0) {
+      return SliceView(n, x, in.byte_offset);
+    }
+    return NewValue(*n.output(), in.buffer).status();
   }
   if (n.kind() == OpKind::kSlice && !ForcedOnCpu(n)) {
     NPU_ASSIGN_OR_RETURN(const int x, Materialize(*n.input(0)));
