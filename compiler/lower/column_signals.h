@@ -2,8 +2,9 @@
 // every activation W x 1 x C, every kernel k x 1. The bytes are the same (NHWC with one of H and
 // W equal to 1), but rows are the axis the compiler bands along: a layer's tiles become bands of
 // output rows (a POOL's LOAD of band k+1 overlaps its POOL of band k; one row of 3981 pixels
-// could not), row strips fuse a convolution with its max pool, and the whole-width rows that
-// on-chip tensors need are one pixel wide. The report's shapes say W x 1 x C.
+// could not), and the whole-width rows that on-chip tensors need are one pixel wide. The
+// report's shapes say W x 1 x C. (Row strips split the quantised graph before lowering, along
+// its rows, so a signal's layers are not split into strips.)
 #pragma once
 
 #include "compiler/lower/network.h"

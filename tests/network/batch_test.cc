@@ -53,18 +53,24 @@ TEST(Batch, ReplicasAreBitExactAndEqualOneImageAtATime) {
 }
 
 TEST(Batch, AViewOfAnImageIsAViewOfItsSlice) {
-  // A signal reshaped to an image (a 1-D model's [1, 1, W] input read as [1, 1, 1, W]): each
-  // image's reshape is a view of its slice of the batch's input, not of the whole buffer.
+  // A signal reshaped to an image (a 1-D model's [1, W] input read as a 1 x W image): each
+  // image's reshape is a view of its slice of the batch's input, not of the whole buffer, and
+  // each image's wide strided kernel reads its slice with the stride folded into the channels.
   QuantGraphBuilder b("signal", 3);
-  ir::Tensor* x = b.Reshape(b.VectorInput("x", 96), "image", {1, 1, 1, 96});
-  x = b.Conv(x, "conv", {.out_c = 4, .kh = 1, .kw = 5, .pads = {0, 2, 0, 2}, .activation = "relu"});
+  ir::Tensor* x = b.Reshape(b.VectorInput("x", 96), "image", {1, 1, 96, 1});  // NHWC
+  x = b.Conv(x, "conv", {.out_c = 4, .kh = 1, .kw = 20, .stride_w = 4, .activation = "relu"});
   const ir::Graph one = b.Finish({b.Gemm(b.Flatten(x, "flat"), "fc", 3)});
   StatusOr<ir::Graph> two = ReplicateBatch(one, 2);
   ASSERT_TRUE(two.ok()) << two.status().message();
   for (const NamedConfig& c : SweepConfigs()) {
     SCOPED_TRACE(c.name);
     const CompiledModel m = ExpectBitExact(*two, c.config, 1);
-    for (const ModelLayer& l : m.layers) EXPECT_FALSE(l.on_cpu) << l.name;
+    int folded = 0;
+    for (const ModelLayer& l : m.layers) {
+      EXPECT_FALSE(l.on_cpu) << l.name;
+      folded += l.note.find("folded into the channels") != std::string::npos;
+    }
+    EXPECT_EQ(folded, 2);
   }
 }
 
