@@ -7,10 +7,12 @@
 namespace npu::compiler::lowering {
 namespace {
 
-bool AxisFree(const NetLayer& layer) {
+// Layers whose fields this file swaps, and CPU layers, whose tensors the firmware is told by
+// their IR shapes and bytes (cpu_op_desc.h), the same either way.
+bool Transposable(const NetLayer& layer) {
   return layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work) ||
          std::holds_alternative<EltwiseLayer>(layer.work) ||
-         std::holds_alternative<LutLayer>(layer.work);
+         std::holds_alternative<LutLayer>(layer.work) || layer.on_cpu();
 }
 
 void Transpose(ConvLayer& c) {
@@ -38,9 +40,8 @@ void Transpose(NetLayer& layer) {
     Transpose(*pool);
   } else if (auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
     std::swap(e->h, e->w);
-  } else {
-    LutLayer& lut = std::get<LutLayer>(layer.work);
-    std::swap(lut.h, lut.w);
+  } else if (auto* lut = std::get_if<LutLayer>(&layer.work)) {
+    std::swap(lut->h, lut->w);
   }
 }
 
@@ -51,7 +52,7 @@ bool RunSignalsAsColumns(Network& net) {
   if (!std::all_of(net.values.begin(), net.values.end(), one_row) ||
       std::none_of(net.values.begin(), net.values.end(),
                    [](const ActivationValue& v) { return v.w > 1; }) ||
-      !std::all_of(net.layers.begin(), net.layers.end(), AxisFree)) {
+      !std::all_of(net.layers.begin(), net.layers.end(), Transposable)) {
     return false;
   }
   for (ActivationValue& v : net.values) std::swap(v.h, v.w);

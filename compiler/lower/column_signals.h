@@ -11,9 +11,9 @@
 
 namespace npu::compiler::lowering {
 
-// Swaps height and width in every value and layer if every value is one row and every layer is
-// a convolution, a pool, an ELTWISE or a LUT (the layers whose fields are all per axis) and at
-// least one value is wider than a pixel. Returns whether it did.
+// Swaps height and width in every value and layer if every value is one row, every layer is a
+// convolution, a pool, an ELTWISE, a LUT (the layers whose fields are all per axis) or a CPU
+// layer, and at least one value is wider than a pixel. Returns whether it did.
 bool RunSignalsAsColumns(Network& net);
 
 }  // namespace npu::compiler::lowering

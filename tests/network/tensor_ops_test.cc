@@ -233,8 +233,8 @@ TEST(TensorOps, AWideStridedKernelReadsItsStrideAsChannels) {
 
 TEST(TensorOps, AOneDimensionalNetworkRunsAsColumns) {
   // A signal of 200 samples: a padded convolution, a max pool, a dilated convolution, an
-  // addition, a sigmoid (LUT), a global pool and a classifier, all as W x 1 columns; the same
-  // layers over a 2-D plane stay as they are.
+  // addition, a sigmoid (LUT), a global pool, a classifier and a softmax (on the control
+  // core), all as W x 1 columns; the same layers over a 2-D plane stay as they are.
   for (const bool signal : {true, false}) {
     SCOPED_TRACE(signal ? "signal" : "plane");
     FloatBuilder b(signal ? "signal" : "plane");
@@ -253,7 +253,9 @@ TEST(TensorOps, AOneDimensionalNetworkRunsAsColumns) {
     y = b.Op(OpKind::kGlobalAveragePool, {y});
     y = b.Op(OpKind::kFlatten, {y});
     y = b.Op(OpKind::kGemm, {y, b.Const({5, 8}), b.Const({5}, 0.1f)}, Attr("transB", int64_t{1}));
+    y = b.Op(OpKind::kSoftmax, {y}, Attr("axis", int64_t{-1}));  // on the control core
     const CompiledModel m = Check(b.Finish(y), 0.99);
+    EXPECT_EQ(CpuLayers(m, "softmax"), 1);
     const ModelLayer* pool_layer = LayerNamed(m, "max_pool");
     ASSERT_NE(pool_layer, nullptr);
     EXPECT_EQ(pool_layer->shape, signal ? "200x1x8 -> 50x1x8, 4x1/4" : "4x50x8 -> 4x12x8, 1x4/1");
