@@ -49,8 +49,9 @@ struct Shared {
   }
   static spec::Queue QueueAt(int q) { return static_cast<spec::Queue>(q); }
   // Whether instruction i of queue q may take its tokens now. Tokens count as soon as they are
-  // given, but a unit already `blocked` on them wakes a delta later (hw's TokenSync notifies
-  // with SC_ZERO_TIME): after everything else due in the delta they were given in.
+  // given, but a unit already `blocked` on them wakes a delta later (hw's TokenSync wakes the
+  // blocked queues a delta after, in its fixed order, and a woken queue takes no token given in
+  // the delta it woke in): after everything else due in the delta they were given in.
   bool Ready(size_t i, int q, bool blocked) const {
     if (!tokens.Has(QueueAt(q), insns[i].wait_mask)) return false;
     for (int p = 0; p < kQueues && blocked; ++p) {
