@@ -49,7 +49,8 @@ bool Fold(Network& net, NetLayer& layer) {
   if (!Foldable(net, layer)) return false;
   ConvLayer& c = std::get<std::vector<ConvPart>>(layer.work).front().conv;
   ConvLayer folded = Folded(c);
-  if (KernelBlocking(folded).count() >= KernelBlocking(c).count()) return false;
+  const uint32_t blocks = KernelBlocking(folded).count(), was = KernelBlocking(c).count();
+  if (blocks >= was) return false;
   ActivationValue view = net.value(layer.inputs[0]);  // a copy: values grow below
   view.name += fmt::format(".fold{}", c.stride_w);
   view.w = folded.in_w;
@@ -57,13 +58,11 @@ bool Fold(Network& net, NetLayer& layer) {
   view.shape = {1, view.c, view.h, view.w};  // NCHW, as the IR's
   net.values.push_back(view);
   layer.inputs[0] = int(net.values.size() - 1);
-  const uint32_t blocks = KernelBlocking(folded).count();
   layer.note = fmt::format(
       "stride {} folded into the channels: {} pixels of {} channel(s) read as one of {}, {} taps "
       "as {}{}",
       c.stride_w, c.stride_w, c.in_c, folded.in_c, c.kernel_w, folded.kernel_w,
-      blocks > 1 ? fmt::format(" in {} kernel blocks (was {})", blocks, KernelBlocking(c).count())
-                 : "");
+      blocks > 1 ? fmt::format(" in {} kernel blocks (was {})", blocks, was) : "");
   c = std::move(folded);
   return true;
 }

@@ -13,6 +13,7 @@ TokenSync::TokenSync(sc_core::sc_module_name name, const Clock& clock)
   SC_METHOD(WakeInOrder);
   sensitive << given_event_;
   dont_initialize();
+  Reset();
 }
 
 TokenSync::Waited TokenSync::Acquire(spec::Queue self, uint8_t wait_mask) {

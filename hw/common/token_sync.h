@@ -51,12 +51,8 @@ class TokenSync : public sc_core::sc_module {
   const Clock& clock_;
   spec::TokenCounts counts_;
   std::array<bool, spec::kNumQueues> given_{};  // tokens given to the queue this delta
-  // The delta (sc_delta_count) of the last token each queue gave each queue.
-  std::array<std::array<uint64_t, spec::kNumQueues>, spec::kNumQueues> given_delta_ = [] {
-    std::array<std::array<uint64_t, spec::kNumQueues>, spec::kNumQueues> a;
-    for (auto& from : a) from.fill(kNoDelta);
-    return a;
-  }();
+  // The delta (sc_delta_count) of the last token each queue gave each queue (Reset: none).
+  std::array<std::array<uint64_t, spec::kNumQueues>, spec::kNumQueues> given_delta_;
   sc_core::sc_event given_event_;                         // some were: WakeInOrder next delta
   std::array<sc_core::sc_event, spec::kNumQueues> wake_;  // what a blocked queue waits on
   int blocked_on_[spec::kNumQueues] = {-1, -1, -1, -1};

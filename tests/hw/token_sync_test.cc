@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/hw/body_thread.h"
+
 namespace npu::hw {
 namespace {
 
@@ -16,14 +18,7 @@ using spec::Queue;
 
 uint8_t Bit(Queue q) { return uint8_t(1u << static_cast<int>(q)); }
 
-struct Body : sc_core::sc_module {
-  SC_HAS_PROCESS(Body);
-  Body(sc_core::sc_module_name name, std::function<void()> f) : sc_module(name), body(f) {
-    SC_THREAD(Run);
-  }
-  void Run() { body(); }
-  std::function<void()> body;
-};
+using Body = npu::testing::BodyThread;
 
 struct Bench {
   Clock clock{1000};  // 1 ns cycles

@@ -9,20 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/hw/body_thread.h"
+
 namespace npu::hw {
 namespace {
 
 using Waker = UnitTimer::Waker;
-
-// A process that runs `body` once.
-struct Body : sc_core::sc_module {
-  SC_HAS_PROCESS(Body);
-  Body(sc_core::sc_module_name name, std::function<void()> f) : sc_module(name), body(f) {
-    SC_THREAD(Run);
-  }
-  void Run() { body(); }
-  std::function<void()> body;
-};
+using Body = npu::testing::BodyThread;
 
 struct Bench {
   Clock clock{1000};  // 1 ns cycles

@@ -141,19 +141,24 @@ int SlicesWrittenOnChip(const CompiledModel& m) {
   return n;
 }
 
-TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
-  // An inception block (three convolution branches and a pool branch) and a dense block (each
-  // layer reads the concatenation of the block's input and every earlier layer's features).
-  FloatBuilder b("concats");
+// A 3x3 convolution of a 7x9 image and an inception block over it: a 1x1 convolution, a 1x1
+// then a 3x3 convolution, and a 3x3 max pool, concatenated (15 channels).
+ir::Tensor* Inception(FloatBuilder& b) {
   ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 6, 3)});
   ir::Attributes pool;
   pool.Set("kernel_shape", std::vector<int64_t>{3, 3});
   pool.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
-  ir::Tensor* inception = b.Op(
+  return b.Op(
       OpKind::kConcat,
       {b.Conv(x, 6, 4, 1), b.Conv(b.Conv(x, 6, 3, 1), 3, 5, 3), b.Op(OpKind::kMaxPool, {x}, pool)},
       Attr("axis", int64_t{1}));
-  std::vector<ir::Tensor*> features = {inception};
+}
+
+TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
+  // An inception block (three convolution branches and a pool branch) and a dense block (each
+  // layer reads the concatenation of the block's input and every earlier layer's features).
+  FloatBuilder b("concats");
+  std::vector<ir::Tensor*> features = {Inception(b)};
   for (int layer = 0; layer < 3; ++layer) {
     ir::Tensor* cat = features.size() == 1
                           ? features[0]
@@ -174,16 +179,7 @@ TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {
   // write their slices into SRAM with the concatenation's pixel stride, the convolution reads the
   // buffer in place.
   FloatBuilder b("inception");
-  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 6, 3)});
-  ir::Attributes pool;
-  pool.Set("kernel_shape", std::vector<int64_t>{3, 3});
-  pool.Set("pads", std::vector<int64_t>{1, 1, 1, 1});
-  pool.Set("strides", std::vector<int64_t>{1, 1});
-  ir::Tensor* y = b.Op(
-      OpKind::kConcat,
-      {b.Conv(x, 6, 4, 1), b.Op(OpKind::kMaxPool, {x}, pool), b.Conv(b.Conv(x, 6, 3, 1), 3, 5, 3)},
-      Attr("axis", int64_t{1}));
-  const CompiledModel m = Check(b.Finish(b.Conv(y, 15, 5, 3)), 0.98);
+  const CompiledModel m = Check(b.Finish(b.Conv(Inception(b), 15, 5, 3)), 0.98);
   EXPECT_EQ(m.network.concats_placed, 1);
   EXPECT_EQ(SlicesWrittenOnChip(m), 3);
   EXPECT_TRUE(m.layers.back().on_chip.input[0]);
