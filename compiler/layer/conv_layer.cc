@@ -69,6 +69,17 @@ Status CheckShape(const ConvLayer& l) {
   if (l.depthwise && l.in_c != l.out_c) {
     return InvalidArgument(fmt::format("depthwise with in_c = {} != out_c = {}", l.in_c, l.out_c));
   }
+  if (l.groups == 0 || (l.groups > 1 && (l.in_c % l.groups || l.out_c % l.groups))) {
+    return InvalidArgument(fmt::format("groups = {} must divide in_c = {} and out_c = {}",
+                                       l.groups, l.in_c, l.out_c));
+  }
+  if (l.groups > 1 && (l.depthwise || l.fp16 || l.activation_weights)) {
+    return InvalidArgument(
+        fmt::format("groups = {}: not with depthwise, fp16 or activation weights", l.groups));
+  }
+  if (l.groups > 65535) {
+    return Unimplemented(fmt::format("groups = {}: the ISA encodes at most 65535", l.groups));
+  }
   if (l.out_c > 65535) {
     return Unimplemented(fmt::format("out_c = {}: the ISA encodes at most 65535", l.out_c));
   }
@@ -131,7 +142,8 @@ Status CheckSizes(const ConvLayer& l) {
   if (l.weights.size() != want_weights) {
     return InvalidArgument(
         fmt::format("weights has {} values, expected out_c x kernel_h x kernel_w x {} = {}",
-                    l.weights.size(), l.depthwise ? "1" : "in_c", want_weights));
+                    l.weights.size(),
+                    l.depthwise ? "1" : l.groups > 1 ? "in_c / groups" : "in_c", want_weights));
   }
   if (l.weights_int4) {
     if (l.activation_weights) return InvalidArgument("int4 weights from an activation");

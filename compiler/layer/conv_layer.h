@@ -4,6 +4,7 @@
 // bias already in accumulator scale.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,10 +46,11 @@ struct ConvLayer {
   // weights (activation weights) and output, whose places the emitter is given. The sizes below
   // are one batch's; Macs() counts them all.
   uint32_t batches = 1;
-  // Groups of a grouped convolution packed side by side (compiler/network/group_packing.h):
-  // block-diagonal weights, zero between groups. Macs() counts the groups' own MACs, this many
-  // times fewer than the array's.
-  uint32_t packed_groups = 1;
+  // Groups of a grouped convolution computed side by side by one CONV (its `groups` field,
+  // compiler/network/group_packing.h): in_c and out_c are this many groups of channels, output
+  // channel n sees only the in_c / groups input channels of group n / (out_c / groups), weights
+  // [out_c][kernel_h][kernel_w][in_c / groups]. Not with depthwise, fp16 or activation weights.
+  uint32_t groups = 1;
 
   uint32_t in_h = 1, in_w = 1, in_c = 1;
   uint32_t out_c = 1;
@@ -57,7 +59,7 @@ struct ConvLayer {
   uint32_t dilation_h = 1, dilation_w = 1;
   uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
 
-  // [out_c][kernel_h][kernel_w][in_c] ([..][1] if depthwise); empty with activation_weights.
+  // [out_c][kernel_h][kernel_w][WeightChannels()]; empty with activation_weights.
   std::vector<int8_t> weights;
   std::vector<int32_t> bias;        // [out_c]: real bias / (input_scale * weight_scale[n])
   std::vector<int32_t> multiplier;  // [out_c]: with shift, input_scale * weight_scale[n] /
@@ -80,15 +82,15 @@ struct ConvLayer {
   // Dilated kernel extent: the input rows/cols one output position spans.
   uint32_t KernelExtentH() const { return (kernel_h - 1) * dilation_h + 1; }
   uint32_t KernelExtentW() const { return (kernel_w - 1) * dilation_w + 1; }
-  // Taps summed per output value: kernel_h * kernel_w * in_c (kernel_h * kernel_w if depthwise).
-  uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * (depthwise ? 1 : in_c); }
-  // Input channels one weight row covers: in_c, or 1 if depthwise.
-  uint32_t WeightChannels() const { return depthwise ? 1 : in_c; }
+  // Taps summed per output value: kernel_h * kernel_w * WeightChannels().
+  uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * WeightChannels(); }
+  // Input channels one weight row covers: in_c, 1 if depthwise, a group's with groups.
+  uint32_t WeightChannels() const { return depthwise ? 1 : in_c / std::max(1u, groups); }
   uint64_t ElementBytes() const { return fp16 ? 2 : 1; }  // of activations and weights
   uint64_t WeightValues() const { return uint64_t{out_c} * ReductionSize(); }
   uint64_t WeightBytes() const { return WeightValues() * ElementBytes(); }
   uint64_t Macs() const {
-    return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize() / packed_groups;
+    return uint64_t{batches} * OutH() * OutW() * out_c * ReductionSize();
   }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * in_c * ElementBytes(); }
   uint64_t OutputBytes() const { return uint64_t{OutH()} * OutW() * out_c * ElementBytes(); }

@@ -13,7 +13,7 @@
 namespace npu::compiler {
 
 uint64_t ConvPart::Macs() const {
-  return conv.Macs() - conv.Macs() / conv.packed_groups * recomputed_groups;
+  return conv.Macs() - conv.Macs() / conv.groups * recomputed_groups;
 }
 
 uint64_t NetLayer::Macs() const {

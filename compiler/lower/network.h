@@ -60,7 +60,7 @@ struct ConvPart {
   ConvLayer conv;
   uint32_t in_channel_offset = 0;
   uint32_t out_channel_offset = 0;
-  // Of its packed groups (ConvLayer::packed_groups), the first this many are also computed by
+  // Of its packed groups (ConvLayer::groups), the first this many are also computed by
   // the part before, which writes the same bytes (compiler/network/group_packing.h).
   uint32_t recomputed_groups = 0;
   uint64_t Macs() const;  // the conv's, less the recomputed groups'

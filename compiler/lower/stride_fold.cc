@@ -16,7 +16,7 @@ bool Foldable(const Network& net, const NetLayer& layer) {
   const ConvLayer& c = parts->front().conv;
   const uint32_t s = c.stride_w;
   const ActivationValue& x = net.value(layer.inputs[0]);
-  return s > 1 && !c.depthwise && !c.fp16 && !c.activation_weights && c.packed_groups == 1 &&
+  return s > 1 && !c.depthwise && !c.fp16 && !c.activation_weights && c.groups == 1 &&
          c.batches == 1 && c.dilation_w == 1 && c.pad_left == 0 && c.pad_right == 0 &&
          c.kernel_w % s == 0 && c.in_w % s == 0 && x.channel_offset == 0 &&
          net.buffer_of(layer.inputs[0]).pixel_channels == 0 && !x.fp16;

@@ -8,7 +8,8 @@
 namespace npu::compiler {
 namespace {
 
-// Parts [first, first + count) as one: channels side by side, block-diagonal weights.
+// Parts [first, first + count) as one grouped CONV: channels side by side, each group's weights
+// after the last's ([out_c][kh][kw][in_c / groups]: the parts' weights concatenated).
 ConvPart Pack(const std::vector<ConvPart>& parts, size_t first, uint32_t count,
               uint32_t recomputed) {
   const ConvLayer& g = parts[first].conv;
@@ -17,21 +18,13 @@ ConvPart Pack(const std::vector<ConvPart>& parts, size_t first, uint32_t count,
   ConvLayer& c = packed.conv;
   c.name = count == parts.size() ? g.name.substr(0, g.name.rfind(".g"))
                                  : fmt::format("{}-{}", g.name, first + count - 1);
-  c.packed_groups = count;
+  c.groups = count;
   c.in_c = g.in_c * count;
   c.out_c = g.out_c * count;
-  const uint64_t taps = uint64_t{g.kernel_h} * g.kernel_w;
-  c.weights.assign(uint64_t{c.out_c} * taps * c.in_c, 0);
-  c.bias.clear(), c.multiplier.clear(), c.shift.clear();
+  c.weights.clear(), c.bias.clear(), c.multiplier.clear(), c.shift.clear();
   for (uint32_t k = 0; k < count; ++k) {
     const ConvLayer& part = parts[first + k].conv;
-    for (uint32_t o = 0; o < part.out_c; ++o) {
-      for (uint64_t t = 0; t < taps; ++t) {
-        const int8_t* from = &part.weights[(o * taps + t) * part.in_c];
-        int8_t* to = &c.weights[((k * part.out_c + o) * taps + t) * c.in_c + k * part.in_c];
-        std::copy(from, from + part.in_c, to);
-      }
-    }
+    c.weights.insert(c.weights.end(), part.weights.begin(), part.weights.end());
     c.bias.insert(c.bias.end(), part.bias.begin(), part.bias.end());
     c.multiplier.insert(c.multiplier.end(), part.multiplier.begin(), part.multiplier.end());
     c.shift.insert(c.shift.end(), part.shift.begin(), part.shift.end());
@@ -45,7 +38,7 @@ uint32_t GroupsPerPart(const spec::NpuConfig& config, const NetLayer& layer) {
   const std::vector<ConvPart>* parts = layer.conv_parts();
   if (parts == nullptr || parts->size() < 2) return 1;
   const ConvLayer& g = parts->front().conv;
-  if (g.fp16 || g.depthwise || g.activation_weights || g.packed_groups != 1) return 1;
+  if (g.fp16 || g.depthwise || g.activation_weights || g.groups != 1) return 1;
   const uint32_t groups = uint32_t(parts->size());
   const uint32_t most = std::min(groups, config.mac().cols() / g.out_c);
   if (most < 2) return 1;
@@ -67,7 +60,7 @@ int PackGroups(const spec::NpuConfig& config, Network& net) {
       const size_t start = std::min(first, parts.size() - p);
       out.push_back(Pack(parts, start, p, uint32_t(first - start)));
     }
-    layer.note = fmt::format("{}; packed {} groups a convolution (block-diagonal weights){}",
+    layer.note = fmt::format("{}; {} groups a grouped convolution{}",
                              layer.note, p,
                              parts.size() % p ? fmt::format(", the last recomputing {}",
                                                             p - parts.size() % p)

@@ -1,13 +1,12 @@
-// Grouped convolutions packed side by side (issue 15's grouped co-design, in the compiler): a
-// grouped convolution is lowered as one part per group (lower_ops.cc), each reading its own
-// few channels (regnet's 8, resnext's 4) and filling as few of the array's columns, one small
-// convolution after another. Packing P consecutive groups into one part gives it P times the
-// channels on both sides and block-diagonal weights (each output channel's weights are its own
-// group's, zero for the other groups' input channels): the part fills P times the columns,
-// reads its P groups' input channels as one contiguous slice, and takes ceil(P K / R) folds of
-// the array where its groups took P ceil(K / R) (K a group's reduction, R the rows). The zero
-// weights add nothing to a sum, so the result is bit-exact; ConvLayer::packed_groups keeps the
-// layer's MACs those of its groups.
+// Grouped convolutions packed side by side (issue 15's grouped co-design): a grouped
+// convolution is lowered as one part per group (lower_ops.cc), each reading its own few channels
+// (regnet's 8, resnext's 4) and filling as few of the array's columns, one small convolution
+// after another. Packing P consecutive groups into one part makes it one CONV with P groups
+// (CONV's `groups`, docs/isa.md): the array feeds each column its own group's input values, so
+// the part fills P times the columns, reads its P groups' input channels as one contiguous
+// slice, and takes ceil(K / R) folds of the array where its groups took P ceil(K / R) (K a
+// group's reduction, R the rows). Block-diagonal weights (zero between groups, an ordinary CONV)
+// would take ceil(P K / R): a grouped CONV is never slower, and reads the same bank words.
 #pragma once
 
 #include "compiler/lower/network.h"
@@ -20,7 +19,7 @@ namespace npu::compiler {
 // last part then sliding back to end at the last group (its first groups computed twice, the
 // same bytes written twice); 1 (nothing to gain) if one group fills half the columns or more.
 // Only int8 grouped convolutions (not depthwise ones, whose datapath is their own, nor FP16,
-// whose zero products could turn a -0 sum into +0).
+// which CONV's groups do not take).
 uint32_t GroupsPerPart(const spec::NpuConfig& config, const NetLayer& layer);
 
 // Packs every grouped convolution of the network so; returns how many layers it packed.

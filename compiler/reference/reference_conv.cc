@@ -24,9 +24,11 @@ int64_t WindowSum(const ConvLayer& l, std::span<const int8_t> input, uint32_t oh
         sum += (int64_t{in[n]} - l.input_zero_point) * int64_t{l.weights[tap]};
         continue;
       }
-      const int8_t* w = l.weights.data() + tap * l.in_c;
-      for (uint32_t c = 0; c < l.in_c; ++c) {
-        sum += (int64_t{in[c]} - l.input_zero_point) * int64_t{w[c]};
+      // Output channel n's group's input channels (all of them when not grouped).
+      const uint32_t cg = l.WeightChannels(), first = n / (l.out_c / l.groups) * cg;
+      const int8_t* w = l.weights.data() + tap * cg;
+      for (uint32_t c = 0; c < cg; ++c) {
+        sum += (int64_t{in[first + c]} - l.input_zero_point) * int64_t{w[c]};
       }
     }
   }

@@ -7,6 +7,7 @@ namespace {
 // Everything of `l` and `c` a survey can depend on (survey_memo.h says why not the data).
 std::vector<int64_t> Key(const ConvLayer& l, const TilingContext& c) {
   return {l.depthwise,
+          l.groups,
           l.activation_weights,
           l.weights_nk,
           l.batches,

@@ -131,11 +131,16 @@ InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
                    int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w);
 }
 
+Span1D TileGrid::TileInputChannels(uint32_t oc_tile, uint32_t r) const {
+  if (layer_.depthwise) return oc_.At(oc_tile);
+  if (layer_.groups > 1) return {0, layer_.in_c};
+  return InputChannels(r);
+}
+
 InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
   const KernelBlock b = Block(r);
   InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b),
-                     layer_.depthwise ? oc_.At(oc_tile) : InputChannels(r),
-                     layer_.ElementBytes()};
+                     TileInputChannels(oc_tile, r), layer_.ElementBytes()};
   // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
   // need of them (the columns they skip are simply not read).
   if (input_on_chip_) region.cols.size = layer_.in_w;
@@ -219,7 +224,7 @@ uint32_t TileGrid::MaxPadBefore() const {
 
 uint64_t TileGrid::MaxInputTileBytes() const {
   return uint64_t{MaxInputRows()} * MaxInputCols() *
-         (layer_.depthwise ? oc_.At(0).size : ic_.At(0).size) * layer_.ElementBytes();
+         TileInputChannels(0, 0).size * layer_.ElementBytes();
 }
 
 uint64_t TileGrid::MaxWeightTileBytes() const {

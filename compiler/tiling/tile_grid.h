@@ -94,8 +94,11 @@ class TileGrid {
   KernelBlock Block(uint32_t r) const { return blocks_.At(r % blocks_.count()); }
   Span1D InputChannels(uint32_t r) const { return ic_.At(r / blocks_.count()); }
 
-  // The input tile of step (sp, oc_tile, r): channels from the ic tile, or from the oc tile for
-  // a depthwise layer (whose input channels are its output channels).
+  // The input channels of step (oc_tile, r): the ic tile's, the oc tile's for a depthwise layer
+  // (whose input channels are its output channels), all of them for a grouped one (whose tiles
+  // are whole: one oc tile, and one ic tile of a group's channels).
+  Span1D TileInputChannels(uint32_t oc_tile, uint32_t r) const;
+  // The input tile of step (sp, oc_tile, r).
   InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
   // Identifies distinct input tiles (what a slot holds).
   uint64_t InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const;

@@ -36,9 +36,10 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
           for (uint32_t b = 0; b < blocks; ++b) {
             spec::ConvArgs conv;
             conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size;
-            conv.in_c = l.depthwise ? n.size : k.size;
+            conv.in_c = l.depthwise ? n.size : l.groups > 1 ? l.in_c : k.size;
             conv.kernel_h = g.Block(b).h, conv.kernel_w = g.Block(b).w;
             conv.depthwise = l.depthwise;
+            conv.groups = l.groups;
             conv.dilation_w = l.dilation_w;  // where the operand stream's segments break
             conv.weights_kn = l.activation_weights && !l.weights_nk;
             total +=
@@ -171,7 +172,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,
                        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
-                                     l.depthwise ? t.tile_oc : t.tile_ic, l.in_w, l.in_c)},
+                                     g.TileInputChannels(0, 0).size, l.in_w, l.in_c)},
                       {loads.weights, weight_bytes, WeightRunBytes(l, g, t)},
                       {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
                      c.dma().load_channels());

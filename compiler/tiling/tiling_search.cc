@@ -96,6 +96,7 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
     t.tile_ic = l.WeightChannels();
     if (l.depthwise) t.tile_oc = l.out_c;
   }
+  if (l.groups > 1) t.tile_oc = l.out_c, t.tile_ic = l.WeightChannels();
   const TileGrid g(l, t);
   return PlanSram(g, t, 1).sram_bytes;
 }
@@ -103,6 +104,7 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
 // CheckTilingFields without the message (on-chip and field-width rules).
 bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
   if (l.fp16 && t.tile_ic != l.WeightChannels()) return false;
+  if (l.groups > 1 && (t.tile_oc != l.out_c || t.tile_ic != l.WeightChannels())) return false;
   if (t.tile_oh == 0 || t.tile_oh > l.OutH() || t.tile_ow == 0 || t.tile_ow > l.OutW() ||
       t.tile_oc == 0 || t.tile_oc > l.out_c || t.tile_ic == 0 || t.tile_ic > l.WeightChannels() ||
       uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
@@ -221,6 +223,12 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
         "tile_ic must be {}",
         t.tile_ic, l.WeightChannels()));
   }
+  if (l.groups > 1 && (t.tile_oc != l.out_c || t.tile_ic != l.WeightChannels())) {
+    return InvalidArgument(fmt::format(
+        "a grouped layer ({} groups) is one CONV over its channels: tile_oc must be {} and "
+        "tile_ic {}",
+        l.groups, l.out_c, l.WeightChannels()));
+  }
   if (uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
     return ResourceExhausted(fmt::format("tile_oh x tile_ow = {}: ACT encodes at most {} pixels",
                                          uint64_t{t.tile_oh} * t.tile_ow, kMaxPixels));
@@ -271,11 +279,11 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
                                          const TilingContext& ctx, bool exhaustive) {
   const uint64_t acc_half = c.mac().acc_buffer_bytes() / 4 / 2;
   const std::vector<uint32_t> oc_sizes =
-      l.depthwise && ctx.input_on_chip
+      (l.depthwise && ctx.input_on_chip) || l.groups > 1
           ? std::vector<uint32_t>{l.out_c}
           : AxisSizes(l.out_c, c.mac().cols(), kMaxChannels, !exhaustive);
   const std::vector<uint32_t> ic_sizes =
-      l.depthwise         ? std::vector<uint32_t>{1}
+      l.depthwise || l.groups > 1 ? std::vector<uint32_t>{l.WeightChannels()}
       : ctx.input_on_chip ? std::vector<uint32_t>{l.in_c}
                           : AxisSizes(l.in_c, IcMultiple(c, l), kMaxChannels, !exhaustive);
   const std::vector<uint32_t> ow_sizes = WidthSizes(c, l, ctx, exhaustive);

@@ -64,6 +64,11 @@ struct DmaArgs {
 // weights) is packed two per byte, ceil(K / 2) bytes, weight k in byte k / 2, the low nibble for
 // even k, as 4-bit two's complement in [-8, 7] (hw/spec/int4.h); the MAC array takes
 // mac.int4_weight_rate of them per PE per cycle.
+// groups G (1: an ordinary convolution; not with depthwise, weights_kn or fp16): in_c and out_c
+// are G groups of channels, output channel n sees only the in_c / G input channels of group
+// n / (out_c / G), weights [out_c][kernel_h][kernel_w][in_c / G]. Depthwise is the case
+// G = in_c = out_c with its own flag (the vector reads differ only in how many groups a column
+// tile spans: hw/spec/operand_stream.cc).
 // fp16 (not with weights_int4; zero points and pad_value 0): input and weights are FP16 (2 bytes
 // an element, hw/spec/fp16.h), padding reads +0, and each accumulator entry is FP32: the exact
 // sum of the products rounded once, added to the entry (accumulate) in FP32. Sizes count
@@ -85,6 +90,7 @@ struct ConvArgs {
   int32_t in_zero_point = 0, wt_zero_point = 0;
   bool weights_int4 = false;
   bool fp16 = false;
+  uint32_t groups = 1;
   bool operator==(const ConvArgs&) const = default;
 };
 

@@ -54,6 +54,7 @@ void ConvFields(A& a, F& f) {
   f("wt_zero_point", a.wt_zero_point, 8, true);
   f("weights_int4", a.weights_int4, 1, false);
   f("fp16", a.fp16, 1, false);
+  f("groups", a.groups, 16, false);
 }
 
 template <class A, class F>

@@ -17,6 +17,10 @@ struct Shape {
   bool depthwise, weights_kn, int4;
   uint64_t elem;    // bytes of an input or (not int4) weight element: 2 for fp16
   uint64_t groups;  // row groups (RowGroups)
+  // Channel groups (depthwise: one channel each; CONV's groups): each column takes its own
+  // group's input value, so a vector holds one value per group a column tile spans.
+  bool channel_groups;
+  uint64_t group_count, group_in, group_out;  // groups, input and output channels of each
 };
 
 Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
@@ -31,7 +35,26 @@ Shape ShapeOf(const NpuConfig& c, const ConvArgs& conv) {
           conv.weights_kn,
           conv.weights_int4,
           ElementBytes(conv.fp16),
-          RowGroups(c, conv)};
+          RowGroups(c, conv),
+          conv.depthwise || conv.groups > 1,
+          conv.depthwise ? conv.in_c : conv.groups,
+          conv.depthwise ? 1 : conv.in_c / conv.groups,
+          conv.depthwise ? 1 : conv.out_c / conv.groups};
+}
+
+// The groups a column tile of c output channels spans (tiles start at group boundaries).
+uint64_t TileGroups(const Shape& s, uint64_t c) {
+  return std::min(s.group_count, CeilDiv(c, s.group_out));
+}
+
+// One channel-grouped vector, reduction indices [k0, k0 + r) (k = tap * group_in + i): r values
+// for each of the tile's groups, read per tap touched as the span of the groups' channels.
+FoldReads GroupedVector(const Shape& s, const ConvArgs& conv, uint64_t k0, uint64_t r,
+                        uint64_t c) {
+  const uint64_t groups = TileGroups(s, c);
+  const uint64_t taps = (k0 + r - 1) / s.group_in - k0 / s.group_in + 1;
+  const uint64_t span = std::min<uint64_t>(conv.in_c, groups * s.group_in) * s.elem;
+  return {r * groups * s.elem, taps * CeilDiv(span, s.width)};
 }
 
 // The input columns the windows of `g` adjacent output pixels of one row read: the union of
@@ -97,10 +120,11 @@ FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0
     return {c * RowBytes(s, k0, r) + pixels * c * e,
             BlockWords(s, k0, r, c) + pixels * CeilDiv(c * e, s.width)};
   }
-  const uint64_t vector_bytes = (s.depthwise ? r * c : r) * e;
-  const uint64_t vector_words = s.depthwise
-                                    ? r * CeilDiv(c * e, s.width)
-                                    : VectorWords(k0 * e, r * e, SegmentValues(conv) * e, s.width);
+  const FoldReads vector =
+      s.channel_groups
+          ? GroupedVector(s, conv, k0, r, c)
+          : FoldReads{r * e, VectorWords(k0 * e, r * e, SegmentValues(conv) * e, s.width)};
+  const uint64_t vector_bytes = vector.bytes, vector_words = vector.words;
   return {c * RowBytes(s, k0, r) + s.m * vector_bytes,
           BlockWords(s, k0, r, c) + s.m * vector_words};
 }
@@ -108,14 +132,16 @@ FoldReads WeightStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t k0
 // Output-stationary: r pixels' windows and c output channels' weights, K steps.
 FoldReads OutputStationaryFold(const Shape& s, const ConvArgs& conv, uint64_t r, uint64_t c) {
   const uint64_t e = s.elem;
-  const uint64_t window_bytes = (s.depthwise ? s.k * c : s.k) * e;
+  const FoldReads grouped = s.channel_groups ? GroupedVector(s, conv, 0, s.k, c) : FoldReads{};
+  const uint64_t window_bytes = s.channel_groups ? grouped.bytes : s.k * e;
   const uint64_t window_words =
-      s.depthwise
-          ? s.k * CeilDiv(c * e, s.width)
+      s.channel_groups
+          ? grouped.words
           : uint64_t{conv.kernel_h} * CeilDiv(uint64_t{conv.kernel_w} * conv.in_c * e, s.width);
   const uint64_t tap_words =
-      s.depthwise ? 0 : uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c * e, s.width);
-  const uint64_t pixel_words = conv.dilation_w == 1 || s.depthwise ? window_words : tap_words;
+      uint64_t{conv.kernel_h} * conv.kernel_w * CeilDiv(conv.in_c * e, s.width);
+  const uint64_t pixel_words =
+      conv.dilation_w == 1 || s.channel_groups ? window_words : tap_words;
   const uint64_t weight_words = BlockWords(s, 0, s.k, c);
   return {r * window_bytes + c * RowBytes(s, 0, s.k), r * pixel_words + weight_words};
 }

@@ -9,14 +9,19 @@
 // (the feeder's aligner is not modelled: a segment straddling a word boundary costs no extra
 // word). Padding taps are read like the rest, as ConvMacs counts them. The input region is dense
 // HWC; weights are [out_c][K] (or [K][out_c] with weights_kn), K = kernel_h*kernel_w*in_c
-// (kernel_h*kernel_w for depthwise, whose columns each take their own input channel).
+// (kernel_h*kernel_w for depthwise, whose columns each take their own input channel;
+// kernel_h*kernel_w*in_c/G for G groups, whose columns each take their own group's channels).
 //
 // Weight-stationary fold (K rows k0..k0+r, output channels n0..n0+c), M = out_h*out_w vectors:
 //   stationary: the r x c weight block; streamed: M vectors of the r im2col bytes of one pixel
 //   (depthwise: r taps x c channels). Segments of a vector break where the memory jumps: at each
 //   kernel row (kernel_w*in_c bytes when dilation_w is 1, else at each tap's in_c bytes).
+//   Grouped (G groups of cg input and ng output channels; depthwise is cg = ng = 1): r values
+//   for each of the g = ceil(c / ng) groups the column tile spans, r x g bytes, read per tap the
+//   K-chunk touches as one segment of the g groups' g x cg channels.
 // Output-stationary fold (pixels m0..m0+r, channels n0..n0+c), K steps:
-//   each of the r rows reads its pixel's whole window (depthwise: c channels per tap), each of the
+//   each of the r rows reads its pixel's whole window (depthwise: c channels per tap; grouped:
+//   K values for each of the g groups, read per tap as the groups' channels), each of the
 //   c columns its output channel's K weights.
 // An fp16 CONV's elements are 2 bytes: every segment and block above is twice as many bytes.
 // docs/timing-fidelity.md ("Operand streaming") has the worked numbers.

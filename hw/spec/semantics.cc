@@ -18,7 +18,7 @@ uint64_t ConvInputBytes(const ConvArgs& c) {
 }
 // A weight row: one output channel's (depthwise: one channel's) reduction.
 uint64_t ConvWeightRowValues(const ConvArgs& c) {
-  return uint64_t{c.kernel_h} * c.kernel_w * (c.depthwise ? 1 : c.in_c);
+  return uint64_t{c.kernel_h} * c.kernel_w * (c.depthwise ? 1 : c.in_c / std::max(1u, c.groups));
 }
 uint64_t ConvWeightBytes(const ConvArgs& c) {
   const uint64_t row = ConvWeightRowValues(c);
@@ -49,6 +49,16 @@ std::string CheckConv(const ConvArgs& c) {
   if (c.stride_h == 0 || c.stride_w == 0) return "zero stride";
   if (c.dilation_h == 0 || c.dilation_w == 0) return "zero dilation";
   if (c.depthwise && c.in_c != c.out_c) return "depthwise with in_c != out_c";
+  if (c.groups == 0) return "groups 0 (1 is an ordinary convolution)";
+  if (c.groups > 1) {
+    if (c.in_c % c.groups != 0 || c.out_c % c.groups != 0) {
+      return fmt::format("groups {} do not divide in_c {} and out_c {}", c.groups, c.in_c,
+                         c.out_c);
+    }
+    if (c.depthwise || c.weights_kn || c.fp16) {
+      return "groups > 1 with depthwise, weights_kn or fp16";
+    }
+  }
   if (c.weights_kn && (c.kernel_h != 1 || c.kernel_w != 1)) {
     return fmt::format("weights_kn with a {}x{} kernel (1x1 only)", c.kernel_h, c.kernel_w);
   }
@@ -165,6 +175,32 @@ void ComputeDepthwise(const ConvArgs& c, std::span<const int8_t> input,
   }
 }
 
+// Groups: output channel n sees the channels of its group only, [tap][channel] in the window.
+void ComputeGrouped(const ConvArgs& c, std::span<const int8_t> input,
+                    std::span<const int8_t> weights, std::span<int32_t> acc) {
+  const uint64_t taps = uint64_t{c.kernel_h} * c.kernel_w;
+  const uint32_t cg = c.in_c / c.groups, ng = c.out_c / c.groups;
+  const uint64_t k = taps * cg;
+  std::vector<int8_t> window(taps * c.in_c);
+  for (uint32_t oh = 0; oh < c.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < c.out_w; ++ow) {
+      GatherWindow(c, input, oh, ow, window.data());
+      int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
+      for (uint32_t n = 0; n < c.out_c; ++n) {
+        const int8_t* in = window.data() + uint64_t{n / ng} * cg;
+        const int8_t* w = weights.data() + n * k;
+        uint32_t sum = 0;
+        for (uint64_t t = 0; t < taps; ++t) {
+          for (uint32_t i = 0; i < cg; ++i) {
+            sum += Product(in[t * c.in_c + i], c.in_zero_point, w[t * cg + i], c.wt_zero_point);
+          }
+        }
+        out[n] = Accumulate(c, out[n], static_cast<int32_t>(sum));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<const int8_t> weights,
@@ -183,6 +219,10 @@ void ComputeConv(const ConvArgs& c, std::span<const int8_t> input, std::span<con
   }
   if (c.depthwise) {
     ComputeDepthwise(c, input, weights, acc);
+    return;
+  }
+  if (c.groups > 1) {
+    ComputeGrouped(c, input, weights, acc);
     return;
   }
   const uint64_t k = uint64_t{c.kernel_h} * c.kernel_w * c.in_c;

@@ -18,7 +18,7 @@ namespace npu::spec {
 // Operand sizes, for fetching them: input region, weight block, accumulator tile. Sizes named
 // bytes count 2 per element for an fp16 instruction (fp16.h, ElementBytes).
 uint64_t ConvInputBytes(const ConvArgs& conv);
-uint64_t ConvWeightRowValues(const ConvArgs& conv);  // K (depthwise: the taps)
+uint64_t ConvWeightRowValues(const ConvArgs& conv);  // K (depthwise: the taps; grouped: a group's)
 uint64_t ConvWeightBytes(const ConvArgs& conv);     // out_c rows, int4 rows packed
 uint64_t ConvAccEntries(const ConvArgs& conv);
 uint64_t ActAccEntries(const ActArgs& act);
@@ -62,7 +62,9 @@ std::string CheckLut(const LutArgs& lut);
 //    - in_zero_point) * (w[((n*kernel_h + kh)*kernel_w + kw)*in_c + c] - wt_zero_point),
 // where in(y, x, c) is input[(y*in_w + x)*in_c + c] inside the region and pad_value outside;
 // with weights_kn (1x1) the weight is w[c*out_c + n]. Depthwise: the sum is over kh, kw only, of
-// (in(..., n) - in_zero_point) * (w[(n*kernel_h + kh)*kernel_w + kw] - wt_zero_point). Sums are
+// (in(..., n) - in_zero_point) * (w[(n*kernel_h + kh)*kernel_w + kw] - wt_zero_point). Groups G:
+// the sum is over group g = n / (out_c / G)'s channels c = g*cg + i, i < cg = in_c / G, with
+// weight w[((n*kernel_h + kh)*kernel_w + kw)*cg + i]. Sums are
 // int32 and wrap modulo 2^32 (the compiler keeps them from overflowing).
 // `conv` must pass CheckConv.
 void ComputeConv(const ConvArgs& conv, std::span<const int8_t> input,

@@ -63,8 +63,7 @@ uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
 }
 
 ConvGemmShape ConvGemm(const ConvArgs& conv) {
-  return {uint64_t{conv.out_h} * conv.out_w, conv.out_c,
-          uint64_t{conv.kernel_h} * conv.kernel_w * (conv.depthwise ? 1 : conv.in_c)};
+  return {uint64_t{conv.out_h} * conv.out_w, conv.out_c, ConvWeightRowValues(conv)};
 }
 
 uint64_t ReductionRate(const NpuConfig& c, const ConvArgs& conv) {

@@ -44,7 +44,8 @@ uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
                         const uint64_t* chained_after_stream = nullptr);
 
 // The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
-// (kernel_h*kernel_w for depthwise, whose columns each hold one channel), N = out_c (ConvGemm):
+// (kernel_h*kernel_w for depthwise, whose columns each hold one channel; a group's
+// kernel_h*kernel_w*in_c/G with G groups, each column fed its own group), N = out_c (ConvGemm):
 // weight-stationary runs ceil(K/R)*ceil(N/C) folds streaming M input vectors each;
 // output-stationary runs ceil(M/R)*ceil(N/C) folds streaming K each.
 struct ConvGemmShape {

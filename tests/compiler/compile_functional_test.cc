@@ -6,6 +6,7 @@
 
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "compiler/compile.h"
 #include "compiler/reference/reference_conv.h"
@@ -194,6 +195,43 @@ TEST(CompileFunctional, ConvWithTable) {
   StatusOr<std::vector<int8_t>> mapped = ReferenceConv(*layer, input);
   ASSERT_TRUE(plain.ok() && mapped.ok());
   for (size_t i = 0; i < plain->size(); ++i) ASSERT_EQ((*mapped)[i], -1 - (*plain)[i]);
+}
+
+// A grouped layer (CONV's groups): each output channel sums its own group's input channels. The
+// synthetic layer's weights cut to a group's channels; tiled spatially only (its oc and ic tiles
+// are whole), on both dataflows and an SRAM that forces row and column tiles.
+TEST(CompileFunctional, GroupedConvolutions) {
+  for (const auto& [groups, k, stride] : {std::tuple{4u, 3u, 1u}, {3u, 3u, 2u}, {2u, 1u, 1u}}) {
+    StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(11, 9, 12, 12, k, stride));
+    ASSERT_TRUE(layer.ok());
+    ConvLayer grouped = *layer;
+    grouped.groups = groups;
+    const uint64_t taps = uint64_t{k} * k, cg = 12 / groups;
+    grouped.weights.clear();
+    for (uint64_t row = 0; row < 12 * taps; ++row) {
+      const auto from = layer->weights.begin() + row * 12;
+      grouped.weights.insert(grouped.weights.end(), from, from + cg);
+    }
+    const std::vector<int8_t> input = workloads::MakeInputTensor(grouped.InputBytes(), groups);
+    for (const spec::NpuConfig& config :
+         {spec::DefaultConfig(), Config({"mac.dataflow=OUTPUT_STATIONARY"}), TinyConfig(1024)}) {
+      SCOPED_TRACE(::testing::Message() << groups << " groups, " << config.mac().rows() << " rows");
+      const CompiledLayer c = ExpectMatchesReference(config, grouped, input, 2);
+      int convs = 0;
+      for (const spec::Instruction& insn : c.instructions) {
+        const auto* conv = std::get_if<spec::ConvArgs>(&insn.args);
+        if (conv == nullptr) continue;
+        ++convs;
+        EXPECT_EQ(conv->groups, groups);
+        EXPECT_EQ(conv->in_c, 12u);
+        EXPECT_EQ(conv->out_c, 12u);
+      }
+      EXPECT_GT(convs, 0);
+    }
+  }
+  ConvLayer bad = *workloads::MakeSyntheticConv(Spec(5, 5, 12, 12, 1));
+  bad.groups = 5;  // does not divide 12
+  EXPECT_FALSE(CheckLayer(bad).ok());
 }
 
 TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {

@@ -61,7 +61,7 @@ TEST(GroupPacking, FillsTheColumnsAndIsFaster) {
   ASSERT_EQ(layer.name, "grouped");
   ASSERT_EQ(layer.conv_parts()->size(), 2u);
   EXPECT_EQ(layer.conv_parts()->front().conv.in_c, 24u);
-  EXPECT_EQ(layer.conv_parts()->front().conv.packed_groups, 3u);
+  EXPECT_EQ(layer.conv_parts()->front().conv.groups, 3u);
   EXPECT_EQ(separate->network.layers[0].conv_parts()->size(), 6u);
   EXPECT_LT(LayerNamed(*packed, "grouped").predicted_cycles,
             LayerNamed(*separate, "grouped").predicted_cycles * 3 / 4);
@@ -88,7 +88,7 @@ TEST(GroupPacking, PackSizes) {
     ASSERT_TRUE(m.ok()) << m.status().message();
     const std::vector<ConvPart>& parts = *m->network.layers[0].conv_parts();
     ASSERT_EQ(parts.size(), c.parts);
-    EXPECT_EQ(parts.front().conv.packed_groups, c.per_part);
+    EXPECT_EQ(parts.front().conv.groups, c.per_part);
     EXPECT_EQ(parts.back().recomputed_groups, c.last_recomputes);
     const uint32_t group_out = uint32_t(c.channels / c.groups);
     EXPECT_EQ(parts.back().out_channel_offset + parts.back().conv.out_c, uint32_t(c.channels));

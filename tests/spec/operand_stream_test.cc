@@ -88,6 +88,23 @@ TEST(OperandStream, DepthwiseVectorsReadEachTapsChannels) {
   EXPECT_EQ(classes[1].reads, (FoldReads{8 + 4 * 8, 8 * 1 + 4 * 1 * 2}));
 }
 
+// Groups (CONV's groups): each column takes its group's values, so the 4 groups of 2 input
+// channels share the 8 columns and K is a group's 9 taps x 2 channels = 18, chunks 8, 8, 2.
+TEST(OperandStream, GroupedVectorsReadTheTapsOfTheTilesGroups) {
+  ConvArgs conv = Conv(3, 8, 8, 2);
+  conv.groups = 4;
+  EXPECT_EQ(ConvGemm(conv).k, 18u);
+  EXPECT_EQ(ConvFolds(Small(), conv), 3u);  // 9 ungrouped
+  const std::vector<FoldClass> classes = ConvFoldClasses(Small(), conv);
+  ASSERT_EQ(classes.size(), 2u);
+  // Chunks [0, 8) and [8, 16): the 8 x 8 block (8 runs of 8 bytes, 2 words each); per pixel 8
+  // values for each of 4 groups, touching 4 taps whose 8 channels are 2 words.
+  EXPECT_EQ(classes[0].count, 2u);
+  EXPECT_EQ(classes[0].reads, (FoldReads{64 + 4 * 32, 8 * 2 + 4 * 4 * 2}));
+  // [16, 18): 2 weights a column (1 word each), per pixel 2 values a group from one tap.
+  EXPECT_EQ(classes[1].reads, (FoldReads{16 + 4 * 8, 8 * 1 + 4 * 1 * 2}));
+}
+
 // Depthwise row groups (mac.row_groups): a 3x3 kernel on 32 rows fits 3 copies; each
 // step takes 3 adjacent output pixels of a row and reads the union of their windows once.
 TEST(OperandStream, RowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {

@@ -117,6 +117,44 @@ TEST(Conv, DepthwiseSeesOnlyItsChannel) {
   EXPECT_EQ(ConvWeightBytes(c), 8u);
 }
 
+// A grouped CONV is, group by group, an ordinary CONV over the group's channel slice.
+TEST(Conv, GroupsSeeOnlyTheirChannels) {
+  ConvArgs c;
+  c.in_h = c.in_w = 3;
+  c.in_c = 6, c.out_c = 4, c.groups = 2;  // 3 input, 2 output channels a group
+  c.kernel_h = c.kernel_w = 2;
+  c.out_h = c.out_w = 2;
+  c.in_zero_point = 3, c.wt_zero_point = -1;
+  std::vector<int8_t> input(3 * 3 * 6), weights(4 * 2 * 2 * 3);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = int8_t(int(i * 37 % 251) - 125);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = int8_t(int(i * 53 % 241) - 120);
+  EXPECT_EQ(CheckConv(c), "");
+  EXPECT_EQ(ConvWeightRowValues(c), 12u);
+  std::vector<int32_t> acc(2 * 2 * 4);
+  ComputeConv(c, input, weights, acc);
+  for (uint32_t g = 0; g < 2; ++g) {
+    ConvArgs one = c;
+    one.groups = 1, one.in_c = 3, one.out_c = 2;
+    std::vector<int8_t> slice;
+    for (size_t p = 0; p < 9; ++p) {
+      slice.insert(slice.end(), input.begin() + p * 6 + g * 3, input.begin() + p * 6 + g * 3 + 3);
+    }
+    const std::vector<int8_t> w(weights.begin() + g * 24, weights.begin() + g * 24 + 24);
+    std::vector<int32_t> part(2 * 2 * 2);
+    ComputeConv(one, slice, w, part);
+    for (size_t p = 0; p < 4; ++p) {
+      EXPECT_EQ(acc[p * 4 + g * 2], part[p * 2]) << "pixel " << p << " group " << g;
+      EXPECT_EQ(acc[p * 4 + g * 2 + 1], part[p * 2 + 1]) << "pixel " << p << " group " << g;
+    }
+  }
+  c.groups = 4;  // does not divide in_c 6
+  EXPECT_NE(CheckConv(c), "");
+  c.groups = 0;
+  EXPECT_NE(CheckConv(c), "");
+  c.groups = 2, c.depthwise = true;
+  EXPECT_NE(CheckConv(c), "");
+}
+
 // A 1x1 CONV over a 1 x 2 x 3 region (two pixels, K = 3) into N = 2 channels.
 ConvArgs MatMulTile() {
   ConvArgs c;
