@@ -86,6 +86,8 @@ struct ConvLayer {
   uint64_t ReductionSize() const { return uint64_t{kernel_h} * kernel_w * WeightChannels(); }
   // Input channels one weight row covers: in_c, 1 if depthwise, a group's with groups.
   uint32_t WeightChannels() const { return depthwise ? 1 : in_c / std::max(1u, groups); }
+  // Output channels of a group (grouped layers: tiles of output channels hold whole groups).
+  uint32_t GroupOutputs() const { return out_c / std::max(1u, groups); }
   uint64_t ElementBytes() const { return fp16 ? 2 : 1; }  // of activations and weights
   uint64_t WeightValues() const { return uint64_t{out_c} * ReductionSize(); }
   uint64_t WeightBytes() const { return WeightValues() * ElementBytes(); }

@@ -12,10 +12,6 @@
 
 namespace npu::compiler {
 
-uint64_t ConvPart::Macs() const {
-  return conv.Macs() - conv.Macs() / conv.groups * recomputed_groups;
-}
-
 uint64_t NetLayer::Macs() const {
   if (const CpuLayer* c = cpu()) return c->macs;
   if (const MatMulLayer* m = matmul()) return m->Macs();

@@ -55,15 +55,12 @@ struct NetBuffer {
 };
 
 // One convolution of a layer: a grouped convolution is one part per group, each reading and
-// writing its slice of the channels.
+// writing its slice of the channels (one grouped part once packed: group_packing.h).
 struct ConvPart {
   ConvLayer conv;
   uint32_t in_channel_offset = 0;
   uint32_t out_channel_offset = 0;
-  // Of its packed groups (ConvLayer::groups), the first this many are also computed by
-  // the part before, which writes the same bytes (compiler/network/group_packing.h).
-  uint32_t recomputed_groups = 0;
-  uint64_t Macs() const;  // the conv's, less the recomputed groups'
+  uint64_t Macs() const { return conv.Macs(); }
 };
 
 struct NetLayer {

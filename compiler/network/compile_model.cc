@@ -259,7 +259,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   NPU_TRY(spec::Validate(config));
   CompiledModel m;
   m.network = std::move(network);
-  if (options.pack_groups) PackGroups(config, m.network);
+  if (options.pack_groups) PackGroups(m.network);
   if (options.place_pools) MovePoolsBesideConvolutions(m.network);
   m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
   const std::vector<Lifetime> life = BufferLifetimes(m.network);

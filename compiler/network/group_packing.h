@@ -1,12 +1,14 @@
-// Grouped convolutions packed side by side (issue 15's grouped co-design): a grouped
-// convolution is lowered as one part per group (lower_ops.cc), each reading its own few channels
-// (regnet's 8, resnext's 4) and filling as few of the array's columns, one small convolution
-// after another. Packing P consecutive groups into one part makes it one CONV with P groups
-// (CONV's `groups`, docs/isa.md): the array feeds each column its own group's input values, so
-// the part fills P times the columns, reads its P groups' input channels as one contiguous
-// slice, and takes ceil(K / R) folds of the array where its groups took P ceil(K / R) (K a
-// group's reduction, R the rows). Block-diagonal weights (zero between groups, an ordinary CONV)
-// would take ceil(P K / R): a grouped CONV is never slower, and reads the same bank words.
+// Grouped convolutions as one grouped CONV (issue 15's grouped co-design): a grouped convolution
+// is lowered as one part per group (lower_ops.cc), each reading its own few channels (regnet's 8,
+// resnext's 4) and filling as few of the array's columns, one small convolution after another.
+// Packing the groups into one part makes it one layer with `groups` (ConvLayer::groups, CONV's
+// `groups` field, docs/isa.md): the array feeds each column its own group's input values, so an
+// oc tile of P whole groups fills P times the columns and takes ceil(K / R) folds where its
+// groups took P ceil(K / R) (K a group's reduction, R the rows), reading its groups' input
+// channels as one contiguous slice; and the tiler pipelines the layer's oc tiles like any
+// other's, where separate parts each started and drained their own. Block-diagonal weights
+// (zero between groups, an ordinary CONV) would take ceil(P K / R) folds: a grouped CONV is
+// never slower and reads the same bank words.
 #pragma once
 
 #include "compiler/lower/network.h"
@@ -14,15 +16,11 @@
 
 namespace npu::compiler {
 
-// The groups packed per part, at most as many as the array's columns hold (P x a group's output
-// channels): the largest divisor of the group count, or that most if it makes fewer parts, the
-// last part then sliding back to end at the last group (its first groups computed twice, the
-// same bytes written twice); 1 (nothing to gain) if one group fills half the columns or more.
-// Only int8 grouped convolutions (not depthwise ones, whose datapath is their own, nor FP16,
-// which CONV's groups do not take).
-uint32_t GroupsPerPart(const spec::NpuConfig& config, const NetLayer& layer);
+// Whether the layer's parts are the groups of one grouped convolution that CONV's groups can
+// run: int8, not depthwise (whose datapath is its own), not FP16 (CONV's groups do not take it).
+bool PackableGroups(const NetLayer& layer);
 
-// Packs every grouped convolution of the network so; returns how many layers it packed.
-int PackGroups(const spec::NpuConfig& config, Network& net);
+// Packs every such layer's groups into one grouped part; returns how many layers it packed.
+int PackGroups(Network& net);
 
 }  // namespace npu::compiler

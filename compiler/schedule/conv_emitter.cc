@@ -128,7 +128,7 @@ class Emitter {
     c.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));
     c.accumulate = !s.first_ic;
     c.depthwise = l.depthwise;
-    c.groups = l.groups;
+    c.groups = l.groups > 1 ? c.out_c / l.GroupOutputs() : 1;  // the oc tile's groups
     c.weights_kn = l.activation_weights && !l.weights_nk;
     c.weights_int4 = l.weights_int4;
     c.fp16 = l.fp16;

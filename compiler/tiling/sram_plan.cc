@@ -30,7 +30,7 @@ uint64_t DistinctInputTiles(const TileGrid& g) { return g.layer().batches * Batc
 uint64_t BatchInputTiles(const TileGrid& g) {
   const uint64_t blocks = g.blocks();
   return uint64_t{g.spatial_count()} *
-         (g.layer().depthwise ? g.oc().count() * blocks : g.reductions());
+         (g.InputPerOcTile() ? g.oc().count() * blocks : g.reductions());
 }
 uint64_t DistinctWeightTiles(const TileGrid& g) {
   return uint64_t{g.layer().batches} * g.oc().count() * g.reductions();

@@ -133,7 +133,11 @@ InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
 
 Span1D TileGrid::TileInputChannels(uint32_t oc_tile, uint32_t r) const {
   if (layer_.depthwise) return oc_.At(oc_tile);
-  if (layer_.groups > 1) return {0, layer_.in_c};
+  if (layer_.groups > 1) {
+    const Span1D oc = oc_.At(oc_tile);
+    const uint32_t ng = layer_.GroupOutputs(), cg = layer_.WeightChannels();
+    return {oc.begin / ng * cg, oc.size / ng * cg};
+  }
   return InputChannels(r);
 }
 
@@ -149,7 +153,7 @@ InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
 
 uint64_t TileGrid::InputKey(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
   const uint64_t blocks = blocks_.count();
-  return layer_.depthwise ? (uint64_t{sp} * oc_.count() + oc_tile) * blocks + r % blocks
+  return InputPerOcTile() ? (uint64_t{sp} * oc_.count() + oc_tile) * blocks + r % blocks
                           : uint64_t{sp} * reductions() + r;
 }
 

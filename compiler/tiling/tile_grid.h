@@ -95,9 +95,11 @@ class TileGrid {
   Span1D InputChannels(uint32_t r) const { return ic_.At(r / blocks_.count()); }
 
   // The input channels of step (oc_tile, r): the ic tile's, the oc tile's for a depthwise layer
-  // (whose input channels are its output channels), all of them for a grouped one (whose tiles
-  // are whole: one oc tile, and one ic tile of a group's channels).
+  // (whose input channels are its output channels), the oc tile's groups' for a grouped one
+  // (whose oc tiles hold whole groups and whose one ic tile is a group's channels).
   Span1D TileInputChannels(uint32_t oc_tile, uint32_t r) const;
+  // True when each (spatial, oc) step reads its own input channels (depthwise and grouped).
+  bool InputPerOcTile() const { return layer_.depthwise || layer_.groups > 1; }
   // The input tile of step (sp, oc_tile, r).
   InputRegion Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const;
   // Identifies distinct input tiles (what a slot holds).

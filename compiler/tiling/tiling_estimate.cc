@@ -36,10 +36,12 @@ uint64_t ComputeCycles(const spec::NpuConfig& c, const ConvLayer& l, const TileG
           for (uint32_t b = 0; b < blocks; ++b) {
             spec::ConvArgs conv;
             conv.out_h = h.size, conv.out_w = w.size, conv.out_c = n.size;
-            conv.in_c = l.depthwise ? n.size : l.groups > 1 ? l.in_c : k.size;
+            // A grouped layer's CONV: the oc tile's groups.
+            const uint32_t groups = l.groups > 1 ? n.size / l.GroupOutputs() : 1;
+            conv.in_c = l.depthwise ? n.size : l.groups > 1 ? groups * l.WeightChannels() : k.size;
             conv.kernel_h = g.Block(b).h, conv.kernel_w = g.Block(b).w;
             conv.depthwise = l.depthwise;
-            conv.groups = l.groups;
+            conv.groups = groups;
             conv.dilation_w = l.dilation_w;  // where the operand stream's segments break
             conv.weights_kn = l.activation_weights && !l.weights_nk;
             total +=
@@ -128,7 +130,7 @@ LoadCounts CountLoads(const TileGrid& g, const ConvTiling& t) {
     n.input_passes = (s * i <= 2 || t.inputs_resident) ? 1 : o;
     n.weight_passes = (i <= 2 || t.weights_resident) ? 1 : s;
   }
-  if (g.layer().depthwise) {  // every (spatial, oc) input tile is distinct: each loaded once
+  if (g.InputPerOcTile()) {  // every (spatial, oc) input tile is distinct: each loaded once
     n.input_passes = 1;
     n.inputs = s * o * i;  // i: kernel blocks (one ic tile)
   } else {

@@ -50,6 +50,16 @@ uint32_t IcMultiple(const spec::NpuConfig& c, const ConvLayer& l) {
   return rows / std::gcd(rows, window);
 }
 
+// A grouped layer's oc tile sizes: whole groups, as many as fill the columns and their multiples.
+std::vector<uint32_t> GroupedOcSizes(const spec::NpuConfig& c, const ConvLayer& l,
+                                     bool exhaustive) {
+  const uint32_t ng = l.GroupOutputs();
+  std::vector<uint32_t> sizes =
+      AxisSizes(l.groups, std::max(1u, c.mac().cols() / ng), kMaxChannels / ng, !exhaustive);
+  for (uint32_t& s : sizes) s *= ng;
+  return sizes;
+}
+
 // Column tile sizes. Whole-width row bands read no column halo twice and let on-chip tensors be
 // read and written in place, so when one output row of an array-wide channel tile fits half the
 // accumulator, a few halvings of the width suffice; otherwise every split is tried.
@@ -96,7 +106,10 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
     t.tile_ic = l.WeightChannels();
     if (l.depthwise) t.tile_oc = l.out_c;
   }
-  if (l.groups > 1) t.tile_oc = l.out_c, t.tile_ic = l.WeightChannels();
+  if (l.groups > 1) {  // one group, or all with the input read in place
+    t.tile_oc = ctx.input_on_chip ? l.out_c : l.GroupOutputs();
+    t.tile_ic = l.WeightChannels();
+  }
   const TileGrid g(l, t);
   return PlanSram(g, t, 1).sram_bytes;
 }
@@ -104,14 +117,16 @@ uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const Ti
 // CheckTilingFields without the message (on-chip and field-width rules).
 bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
   if (l.fp16 && t.tile_ic != l.WeightChannels()) return false;
-  if (l.groups > 1 && (t.tile_oc != l.out_c || t.tile_ic != l.WeightChannels())) return false;
+  if (l.groups > 1 && (t.tile_oc % l.GroupOutputs() != 0 || t.tile_ic != l.WeightChannels())) {
+    return false;
+  }
   if (t.tile_oh == 0 || t.tile_oh > l.OutH() || t.tile_ow == 0 || t.tile_ow > l.OutW() ||
       t.tile_oc == 0 || t.tile_oc > l.out_c || t.tile_ic == 0 || t.tile_ic > l.WeightChannels() ||
       uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
     return false;
   }
   if (t.input_on_chip && (t.tile_ow != l.OutW() || t.tile_ic != l.WeightChannels() ||
-                          (l.depthwise && t.tile_oc != l.out_c))) {
+                          ((l.depthwise || l.groups > 1) && t.tile_oc != l.out_c))) {
     return false;
   }
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) return false;
@@ -223,18 +238,18 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
         "tile_ic must be {}",
         t.tile_ic, l.WeightChannels()));
   }
-  if (l.groups > 1 && (t.tile_oc != l.out_c || t.tile_ic != l.WeightChannels())) {
+  if (l.groups > 1 && (t.tile_oc % l.GroupOutputs() != 0 || t.tile_ic != l.WeightChannels())) {
     return InvalidArgument(fmt::format(
-        "a grouped layer ({} groups) is one CONV over its channels: tile_oc must be {} and "
-        "tile_ic {}",
-        l.groups, l.out_c, l.WeightChannels()));
+        "a grouped layer ({} groups of {} output channels): tile_oc must hold whole groups (a "
+        "multiple of {}) and tile_ic must be a group's {} input channels",
+        l.groups, l.GroupOutputs(), l.GroupOutputs(), l.WeightChannels()));
   }
   if (uint64_t{t.tile_oh} * t.tile_ow > kMaxPixels) {
     return ResourceExhausted(fmt::format("tile_oh x tile_ow = {}: ACT encodes at most {} pixels",
                                          uint64_t{t.tile_oh} * t.tile_ow, kMaxPixels));
   }
   if (t.input_on_chip && (t.tile_ow != l.OutW() || t.tile_ic != l.WeightChannels() ||
-                          (l.depthwise && t.tile_oc != l.out_c))) {
+                          ((l.depthwise || l.groups > 1) && t.tile_oc != l.out_c))) {
     return InvalidArgument(
         "an on-chip input is read in place: tiles must be whole rows of every input channel");
   }
@@ -279,9 +294,9 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
                                          const TilingContext& ctx, bool exhaustive) {
   const uint64_t acc_half = c.mac().acc_buffer_bytes() / 4 / 2;
   const std::vector<uint32_t> oc_sizes =
-      (l.depthwise && ctx.input_on_chip) || l.groups > 1
-          ? std::vector<uint32_t>{l.out_c}
-          : AxisSizes(l.out_c, c.mac().cols(), kMaxChannels, !exhaustive);
+      (l.depthwise || l.groups > 1) && ctx.input_on_chip ? std::vector<uint32_t>{l.out_c}
+      : l.groups > 1 ? GroupedOcSizes(c, l, exhaustive)
+                     : AxisSizes(l.out_c, c.mac().cols(), kMaxChannels, !exhaustive);
   const std::vector<uint32_t> ic_sizes =
       l.depthwise || l.groups > 1 ? std::vector<uint32_t>{l.WeightChannels()}
       : ctx.input_on_chip ? std::vector<uint32_t>{l.in_c}

@@ -198,9 +198,10 @@ TEST(CompileFunctional, ConvWithTable) {
 }
 
 // A grouped layer (CONV's groups): each output channel sums its own group's input channels. The
-// synthetic layer's weights cut to a group's channels; tiled spatially only (its oc and ic tiles
-// are whole), on both dataflows and an SRAM that forces row and column tiles.
+// synthetic layer's weights cut to a group's channels; on both dataflows and an SRAM that forces
+// spatial tiles and oc tiles of whole groups (each CONV then takes its tile's groups).
 TEST(CompileFunctional, GroupedConvolutions) {
+  bool tiled_somewhere = false;
   for (const auto& [groups, k, stride] : {std::tuple{4u, 3u, 1u}, {3u, 3u, 2u}, {2u, 1u, 1u}}) {
     StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(11, 9, 12, 12, k, stride));
     ASSERT_TRUE(layer.ok());
@@ -217,18 +218,21 @@ TEST(CompileFunctional, GroupedConvolutions) {
          {spec::DefaultConfig(), Config({"mac.dataflow=OUTPUT_STATIONARY"}), TinyConfig(1024)}) {
       SCOPED_TRACE(::testing::Message() << groups << " groups, " << config.mac().rows() << " rows");
       const CompiledLayer c = ExpectMatchesReference(config, grouped, input, 2);
+      bool tiled = false;
       int convs = 0;
       for (const spec::Instruction& insn : c.instructions) {
         const auto* conv = std::get_if<spec::ConvArgs>(&insn.args);
         if (conv == nullptr) continue;
-        ++convs;
-        EXPECT_EQ(conv->groups, groups);
-        EXPECT_EQ(conv->in_c, 12u);
-        EXPECT_EQ(conv->out_c, 12u);
+        ++convs;  // an oc tile of whole groups, each of cg input and output channels
+        EXPECT_EQ(conv->out_c, conv->groups * cg);
+        EXPECT_EQ(conv->in_c, conv->groups * cg);
+        tiled |= conv->groups < groups;
       }
       EXPECT_GT(convs, 0);
+      tiled_somewhere |= tiled;
     }
   }
+  EXPECT_TRUE(tiled_somewhere) << "the tiny SRAM tiles the output channels";
   ConvLayer bad = *workloads::MakeSyntheticConv(Spec(5, 5, 12, 12, 1));
   bad.groups = 5;  // does not divide 12
   EXPECT_FALSE(CheckLayer(bad).ok());
