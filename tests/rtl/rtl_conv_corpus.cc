@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     for (const npu::spec::Instruction& insn : m->compiled.instructions) {
       const auto* conv = std::get_if<npu::spec::ConvArgs>(&insn.args);
       if (conv == nullptr) continue;
-      if (conv->groups != 1) {  // the RTL's CONV has no groups field (docs/rtl.md)
+      if (conv->groups != 1) {  // the RTL's CONV has no groups field (docs/architecture.md)
         fmt::print(stderr, "{}: a grouped CONV, which the RTL does not model\n", model);
         return 1;
       }
