@@ -70,7 +70,8 @@ module npu_conv_engine
     logic [kSlotBits-1:0] slot = kSlotBits'(idx);
     int k, m;
     for (int i = 0; i < F_NUM_FIELDS; ++i) f[i] = npu_insn_field(idx, i);
-    k = f[F_KERNEL_H] * f[F_KERNEL_W] * (f[F_DEPTHWISE] != 0 ? 1 : f[F_IN_C]);
+    k = f[F_KERNEL_H] * f[F_KERNEL_W] *
+        (f[F_DEPTHWISE] != 0 ? 1 : f[F_GROUPS] > 1 ? f[F_IN_C] / f[F_GROUPS] : f[F_IN_C]);
     m = f[F_OUT_H] * f[F_OUT_W];
     g_cont <= have_prev && pipe != kNone && f[F_ACCUMULATE] != 0 &&
         f[F_ACC_ADDR] == ic[g_slot][F_ACC_ADDR] && f[F_OUT_H] == ic[g_slot][F_OUT_H] &&
@@ -261,7 +262,7 @@ module npu_conv_engine
         fd_ow[next_tag] <= ic[g_slot][F_ACCUMULATE] == 0 && (df_os || g_a == 0);
         fd_last[next_tag] <= g_a == g_na - 1 && g_n == g_nn - 1;
         fd_idx[next_tag] <= g_idx;
-        fd_dw[next_tag] <= ic[g_slot][F_DEPTHWISE] != 0;
+        fd_dw[next_tag] <= ic[g_slot][F_DEPTHWISE] != 0 || ic[g_slot][F_GROUPS] > 1;
         next_tag <= next_tag + 1;
         if (!begun) begin
           begun <= 1;

@@ -2,7 +2,8 @@
 // cache `ic` and fold table `fd_*`): walks an implicit im2col of the CONV's input region in SRAM
 // and the weight block, and returns 9-bit operands with the zero points subtracted. A window tap
 // outside the region reads pad_value. Rows past K and columns past N get 0, so they add nothing.
-// Depthwise folds take one operand per PE (DepthwiseOperand): a column per channel.
+// Depthwise and grouped folds take one operand per PE (DepthwiseOperand): a column per channel,
+// or per output channel of a group fed its group's input channels.
 
 // Input operand of output pixel m, reduction index k (k = (kh*kernel_w + kw)*in_c + ci).
 function automatic logic signed [8:0] InputOperand(int slot, int m, int k);
@@ -43,13 +44,17 @@ function automatic logic signed [8:0] ColumnOperand(logic valid, logic [kSlotBit
   return WeightOperand(int'(slot), k, n);
 endfunction
 
-// A depthwise fold's operand at PE (r, c): the vector's pixel and tap (WS: the row is the tap; OS:
-// the row is the pixel) on the column's channel; k indexes [tap][channel] as InputOperand does.
+// A depthwise or grouped fold's operand at PE (r, c): the vector's pixel and reduction index k
+// (WS: the row is k; OS: the row is the pixel), k = tap * cg + i over the cg input channels of
+// the column's group (depthwise: cg = 1, a group per channel), as InputOperand indexes them.
 function automatic logic signed [8:0] DepthwiseOperand(stream_t meta, int r, int c);
   int slot = int'(fd_slot[meta.tag]);
+  int in_c = ic[slot][F_IN_C];
+  int groups = ic[slot][F_DEPTHWISE] != 0 ? in_c : ic[slot][F_GROUPS];
+  int cg = in_c / groups, ng = ic[slot][F_OUT_C] / groups;
   int m = df_os ? fd_a0[meta.tag] + r : int'(meta.s);
-  int tap = df_os ? int'(meta.s) : fd_a0[meta.tag] + r;
+  int k = df_os ? int'(meta.s) : fd_a0[meta.tag] + r;
   int n = fd_n0[meta.tag] + c;
-  if (m >= ic_m[slot] || tap >= ic_k[slot] || n >= ic[slot][F_OUT_C]) return 9'sd0;
-  return InputOperand(slot, m, tap * ic[slot][F_IN_C] + n);
+  if (m >= ic_m[slot] || k >= ic_k[slot] || n >= ic[slot][F_OUT_C]) return 9'sd0;
+  return InputOperand(slot, m, (k / cg) * in_c + (n / ng) * cg + k % cg);
 endfunction

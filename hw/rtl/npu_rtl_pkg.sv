@@ -23,7 +23,7 @@ package npu_rtl_pkg;
   typedef enum int {
     F_IN_ADDR, F_IN_H, F_IN_W, F_IN_C, F_PAD_TOP, F_PAD_LEFT, F_PAD_VALUE, F_KERNEL_H,
     F_KERNEL_W, F_STRIDE_H, F_STRIDE_W, F_DIL_H, F_DIL_W, F_OUT_H, F_OUT_W, F_OUT_C, F_WT_ADDR,
-    F_ACC_ADDR, F_ACCUMULATE, F_WEIGHTS_KN, F_IN_ZP, F_WT_ZP, F_DEPTHWISE, F_NUM_FIELDS
+    F_ACC_ADDR, F_ACCUMULATE, F_WEIGHTS_KN, F_IN_ZP, F_WT_ZP, F_DEPTHWISE, F_GROUPS, F_NUM_FIELDS
   } field_t;
 
   import "DPI-C" pure function int npu_insn_count();

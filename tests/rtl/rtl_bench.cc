@@ -25,7 +25,8 @@ std::vector<int64_t> Fields(const spec::ConvArgs& c) {
   return {c.in_addr,    c.in_h,       c.in_w,          c.in_c,         c.pad_top,  c.pad_left,
           c.pad_value,  c.kernel_h,   c.kernel_w,      c.stride_h,     c.stride_w, c.dilation_h,
           c.dilation_w, c.out_h,      c.out_w,         c.out_c,        c.wt_addr,  c.acc_addr,
-          c.accumulate, c.weights_kn, c.in_zero_point, c.wt_zero_point, c.depthwise};
+          c.accumulate, c.weights_kn, c.in_zero_point, c.wt_zero_point, c.depthwise,
+          c.groups};
 }
 
 }  // namespace
@@ -119,16 +120,16 @@ std::vector<spec::ConvArgs> ParseConvs(const std::string& text) {
   while (std::getline(lines, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::istringstream in(line);
-    int64_t f[23];
+    int64_t f[24];
     for (int64_t& v : f) in >> v;
-    if (!in) throw std::runtime_error("a CONV line needs 23 fields: " + line);
+    if (!in) throw std::runtime_error("a CONV line needs 24 fields: " + line);
     spec::ConvArgs c;
     c.in_addr = f[0], c.in_h = f[1], c.in_w = f[2], c.in_c = f[3], c.pad_top = f[4];
     c.pad_left = f[5], c.pad_value = f[6], c.kernel_h = f[7], c.kernel_w = f[8];
     c.stride_h = f[9], c.stride_w = f[10], c.dilation_h = f[11], c.dilation_w = f[12];
     c.out_h = f[13], c.out_w = f[14], c.out_c = f[15], c.wt_addr = f[16], c.acc_addr = f[17];
     c.accumulate = f[18], c.weights_kn = f[19], c.in_zero_point = f[20];
-    c.wt_zero_point = f[21], c.depthwise = f[22];
+    c.wt_zero_point = f[21], c.depthwise = f[22], c.groups = uint32_t(f[23]);
     convs.push_back(c);
   }
   return convs;

@@ -35,10 +35,6 @@ int main(int argc, char** argv) {
     for (const npu::spec::Instruction& insn : m->compiled.instructions) {
       const auto* conv = std::get_if<npu::spec::ConvArgs>(&insn.args);
       if (conv == nullptr) continue;
-      if (conv->groups != 1) {  // the RTL's CONV has no groups field (docs/architecture.md)
-        fmt::print(stderr, "{}: a grouped CONV, which the RTL does not model\n", model);
-        return 1;
-      }
       npu::spec::ConvArgs c = *conv;
       c.in_addr = c.wt_addr = c.acc_addr = 0;
       c.accumulate = false;

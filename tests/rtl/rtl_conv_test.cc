@@ -119,7 +119,8 @@ std::string Name(const Mode& m) {
 }
 
 // The corner cases, in every mode: streams shorter than R, exactly 2R - 1, one output, K and N
-// not multiples of the array, padding, stride and dilation, a [K][N] weight block, depthwise.
+// not multiples of the array, padding, stride and dilation, a [K][N] weight block, depthwise,
+// grouped.
 TEST(RtlCorners, EveryModeMatchesTheSpec) {
   const uint32_t r = kRows;
   std::vector<spec::ConvArgs> cases = {Conv(1, 2, kCols + 3, 1, r + 1),      // T < R (WS)
@@ -147,7 +148,17 @@ TEST(RtlCorners, EveryModeMatchesTheSpec) {
   dw_strided.depthwise = true;
   dw_strided.stride_h = dw_strided.stride_w = 2;
   dw_strided.in_h = 9, dw_strided.in_w = 7;
-  cases.insert(cases.end(), {padded, strided, kn, dw, dw_strided});
+  // Grouped (each column fed its group's channels): 4 groups of 3 input and 5 output channels,
+  // K = 27 over more columns than the smaller arrays have; 2 strided groups of 8, K = 72.
+  spec::ConvArgs grouped = Conv(3, 4, 20, 3, 12);
+  grouped.groups = 4;
+  grouped.pad_top = 1, grouped.in_h = 4;
+  grouped.pad_value = 2;
+  spec::ConvArgs grouped_strided = Conv(2, 3, 16, 3, 16);
+  grouped_strided.groups = 2;
+  grouped_strided.stride_h = grouped_strided.stride_w = 2;
+  grouped_strided.in_h = 5, grouped_strided.in_w = 7;
+  cases.insert(cases.end(), {padded, strided, kn, dw, dw_strided, grouped, grouped_strided});
   for (const Mode& m : kModes) {
     const spec::NpuConfig config = Config(m.dataflow, m.pipelining);
     for (size_t i = 0; i < cases.size(); ++i) {
