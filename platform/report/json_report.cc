@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hw/spec/config.h"
+#include "hw/spec/isa.h"
 
 namespace npu::report {
 namespace {
@@ -71,6 +72,13 @@ Json AreaJson(const RunReport& r) {
   return {{"total_mm2", r.area_mm2}, {"units_mm2", units}};
 }
 
+// Per queue, by name.
+Json BusyJson(const std::array<uint64_t, spec::kNumQueues>& busy) {
+  Json j = Json::object();
+  for (int q = 0; q < spec::kNumQueues; ++q) j[std::string(spec::QueueName(spec::Queue(q)))] = busy[q];
+  return j;
+}
+
 Json LayerJson(const LayerReport& l) {
   return {{"name", l.name},
           {"op", l.op},
@@ -84,6 +92,7 @@ Json LayerJson(const LayerReport& l) {
           {"strip", l.strip},
           {"macs", l.macs},
           {"cycles", l.cycles},
+          {"busy_cycles", BusyJson(l.busy_cycles)},
           {"predicted_cycles", l.predicted_cycles},
           {"mac_utilisation", l.mac_utilisation},
           {"stalls", StallsJson(l.stalls)},

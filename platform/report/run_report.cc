@@ -56,6 +56,7 @@ void AddInstruction(const spec::Program& program, const std::vector<hw::InsnReco
     layer.stalls.bank_conflict += r.bank_conflict;
     layer.stalls.dram_stall += r.dram_stall;
     layer.stalls.sram_bound += r.sram_bound;
+    if (r.queue >= 0 && r.queue < spec::kNumQueues) layer.busy_cycles[r.queue] += r.end - r.start;
     latest_end = std::max(latest_end, r.end);
   }
   const size_t offset = size_t{i} * spec::kInsnBytes;

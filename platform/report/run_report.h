@@ -3,6 +3,7 @@
 // JSON (docs/report.md) or CSV, so all three always agree.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "hw/common/unit_context.h"
 #include "hw/spec/binary.pb.h"
 #include "hw/spec/dram_channel.h"
+#include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "platform/report/energy_report.h"
 #include "platform/report/provenance.h"
@@ -46,6 +48,11 @@ struct LayerReport {
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t cycles = 0;     // from the previous layer's completion to this one's
+  // Per queue (spec::Queue), its instructions' executing cycles, [start, end) summed: what the
+  // layer cost each unit wherever those cycles fell. Layers overlap, so `cycles` (a partition of
+  // the run) can give an interleaved layer others' time; busy cycles do not. A DMA queue's sum
+  // counts its channels' descriptors one by one (they overlap).
+  std::array<uint64_t, spec::kNumQueues> busy_cycles{};
   uint64_t predicted_cycles = 0;
   double mac_utilisation = 0;  // spec::MacSlots / (cycles * rows * cols)
   Stalls stalls;               // summed over the layer's instructions (they overlap)

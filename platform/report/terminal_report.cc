@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/tech_model.h"
 
@@ -32,16 +33,24 @@ std::string Percent(double part, double whole) {
 
 std::string KiB(uint64_t b) { return fmt::format("{:.1f}", b / 1024.0); }
 
+// The queue whose unit the layer kept busiest, and for how many cycles ("-" for a CPU layer).
+std::string BusiestUnit(const LayerReport& l) {
+  const auto most = std::max_element(l.busy_cycles.begin(), l.busy_cycles.end());
+  if (*most == 0) return "-";
+  const auto q = spec::Queue(most - l.busy_cycles.begin());
+  return fmt::format("{} {}", spec::QueueName(q), Grouped(*most));
+}
+
 std::string ComputeTable(const RunReport& r) {
-  std::string t = fmt::format("{:<18} {:<15} {:<27} {:>7} {:>11} {:>7} {:>5}\n", "layer", "op",
-                              "shape", "MMACs", "cycles", "pred", "util");
+  std::string t = fmt::format("{:<18} {:<15} {:<27} {:>7} {:>11} {:>7} {:>5} {:>17}\n", "layer",
+                              "op", "shape", "MMACs", "cycles", "pred", "util", "busiest unit");
   std::vector<std::string> interleaved;
   for (const LayerReport& l : r.layers) {
-    t +=
-        fmt::format("{:<18} {:<15} {:<27} {:>7.1f} {:>11} {:>7} {:>4.0f}%\n", Short(l.name, 18),
-                    Short(l.engine == "cpu" ? "cpu:" + l.op : l.op, 15), Short(l.shape, 27),
-                    l.macs / 1e6, Grouped(l.cycles),
-                    Percent(double(l.predicted_cycles), double(l.cycles)), 100 * l.mac_utilisation);
+    t += fmt::format("{:<18} {:<15} {:<27} {:>7.1f} {:>11} {:>7} {:>4.0f}% {:>17}\n",
+                     Short(l.name, 18), Short(l.engine == "cpu" ? "cpu:" + l.op : l.op, 15),
+                     Short(l.shape, 27), l.macs / 1e6, Grouped(l.cycles),
+                     Percent(double(l.predicted_cycles), double(l.cycles)),
+                     100 * l.mac_utilisation, BusiestUnit(l));
     if (l.interleaved) interleaved.push_back(l.name);
   }
   if (!interleaved.empty()) {

@@ -148,6 +148,13 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
   }
   EXPECT_TRUE(Close(r.predicted_cycles, r.cycles));
+  // Busy cycles: the compute and vector queues' instructions (one unit each, never overlapping
+  // themselves), [start, end) summed over the layers, are their queues' busy counters.
+  for (const spec::Queue q : {spec::Queue::kCompute, spec::Queue::kVector}) {
+    uint64_t busy = 0;
+    for (const report::LayerReport& l : r.layers) busy += l.busy_cycles[int(q)];
+    EXPECT_EQ(busy, r.queues[int(q)].busy_cycles) << spec::QueueName(q);
+  }
   // DRAM bytes: the compiler predicts and the report measures each layer's by one rule
   // (spec::DramTraffic: its instruction fetch, LOADs and STOREs, or a CPU op's operands), so they
   // agree exactly, and the NPU layers' add up to the NPU's DRAM counters.
