@@ -43,7 +43,12 @@ int PackGroups(Network& net) {
     const size_t groups = layer.conv_parts()->size();
     ConvPart one = Pack(*layer.conv_parts());
     layer.work = std::vector<ConvPart>{std::move(one)};
-    layer.note = fmt::format("{}; the {} groups one grouped convolution", layer.note, groups);
+    // Lowering noted one convolution per group (lower_ops.cc); say what runs now.
+    const std::string apart = fmt::format("as {} convolutions over channel slices", groups);
+    const size_t at = layer.note.find(apart);
+    layer.note = at == std::string::npos
+                     ? fmt::format("{}; as one grouped convolution", layer.note)
+                     : layer.note.replace(at, apart.size(), "as one grouped convolution");
     ++packed;
   }
   return packed;
