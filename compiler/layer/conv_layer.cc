@@ -73,9 +73,9 @@ Status CheckShape(const ConvLayer& l) {
     return InvalidArgument(fmt::format("groups = {} must divide in_c = {} and out_c = {}",
                                        l.groups, l.in_c, l.out_c));
   }
-  if (l.groups > 1 && (l.depthwise || l.fp16 || l.activation_weights)) {
+  if (l.groups > 1 && (l.depthwise || l.activation_weights)) {
     return InvalidArgument(
-        fmt::format("groups = {}: not with depthwise, fp16 or activation weights", l.groups));
+        fmt::format("groups = {}: not with depthwise or activation weights", l.groups));
   }
   if (l.groups > 65535) {
     return Unimplemented(fmt::format("groups = {}: the ISA encodes at most 65535", l.groups));

@@ -49,7 +49,7 @@ struct ConvLayer {
   // Groups of a grouped convolution computed side by side by one CONV (its `groups` field,
   // compiler/network/group_packing.h): in_c and out_c are this many groups of channels, output
   // channel n sees only the in_c / groups input channels of group n / (out_c / groups), weights
-  // [out_c][kernel_h][kernel_w][in_c / groups]. Not with depthwise, fp16 or activation weights.
+  // [out_c][kernel_h][kernel_w][in_c / groups]. Not with depthwise or activation weights.
   uint32_t groups = 1;
 
   uint32_t in_h = 1, in_w = 1, in_c = 1;

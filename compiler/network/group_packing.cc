@@ -17,9 +17,12 @@ ConvPart Pack(const std::vector<ConvPart>& parts) {
   c.in_c = g.in_c * c.groups;
   c.out_c = g.out_c * c.groups;
   c.weights.clear(), c.bias.clear(), c.multiplier.clear(), c.shift.clear();
+  c.weights_fp16.clear(), c.bias_fp32.clear();
   for (const ConvPart& part : parts) {
     const ConvLayer& p = part.conv;
     c.weights.insert(c.weights.end(), p.weights.begin(), p.weights.end());
+    c.weights_fp16.insert(c.weights_fp16.end(), p.weights_fp16.begin(), p.weights_fp16.end());
+    c.bias_fp32.insert(c.bias_fp32.end(), p.bias_fp32.begin(), p.bias_fp32.end());
     c.bias.insert(c.bias.end(), p.bias.begin(), p.bias.end());
     c.multiplier.insert(c.multiplier.end(), p.multiplier.begin(), p.multiplier.end());
     c.shift.insert(c.shift.end(), p.shift.begin(), p.shift.end());
@@ -33,7 +36,7 @@ bool PackableGroups(const NetLayer& layer) {
   const std::vector<ConvPart>* parts = layer.conv_parts();
   if (parts == nullptr || parts->size() < 2) return false;
   const ConvLayer& g = parts->front().conv;
-  return !g.fp16 && !g.depthwise && !g.activation_weights && g.groups == 1;
+  return !g.depthwise && !g.activation_weights && g.groups == 1;
 }
 
 int PackGroups(Network& net) {

@@ -17,7 +17,7 @@
 namespace npu::compiler {
 
 // Whether the layer's parts are the groups of one grouped convolution that CONV's groups can
-// run: int8, not depthwise (whose datapath is its own), not FP16 (CONV's groups do not take it).
+// run: not depthwise (whose datapath is its own), constant weights (int8, int4 or FP16).
 bool PackableGroups(const NetLayer& layer);
 
 // Packs every such layer's groups into one grouped part; returns how many layers it packed.

@@ -65,18 +65,28 @@ void ComputeConvFp16(const ConvArgs& c, std::span<const int8_t> input,
   for (uint32_t n = 0; n < c.out_c; ++n) {
     w_finite[n] = TermsOf(w.data() + n * k, k, w_terms.data() + n * k);
   }
-  std::vector<Fp16> row(window);
+  std::vector<Fp16> gathered(window), row(window);
   std::vector<Fp16Term> row_terms(window);
+  const uint64_t taps = uint64_t{c.kernel_h} * c.kernel_w;
+  const uint32_t groups = c.depthwise ? 1 : c.groups, cg = c.in_c / groups;
   for (uint32_t oh = 0; oh < c.out_h; ++oh) {
     for (uint32_t ow = 0; ow < c.out_w; ++ow) {
-      GatherWindowFp16(c, input, oh, ow, row.data());
+      GatherWindowFp16(c, input, oh, ow, gathered.data());
+      // Groups: the window [tap][channel] as [group][tap][channel of the group], so that each
+      // group's k values are one run (the sum is exact, so their order does not matter).
+      for (uint64_t t = 0; t < taps; ++t) {
+        for (uint32_t ch = 0; ch < c.in_c; ++ch) {
+          row[(uint64_t{ch / cg} * taps + t) * cg + ch % cg] = gathered[t * c.in_c + ch];
+        }
+      }
       const bool row_finite = TermsOf(row.data(), window, row_terms.data());
       int32_t* out = acc.data() + (uint64_t{oh} * c.out_w + ow) * c.out_c;
       for (uint32_t n = 0; n < c.out_c; ++n) {
         Fp16DotProduct dot;
         const Fp16* wn = w.data() + n * k;
-        // Depthwise: channel n's taps, [tap][channel] in the window; else the whole window.
-        const uint64_t first = c.depthwise ? n : 0, stride = c.depthwise ? c.in_c : 1;
+        // Depthwise: channel n's taps, [tap][channel] in the window; grouped: n's group's run.
+        const uint64_t first = c.depthwise ? n : uint64_t{n / (c.out_c / groups)} * k;
+        const uint64_t stride = c.depthwise ? c.in_c : 1;
         if (row_finite && w_finite[n]) {
           dot.AddTerms(w_terms.data() + n * k, row_terms.data() + first, stride, k);
         } else {

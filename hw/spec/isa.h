@@ -64,7 +64,7 @@ struct DmaArgs {
 // weights) is packed two per byte, ceil(K / 2) bytes, weight k in byte k / 2, the low nibble for
 // even k, as 4-bit two's complement in [-8, 7] (hw/spec/int4.h); the MAC array takes
 // mac.int4_weight_rate of them per PE per cycle.
-// groups G (1: an ordinary convolution; not with depthwise, weights_kn or fp16): in_c and out_c
+// groups G (1: an ordinary convolution; not with depthwise or weights_kn): in_c and out_c
 // are G groups of channels, output channel n sees only the in_c / G input channels of group
 // n / (out_c / G), weights [out_c][kernel_h][kernel_w][in_c / G]. Depthwise is the case
 // G = in_c = out_c with its own flag (the vector reads differ only in how many groups a column

@@ -55,9 +55,7 @@ std::string CheckConv(const ConvArgs& c) {
       return fmt::format("groups {} do not divide in_c {} and out_c {}", c.groups, c.in_c,
                          c.out_c);
     }
-    if (c.depthwise || c.weights_kn || c.fp16) {
-      return "groups > 1 with depthwise, weights_kn or fp16";
-    }
+    if (c.depthwise || c.weights_kn) return "groups > 1 with depthwise or weights_kn";
   }
   if (c.weights_kn && (c.kernel_h != 1 || c.kernel_w != 1)) {
     return fmt::format("weights_kn with a {}x{} kernel (1x1 only)", c.kernel_h, c.kernel_w);

@@ -62,6 +62,9 @@ bool Close(uint64_t predicted, uint64_t measured) {
   return diff <= 0.05 * double(measured) || diff <= 64;
 }
 
+// The corpus's miniature resnext, the one case with grouped convolutions.
+const std::string kResnext = NPU_SOURCE_DIR "/tests/corpus/data/resnext.op17.onnx";
+
 class NetworkOnPlatform : public ::testing::TestWithParam<Case> {};
 
 TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
@@ -100,9 +103,10 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
     EXPECT_GE(report::DramRatio(r), 1.0);
   }
   // W4A8: the constant-weight CONVs run int4 (and only then).
-  uint32_t int4_convs = 0, fp16_convs = 0, convs = 0;
+  uint32_t int4_convs = 0, fp16_convs = 0, convs = 0, grouped_convs = 0;
   for (const spec::Instruction& insn : p->compiled.instructions) {
     if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
+      grouped_convs += conv->groups > 1;
       int4_convs += conv->weights_int4;
       fp16_convs += conv->fp16;
       ++convs;
@@ -111,6 +115,7 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
       EXPECT_FALSE(conv->fp16 && conv->accumulate);
     }
   }
+  EXPECT_EQ(grouped_convs > 0, c.model == kResnext);  // only it has grouped convolutions
   if (c.mixed_fp16 || c.auto_target_db > 0) {  // FP16 and int8 CONVs, conversions between
     EXPECT_GT(fp16_convs, 0u);
     EXPECT_GT(r.fp16_macs, 0u);
@@ -232,7 +237,11 @@ INSTANTIATE_TEST_SUITE_P(
         // expansion's 1x1; and on a 64-row array the first 3x3 over 3 channels (K = 27) twice.
         Case{"mobilenet_v2_row_groups", "mobilenet_v2", 96, {"mac.row_groups=3"}},
         Case{"small_cnn_row_groups_64", "small_cnn", 48,
-             {"mac.rows=64", "mac.cols=64", "mac.row_groups=2"}}),
+             {"mac.rows=64", "mac.cols=64", "mac.row_groups=2"}},
+        // Grouped convolutions as grouped CONVs (the corpus's miniature resnext: 4 groups of 2
+        // to 8 channels), int8 on the small array and FP16 on the default config.
+        Case{"resnext_grouped_small", kResnext, 0, kSmall},
+        Case{"resnext_grouped_fp16_default", kResnext, 0, {}, {}, 8, -1, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace

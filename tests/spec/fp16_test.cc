@@ -242,10 +242,12 @@ std::vector<float> ConvByHand(const ConvArgs& c, const std::vector<float>& in,
               sum += double(InputAt(c, in, y, x, n)) * w[n * c.kernel_h * c.kernel_w + tap];
               continue;
             }
-            for (uint32_t ch = 0; ch < c.in_c; ++ch) {
-              const uint64_t i = tap * c.in_c + ch;
+            // Groups: n's group's channels (all of them for one group).
+            const uint32_t cg = c.in_c / c.groups, first = n / (c.out_c / c.groups) * cg;
+            for (uint32_t ch = 0; ch < cg; ++ch) {
+              const uint64_t i = tap * cg + ch;
               const float wt = c.weights_kn ? w[i * c.out_c + n] : w[n * ConvWeightRowValues(c) + i];
-              sum += double(InputAt(c, in, y, x, ch)) * wt;
+              sum += double(InputAt(c, in, y, x, first + ch)) * wt;
             }
           }
         }
@@ -271,7 +273,7 @@ void ExpectConvByHand(ConvArgs c, uint32_t seed) {
   for (size_t i = 0; i < acc.size(); ++i) ASSERT_EQ(uint32_t(again[i]), Bits(want[i] + want[i]));
 }
 
-TEST(Fp16Conv, DenseDepthwiseAndKnEqualTheirDefinitions) {
+TEST(Fp16Conv, DenseDepthwiseGroupedAndKnEqualTheirDefinitions) {
   ConvArgs dense = testing::SquareConv(3, 5, 7, 4);
   dense.in_h = dense.in_w = 4;  // padded by 1 all round: pads read +0
   dense.pad_top = dense.pad_left = 1;
@@ -288,6 +290,10 @@ TEST(Fp16Conv, DenseDepthwiseAndKnEqualTheirDefinitions) {
   ConvArgs kn = testing::SquareConv(1, 9, 5, 4);
   kn.weights_kn = true;
   ExpectConvByHand(kn, 4);
+  ConvArgs grouped = testing::SquareConv(3, 6, 9, 3);  // 3 groups of 2 input, 3 output channels
+  grouped.groups = 3;
+  grouped.in_h = 4, grouped.pad_top = 1;
+  ExpectConvByHand(grouped, 5);
 }
 
 TEST(Fp16Conv, SizesCountTwoBytesAnElement) {
