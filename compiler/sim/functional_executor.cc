@@ -146,6 +146,7 @@ Status FunctionalExecutor::Execute(size_t index) {
   if (const auto* eltwise = std::get_if<spec::EltwiseArgs>(&insn.args)) return Eltwise(*eltwise);
   if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) return Lut(*lut);
   if (const auto* resize = std::get_if<spec::ResizeArgs>(&insn.args)) return Resize(*resize);
+  if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) return DwConv(*dw);
   return Act(std::get<spec::ActArgs>(insn.args));
 }
 
@@ -222,6 +223,25 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
   const uint64_t e = spec::ElementBytes(p.fp16);
   WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels * e,
               p.out_pixel_stride * e);
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::DwConv(const spec::DwConvArgs& d) {
+  if (const std::string bad = spec::CheckDwConv(d); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t in = spec::DwConvInputBytes(d), wt = spec::DwConvWeightBytes(d);
+  const uint64_t params = spec::DwConvParamBytes(d);
+  if (!InRange(d.in_addr, in, sram_.size()) || !InRange(d.wt_addr, wt, sram_.size()) ||
+      !InRange(d.param_addr, params, sram_.size()) ||
+      !InRange(d.out_addr, spec::DwConvOutputSpan(d), sram_.size())) {
+    return InvalidArgument("DWCONV operand out of range");
+  }
+  std::vector<int8_t> out;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(Sram());
+  if (spec::ComputeDwConv(d, {Sram() + d.in_addr, in}, {Sram() + d.wt_addr, wt},
+                          {bytes + d.param_addr, params}, out) != spec::regs::ErrorCode::kNone) {
+    return InvalidArgument("DWCONV requantisation shift outside 1..62");
+  }
+  WritePixels(d.out_addr, out, uint64_t{d.out_h} * d.out_w, d.channels, d.out_pixel_stride);
   return Status::Ok();
 }
 

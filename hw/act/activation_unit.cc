@@ -48,6 +48,8 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
     result = ExecuteLut(*lut, accesses, sram_timing);
   } else if (const auto* resize = std::get_if<spec::ResizeArgs>(&insn.args)) {
     result = ExecuteResize(*resize, accesses, sram_timing);
+  } else if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) {
+    result = ExecuteDwConv(*dw, accesses, sram_timing);
   } else {
     result = ExecuteEltwise(std::get<spec::EltwiseArgs>(insn.args), accesses, sram_timing);
   }
@@ -60,6 +62,9 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   ctx_.unit_timer.Wait(UnitTimer::Waker::kVector, cycles);
   result.bank_conflict_cycles = conflict;
   result.events.vector_ops = spec::VectorLaneOps(insn);
+  if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) {
+    result.events.vector_macs = spec::ConvMacs(spec::DwConvAsConv(*dw));
+  }
   sram_timing.AddTo(result.events);
   return result;
 }
@@ -183,6 +188,36 @@ UnitResult ActivationUnit::ExecuteResize(const spec::ResizeArgs& resize, SramAcc
     spec::ComputeResize(resize, in_a_, row_taps_, col_taps_, out_);
   } else {
     out_.resize(uint64_t{resize.out_h} * resize.out_w * resize.channels);
+  }
+  accesses.Bind(3, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  return {};
+}
+
+// Accesses: parameters, weights, input (reads), output (write). Faults without a depthwise
+// datapath (act.depthwise_taps = 0): the binary was compiled for another NPU.
+UnitResult ActivationUnit::ExecuteDwConv(const spec::DwConvArgs& dw, SramAccessList& accesses,
+                                         SramTiming& sram_timing) {
+  if (ctx_.config.act().depthwise_taps() == 0) {
+    return {ErrorCode::kBadInstruction,
+            "dwconv: this NPU has no depthwise datapath (act.depthwise_taps = 0)"};
+  }
+  if (const std::string problem = spec::CheckDwConv(dw); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "dwconv: " + problem};
+  }
+  params_.resize(accesses[0].bytes());
+  in_b_.resize(accesses[1].bytes());
+  in_a_.resize(accesses[2].bytes());
+  accesses.Bind(0, params_.data());
+  accesses.Bind(1, in_b_.data());
+  accesses.Bind(2, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  if (ctx_.compute_data) {
+    if (spec::ComputeDwConv(dw, in_a_, in_b_, params_, out_) != ErrorCode::kNone) {
+      return {ErrorCode::kBadParameter, "dwconv: a requantisation shift is outside 1..62"};
+    }
+  } else {
+    out_.resize(uint64_t{dw.out_h} * dw.out_w * dw.channels);
   }
   accesses.Bind(3, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};

@@ -10,6 +10,8 @@
 //          (fp16_out) FP16 entries and output.
 //  RESIZE  bilinear or nearest resampling of an int8 SRAM region by taps tables in SRAM
 //          (spec::ComputeResize).
+//  DWCONV  a depthwise convolution and its requantisation in one pass on the lanes' depthwise
+//          multipliers (act.depthwise_taps; spec::ComputeDwConv), int8 SRAM in and out.
 // Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,
 // the SRAM cycles of those accesses) plus the cycles they lose to banks busy with other units
 // (spec::IdealCycles gives the first part).
@@ -50,6 +52,8 @@ class ActivationUnit : public sc_core::sc_module {
   UnitResult ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
                         SramTiming& sram_timing);
   UnitResult ExecuteResize(const spec::ResizeArgs& resize, SramAccessList& accesses,
+                           SramTiming& sram_timing);
+  UnitResult ExecuteDwConv(const spec::DwConvArgs& dw, SramAccessList& accesses,
                            SramTiming& sram_timing);
 
   UnitContext& ctx_;

@@ -21,6 +21,9 @@ constexpr double kMacroPerPortBitUm2 = 2 * kFlipFlopUm2;
 
 double PeUm2() { return kMult8Um2 + kAdd32Um2 + (8 + 8 + 32) * kFlipFlopUm2; }
 double VectorLaneUm2() { return kMult32Um2 + 2 * kAdd32Um2 + 64 * kFlipFlopUm2; }
+// A lane's depthwise datapath, per tap: an int8 multiplier, a 32-bit adder of the sum's tree and
+// the tap's 8-bit weight register (the window's inputs arrive through the lane's operand port).
+double DepthwiseTapUm2() { return kMult8Um2 + kAdd32Um2 + 8 * kFlipFlopUm2; }
 // Three 32-bit address adders and the descriptor registers of a channel.
 double DmaChannelLogicUm2() { return 3 * kAdd32Um2 + 4 * 32 * kFlipFlopUm2; }
 
@@ -75,7 +78,9 @@ AreaBreakdown UnitAreas(const NpuConfig& c) {
   a[int(AreaUnit::kSram)] =
       banks * SramMacroArea45Mm2(c.sram().size_bytes() / banks, c.sram().bank_width_bytes());
   a[int(AreaUnit::kAccumulator)] = AccumulatorArea45Mm2(c);
-  a[int(AreaUnit::kVectorUnit)] = c.act().lanes() * VectorLaneUm2() / kUm2PerMm2;
+  a[int(AreaUnit::kVectorUnit)] =
+      c.act().lanes() * (VectorLaneUm2() + c.act().depthwise_taps() * DepthwiseTapUm2()) /
+      kUm2PerMm2;
   a[int(AreaUnit::kDma)] = DmaArea45Mm2(c);
   a[int(AreaUnit::kInterconnect)] = InterconnectArea45Mm2(c);
   a[int(AreaUnit::kControl)] = ControlArea45Mm2(c);

@@ -76,7 +76,9 @@ EnergyBreakdown EventEnergy(const EnergyCosts& c, const UnitEvents& ev) {
                               double(ev.sram_write_words) * c.sram_write_word_pj;
   e[int(EnergyUnit::kAccumulator)] =
       double(ev.acc_read_bytes + ev.acc_write_bytes) / 4 * c.acc_entry_pj;
-  e[int(EnergyUnit::kVectorUnit)] = double(ev.vector_ops) * c.vector_op_pj;
+  // The depthwise datapath's multiply-accumulates cost what the array's int8 ones do.
+  e[int(EnergyUnit::kVectorUnit)] =
+      double(ev.vector_ops) * c.vector_op_pj + double(ev.vector_macs) * c.mac_pj;
   e[int(EnergyUnit::kDma)] = double(ev.dma_bytes) * c.dma_pj_per_byte;
   e[int(EnergyUnit::kInterconnect)] = double(dram_bytes) * c.interconnect_pj_per_byte;
   e[int(EnergyUnit::kDram)] = double(dram_bytes) * c.dram_pj_per_byte;

@@ -54,6 +54,12 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
         {Space::kSram, l->table_addr, l->table_addr + LutTableBytes(*l), false, "table_addr"});
     f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false, "in_addr"});
     f.push_back({Space::kSram, l->out_addr, l->out_addr + LutOutputBytes(*l), true, "out_addr"});
+  } else if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
+    f.push_back({Space::kSram, d->in_addr, d->in_addr + DwConvInputBytes(*d), false, "in_addr"});
+    f.push_back({Space::kSram, d->wt_addr, d->wt_addr + DwConvWeightBytes(*d), false, "wt_addr"});
+    f.push_back(
+        {Space::kSram, d->param_addr, d->param_addr + DwConvParamBytes(*d), false, "param_addr"});
+    f.push_back({Space::kSram, d->out_addr, d->out_addr + DwConvOutputSpan(*d), true, "out_addr"});
   } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false,
                  "row_taps_addr"});

@@ -20,6 +20,7 @@ std::string UnitFieldCheck(const Instruction& insn) {
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return CheckEltwise(*e);
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) return CheckLut(*l);
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return CheckResize(*r);
+  if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) return CheckDwConv(*d);
   return "";
 }
 

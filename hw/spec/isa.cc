@@ -83,6 +83,8 @@ size_t ArgsIndex(Opcode opcode) {
       return 5;
     case Opcode::kResize:
       return 6;
+    case Opcode::kDwConv:
+      return 7;
   }
   return 0;
 }
@@ -140,6 +142,8 @@ std::string_view OpcodeName(Opcode opcode) {
       return "lut";
     case Opcode::kResize:
       return "resize";
+    case Opcode::kDwConv:
+      return "dwconv";
   }
   return "?";
 }
@@ -155,6 +159,7 @@ Queue QueueOf(Opcode opcode) {
     case Opcode::kEltwise:
     case Opcode::kLut:
     case Opcode::kResize:
+    case Opcode::kDwConv:
       return Queue::kVector;
     case Opcode::kStore:
       return Queue::kStore;
@@ -187,7 +192,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
 StatusOr<Instruction> Decode(const uint8_t* word) {
   Instruction insn;
   const uint64_t opcode = GetBits(word, 0, 8);
-  if (opcode < 1 || opcode > static_cast<uint64_t>(Opcode::kResize)) {
+  if (opcode < 1 || opcode > static_cast<uint64_t>(Opcode::kDwConv)) {
     return InvalidArgument(fmt::format("unknown opcode {}", opcode));
   }
   insn.opcode = static_cast<Opcode>(opcode);
@@ -217,6 +222,9 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
     case Opcode::kResize:
       insn.args = DecodeArgs<ResizeArgs>(word, &end_bit);
       break;
+    case Opcode::kDwConv:
+      insn.args = DecodeArgs<DwConvArgs>(word, &end_bit);
+      break;
   }
   bool reserved_clear = true;
   for (int bit = end_bit; bit < kInsnBytes * 8; bit += 32) {
@@ -243,6 +251,7 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   static const EltwiseArgs kNoEltwise;
   static const LutArgs kNoLut;
   static const ResizeArgs kNoResize;
+  static const DwConvArgs kNoDwConv;
   std::vector<FieldInfo> fields = {
       {"opcode", 0, 8, false}, {"wait_mask", 8, 4, false}, {"signal_mask", 12, 4, false}};
   int offset = kHeaderBits;
@@ -272,6 +281,9 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
       break;
     case Opcode::kResize:
       ForEachField(kNoResize, add);
+      break;
+    case Opcode::kDwConv:
+      ForEachField(kNoDwConv, add);
       break;
   }
   return fields;

@@ -31,7 +31,8 @@ enum class Opcode : uint8_t {
   kPool = 5,
   kEltwise = 6,
   kLut = 7,
-  kResize = 8
+  kResize = 8,
+  kDwConv = 9
 };
 std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
@@ -210,11 +211,39 @@ struct ResizeArgs {
   bool operator==(const ResizeArgs&) const = default;
 };
 
+// DWCONV (vector unit, on its depthwise multipliers: act.depthwise_taps > 0, else the unit
+// faults): a depthwise convolution and its ACT in one pass, without the MAC array or the
+// accumulator buffer. For output pixel p = (oh, ow) of out_h x out_w and channel c < channels,
+//   acc = sum over kh, kw of in(oh*stride_h + kh*dilation_h - pad_top,
+//                               ow*stride_w + kw*dilation_w - pad_left, c)
+//                            * w[(c*kernel_h + kh)*kernel_w + kw]      (int32)
+// with in(y, x, c) = input[(y*in_w + x)*channels + c] inside the in_h x in_w region and pad_value
+// outside, and out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's
+// record at param_addr (no table). Exactly a depthwise CONV with zero points 0 followed by that
+// ACT (semantics.h builds both from it), so either unit gives the same bytes.
+struct DwConvArgs {
+  uint32_t in_addr = 0;
+  uint32_t in_h = 0, in_w = 0, channels = 0;
+  uint32_t pad_top = 0, pad_left = 0;
+  int32_t pad_value = 0;
+  uint32_t kernel_h = 1, kernel_w = 1;
+  uint32_t stride_h = 1, stride_w = 1;
+  uint32_t dilation_h = 1, dilation_w = 1;
+  uint32_t out_h = 0, out_w = 0;
+  uint32_t wt_addr = 0, param_addr = 0;
+  uint32_t out_addr = 0;
+  uint32_t out_pixel_stride = 0;
+  int32_t out_zero_point = 0;
+  int32_t clamp_min = -128, clamp_max = 127;
+  bool operator==(const DwConvArgs&) const = default;
+};
+
 struct Instruction {
   Opcode opcode = Opcode::kLoad;
   uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
   uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
-  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs, ResizeArgs> args;
+  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs, ResizeArgs, DwConvArgs>
+      args;
 
   Queue queue() const { return QueueOf(opcode); }
   bool operator==(const Instruction&) const = default;

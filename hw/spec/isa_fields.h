@@ -149,6 +149,31 @@ void ResizeFields(A& a, F& f) {
   f("zero_point", a.zero_point, 8, true);
 }
 
+template <class A, class F>
+void DwConvFields(A& a, F& f) {
+  f("in_addr", a.in_addr, 24, false);
+  f("in_h", a.in_h, 12, false);
+  f("in_w", a.in_w, 12, false);
+  f("channels", a.channels, 12, false);
+  f("pad_top", a.pad_top, 4, false);
+  f("pad_left", a.pad_left, 4, false);
+  f("pad_value", a.pad_value, 8, true);
+  f("kernel_h", a.kernel_h, 4, false);
+  f("kernel_w", a.kernel_w, 4, false);
+  f("stride_h", a.stride_h, 4, false);
+  f("stride_w", a.stride_w, 4, false);
+  f("dilation_h", a.dilation_h, 4, false);
+  f("dilation_w", a.dilation_w, 4, false);
+  f("out_h", a.out_h, 12, false);
+  f("out_w", a.out_w, 12, false);
+  f("wt_addr", a.wt_addr, 24, false);
+  f("param_addr", a.param_addr, 24, false);
+  f("out_addr", a.out_addr, 24, false);
+  f("out_pixel_stride", a.out_pixel_stride, 12, false);
+  f("out_zero_point", a.out_zero_point, 8, true);
+  f("clamp_min", a.clamp_min, 8, true);
+  f("clamp_max", a.clamp_max, 8, true);
+}
 // Calls f(name, member, width, is_signed) for each payload field of `a`, in bit order.
 template <class Args, class F>
 void ForEachField(Args& a, F&& f) {
@@ -165,9 +190,11 @@ void ForEachField(Args& a, F&& f) {
     EltwiseFields(a, f);
   } else if constexpr (std::is_same_v<T, LutArgs>) {
     LutFields(a, f);
-  } else {
-    static_assert(std::is_same_v<T, ResizeArgs>);
+  } else if constexpr (std::is_same_v<T, ResizeArgs>) {
     ResizeFields(a, f);
+  } else {
+    static_assert(std::is_same_v<T, DwConvArgs>);
+    DwConvFields(a, f);
   }
 }
 

@@ -112,4 +112,21 @@ void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
 void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out);
 
+// DWCONV is a depthwise CONV (zero points 0, accumulating nothing) followed by an ACT without a
+// table: the two it stands for, and their operand sizes. The CONV's accumulator tile is the
+// unit's own, dense [out pixels][channels] from entry 0.
+ConvArgs DwConvAsConv(const DwConvArgs& dw);
+ActArgs DwConvAsAct(const DwConvArgs& dw);
+uint64_t DwConvInputBytes(const DwConvArgs& dw);   // in_h * in_w * channels
+uint64_t DwConvWeightBytes(const DwConvArgs& dw);  // channels * kernel_h * kernel_w
+uint64_t DwConvParamBytes(const DwConvArgs& dw);   // channels ACT records
+uint64_t DwConvOutputSpan(const DwConvArgs& dw);   // as ACT's
+// CheckConv and CheckAct of the two.
+std::string CheckDwConv(const DwConvArgs& dw);
+// Dense [out pixels][channels] int8 result (the unit writes it with out_pixel_stride): ComputeConv
+// then ComputeAct. Fails (kBadParameter) on a requantisation shift outside 1..62.
+regs::ErrorCode ComputeDwConv(const DwConvArgs& dw, std::span<const int8_t> input,
+                              std::span<const int8_t> weights, std::span<const uint8_t> params,
+                              std::vector<int8_t>& out);
+
 }  // namespace npu::spec

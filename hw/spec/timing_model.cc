@@ -161,6 +161,7 @@ uint64_t LutLaneOps(const LutArgs& l) { return l.count; }
 uint64_t ResizeLaneOps(const ResizeArgs& r) {
   return kResizeTapsPerElement * r.out_h * r.out_w * r.channels;
 }
+uint64_t DwConvLaneOps(const DwConvArgs& d) { return uint64_t{d.out_h} * d.out_w * d.channels; }
 
 }  // namespace
 
@@ -169,6 +170,7 @@ uint64_t VectorLaneOps(const Instruction& insn) {
   if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) return PoolLaneOps(*pool);
   if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutLaneOps(*lut);
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeLaneOps(*r);
+  if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) return DwConvLaneOps(*d);
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return EltwiseLaneOps(*e);
   return 0;
 }
@@ -185,7 +187,14 @@ bool IsFp16(const Instruction& insn) {
 
 }  // namespace
 
+uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
+  return CeilDiv(uint64_t{dw.kernel_h} * dw.kernel_w, std::max<uint32_t>(1, c.act().depthwise_taps()));
+}
+
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {
+  if (const auto* dw = std::get_if<DwConvArgs>(&insn.args)) {
+    return VectorLaneOps(insn) * DwConvPasses(c, *dw);
+  }
   const uint64_t per_element =
       IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;
   return VectorLaneOps(insn) * per_element;

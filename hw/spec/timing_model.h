@@ -104,13 +104,18 @@ class FoldChain {
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
-// fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out.
+// fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out, times DwConvPasses for a DWCONV.
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn);
+// DWCONV: each lane multiplies act.depthwise_taps taps of its output element's window a cycle
+// (and requantises the sum in the same pipeline, as ACT does), so an element takes
+// ceil(kernel_h*kernel_w / depthwise_taps) passes: 1 for a 3x3 kernel on 9 taps, 3 for a 5x5.
+uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL
 // kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's broadcast does
 // not matter); LUT one; RESIZE kResizeTapsPerElement taps per output element (whether a tap's
-// weight is 0, as in nearest, does not matter); 0 for other instructions. The vector unit's time
+// weight is 0, as in nearest, does not matter); DWCONV one per output element (its passes:
+// VectorLaneCycles); 0 for other instructions. The vector unit's time
 // (ActComputeCycles of it) and its energy (energy_model.h) both follow from it.
 uint64_t VectorLaneOps(const Instruction& insn);
 

@@ -52,6 +52,12 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
     return {Read(l->table_addr, LutTableBytes(*l)), Read(l->in_addr, l->count),
             Write(l->out_addr, LutOutputBytes(*l))};
   }
+  if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
+    return {Read(d->param_addr, DwConvParamBytes(*d)), Read(d->wt_addr, DwConvWeightBytes(*d)),
+            Read(d->in_addr, DwConvInputBytes(*d)),
+            PixelWrite(d->out_addr, uint64_t{d->out_h} * d->out_w, d->channels,
+                       d->out_pixel_stride, 1)};
+  }
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     return {
         Read(r->row_taps_addr, ResizeRowTapBytes(*r)),

@@ -13,14 +13,14 @@ namespace {
 
 // One opcode per layout (STORE is LOAD's).
 constexpr Opcode kLayouts[] = {Opcode::kLoad,    Opcode::kConv, Opcode::kAct,   Opcode::kPool,
-                               Opcode::kEltwise, Opcode::kLut,  Opcode::kResize};
+                               Opcode::kEltwise, Opcode::kLut,  Opcode::kResize, Opcode::kDwConv};
 
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
   auto sbits = [&](int w) {
     return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
   };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 8);
+  const Opcode op = static_cast<Opcode>(1 + rng() % 9);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -47,6 +47,11 @@ Instruction RandomInstruction(std::mt19937& rng) {
   } else if (op == Opcode::kResize) {
     insn.args = ResizeArgs{bits(24), bits(16), bits(16), bits(16), bits(16), bits(16),
                            bits(16), bits(24), bits(16), bits(24), bits(24), sbits(8)};
+  } else if (op == Opcode::kDwConv) {
+    insn.args = DwConvArgs{bits(24), bits(12), bits(12), bits(12), bits(4),  bits(4),
+                           sbits(8), bits(4),  bits(4),  bits(4),  bits(4),  bits(4),
+                           bits(4),  bits(12), bits(12), bits(24), bits(24), bits(24),
+                           bits(12), sbits(8), sbits(8), sbits(8)};
   } else {
     insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),    bits(16),
                         sbits(8), sbits(8), sbits(8), bits(24), bits(1) != 0};
@@ -163,8 +168,27 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
   EXPECT_EQ(std::get<EltwiseArgs>(back->args), e);
   EXPECT_NE(Disassemble(*back).find("eltwise wait=L signal=S a_addr=0"), std::string::npos);
   InsnWord unknown{};
-  unknown[0] = 9;
-  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 9"), std::string::npos);
+  unknown[0] = 10;
+  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 10"), std::string::npos);
+}
+
+TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
+  DwConvArgs d{1, 2, 3, 4, 5, 6, -7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -20, -21, 22};
+  StatusOr<InsnWord> w = Encode({Opcode::kDwConv, 2, 8, d});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_EQ((*w)[0], 9);
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->queue(), Queue::kVector);
+  EXPECT_EQ(std::get<DwConvArgs>(back->args), d);
+  EXPECT_EQ(Disassemble(*back),
+            "dwconv wait=C signal=S in_addr=1 in_h=2 in_w=3 channels=4 pad_top=5 pad_left=6 "
+            "pad_value=-7 kernel_h=8 kernel_w=9 stride_h=10 stride_w=11 dilation_h=12 "
+            "dilation_w=13 out_h=14 out_w=15 wt_addr=16 param_addr=17 out_addr=18 "
+            "out_pixel_stride=19 out_zero_point=-20 clamp_min=-21 clamp_max=22");
+  d = {}, d.channels = 1u << 12;
+  ExpectOverflow({Opcode::kDwConv, 0, 0, d},
+                 "dwconv: field channels = 4096 does not fit in 12 bits");
 }
 
 TEST(Isa, ResizeEncodesDecodesAndDisassembles) {
@@ -207,7 +231,7 @@ TEST(Isa, TokenMaskNamingOwnQueueIsRefused) {
 TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
   InsnWord w{};
   EXPECT_NE(Decode(w.data()).status().message().find("unknown opcode 0"), std::string::npos);
-  w[0] = 9;
+  w[0] = 10;
   EXPECT_FALSE(Decode(w.data()).ok());
   w[0] = 0xFF;
   EXPECT_FALSE(Decode(w.data()).ok());

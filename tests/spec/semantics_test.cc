@@ -117,6 +117,41 @@ TEST(Conv, DepthwiseSeesOnlyItsChannel) {
   EXPECT_EQ(ConvWeightBytes(c), 8u);
 }
 
+// DWCONV: a padded, strided depthwise window per channel, then ACT's requantisation; by hand.
+TEST(DwConv, ConvolvesEachChannelThenRequantises) {
+  DwConvArgs d;
+  d.in_h = 2, d.in_w = 3, d.channels = 2;
+  d.kernel_h = d.kernel_w = 2;
+  d.pad_top = 1, d.pad_left = 0, d.pad_value = -1;
+  d.stride_h = 1, d.stride_w = 2;
+  d.out_h = 2, d.out_w = 1;
+  d.out_pixel_stride = 2;
+  d.out_zero_point = 3;
+  d.clamp_min = -128, d.clamp_max = 30;
+  // HWC input: channel 0 = [1 2 3; 4 5 6], channel 1 = [10 20 30; 40 50 60].
+  const std::vector<int8_t> input = {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60};
+  const std::vector<int8_t> weights = {1, 2, 3, 4,     // channel 0 [kh][kw]
+                                       -1, 0, 0, 1};   // channel 1
+  std::vector<uint8_t> params(2 * kActParamBytes);
+  WriteActParams(params, 0, {5, 1 << 30, 31});  // (acc + 5) / 2
+  WriteActParams(params, 1, {0, 1 << 30, 30});  // acc + 0
+  std::vector<int8_t> out;
+  ASSERT_EQ(ComputeDwConv(d, input, weights, params, out), regs::ErrorCode::kNone);
+  // Output row 0 reads padding row -1 and input row 0, columns 0..1:
+  //   channel 0: -1*1 + -1*2 + 1*3 + 2*4 = 8 -> (8 + 5) / 2 = 6.5 -> 7, + 3 = 10
+  //   channel 1: -1*-1 + 20*1 = 21 -> 21 + 3 = 24
+  // Output row 1 reads rows 0..1: channel 0: 1 + 4 + 12 + 20 = 37 -> 21, + 3 = 24;
+  //   channel 1: -10 + 50 = 40 -> 43 -> clamp_max 30.
+  EXPECT_EQ(out, (std::vector<int8_t>{10, 24, 24, 30}));
+  EXPECT_EQ(DwConvWeightBytes(d), 8u);
+  EXPECT_EQ(DwConvParamBytes(d), 24u);
+  EXPECT_EQ(DwConvOutputSpan(d), 4u);
+  d.kernel_w = 0;
+  EXPECT_EQ(CheckDwConv(d), "zero kernel size");
+  d.kernel_w = 2, d.out_pixel_stride = 1;
+  EXPECT_NE(CheckDwConv(d).find("pixels would overlap"), std::string::npos);
+}
+
 // A grouped CONV is, group by group, an ordinary CONV over the group's channel slice.
 TEST(Conv, GroupsSeeOnlyTheirChannels) {
   ConvArgs c;
