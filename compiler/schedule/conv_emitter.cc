@@ -15,6 +15,8 @@
 //   3. On the last ic step: ACT the accumulator tile (through the table, if any) into an SRAM
 //      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
 //      output tensor.
+// On the vector unit's depthwise datapath (ConvTiling::on_vector) steps 2 and 3's ACT are one
+// DWCONV from the same input, weight and parameter slots to the same output.
 #include "compiler/schedule/conv_emitter.h"
 
 #include "compiler/schedule/dma_lowering.h"
@@ -70,6 +72,11 @@ class Emitter {
           ContiguousCopy(ops_.params + uint64_t{oc.begin} * spec::kActParamBytes,
                          plan_.params.Addr(s.params.slot),
                          uint64_t{oc.size} * spec::kActParamBytes));
+    }
+    if (tiling_.on_vector) {
+      DwConv(s, in, in_addr);
+      Store(s);
+      return;
     }
     Conv(s, in, in_addr);
     if (s.last_ic) ActAndStore(s);
@@ -137,22 +144,67 @@ class Emitter {
     out_.push_back({spec::Opcode::kConv, 0, 0, c});
   }
 
+  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8, no
+  // table).
+  void DwConv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
+    const ConvLayer& l = layer_;
+    const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp);
+    spec::DwConvArgs d;
+    d.in_addr = static_cast<uint32_t>(in_addr);
+    d.in_h = in.rows.size, d.in_w = in.cols.size, d.channels = in.channels.size;
+    d.pad_top = in.rows.pad_before, d.pad_left = in.cols.pad_before;
+    d.pad_value = l.input_zero_point;
+    d.kernel_h = l.kernel_h, d.kernel_w = l.kernel_w;
+    d.out_h = rows.size, d.out_w = cols.size;
+    d.stride_h = d.out_h > 1 ? l.stride_h : 1;
+    d.stride_w = d.out_w > 1 ? l.stride_w : 1;
+    d.dilation_h = l.kernel_h > 1 ? l.dilation_h : 1;
+    d.dilation_w = l.kernel_w > 1 ? l.dilation_w : 1;
+    d.wt_addr = static_cast<uint32_t>(plan_.weights.Addr(s.weights.slot));
+    d.param_addr = static_cast<uint32_t>(plan_.params.Addr(s.params.slot));
+    const OutputPlace out = Destination(s);
+    d.out_addr = static_cast<uint32_t>(out.addr);
+    d.out_pixel_stride = static_cast<uint32_t>(out.pixel_stride);
+    d.out_zero_point = l.output_zero_point;
+    d.clamp_min = l.clamp_min, d.clamp_max = l.clamp_max;
+    out_.push_back({spec::Opcode::kDwConv, 0, 0, d});
+  }
+
+  // Where a tile's output goes: straight into the on-chip tensor, one pixel every `channels`
+  // bytes (whole rows, or one row, so consecutive pixels of the tile are consecutive pixels of
+  // the tensor), or an SRAM output slot, dense.
+  struct OutputPlace {
+    uint64_t addr, pixel_stride;
+  };
+  OutputPlace Destination(const ConvStep& s) const {
+    const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
+    const TensorPlace t = Output(s);
+    if (tiling_.output_on_chip) return {t.At(rows.begin, cols.begin, oc.begin, layer_.OutW()), t.channels};
+    return {plan_.outputs.Addr(s.out_slot), oc.size};
+  }
+
+  // STORE an output slot's tile to its place in the NHWC output (nothing for an on-chip output).
+  void Store(const ConvStep& s) {
+    if (tiling_.output_on_chip) return;
+    const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
+    const TensorPlace t = Output(s);
+    const uint64_t out_w = layer_.OutW();
+    Dma(spec::Opcode::kStore,
+        HwcBlockCopy(t.At(rows.begin, cols.begin, oc.begin, out_w), plan_.outputs.Addr(s.out_slot),
+                     rows.size, cols.size, oc.size * t.element_bytes, out_w, t.PixelBytes()));
+  }
+
   void ActAndStore(const ConvStep& s) {
     const ConvLayer& l = layer_;
     const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
-    const TensorPlace t = Output(s);
-    const uint64_t out_w = l.OutW();
-    const uint64_t first = t.At(rows.begin, cols.begin, oc.begin, out_w);
     spec::ActArgs a;
     a.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));
     a.pixels = rows.size * cols.size;
     a.channels = oc.size;
     a.param_addr = static_cast<uint32_t>(plan_.params.Addr(s.params.slot));
-    // On chip: straight into the tensor, one pixel every `channels` bytes (whole rows, or one
-    // row, so consecutive pixels of the tile are consecutive pixels of the tensor).
-    a.out_addr =
-        static_cast<uint32_t>(tiling_.output_on_chip ? first : plan_.outputs.Addr(s.out_slot));
-    a.out_pixel_stride = tiling_.output_on_chip ? t.channels : oc.size;
+    const OutputPlace out = Destination(s);
+    a.out_addr = static_cast<uint32_t>(out.addr);
+    a.out_pixel_stride = static_cast<uint32_t>(out.pixel_stride);
     a.out_zero_point = l.output_zero_point;
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
@@ -163,10 +215,7 @@ class Emitter {
       a.fp16_clamp_min = l.fp16_clamp_min, a.fp16_clamp_max = l.fp16_clamp_max;
     }
     out_.push_back({spec::Opcode::kAct, 0, 0, a});
-    if (tiling_.output_on_chip) return;
-    Dma(spec::Opcode::kStore,
-        HwcBlockCopy(first, a.out_addr, rows.size, cols.size, oc.size * t.element_bytes, out_w,
-                     t.PixelBytes()));
+    Store(s);
   }
 
   void Dma(spec::Opcode opcode, const StridedCopy& copy) {

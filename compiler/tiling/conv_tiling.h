@@ -33,6 +33,10 @@ struct ConvTiling {
   // bands or single rows.
   bool input_on_chip = false;
   bool output_on_chip = false;
+  // A depthwise layer on the vector unit's depthwise datapath (act.depthwise_taps): one DWCONV
+  // per tile instead of CONV + ACT, leaving the MAC array to the layers around it
+  // (VectorDepthwiseFits says when it can).
+  bool on_vector = false;
 
   bool operator==(const ConvTiling&) const = default;
 };
@@ -40,7 +44,7 @@ struct ConvTiling {
 std::string_view LoopOrderName(LoopOrder order);
 
 // "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", plus " in=sram"/" out=sram"
-// for on-chip activations, for LayerInfo.tiling.
+// for on-chip activations and " unit=vector" on the depthwise datapath, for LayerInfo.tiling.
 std::string ToString(const ConvTiling& tiling);
 
 }  // namespace npu::compiler

@@ -163,13 +163,18 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t stores = t.output_on_chip ? 0 : groups;
   const uint64_t store_bytes = t.output_on_chip ? 0 : output_bytes;
   TilingEstimate e;
-  e.instructions = loads.inputs + loads.weights + loads.params + steps + groups + stores;
+  // On the depthwise datapath a tile is one DWCONV (no CONV): the vector unit's passes.
+  e.instructions =
+      loads.inputs + loads.weights + loads.params + (t.on_vector ? 0 : steps) + groups + stores;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
   const uint64_t fetch =
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
       spec::DramTransferCycles(c, uint64_t{c.cmd().fetch_batch()} * spec::kInsnBytes);
+  spec::DwConvArgs window;
+  window.kernel_h = l.kernel_h, window.kernel_w = l.kernel_w;
+  const uint64_t passes = t.on_vector ? spec::DwConvPasses(c, window) : 1;
   const uint64_t act =
-      groups * c.act().pipeline_cycles() + spec::CeilDiv(output_bytes, c.act().lanes());
+      groups * c.act().pipeline_cycles() + spec::CeilDiv(output_bytes * passes, c.act().lanes());
   const uint64_t load_queue =
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,
@@ -182,7 +187,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
       c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},
       c.dma().store_channels());
   const uint64_t bottleneck =
-      std::max({batches * ComputeCycles(c, l, g), act, fetch,
+      std::max({t.on_vector ? 0 : batches * ComputeCycles(c, l, g), act, fetch,
                 spec::DramDataCycles(c, load_bytes + store_bytes), load_queue, store_queue});
   const uint64_t fill = spec::DramTransferCycles(
       c, (t.input_on_chip ? 0 : g.MaxInputTileBytes()) + g.MaxWeightTileBytes());

@@ -21,6 +21,8 @@ constexpr size_t kReplayedCandidates = 6;
 constexpr uint32_t kMaxExtent = 4095;            // CONV out_h/out_w/in_h/in_w: 12 bits
 constexpr uint32_t kMaxChannels = 65535;         // CONV in_c/out_c, ACT channels: 16 bits
 constexpr uint64_t kMaxPixels = (1u << 20) - 1;  // ACT pixels: 20 bits
+constexpr uint32_t kMaxDwConvField = 15;         // DWCONV kernel, stride, dilation, pad: 4 bits
+constexpr uint32_t kMaxDwConvExtent = 4095;      // DWCONV channels, pixel stride, extents: 12
 
 // Tile sizes for one axis: the whole extent, near-even splits into k tiles (k growing roughly
 // geometrically), and the same rounded to a multiple of `multiple` (the array side the axis
@@ -282,9 +284,34 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
   return Status::Ok();
 }
 
+Status CheckVectorDepthwise(const spec::NpuConfig& c, const ConvLayer& l, const ConvTiling& t) {
+  if (!t.on_vector) return Status::Ok();
+  if (c.act().depthwise_taps() == 0) {
+    return InvalidArgument("on the vector unit: this config has no depthwise datapath "
+                           "(act.depthwise_taps = 0)");
+  }
+  if (!l.depthwise || l.fp16 || !l.table.empty() || l.weights_int4 || l.weight_zero_point != 0) {
+    return InvalidArgument("on the vector unit: only an int8 depthwise layer without a table "
+                           "runs as DWCONV");
+  }
+  const TileGrid g(l, t);
+  const uint32_t stride = t.output_on_chip ? l.out_c : t.tile_oc;
+  if (g.reductions() != 1 || g.MaxPadBefore() > kMaxDwConvField ||
+      std::max({l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.dilation_h, l.dilation_w}) >
+          kMaxDwConvField ||
+      std::max({t.tile_oc, stride, g.MaxInputRows(), g.MaxInputCols()}) > kMaxDwConvExtent) {
+    return InvalidArgument(fmt::format(
+        "on the vector unit: DWCONV encodes kernels, strides, dilations and padding up to {} and "
+        "channels, pixel strides and input extents up to {}",
+        kMaxDwConvField, kMaxDwConvExtent));
+  }
+  return Status::Ok();
+}
+
 StatusOr<TilingChoice> FitTiling(const spec::NpuConfig& config, const ConvLayer& layer,
                                  const ConvTiling& tiling, uint64_t budget_bytes) {
   NPU_TRY(CheckTilingFields(layer, tiling));
+  NPU_TRY(CheckVectorDepthwise(config, layer, tiling));
   NPU_ASSIGN_OR_RETURN(SramPlan plan,
                        FitSram(config, TileGrid(layer, tiling), tiling, budget_bytes));
   return TilingChoice{tiling, plan};
@@ -302,6 +329,7 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
       : ctx.input_on_chip ? std::vector<uint32_t>{l.in_c}
                           : AxisSizes(l.in_c, IcMultiple(c, l), kMaxChannels, !exhaustive);
   const std::vector<uint32_t> ow_sizes = WidthSizes(c, l, ctx, exhaustive);
+  const bool vector_depthwise = l.depthwise && c.act().depthwise_taps() > 0;
   std::vector<ConvTiling> out;
   for (uint32_t oc : oc_sizes) {
     for (uint32_t ic : ic_sizes) {
@@ -313,7 +341,11 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
             ConvTiling base{oh, ow, oc, ic, order};
             base.input_on_chip = ctx.input_on_chip;
             base.output_on_chip = ctx.output_on_chip;
-            for (const ConvTiling& t : WithResidency(TileGrid(l, base), base)) out.push_back(t);
+            for (ConvTiling t : WithResidency(TileGrid(l, base), base)) {
+              out.push_back(t);
+              t.on_vector = true;
+              if (vector_depthwise && CheckVectorDepthwise(c, l, t).ok()) out.push_back(t);
+            }
           }
         }
       }
@@ -336,7 +368,9 @@ StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvL
 StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer,
                                     const TilingContext& context) {
   // 1. Fitting candidates ranked by the estimate; 2. the best few replayed with the cost model;
-  // 3. among those within kNearBestReplay of the fastest, the one using the least SRAM.
+  // 3. among those within kNearBestReplay of the fastest, one on the vector unit's depthwise
+  // datapath if any (it leaves the MAC array to the neighbouring layers, which the single-layer
+  // replay cannot see), then the one using the least SRAM.
   NPU_ASSIGN_OR_RETURN(const std::vector<Ranked> ranked, RankCandidates(config, layer, context));
   const size_t keep = std::min(kReplayedCandidates, ranked.size());
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> costs;
@@ -345,9 +379,12 @@ StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLay
   size_t best = keep;
   for (size_t i = 0; i < keep; ++i) {
     if (std::get<0>(costs[i]) > std::get<0>(fastest) * kNearBestReplay) continue;
-    if (best == keep || ranked[i].choice.plan.sram_bytes < ranked[best].choice.plan.sram_bytes ||
-        (ranked[i].choice.plan.sram_bytes == ranked[best].choice.plan.sram_bytes &&
-         costs[i] < costs[best])) {
+    const ConvTiling& t = ranked[i].choice.tiling;
+    if (best == keep || t.on_vector > ranked[best].choice.tiling.on_vector ||
+        (t.on_vector == ranked[best].choice.tiling.on_vector &&
+         (ranked[i].choice.plan.sram_bytes < ranked[best].choice.plan.sram_bytes ||
+          (ranked[i].choice.plan.sram_bytes == ranked[best].choice.plan.sram_bytes &&
+           costs[i] < costs[best])))) {
       best = i;
     }
   }

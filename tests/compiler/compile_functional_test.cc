@@ -4,6 +4,7 @@
 // dependency, and passes the token protocol checker.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <tuple>
@@ -236,6 +237,66 @@ TEST(CompileFunctional, GroupedConvolutions) {
   ConvLayer bad = *workloads::MakeSyntheticConv(Spec(5, 5, 12, 12, 1));
   bad.groups = 5;  // does not divide 12
   EXPECT_FALSE(CheckLayer(bad).ok());
+}
+
+// The synthetic layer made depthwise: channel n keeps its own input channel's weights.
+ConvLayer Depthwise(const SyntheticConvSpec& spec) {
+  StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(spec);
+  EXPECT_TRUE(layer.ok());
+  ConvLayer dw = *layer;
+  dw.depthwise = true;
+  dw.weights.clear();
+  const uint64_t taps = uint64_t{spec.kernel_h} * spec.kernel_w;
+  for (uint64_t n = 0; n < spec.out_c; ++n) {
+    for (uint64_t tap = 0; tap < taps; ++tap) {
+      dw.weights.push_back(layer->weights[(n * taps + tap) * spec.in_c + n]);
+    }
+  }
+  return dw;
+}
+
+uint32_t DwConvs(const CompiledLayer& c) {
+  return static_cast<uint32_t>(std::count_if(
+      c.instructions.begin(), c.instructions.end(),
+      [](const spec::Instruction& i) { return std::holds_alternative<spec::DwConvArgs>(i.args); }));
+}
+
+// Depthwise layers on the vector unit's depthwise datapath (DWCONV: CONV and ACT in one pass):
+// chosen by the search where the config has it and it is not slower, forced with fewer taps than
+// the window (several passes) and on an SRAM that tiles everything; the same bytes as the
+// reference in any token-legal order. The datapath a config lacks, or a layer DWCONV cannot run,
+// is refused by name.
+TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
+  for (const auto& [k, stride, dilation] : {std::tuple{3u, 1u, 1u}, {3u, 2u, 1u}, {5u, 1u, 2u}}) {
+    const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, k, stride, dilation));
+    const std::vector<int8_t> input = workloads::MakeInputTensor(dw.InputBytes(), k + stride);
+    SCOPED_TRACE(::testing::Message() << k << "x" << k << " stride " << stride);
+    const CompiledLayer chosen = ExpectMatchesReference(Config({"act.depthwise_taps=9"}), dw, input);
+    EXPECT_TRUE(k != 3 || chosen.tiling.on_vector) << ToString(chosen.tiling);
+    EXPECT_EQ(DwConvs(chosen) > 0, chosen.tiling.on_vector);
+    ConvTiling forced{4, dw.OutW(), 12, 1, LoopOrder::kSpatialOuter};
+    forced.on_vector = true;
+    const CompiledLayer passes =
+        ExpectMatchesReference(Config({"act.depthwise_taps=2"}), dw, input, 2, {forced});
+    EXPECT_GT(DwConvs(passes), 0u);
+    spec::NpuConfig tiny = TinyConfig(2048);
+    tiny.mutable_act()->set_depthwise_taps(9);
+    forced = {2, 3, 4, 1, LoopOrder::kChannelOuter};
+    forced.on_vector = true;
+    EXPECT_GT(DwConvs(ExpectMatchesReference(tiny, dw, input, 2, {forced})), 0u);
+  }
+  const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, 3));
+  ConvTiling forced{4, 9, 12, 1, LoopOrder::kSpatialOuter};
+  forced.on_vector = true;
+  StatusOr<CompiledLayer> refused = CompileConvLayerDetailed(spec::DefaultConfig(), dw, {forced});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("no depthwise datapath"), std::string::npos)
+      << refused.status().message();
+  StatusOr<ConvLayer> dense = workloads::MakeSyntheticConv(Spec(11, 9, 12, 12, 3));
+  refused = CompileConvLayerDetailed(Config({"act.depthwise_taps=9"}), *dense, {forced});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("only an int8 depthwise layer"), std::string::npos)
+      << refused.status().message();
 }
 
 TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {

@@ -103,8 +103,9 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
     EXPECT_GE(report::DramRatio(r), 1.0);
   }
   // W4A8: the constant-weight CONVs run int4 (and only then).
-  uint32_t int4_convs = 0, fp16_convs = 0, convs = 0, grouped_convs = 0;
+  uint32_t int4_convs = 0, fp16_convs = 0, convs = 0, grouped_convs = 0, dwconvs = 0;
   for (const spec::Instruction& insn : p->compiled.instructions) {
+    dwconvs += std::holds_alternative<spec::DwConvArgs>(insn.args);
     if (const auto* conv = std::get_if<spec::ConvArgs>(&insn.args)) {
       grouped_convs += conv->groups > 1;
       int4_convs += conv->weights_int4;
@@ -116,6 +117,8 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
     }
   }
   EXPECT_EQ(grouped_convs > 0, c.model == kResnext);  // only it has grouped convolutions
+  // The depthwise datapath, where the config has one, takes mobilenet_v2's int8 depthwise layers.
+  EXPECT_EQ(dwconvs > 0, config->act().depthwise_taps() > 0 && c.model == "mobilenet_v2");
   if (c.mixed_fp16 || c.auto_target_db > 0) {  // FP16 and int8 CONVs, conversions between
     EXPECT_GT(fp16_convs, 0u);
     EXPECT_GT(r.fp16_macs, 0u);
@@ -241,7 +244,15 @@ INSTANTIATE_TEST_SUITE_P(
         // Grouped convolutions as grouped CONVs (the corpus's miniature resnext: 4 groups of 2
         // to 8 channels), int8 on the small array and FP16 on the default config.
         Case{"resnext_grouped_small", kResnext, 0, kSmall},
-        Case{"resnext_grouped_fp16_default", kResnext, 0, {}, {}, 8, -1, true}),
+        Case{"resnext_grouped_fp16_default", kResnext, 0, {}, {}, 8, -1, true},
+        // The vector unit's depthwise datapath (DWCONV), 9 taps a lane: alone, with row groups,
+        // and beside FP16 layers (which stay on the MAC array).
+        Case{"mobilenet_v2_depthwise_datapath", "mobilenet_v2", 96, {"act.depthwise_taps=9"}},
+        Case{"mobilenet_v2_depthwise_datapath_rg_small", "mobilenet_v2", 64,
+             {"mac.rows=8", "mac.cols=8", "sram.size_bytes=131072", "mac.row_groups=2",
+              "act.depthwise_taps=9", "act.lanes=16"}},
+        Case{"mobilenet_v2_depthwise_datapath_mixed_fp16", "mobilenet_v2", 64,
+             {"act.depthwise_taps=9"}, {}, 8, -1, false, true}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
