@@ -142,7 +142,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_fold_pipelining(DOUBLE_BUFFERED);
   c.mutable_mac()->set_int4_weight_rate(2);
   c.mutable_mac()->set_fp16_mac_cycles(2);
-  c.mutable_mac()->set_row_groups(1);
+  c.mutable_mac()->set_row_groups(3);  // a 3x3 depthwise kernel's 9 rows three times
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -154,9 +154,10 @@ NpuConfig DefaultConfig() {
   c.mutable_dram()->set_bytes_per_cycle(32);
   c.mutable_dram()->set_latency_cycles(100);
   c.mutable_dram()->set_size_bytes(uint64_t{1} << 30);
-  c.mutable_act()->set_lanes(32);
+  c.mutable_act()->set_lanes(64);
   c.mutable_act()->set_pipeline_cycles(4);
   c.mutable_act()->set_fp16_element_cycles(2);
+  c.mutable_act()->set_depthwise_taps(9);  // a 3x3 window a lane per cycle
   c.mutable_cmd()->set_queue_depth(32);
   c.mutable_cmd()->set_fetch_batch(16);
   c.mutable_cpu()->set_core(LARGE_CORE);
@@ -257,6 +258,7 @@ uint64_t Fingerprint(const NpuConfig& config) {
   if (hardware.mac().fp16_mac_cycles() == 2) hardware.mutable_mac()->clear_fp16_mac_cycles();
   if (hardware.mac().row_groups() == 1) hardware.mutable_mac()->clear_row_groups();
   if (hardware.act().fp16_element_cycles() == 2) hardware.mutable_act()->clear_fp16_element_cycles();
+  if (hardware.act().depthwise_taps() == 0) hardware.mutable_act()->clear_depthwise_taps();
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

@@ -288,7 +288,8 @@ TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
   const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, 3));
   ConvTiling forced{4, 9, 12, 1, LoopOrder::kSpatialOuter};
   forced.on_vector = true;
-  StatusOr<CompiledLayer> refused = CompileConvLayerDetailed(spec::DefaultConfig(), dw, {forced});
+  StatusOr<CompiledLayer> refused =
+      CompileConvLayerDetailed(Config({"act.depthwise_taps=0"}), dw, {forced});
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("no depthwise datapath"), std::string::npos)
       << refused.status().message();

@@ -4,6 +4,7 @@
 // without the datapath.
 #include <gtest/gtest.h>
 
+#include "tests/common/hand_config.h"
 #include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "hw/spec/semantics.h"
@@ -28,7 +29,7 @@ constexpr uint32_t kParams = 0, kWeights = 1024, kPixels = 2048, kResult = 8192;
 constexpr uint32_t kInH = 9, kInW = 10, kC = 40, kOutH = 5, kOutW = 5;
 
 spec::NpuConfig Config(uint32_t taps) {
-  spec::NpuConfig c = spec::DefaultConfig();  // 32 lanes, pipeline 4, 16 banks of 16 B
+  spec::NpuConfig c = ::npu::testing::HandConfig();  // 32 lanes, pipeline 4, 16 banks of 16 B
   c.mutable_act()->set_depthwise_taps(taps);
   return c;
 }

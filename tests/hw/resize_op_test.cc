@@ -4,6 +4,7 @@
 // faults are named like every other fault.
 #include <gtest/gtest.h>
 
+#include "tests/common/hand_config.h"
 #include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "hw/spec/resize.h"
@@ -28,7 +29,7 @@ constexpr uint32_t kRowTaps = 0, kColTaps = 256, kPixels = 1024, kResult = 8192;
 constexpr uint32_t kInH = 3, kInW = 5, kTensorC = 4, kOutH = 7, kOutW = 9, kC = 2;
 
 spec::NpuConfig Config(uint32_t banks) {
-  spec::NpuConfig c = spec::DefaultConfig();  // 32 lanes, pipeline 4, 16 B bank words
+  spec::NpuConfig c = ::npu::testing::HandConfig();  // 32 lanes, pipeline 4, 16 B bank words
   c.mutable_sram()->set_banks(banks);
   return c;
 }

@@ -3,6 +3,7 @@
 // unit, and which the compiler's exact replay times instruction by instruction.
 #include <gtest/gtest.h>
 
+#include "tests/common/hand_config.h"
 #include "compiler/cost/cost_model.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/config.h"
@@ -37,7 +38,7 @@ Bytes Table() {
 }
 
 spec::NpuConfig Config(uint32_t banks) {
-  spec::NpuConfig c = spec::DefaultConfig();  // 32 lanes, pipeline 4, 16 B bank words
+  spec::NpuConfig c = ::npu::testing::HandConfig();  // 32 lanes, pipeline 4, 16 B bank words
   c.mutable_sram()->set_banks(banks);
   return c;
 }

@@ -2,6 +2,7 @@
 // ISA semantics and whose unit time must equal spec::IdealCycles on an otherwise idle NPU.
 #include <gtest/gtest.h>
 
+#include "tests/common/hand_config.h"
 #include "hw/spec/config.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
@@ -29,7 +30,7 @@ std::vector<int8_t> Pattern(size_t n, int seed) {
 StatusOr<platform::RunResult> RunVectorOp(const spec::Instruction& op,
                                           const std::vector<int8_t>& in, uint32_t out_addr,
                                           uint32_t out_bytes) {
-  const spec::NpuConfig config = spec::DefaultConfig();
+  const spec::NpuConfig config = ::npu::testing::HandConfig();
   testing::ProgramBuilder program(config);
   program.Input(kIn, in.size()).Output(kOut, out_bytes);
   program.Add(testing::Load(kIn, 0, in.size(), 0, kV));
@@ -62,7 +63,7 @@ TEST(VectorOps, AveragePoolMatchesSemanticsAndTiming) {
   EXPECT_EQ(r->outputs[0], expected);
   const uint64_t busy =
       r->counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)];
-  EXPECT_EQ(busy, spec::IdealCycles(spec::DefaultConfig(), op));
+  EXPECT_EQ(busy, spec::IdealCycles(::npu::testing::HandConfig(), op));
   EXPECT_EQ(busy, 4 + (5 * 4 * 5 * 9 + 31) / 32);  // pipeline + taps / lanes
 }
 
@@ -102,7 +103,7 @@ TEST(VectorOps, AddMatchesSemanticsAndTiming) {
   spec::ComputeEltwise(a, std::span(input).first(1000), std::span(input).subspan(1000), expected);
   EXPECT_EQ(r->outputs[0], expected);
   EXPECT_EQ(r->counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)],
-            spec::IdealCycles(spec::DefaultConfig(), op));
+            spec::IdealCycles(::npu::testing::HandConfig(), op));
 }
 
 // A 3x3 depthwise CONV over 16x16x48, padded: the fold formula's worked example.
@@ -119,7 +120,7 @@ spec::ConvArgs Depthwise3x3() {
 }
 
 TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
-  spec::NpuConfig config = spec::DefaultConfig();  // 32 x 32 weight-stationary
+  spec::NpuConfig config = ::npu::testing::HandConfig();  // 32 x 32 weight-stationary
   const spec::ConvArgs c = Depthwise3x3();
   // K = 9 taps on 32 rows: one fold per 32 channels, 2 folds streaming T = 256 pixels, + fill
   // and drain 2*32 + 32 - 2 = 94. The array alone: 2 * max(256, 32) + 94 = 606. Its operands
@@ -145,7 +146,7 @@ TEST(VectorOps, DepthwiseConvTakesItsFoldFormula) {
 // (tests/spec/operand_stream_test.cc counts them): 94 + 170 + 96 cycles instead of 640, the
 // first fold still bank-bound; the same MACs (results: network_e2e_test's row-group case).
 TEST(VectorOps, RowGroupsTakeTheirFoldFormula) {
-  spec::NpuConfig config = spec::DefaultConfig();
+  spec::NpuConfig config = ::npu::testing::HandConfig();
   config.mutable_mac()->set_row_groups(3);
   ASSERT_TRUE(spec::Validate(config).ok());
   const spec::ConvArgs c = Depthwise3x3();

@@ -33,10 +33,11 @@ TEST(LayerInterleave, HidesResnet18sPoolAndAddsUnderItsConvolutions) {
   whole.row_strips = CompileOptions::RowStrips::kOff;
   CompileOptions plain = whole;
   plain.interleave_layers = false;
-  StatusOr<CompiledModel> off = CompileForConfig(*q, Config({}), plain);
-  StatusOr<CompiledModel> on = CompileForConfig(*q, Config({}), whole);
+  // On 32 lanes (the default has 64), where the max pool takes 57 k cycles of the vector unit.
+  StatusOr<CompiledModel> off = CompileForConfig(*q, Config({"act.lanes=32"}), plain);
+  StatusOr<CompiledModel> on = CompileForConfig(*q, Config({"act.lanes=32"}), whole);
   ASSERT_TRUE(off.ok() && on.ok());
-  // The max pool (57 k cycles on the vector unit) runs while conv1's array still works.
+  // The max pool runs while conv1's array still works.
   EXPECT_LT(on->cost.cycles + 40'000, off->cost.cycles);
   for (const ModelLayer& l : off->layers) EXPECT_TRUE(Contiguous(l)) << l.name;
   EXPECT_FALSE(Contiguous(LayerNamed(*on, "maxpool")));

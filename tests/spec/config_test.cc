@@ -100,6 +100,27 @@ TEST(Config, RulesNameFieldAndRule) {
   ExpectRefused("cmd.queue_depth=0", "cmd.queue_depth");
   ExpectRefused("mac.row_groups=0", "mac.row_groups = 0: must be 1 to 16");
   ExpectRefused("mac.row_groups=17", "mac.row_groups = 17");
+  ExpectRefused("act.depthwise_taps=65", "act.depthwise_taps = 65");
+}
+
+// The depthwise datapath: out of the fingerprint at 0 (configs without it keep theirs), in it
+// otherwise; each tap of each lane adds a multiplier, an adder and a weight register.
+TEST(Config, DepthwiseTapsFingerprintAndArea) {
+  NpuConfig a = DefaultConfig();
+  ASSERT_TRUE(ApplyOverride(a, "tech.node=NODE_45NM").ok());
+  ASSERT_TRUE(ApplyOverride(a, "act.depthwise_taps=0").ok());
+  NpuConfig cleared = a;
+  cleared.mutable_act()->clear_depthwise_taps();
+  EXPECT_EQ(Fingerprint(a), Fingerprint(cleared));
+  EXPECT_EQ(DefaultConfig().act().depthwise_taps(), 9u);
+  NpuConfig b = a;
+  ASSERT_TRUE(ApplyOverride(b, "act.depthwise_taps=9").ok());
+  EXPECT_TRUE(Validate(b).ok());
+  EXPECT_NE(Fingerprint(a), Fingerprint(b));
+  const double grown =
+      UnitAreas(b)[int(AreaUnit::kVectorUnit)] - UnitAreas(a)[int(AreaUnit::kVectorUnit)];
+  // 45 nm: 64 lanes x 9 taps x (282 + 137 + 8 x 4.522) um^2.
+  EXPECT_NEAR(grown, 64.0 * 9 * (282 + 137 + 8 * 4.522) / 1e6, 1e-9);
 }
 
 // Depthwise row groups: out of the fingerprint at 1 (binaries from before keep theirs), in it
@@ -107,6 +128,7 @@ TEST(Config, RulesNameFieldAndRule) {
 TEST(Config, RowGroupsFingerprintAndArea) {
   NpuConfig a = DefaultConfig();
   ASSERT_TRUE(ApplyOverride(a, "tech.node=NODE_45NM").ok());
+  ASSERT_TRUE(ApplyOverride(a, "mac.row_groups=1").ok());  // the default has 3
   NpuConfig cleared = a;
   cleared.mutable_mac()->clear_row_groups();
   EXPECT_EQ(Fingerprint(a), Fingerprint(cleared));

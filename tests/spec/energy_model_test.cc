@@ -2,6 +2,7 @@
 // config section: each formula against a value computed by hand from docs/energy-area.md, the
 // node presets and their overrides, validation naming the field, and the fingerprint leaving
 // the section out.
+#include "tests/common/hand_config.h"
 #include "hw/spec/energy_model.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@ namespace npu::spec {
 namespace {
 
 NpuConfig At(const char* node) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   EXPECT_TRUE(ApplyOverride(c, std::string("tech.node=") + node).ok());
   return c;
 }
@@ -113,7 +114,7 @@ TEST(TechConfig, BadValuesNameTheField) {
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("tech.voltage_v = 5"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("NODE_7NM"), std::string::npos) << s.message();
-  c = DefaultConfig();
+  c = ::npu::testing::HandConfig();
   ASSERT_TRUE(ApplyOverride(c, "tech.leakage_mw_per_mm2=-1").ok());
   s = Validate(c);
   ASSERT_FALSE(s.ok());
@@ -124,7 +125,7 @@ TEST(TechConfig, BadValuesNameTheField) {
 }
 
 TEST(TechConfig, IsNotPartOfTheFingerprint) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   const uint64_t before = Fingerprint(c);
   ASSERT_TRUE(ApplyOverride(c, "tech.node=NODE_7NM").ok());
   ASSERT_TRUE(ApplyOverride(c, "tech.voltage_v=0.7").ok());

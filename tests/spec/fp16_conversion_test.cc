@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "tests/common/hand_config.h"
 #include "hw/spec/config.h"
 #include "hw/spec/footprint.h"
 #include "hw/spec/fp16.h"
@@ -73,7 +74,7 @@ TEST(Fp16Lut, SizesAccessesAndTimingCountTwoBytesAnOutputElement) {
   EXPECT_TRUE(f[1].begin == 4096 && f[1].end == 5096 && !f[1].write);
   EXPECT_TRUE(f[2].begin == 8192 && f[2].end == 10192 && f[2].write);
   // Default config: 32 lanes at 2 cycles an FP16 element, pipeline 4: 4 + ceil(2 * 1000 / 32).
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   EXPECT_EQ(VectorLaneCycles(c, insn), 2000u);
   EXPECT_EQ(IdealCycles(c, insn), 67u);
   c.mutable_act()->set_fp16_element_cycles(1);
@@ -82,7 +83,7 @@ TEST(Fp16Lut, SizesAccessesAndTimingCountTwoBytesAnOutputElement) {
   l.fp16_out = false;
   EXPECT_EQ(LutTableBytes(l), 256u);
   EXPECT_EQ(LutOutputBytes(l), 1000u);
-  EXPECT_EQ(IdealCycles(DefaultConfig(), {Opcode::kLut, 0, 0, l}), 4u + 32);
+  EXPECT_EQ(IdealCycles(::npu::testing::HandConfig(), {Opcode::kLut, 0, 0, l}), 4u + 32);
   // The bounds check uses the FP16 sizes: a table 256 bytes from the end no longer fits.
   l.fp16_out = true;
   l.table_addr = 16384 - 256, l.in_addr = 0, l.out_addr = 1024;
@@ -197,7 +198,7 @@ TEST(Fp16Eltwise, Int8OutWritesOneByteAnElementAtTheFp16LaneRate) {
   ASSERT_EQ(f.size(), 3u);
   EXPECT_TRUE(f[2].begin == 4096 && f[2].end == 4736 && f[2].write);
   // As the FP16 ELTWISE: 4 + 2 x 2 x 640 / 32.
-  EXPECT_EQ(IdealCycles(DefaultConfig(), insn), 4u + 2 * 2 * 640 / 32);
+  EXPECT_EQ(IdealCycles(::npu::testing::HandConfig(), insn), 4u + 2 * 2 * 640 / 32);
   // The bounds check: the int8 output fits where an FP16 one would not.
   const MemoryBounds bounds{0, 4096 + 640, 0};
   EXPECT_EQ(CheckInstructionBounds(insn, bounds), "");

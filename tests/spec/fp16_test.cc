@@ -2,6 +2,7 @@
 // and by hand at every rounding boundary; the exact, once-rounded dot product, its special
 // values; what CONV, ACT, POOL and ELTWISE compute with fp16 set, checked against sums written
 // out here (in double, exact for these operands); sizes, checks, timing and config.
+#include "tests/common/hand_config.h"
 #include "hw/spec/fp16.h"
 
 #include <gtest/gtest.h>
@@ -403,7 +404,7 @@ TEST(Fp16Eltwise, CombinesRoundsAndAppliesReluWithBroadcast) {
 }
 
 TEST(Fp16Timing, PesAndLanesTakeTheirFp16Cycles) {
-  NpuConfig c = DefaultConfig();  // fp16_mac_cycles 2, fp16_element_cycles 2
+  NpuConfig c = ::npu::testing::HandConfig();  // fp16_mac_cycles 2, fp16_element_cycles 2
   ConvArgs conv = testing::SquareConv(3, 32, 32, 8);
   const uint64_t int8_stream = ConvStream(c, conv);
   conv.fp16 = true;
@@ -413,7 +414,7 @@ TEST(Fp16Timing, PesAndLanesTakeTheirFp16Cycles) {
   c.mutable_mac()->set_dataflow(OUTPUT_STATIONARY);
   EXPECT_EQ(ConvStream(c, conv), 4 * ConvGemm(conv).k);
   // The feeder reads twice the bytes.
-  const NpuConfig d = DefaultConfig();
+  const NpuConfig d = ::npu::testing::HandConfig();
   ConvArgs int8 = conv;
   int8.fp16 = false;
   EXPECT_EQ(ConvStreamReads(d, conv).bytes, 2 * ConvStreamReads(d, int8).bytes);
@@ -426,16 +427,16 @@ TEST(Fp16Timing, PesAndLanesTakeTheirFp16Cycles) {
 }
 
 TEST(Fp16Config, RatesAreValidatedAndOutOfTheFingerprintAtTheirDefaults) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   const uint64_t fingerprint = Fingerprint(c);
   c.mutable_mac()->clear_fp16_mac_cycles();
   c.mutable_act()->clear_fp16_element_cycles();
   EXPECT_EQ(Fingerprint(c), fingerprint);
-  c = DefaultConfig();
+  c = ::npu::testing::HandConfig();
   c.mutable_mac()->set_fp16_mac_cycles(3);
   Status s = Validate(c);
   EXPECT_NE(s.message().find("mac.fp16_mac_cycles = 3"), std::string::npos) << s.message();
-  c = DefaultConfig();
+  c = ::npu::testing::HandConfig();
   c.mutable_act()->set_fp16_element_cycles(4);
   s = Validate(c);
   EXPECT_NE(s.message().find("act.fp16_element_cycles"), std::string::npos) << s.message();

@@ -1,6 +1,7 @@
 // The MAC array's operand stream (hw/spec/operand_stream.h): the words each fold reads, worked
 // out by hand; the fold formula it bounds (ConvComputeCycles); and how the banks share a stream
 // with other accesses (SramBankTimer::BookStream).
+#include "tests/common/hand_config.h"
 #include "hw/spec/operand_stream.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@ namespace {
 
 // An 8 x 8 array on 2 banks of 4 bytes: small enough to count words by hand.
 NpuConfig Small(Dataflow dataflow = WEIGHT_STATIONARY) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_mac()->set_rows(8);
   c.mutable_mac()->set_cols(8);
   c.mutable_mac()->set_dataflow(dataflow);
@@ -108,7 +109,7 @@ TEST(OperandStream, GroupedVectorsReadTheTapsOfTheTilesGroups) {
 // Depthwise row groups (mac.row_groups): a 3x3 kernel on 32 rows fits 3 copies; each
 // step takes 3 adjacent output pixels of a row and reads the union of their windows once.
 TEST(OperandStream, RowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {
-  NpuConfig config = DefaultConfig();  // 32 x 32 weight-stationary, 16 banks of 16 bytes
+  NpuConfig config = ::npu::testing::HandConfig();  // 32 x 32 weight-stationary, 16 banks of 16 bytes
   config.mutable_mac()->set_row_groups(3);
   ConvArgs c;
   c.in_h = c.in_w = 16;
@@ -138,14 +139,14 @@ TEST(OperandStream, RowGroupsStreamPixelGroupsAndReadTheirWindowsOnce) {
 // A convolution whose whole reduction is short (a 1x1 over 16 channels: K = 16 of 32 rows) holds
 // two copies of its weights: two pixels a step, each pixel's vector read as before.
 TEST(OperandStream, RowGroupsOfAShortReductionStreamHalfThePixelsAndReadTheSame) {
-  NpuConfig config = DefaultConfig();
+  NpuConfig config = ::npu::testing::HandConfig();
   const ConvArgs c = Conv(1, 16, 64, 15);  // M = 225 pixels, N = 64: two column folds
   const std::vector<FoldClass> one = ConvFoldClasses(config, c);
   const uint64_t alone = ConvArrayCycles(config, c);
   config.mutable_mac()->set_row_groups(3);
   EXPECT_EQ(RowGroups(config, c), 2u);     // min(3, 32 / 16)
   EXPECT_EQ(ConvStream(config, c), 113u);  // ceil(225 / 2)
-  EXPECT_EQ(ConvStreamReads(config, c), ConvStreamReads(DefaultConfig(), c));
+  EXPECT_EQ(ConvStreamReads(config, c), ConvStreamReads(::npu::testing::HandConfig(), c));
   EXPECT_EQ(ConvFoldClasses(config, c).size(), one.size());
   // (folds - 1) x max(T, R) + T + 2R + C - 2: 225 -> 113 for each of the 2 folds.
   EXPECT_EQ(alone, 225u + 225 + 94);
@@ -157,7 +158,7 @@ TEST(OperandStream, RowGroupsOfAShortReductionStreamHalfThePixelsAndReadTheSame)
 }
 
 TEST(OperandStream, RowGroupsAreLimitedByTheRowsAKernelLeaves) {
-  NpuConfig config = DefaultConfig();
+  NpuConfig config = ::npu::testing::HandConfig();
   config.mutable_mac()->set_row_groups(4);
   ConvArgs c = Conv(3, 32, 32, 16);
   c.depthwise = true;
@@ -258,7 +259,7 @@ uint64_t CountFreeCycles(uint64_t s, uint64_t d, uint64_t w, uint64_t at, uint64
 }
 
 TEST(SramBankStream, MatchesTheRuleCycleByCycle) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_sram()->set_banks(1);
   // Streams that leave many, few and a single cycle free, accesses before, inside and across.
   for (const auto& [d, w] : std::vector<std::pair<uint64_t, uint64_t>>{

@@ -1,6 +1,7 @@
 // RESIZE: the blend against hand-computed values (nearest, bilinear, rounding of negative halves,
 // zero points), whole instructions on odd shapes with edge taps and pixel strides against an
 // independent evaluation, the faults, and its accesses, footprint and cycles pinned by hand.
+#include "tests/common/hand_config.h"
 #include "hw/spec/resize.h"
 
 #include <gtest/gtest.h>
@@ -144,7 +145,7 @@ TEST(CheckResizeTaps, NamesTheFirstTapOutsideTheRegion) {
 
 // The default config (16 banks x 16 B, 32 lanes, pipeline 4) with `banks` banks.
 NpuConfig Banks(uint32_t banks) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_sram()->set_banks(banks);
   return c;
 }

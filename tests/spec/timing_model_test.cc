@@ -1,4 +1,5 @@
 // The per-unit timing formulas, pinned down with hand-computed numbers.
+#include "tests/common/hand_config.h"
 #include "hw/spec/timing_model.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@ namespace npu::spec {
 namespace {
 
 NpuConfig Small(Dataflow dataflow) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_mac()->set_rows(4);
   c.mutable_mac()->set_cols(8);
   c.mutable_mac()->set_dataflow(dataflow);
@@ -54,14 +55,14 @@ TEST(TimingModel, ShortStreamsAreBoundByLoadingTheStationaryOperand) {
 }
 
 TEST(TimingModel, ActAndDram) {
-  NpuConfig c = DefaultConfig();  // 32 lanes, pipeline 4; DRAM 32 B/cycle, latency 100
+  NpuConfig c = ::npu::testing::HandConfig();  // 32 lanes, pipeline 4; DRAM 32 B/cycle, latency 100
   EXPECT_EQ(ActComputeCycles(c, 100), 4u + 4);
   EXPECT_EQ(DramDataCycles(c, 1000), 32u);
   EXPECT_EQ(DramTransferCycles(c, 1000), 132u);
 }
 
 TEST(TimingModel, SramWordsSpreadOverBanks) {
-  const NpuConfig c = DefaultConfig();  // 16 banks x 16 bytes
+  const NpuConfig c = ::npu::testing::HandConfig();  // 16 banks x 16 bytes
   EXPECT_EQ(SramAccessCycles(c, 0, 256), 1u);
   EXPECT_EQ(SramAccessCycles(c, 8, 256), 2u);  // 17 words touched
   EXPECT_EQ(SramAccessCycles(c, 0, 4096), 16u);
@@ -69,7 +70,7 @@ TEST(TimingModel, SramWordsSpreadOverBanks) {
 }
 
 TEST(TimingModel, BurstsNeverCrossBurstBoundaries) {
-  const NpuConfig c = DefaultConfig();  // 256-byte bursts
+  const NpuConfig c = ::npu::testing::HandConfig();  // 256-byte bursts
   DmaArgs d;
   d.dram_offset = 200;
   d.sram_addr = 0;
@@ -84,7 +85,7 @@ TEST(TimingModel, BurstsNeverCrossBurstBoundaries) {
 }
 
 TEST(TimingModel, DmaIdealPipelinesBurstsUpToOutstanding) {
-  NpuConfig c = DefaultConfig();  // latency 100, 32 B/cycle, 256 B bursts -> 8 data cycles each
+  NpuConfig c = ::npu::testing::HandConfig();  // latency 100, 32 B/cycle, 256 B bursts -> 8 data cycles each
   DmaArgs d;
   d.run_bytes = 4096;  // 16 bursts
   const std::vector<Burst> bursts = SplitIntoBursts(c, d);
@@ -114,7 +115,7 @@ DmaArgs ShuffleLoad() {
 }
 
 TEST(TimingModel, ScatteredBurstsKeepTheirDramRunsAndStrideTheirSramBytes) {
-  const NpuConfig c = DefaultConfig();  // 256-byte bursts
+  const NpuConfig c = ::npu::testing::HandConfig();  // 256-byte bursts
   DmaArgs d = ShuffleLoad();
   d.dram_offset = 240;  // the first run crosses a burst boundary after 16 bytes
   const std::vector<Burst> b = SplitIntoBursts(c, d);
@@ -133,7 +134,7 @@ TEST(TimingModel, AScatteredLoadWritesTheWordsOfItsSpan) {
   // 8 bursts of 32 bytes, 1 data cycle each, all in flight at once: the last arrives at 108.
   // One bank: the last burst's SRAM write covers 63 bytes from 193, 4 words (4 cycles). The same
   // bytes unshuffled (group 1 after group 0 in each pixel) are 32 bytes from 224: 2 words.
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_sram()->set_banks(1);
   DmaArgs d = ShuffleLoad();
   EXPECT_EQ(DmaIdealCycles(c, Opcode::kLoad, SplitIntoBursts(c, d)), 108u + 4);

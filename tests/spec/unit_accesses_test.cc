@@ -1,5 +1,6 @@
 // The SRAM accesses of LUT, ELTWISE and ACT with a table, their footprints, and IdealCycles over
 // them, pinned with hand-computed numbers.
+#include "tests/common/hand_config.h"
 #include "hw/spec/unit_accesses.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +14,7 @@ namespace {
 
 // The default config (16 banks x 16 B, 32 lanes, pipeline 4) with `banks` banks.
 NpuConfig Banks(uint32_t banks) {
-  NpuConfig c = DefaultConfig();
+  NpuConfig c = ::npu::testing::HandConfig();
   c.mutable_sram()->set_banks(banks);
   return c;
 }
