@@ -16,7 +16,8 @@
 //      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
 //      output tensor.
 // On the vector unit's depthwise datapath (ConvTiling::on_vector) steps 2 and 3's ACT are one
-// DWCONV from the same input, weight and parameter slots to the same output.
+// DWCONV from the same input, weight and parameter slots to the same output, then, if the layer
+// has a table, a LUT over that output in place (DWCONV has no table of its own).
 #include "compiler/schedule/conv_emitter.h"
 
 #include "compiler/schedule/dma_lowering.h"
@@ -48,6 +49,11 @@ class Emitter {
   }
 
  private:
+  // Where a tile's output goes (Destination).
+  struct OutputPlace {
+    uint64_t addr, pixel_stride;
+  };
+
   // The batch's own operands.
   TensorPlace Input(const ConvStep& s) const {
     return Offset(ops_.input, batches_[s.batch].input_offset);
@@ -144,8 +150,7 @@ class Emitter {
     out_.push_back({spec::Opcode::kConv, 0, 0, c});
   }
 
-  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8, no
-  // table).
+  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8).
   void DwConv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
     const ConvLayer& l = layer_;
     const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp);
@@ -168,14 +173,25 @@ class Emitter {
     d.out_zero_point = l.output_zero_point;
     d.clamp_min = l.clamp_min, d.clamp_max = l.clamp_max;
     out_.push_back({spec::Opcode::kDwConv, 0, 0, d});
+    if (!l.table.empty()) TableInPlace(out, rows.size * cols.size, d.channels);
+  }
+
+  // LUT `pixels` x `channels` outputs `pixel_stride` apart through the layer's table, in place:
+  // one LUT when the pixels are dense, else one a pixel.
+  void TableInPlace(const OutputPlace& out, uint64_t pixels, uint32_t channels) {
+    const bool dense = out.pixel_stride == channels;
+    for (uint64_t p = 0; p < (dense ? 1 : pixels); ++p) {
+      spec::LutArgs lut;
+      lut.in_addr = lut.out_addr = static_cast<uint32_t>(out.addr + p * out.pixel_stride);
+      lut.table_addr = static_cast<uint32_t>(plan_.table.base);
+      lut.count = static_cast<uint32_t>(dense ? pixels * channels : channels);
+      out_.push_back({spec::Opcode::kLut, 0, 0, lut});
+    }
   }
 
   // Where a tile's output goes: straight into the on-chip tensor, one pixel every `channels`
   // bytes (whole rows, or one row, so consecutive pixels of the tile are consecutive pixels of
   // the tensor), or an SRAM output slot, dense.
-  struct OutputPlace {
-    uint64_t addr, pixel_stride;
-  };
   OutputPlace Destination(const ConvStep& s) const {
     const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
     const TensorPlace t = Output(s);

@@ -163,9 +163,11 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t stores = t.output_on_chip ? 0 : groups;
   const uint64_t store_bytes = t.output_on_chip ? 0 : output_bytes;
   TilingEstimate e;
-  // On the depthwise datapath a tile is one DWCONV (no CONV): the vector unit's passes.
-  e.instructions =
-      loads.inputs + loads.weights + loads.params + (t.on_vector ? 0 : steps) + groups + stores;
+  // On the depthwise datapath a tile is one DWCONV (no CONV): the vector unit's passes, and a
+  // LUT pass for a table.
+  const bool lut_pass = t.on_vector && !l.table.empty();
+  e.instructions = loads.inputs + loads.weights + loads.params + (t.on_vector ? 0 : steps) +
+                   groups * (lut_pass ? 2 : 1) + stores;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
   const uint64_t fetch =
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
@@ -173,8 +175,8 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   spec::DwConvArgs window;
   window.kernel_h = l.kernel_h, window.kernel_w = l.kernel_w;
   const uint64_t passes = t.on_vector ? spec::DwConvPasses(c, window) : 1;
-  const uint64_t act =
-      groups * c.act().pipeline_cycles() + spec::CeilDiv(output_bytes * passes, c.act().lanes());
+  const uint64_t act = groups * c.act().pipeline_cycles() * (lut_pass ? 2 : 1) +
+                       spec::CeilDiv(output_bytes * (passes + lut_pass), c.act().lanes());
   const uint64_t load_queue =
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,

@@ -290,9 +290,8 @@ Status CheckVectorDepthwise(const spec::NpuConfig& c, const ConvLayer& l, const 
     return InvalidArgument("on the vector unit: this config has no depthwise datapath "
                            "(act.depthwise_taps = 0)");
   }
-  if (!l.depthwise || l.fp16 || !l.table.empty() || l.weights_int4 || l.weight_zero_point != 0) {
-    return InvalidArgument("on the vector unit: only an int8 depthwise layer without a table "
-                           "runs as DWCONV");
+  if (!l.depthwise || l.fp16 || l.weights_int4 || l.weight_zero_point != 0) {
+    return InvalidArgument("on the vector unit: only an int8 depthwise layer runs as DWCONV");
   }
   const TileGrid g(l, t);
   const uint32_t stride = t.output_on_chip ? l.out_c : t.tile_oc;

@@ -34,7 +34,7 @@ struct TilingChoice {
 Status CheckTilingFields(const ConvLayer& layer, const ConvTiling& tiling);
 
 // Ok if an on_vector tiling can run as DWCONVs on this config: a depthwise int8 layer without a
-// table or weight zero point, act.depthwise_taps > 0, and tiles within DWCONV's fields (4-bit
+// weight zero point (a table is a LUT after each DWCONV), act.depthwise_taps > 0, and tiles within DWCONV's fields (4-bit
 // kernel, stride, dilation and padding, 12-bit channels and pixel stride); the error says which.
 // Ok for any tiling that is not on_vector.
 Status CheckVectorDepthwise(const spec::NpuConfig& config, const ConvLayer& layer,

@@ -285,6 +285,18 @@ TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
     forced.on_vector = true;
     EXPECT_GT(DwConvs(ExpectMatchesReference(tiny, dw, input, 2, {forced})), 0u);
   }
+  // A fused table (HardSwish, SiLU...): each DWCONV's output then goes through a LUT in place.
+  ConvLayer with_table = Depthwise(Spec(11, 9, 12, 12, 3));
+  with_table.table.resize(spec::kLutEntries);
+  for (int k = 0; k < 256; ++k) with_table.table[k] = int8_t((k * 7) % 256 - 128);
+  const CompiledLayer tabled = ExpectMatchesReference(
+      Config({"act.depthwise_taps=9"}), with_table,
+      workloads::MakeInputTensor(with_table.InputBytes(), 3));
+  ASSERT_TRUE(tabled.tiling.on_vector) << ToString(tabled.tiling);
+  const auto luts = std::count_if(
+      tabled.instructions.begin(), tabled.instructions.end(),
+      [](const spec::Instruction& i) { return std::holds_alternative<spec::LutArgs>(i.args); });
+  EXPECT_EQ(luts, DwConvs(tabled));
   const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, 3));
   ConvTiling forced{4, 9, 12, 1, LoopOrder::kSpatialOuter};
   forced.on_vector = true;
