@@ -23,6 +23,7 @@
 #include "compiler/schedule/dma_lowering.h"
 #include "compiler/schedule/step_plan.h"
 #include "compiler/tiling/tile_grid.h"
+#include "hw/spec/semantics.h"
 
 namespace npu::compiler {
 namespace {
@@ -49,11 +50,6 @@ class Emitter {
   }
 
  private:
-  // Where a tile's output goes (Destination).
-  struct OutputPlace {
-    uint64_t addr, pixel_stride;
-  };
-
   // The batch's own operands.
   TensorPlace Input(const ConvStep& s) const {
     return Offset(ops_.input, batches_[s.batch].input_offset);
@@ -80,8 +76,7 @@ class Emitter {
                          uint64_t{oc.size} * spec::kActParamBytes));
     }
     if (tiling_.on_vector) {
-      DwConv(s, in, in_addr);
-      Store(s);
+      DwConvAndStore(s, in, in_addr);
       return;
     }
     Conv(s, in, in_addr);
@@ -116,6 +111,11 @@ class Emitter {
   }
 
   void Conv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
+    out_.push_back({spec::Opcode::kConv, 0, 0, TileConv(s, in, in_addr)});
+  }
+
+  // The step's CONV.
+  spec::ConvArgs TileConv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) const {
     const ConvLayer& l = layer_;
     spec::ConvArgs c;
     c.in_addr = static_cast<uint32_t>(in_addr);
@@ -147,56 +147,29 @@ class Emitter {
     c.fp16 = l.fp16;
     c.in_zero_point = l.activation_weights ? l.input_zero_point : 0;
     c.wt_zero_point = l.weight_zero_point;
-    out_.push_back({spec::Opcode::kConv, 0, 0, c});
+    return c;
   }
 
-  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8).
-  void DwConv(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
-    const ConvLayer& l = layer_;
-    const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp);
-    spec::DwConvArgs d;
-    d.in_addr = static_cast<uint32_t>(in_addr);
-    d.in_h = in.rows.size, d.in_w = in.cols.size, d.channels = in.channels.size;
-    d.pad_top = in.rows.pad_before, d.pad_left = in.cols.pad_before;
-    d.pad_value = l.input_zero_point;
-    d.kernel_h = l.kernel_h, d.kernel_w = l.kernel_w;
-    d.out_h = rows.size, d.out_w = cols.size;
-    d.stride_h = d.out_h > 1 ? l.stride_h : 1;
-    d.stride_w = d.out_w > 1 ? l.stride_w : 1;
-    d.dilation_h = l.kernel_h > 1 ? l.dilation_h : 1;
-    d.dilation_w = l.kernel_w > 1 ? l.dilation_w : 1;
-    d.wt_addr = static_cast<uint32_t>(plan_.weights.Addr(s.weights.slot));
-    d.param_addr = static_cast<uint32_t>(plan_.params.Addr(s.params.slot));
-    const OutputPlace out = Destination(s);
-    d.out_addr = static_cast<uint32_t>(out.addr);
-    d.out_pixel_stride = static_cast<uint32_t>(out.pixel_stride);
-    d.out_zero_point = l.output_zero_point;
-    d.clamp_min = l.clamp_min, d.clamp_max = l.clamp_max;
-    out_.push_back({spec::Opcode::kDwConv, 0, 0, d});
-    if (!l.table.empty()) TableInPlace(out, rows.size * cols.size, d.channels);
+  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8), the
+  // table, if any, and the STORE.
+  void DwConvAndStore(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
+    const spec::ActArgs act = TileAct(s);
+    out_.push_back({spec::Opcode::kDwConv, 0, 0, spec::DwConvOf(TileConv(s, in, in_addr), act)});
+    if (act.use_table) TableInPlace(act);
+    Store(s);
   }
 
-  // LUT `pixels` x `channels` outputs `pixel_stride` apart through the layer's table, in place:
-  // one LUT when the pixels are dense, else one a pixel.
-  void TableInPlace(const OutputPlace& out, uint64_t pixels, uint32_t channels) {
-    const bool dense = out.pixel_stride == channels;
-    for (uint64_t p = 0; p < (dense ? 1 : pixels); ++p) {
+  // LUT the outputs `act` wrote through its table, in place: one LUT when the pixels are dense,
+  // else one a pixel.
+  void TableInPlace(const spec::ActArgs& act) {
+    const bool dense = act.out_pixel_stride == act.channels;
+    for (uint64_t p = 0; p < (dense ? 1 : act.pixels); ++p) {
       spec::LutArgs lut;
-      lut.in_addr = lut.out_addr = static_cast<uint32_t>(out.addr + p * out.pixel_stride);
-      lut.table_addr = static_cast<uint32_t>(plan_.table.base);
-      lut.count = static_cast<uint32_t>(dense ? pixels * channels : channels);
+      lut.in_addr = lut.out_addr = static_cast<uint32_t>(act.out_addr + p * act.out_pixel_stride);
+      lut.table_addr = act.table_addr;
+      lut.count = dense ? act.pixels * act.channels : act.channels;
       out_.push_back({spec::Opcode::kLut, 0, 0, lut});
     }
-  }
-
-  // Where a tile's output goes: straight into the on-chip tensor, one pixel every `channels`
-  // bytes (whole rows, or one row, so consecutive pixels of the tile are consecutive pixels of
-  // the tensor), or an SRAM output slot, dense.
-  OutputPlace Destination(const ConvStep& s) const {
-    const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
-    const TensorPlace t = Output(s);
-    if (tiling_.output_on_chip) return {t.At(rows.begin, cols.begin, oc.begin, layer_.OutW()), t.channels};
-    return {plan_.outputs.Addr(s.out_slot), oc.size};
   }
 
   // STORE an output slot's tile to its place in the NHWC output (nothing for an on-chip output).
@@ -211,16 +184,26 @@ class Emitter {
   }
 
   void ActAndStore(const ConvStep& s) {
+    out_.push_back({spec::Opcode::kAct, 0, 0, TileAct(s)});
+    Store(s);
+  }
+
+  // The step's ACT of its accumulator tile.
+  spec::ActArgs TileAct(const ConvStep& s) const {
     const ConvLayer& l = layer_;
     const Span1D rows = grid_.Rows(s.sp), cols = grid_.Cols(s.sp), oc = grid_.oc().At(s.oc);
+    const TensorPlace t = Output(s);
     spec::ActArgs a;
     a.acc_addr = static_cast<uint32_t>(plan_.acc.Addr(s.acc_slot));
     a.pixels = rows.size * cols.size;
     a.channels = oc.size;
     a.param_addr = static_cast<uint32_t>(plan_.params.Addr(s.params.slot));
-    const OutputPlace out = Destination(s);
-    a.out_addr = static_cast<uint32_t>(out.addr);
-    a.out_pixel_stride = static_cast<uint32_t>(out.pixel_stride);
+    // On chip: straight into the tensor, one pixel every `channels` bytes (whole rows, or one
+    // row, so consecutive pixels of the tile are consecutive pixels of the tensor).
+    a.out_addr = static_cast<uint32_t>(tiling_.output_on_chip
+                                           ? t.At(rows.begin, cols.begin, oc.begin, l.OutW())
+                                           : plan_.outputs.Addr(s.out_slot));
+    a.out_pixel_stride = tiling_.output_on_chip ? t.channels : oc.size;
     a.out_zero_point = l.output_zero_point;
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
@@ -230,8 +213,7 @@ class Emitter {
       a.fp16 = true;
       a.fp16_clamp_min = l.fp16_clamp_min, a.fp16_clamp_max = l.fp16_clamp_max;
     }
-    out_.push_back({spec::Opcode::kAct, 0, 0, a});
-    Store(s);
+    return a;
   }
 
   void Dma(spec::Opcode opcode, const StridedCopy& copy) {

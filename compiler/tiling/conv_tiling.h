@@ -35,7 +35,7 @@ struct ConvTiling {
   bool output_on_chip = false;
   // A depthwise layer on the vector unit's depthwise datapath (act.depthwise_taps): one DWCONV
   // per tile instead of CONV + ACT, leaving the MAC array to the layers around it
-  // (VectorDepthwiseFits says when it can).
+  // (CheckVectorDepthwise, tiling_search.h, says when it can).
   bool on_vector = false;
 
   bool operator==(const ConvTiling&) const = default;

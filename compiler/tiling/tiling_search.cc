@@ -375,17 +375,14 @@ StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLay
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> costs;
   for (size_t i = 0; i < keep; ++i) costs.push_back(Replay(config, layer, ranked[i].choice));
   const auto fastest = *std::min_element(costs.begin(), costs.end());
+  auto preference = [&](size_t i) {
+    return std::tuple(!ranked[i].choice.tiling.on_vector, ranked[i].choice.plan.sram_bytes,
+                      costs[i]);
+  };
   size_t best = keep;
   for (size_t i = 0; i < keep; ++i) {
     if (std::get<0>(costs[i]) > std::get<0>(fastest) * kNearBestReplay) continue;
-    const ConvTiling& t = ranked[i].choice.tiling;
-    if (best == keep || t.on_vector > ranked[best].choice.tiling.on_vector ||
-        (t.on_vector == ranked[best].choice.tiling.on_vector &&
-         (ranked[i].choice.plan.sram_bytes < ranked[best].choice.plan.sram_bytes ||
-          (ranked[i].choice.plan.sram_bytes == ranked[best].choice.plan.sram_bytes &&
-           costs[i] < costs[best])))) {
-      best = i;
-    }
+    if (best == keep || preference(i) < preference(best)) best = i;
   }
   return ranked[best].choice;
 }

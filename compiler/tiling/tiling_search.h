@@ -34,14 +34,14 @@ struct TilingChoice {
 Status CheckTilingFields(const ConvLayer& layer, const ConvTiling& tiling);
 
 // Ok if an on_vector tiling can run as DWCONVs on this config: a depthwise int8 layer without a
-// weight zero point (a table is a LUT after each DWCONV), act.depthwise_taps > 0, and tiles within DWCONV's fields (4-bit
-// kernel, stride, dilation and padding, 12-bit channels and pixel stride); the error says which.
-// Ok for any tiling that is not on_vector.
+// weight zero point (a table is a LUT after each DWCONV), act.depthwise_taps > 0, and tiles
+// within DWCONV's fields (4-bit kernel, stride, dilation and padding, 12-bit channels and pixel
+// stride); the error says which. Ok for any tiling that is not on_vector.
 Status CheckVectorDepthwise(const spec::NpuConfig& config, const ConvLayer& layer,
                             const ConvTiling& tiling);
 
-// A tiling that passes CheckTilingFields and CheckVectorDepthwise and fits `budget_bytes` of SRAM (0: all of it) and the
-// accumulator, with its buffer plan. The error for a tiling that does not fit names the bytes.
+// A tiling that passes CheckTilingFields and CheckVectorDepthwise and fits `budget_bytes` of
+// SRAM (0: all of it) and the accumulator, with its buffer plan. The error for a tiling that does not fit names the bytes.
 StatusOr<TilingChoice> FitTiling(const spec::NpuConfig& config, const ConvLayer& layer,
                                  const ConvTiling& tiling, uint64_t budget_bytes = 0);
 

@@ -62,9 +62,6 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
   ctx_.unit_timer.Wait(UnitTimer::Waker::kVector, cycles);
   result.bank_conflict_cycles = conflict;
   result.events.vector_ops = spec::VectorLaneOps(insn);
-  if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) {
-    result.events.vector_macs = spec::ConvMacs(spec::DwConvAsConv(*dw));
-  }
   sram_timing.AddTo(result.events);
   return result;
 }
@@ -221,7 +218,9 @@ UnitResult ActivationUnit::ExecuteDwConv(const spec::DwConvArgs& dw, SramAccessL
   }
   accesses.Bind(3, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
-  return {};
+  UnitResult done;
+  done.events.vector_macs = spec::ConvMacs(spec::DwConvAsConv(dw));
+  return done;
 }
 
 }  // namespace npu::hw

@@ -30,6 +30,24 @@ ActArgs DwConvAsAct(const DwConvArgs& dw) {
   return a;
 }
 
+DwConvArgs DwConvOf(const ConvArgs& c, const ActArgs& a) {
+  DwConvArgs dw;
+  dw.in_addr = c.in_addr;
+  dw.in_h = c.in_h, dw.in_w = c.in_w, dw.channels = c.in_c;
+  dw.pad_top = c.pad_top, dw.pad_left = c.pad_left, dw.pad_value = c.pad_value;
+  dw.kernel_h = c.kernel_h, dw.kernel_w = c.kernel_w;
+  dw.stride_h = c.stride_h, dw.stride_w = c.stride_w;
+  dw.dilation_h = c.dilation_h, dw.dilation_w = c.dilation_w;
+  dw.out_h = c.out_h, dw.out_w = c.out_w;
+  dw.wt_addr = c.wt_addr;
+  dw.param_addr = a.param_addr;
+  dw.out_addr = a.out_addr;
+  dw.out_pixel_stride = a.out_pixel_stride;
+  dw.out_zero_point = a.out_zero_point;
+  dw.clamp_min = a.clamp_min, dw.clamp_max = a.clamp_max;
+  return dw;
+}
+
 uint64_t DwConvInputBytes(const DwConvArgs& dw) { return ConvInputBytes(DwConvAsConv(dw)); }
 uint64_t DwConvWeightBytes(const DwConvArgs& dw) { return ConvWeightBytes(DwConvAsConv(dw)); }
 uint64_t DwConvParamBytes(const DwConvArgs& dw) { return ActParamBytes(DwConvAsAct(dw)); }

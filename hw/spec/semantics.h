@@ -117,6 +117,9 @@ void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const 
 // unit's own, dense [out pixels][channels] from entry 0.
 ConvArgs DwConvAsConv(const DwConvArgs& dw);
 ActArgs DwConvAsAct(const DwConvArgs& dw);
+// The other way: the DWCONV of a depthwise CONV (zero points 0) and the ACT draining its tile
+// (the accumulator addresses and any table aside).
+DwConvArgs DwConvOf(const ConvArgs& conv, const ActArgs& act);
 uint64_t DwConvInputBytes(const DwConvArgs& dw);   // in_h * in_w * channels
 uint64_t DwConvWeightBytes(const DwConvArgs& dw);  // channels * kernel_h * kernel_w
 uint64_t DwConvParamBytes(const DwConvArgs& dw);   // channels ACT records

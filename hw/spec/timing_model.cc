@@ -188,7 +188,8 @@ bool IsFp16(const Instruction& insn) {
 }  // namespace
 
 uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
-  return CeilDiv(uint64_t{dw.kernel_h} * dw.kernel_w, std::max<uint32_t>(1, c.act().depthwise_taps()));
+  const uint64_t taps = std::max<uint32_t>(1, c.act().depthwise_taps());
+  return CeilDiv(uint64_t{dw.kernel_h} * dw.kernel_w, taps);
 }
 
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {

@@ -146,6 +146,7 @@ TEST(DwConv, ConvolvesEachChannelThenRequantises) {
   EXPECT_EQ(DwConvWeightBytes(d), 8u);
   EXPECT_EQ(DwConvParamBytes(d), 24u);
   EXPECT_EQ(DwConvOutputSpan(d), 4u);
+  EXPECT_EQ(DwConvOf(DwConvAsConv(d), DwConvAsAct(d)), d);  // the two directions agree
   d.kernel_w = 0;
   EXPECT_EQ(CheckDwConv(d), "zero kernel size");
   d.kernel_w = 2, d.out_pixel_stride = 1;
