@@ -91,28 +91,51 @@ bool IsStripConsumer(const Node& n) {
   return IsImageConv(n) || (n.kind() == OpKind::kMaxPool && IsImage(n.input(0))) || IsJoin(n);
 }
 
+// The convolution writing `t`, directly or through a lookup table that alone reads its output
+// (the quantiser's SiLU or HardSwish, `*table`): a strip applies the table to its own rows.
+// Null if neither.
+Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table = nullptr) {
+  Node* p = t->producer();
+  Node* lut = nullptr;
+  if (p != nullptr && p->kind() == OpKind::kLut) {
+    const Tensor* in = p->input(0);
+    if (in->users().size() != 1 || g.IsGraphOutput(in)) return nullptr;
+    lut = p;
+    p = in->producer();
+  }
+  if (p == nullptr || !IsImageConv(*p)) return nullptr;
+  if (table != nullptr) *table = lut;
+  return p;
+}
+
+// The lookup table that alone reads a convolution consumer's output: a strip applies it too,
+// as the convolution's ACTs would (lowering fuses a table into the convolution it follows).
+Node* TableAfter(const ir::Graph& g, const Node& consumer) {
+  const Tensor* y = consumer.output(0);
+  if (!IsImageConv(consumer) || y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
+  Node* u = y->users()[0];
+  return u->kind() == OpKind::kLut ? u : nullptr;
+}
+
 // The consumer's operand a strip's producer writes: a convolution's or pool's input; a join's
 // first operand written by a convolution (the other is sliced to the strip's rows). -1 if none.
-int StripOperand(const Node& consumer) {
+int StripOperand(const ir::Graph& g, const Node& consumer) {
   if (!IsJoin(consumer)) return 0;
   for (int i = 0; i < 2; ++i) {
-    const Node* p = consumer.input(i)->producer();
-    if (p != nullptr && IsImageConv(*p)) return i;
+    if (ConvWriting(g, consumer.input(i)) != nullptr) return i;
   }
   return -1;
 }
 
-// The producer -> consumer pairs to split: the producer a convolution, its output (too large)
-// read only by the consumer.
+// The producer -> consumer pairs to split: the producer a convolution (or a table over one),
+// its output (too large) read only by the consumer.
 bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   if (!IsStripConsumer(consumer)) return false;
-  const int operand = StripOperand(consumer);
+  const int operand = StripOperand(g, consumer);
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
-  const Node* producer = t->producer();
-  return producer != nullptr && IsImageConv(*producer) && IsImage(consumer.output(0)) &&
-         t->users().size() == 1 &&
-         !g.IsGraphOutput(t) && Bytes(t) > limit;
+  return ConvWriting(g, t) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
+         t->users().size() == 1 && !g.IsGraphOutput(t) && Bytes(t) > limit;
 }
 
 Tensor* Like(Node* node, const Tensor* model, ir::Shape shape) {
@@ -136,13 +159,36 @@ int64_t StripLimit(const Node& consumer, int64_t limit) {
 
 // The consumer's output rows per strip such that a strip's intermediate rows, its windows' halo
 // included, take at most `limit` bytes (at least one row).
-int64_t StripRows(const Node& consumer, int64_t limit) {
-  const Tensor* t = consumer.input(StripOperand(consumer));
+int64_t StripRows(const ir::Graph& g, const Node& consumer, int64_t limit) {
+  const Tensor* t = consumer.input(StripOperand(g, consumer));
   const RowWindow w(consumer);
   const int64_t row_bytes = t->shape()[2] * t->shape()[3];
   const int64_t rows = limit / row_bytes;  // intermediate rows that fit
   return std::max<int64_t>(1, (rows - (w.kernel - 1) * w.dilation - 1) / w.stride + 1);
 }
+
+// The intermediate rows strips of `rows` of the consumer's output rows compute in all, over the
+// intermediate's rows: 1 if the consumer's windows do not overlap, more as strips compute the
+// rows their windows share (the halo) twice.
+double RecomputeFactor(const ir::Graph& g, const Node& consumer, int64_t rows) {
+  const Tensor* t = consumer.input(StripOperand(g, consumer));
+  const RowWindow w(consumer);
+  const int64_t t_h = t->shape()[1], out_h = consumer.output(0)->shape()[1];
+  int64_t computed = 0;
+  for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+    const int64_t o1 = std::min(out_h, o0 + rows);
+    computed += std::min(t_h, w.End(o1)) - std::max<int64_t>(0, w.First(o0));
+  }
+  return double(computed) / double(t_h);
+}
+
+// A pair whose strips would compute more than this many times the intermediate's rows is split
+// only as a tuning says. lraspp's dilated 5x5 depthwise layers at 33x33 (windows of 9 rows; 1
+// and 3 output rows a strip) computed 8.4x and 3.4x theirs, where mobilenet_v2's and
+// efficientnet's pairs compute at most 1.05x and lraspp's others at most 1.18x; measured, with
+// them split by default lraspp took 7,856,889 cycles, without 4,414,915 (full-size export,
+// default config, --timing-only --no-tuning).
+constexpr double kMaxDefaultRecompute = 1.5;
 
 // Rows [r0, r1) of the image `x`: a view.
 Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::string& tag) {
@@ -154,13 +200,26 @@ Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::str
   return Like(cut, x, {1, r1 - r0, x->shape()[2], x->shape()[3]});
 }
 
-// Replaces producer -> consumer by strips of `rows` of the consumer's output rows.
-RowStripGroup Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) {
-  RowStripGroup group{producer->name(), consumer->name(), rows, {}};
-  const int operand = StripOperand(*consumer);
-  Tensor* x = producer->input(0);
+// A node like `model` reading `in`, named and shaped for a strip: `tag` added, `rows` rows.
+Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, const std::string& tag,
+                  int64_t rows, ir::Attributes attrs) {
+  const Tensor* out = model.output(0);
+  Node* n = g.AddNode(model.kind(), g.UniqueName(model.name() + tag), std::move(in),
+                      {g.UniqueName(out->name() + tag)}, std::move(attrs));
+  return Like(n, out, {1, rows, out->shape()[2], out->shape()[3]});
+}
+
+// Replaces producer -> consumer (with the tables ConvWriting and TableAfter find) by strips of
+// `rows` of the consumer's output rows.
+RowStripGroup Split(ir::Graph& g, Node* consumer, int64_t rows) {
+  const int operand = StripOperand(g, *consumer);
   Tensor* t = consumer->input(operand);
-  Tensor* y = consumer->output(0);
+  Node* producer_table = nullptr;
+  Node* producer = ConvWriting(g, t, &producer_table);
+  Node* consumer_table = TableAfter(g, *consumer);
+  RowStripGroup group{producer->name(), consumer->name(), rows, {}};
+  Tensor* x = producer->input(0);
+  Tensor* y = (consumer_table != nullptr ? consumer_table : consumer)->output(0);
   const RowWindow pw(*producer), cw(*consumer);
   const int64_t out_h = y->shape()[1];
   std::vector<Tensor*> parts;
@@ -174,18 +233,22 @@ RowStripGroup Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) 
     const std::string tag = fmt::format("#strip{}", i);
     std::vector<Tensor*> in = producer->inputs();
     in[0] = RowSlice(g, x, x0, x1, tag);
-    Node* expand = g.AddNode(OpKind::kFusedConv, g.UniqueName(producer->name() + tag), in,
-                             {g.UniqueName(t->name() + tag)},
-                             StripAttributes(*producer, t0, t1, x->shape()[1]));
-    Tensor* ts = Like(expand, t, {1, t1 - t0, t->shape()[2], t->shape()[3]});
+    Tensor* ts = StripNode(g, *producer, in, tag, t1 - t0,
+                           StripAttributes(*producer, t0, t1, x->shape()[1]));
+    const Node& expand = *ts->producer();
+    if (producer_table != nullptr) {
+      ts = StripNode(g, *producer_table, {ts}, tag, t1 - t0, producer_table->attrs());
+    }
     in = consumer->inputs();
     in[operand] = ts;
     if (IsJoin(*consumer)) in[1 - operand] = RowSlice(g, in[1 - operand], o0, o1, tag);
-    Node* part = g.AddNode(consumer->kind(), g.UniqueName(consumer->name() + tag), in,
-                           {g.UniqueName(y->name() + tag)},
-                           StripAttributes(*consumer, o0, o1, t->shape()[1]));
-    parts.push_back(Like(part, y, {1, o1 - o0, y->shape()[2], y->shape()[3]}));
-    group.strips.emplace_back(expand->name(), part->name());
+    Tensor* part = StripNode(g, *consumer, in, tag, o1 - o0,
+                             StripAttributes(*consumer, o0, o1, t->shape()[1]));
+    group.strips.emplace_back(expand.name(), part->producer()->name());
+    if (consumer_table != nullptr) {
+      part = StripNode(g, *consumer_table, {part}, tag, o1 - o0, consumer_table->attrs());
+    }
+    parts.push_back(part);
   }
   ir::Attributes concat;
   concat.Set("axis", int64_t{1});
@@ -194,8 +257,9 @@ RowStripGroup Split(ir::Graph& g, Node* producer, Node* consumer, int64_t rows) 
   Tensor* whole = Like(joined, y, y->shape());
   const std::string name = y->name();
   g.ReplaceAllUsesWith(y, whole);
-  g.EraseNode(consumer);
-  g.EraseNode(producer);
+  for (Node* n : {consumer_table, consumer, producer_table, producer}) {
+    if (n != nullptr) g.EraseNode(n);
+  }
   g.RemoveUnusedTensors();
   g.RenameTensor(whole, name);
   return group;
@@ -210,10 +274,11 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     if (!Eligible(g, *consumer, limit)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
-    const Node& producer = *consumer->input(StripOperand(*consumer))->producer();
-    pairs.push_back({consumer->name(), consumer->output(0)->shape()[1],
-                     StripRows(*consumer, StripLimit(*consumer, limit)),
-                     IsPointwise(producer)});
+    const Node& producer = *ConvWriting(g, consumer->input(StripOperand(g, *consumer)));
+    const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
+    pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
+                     IsPointwise(producer) &&
+                         RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute});
   }
   return pairs;
 }
@@ -238,9 +303,9 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     if (erased.contains(pair.consumer)) continue;
     Node* consumer = consumers.at(pair.consumer);
     if (!Eligible(g, *consumer, limit)) continue;
-    Node* producer = consumer->input(StripOperand(*consumer))->producer();
-    erased.insert({producer->name(), consumer->name()});
-    split.push_back(Split(g, producer, consumer, rows));
+    erased.insert({ConvWriting(g, consumer->input(StripOperand(g, *consumer)))->name(),
+                   consumer->name()});
+    split.push_back(Split(g, consumer, rows));
   }
   if (!split.empty()) NPU_TRY(g.SortTopologically());
   return split;

@@ -5,8 +5,10 @@
 // the result, padded only at the image's borders. The consumer is a convolution (an inverted
 // residual's expansion and its depthwise), a max pool (conv1 and its pool), or a residual join
 // (a bottleneck's last 1x1 and the addition of the block's input), whose other operand is
-// sliced to the strip's rows. The strips' outputs are
-// concatenated along the rows. The intermediate of one strip fits on chip, so it never goes
+// sliced to the strip's rows. A lookup table between the two (the quantiser's SiLU or HardSwish
+// after the producer) or after a convolution consumer, read only by the node before it, is
+// applied by each strip to its own rows (and fused into the strip's convolution when lowered).
+// The strips' outputs are concatenated along the rows. The intermediate of one strip fits on chip, so it never goes
 // through DRAM, and interleaving (layer_interleave.h) overlaps a strip's consumer with the next
 // strip's producer. The halo rows are computed twice (by both strips they border).
 //
@@ -33,10 +35,12 @@ struct RowStripPair {
   int64_t out_rows;      // the consumer's output rows
   int64_t default_rows;  // per strip, keeping a strip's intermediate within a quarter of the SRAM
                          // (a twelfth for a join: row_strips.cc, StripLimit)
-  // Split unless told otherwise: the producer is pointwise. A windowed producer (whose strips
-  // recompute its own halo too) is split only as a tuning says: split by default as well, they
-  // made resnet50 0.3 % and resnext50_32x4d 0.8 % slower, and googlenet, vgg11 and densenet121
-  // slower than no strips at all (full-size exports, default config).
+  // Split unless told otherwise: the producer is pointwise, and its strips compute at most 1.5x
+  // its output rows (the consumer's halo rows twice; row_strips.cc, kMaxDefaultRecompute). A
+  // windowed producer (whose strips recompute its own halo too) is split only as a tuning says:
+  // split by default as well, they made resnet50 0.3 % and resnext50_32x4d 0.8 % slower, and
+  // googlenet, vgg11 and densenet121 slower than no strips at all (full-size exports, default
+  // config).
   bool by_default = true;
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);

@@ -199,6 +199,19 @@ ir::Tensor* QuantGraphBuilder::Add(ir::Tensor* a, ir::Tensor* b, const std::stri
   return Out(n, a->shape(), s_y, zp);
 }
 
+ir::Tensor* QuantGraphBuilder::Lut(ir::Tensor* x, const std::string& name) {
+  std::vector<int64_t> table(256);
+  int64_t v = -128;
+  for (int64_t& t : table) {
+    t = v;
+    v = std::min<int64_t>(127, v + Int(0, 2));
+  }
+  ir::Attributes attrs;
+  attrs.Set("table", std::move(table));
+  ir::Node* n = g_.AddNode(ir::OpKind::kLut, name, {x}, {name}, std::move(attrs));
+  return Out(n, x->shape(), Scale(x), Zp(x));
+}
+
 ir::Tensor* QuantGraphBuilder::MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name) {
   const ir::Shape &sa = a->shape(), &sb = b->shape();
   ir::Shape y(sa.begin(), sa.end() - 1);  // a's batch dims and M (b's broadcast to them)

@@ -51,6 +51,9 @@ class QuantGraphBuilder {
   ir::Tensor* AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
   ir::Tensor* GlobalAvgPool(ir::Tensor* x, const std::string& name);
   ir::Tensor* Add(ir::Tensor* a, ir::Tensor* b, const std::string& name, bool relu = false);
+  // A lookup table (a SiLU- or HardSwish-like activation the quantiser made a table of): a
+  // seeded monotone table, quantised like its input.
+  ir::Tensor* Lut(ir::Tensor* x, const std::string& name);
   // The product of two activations [.., M, K] x [.., K, N], batch dims broadcast.
   ir::Tensor* MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);

@@ -197,6 +197,76 @@ TEST(RowStrips, OtherPairsStayWhole) {
   EXPECT_TRUE(SplitRowStrips(Config({}), fits)->empty());
 }
 
+// x (20 x 14 x 8) -> 1x1 expansion to 48 -> a table -> 3x3 depthwise (dilated by `dilation`)
+// -> a table -> 1x1 to 8: efficientnet's and mobilenet_v3's blocks, whose SiLU and HardSwish
+// the quantiser makes tables.
+ir::Graph InvertedResidualWithTables(int64_t dilation = 1) {
+  QuantGraphBuilder b("tables", 13);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "silu1");
+  ir::Tensor* d = b.Conv(t, "depthwise",
+                         {.out_c = 48,
+                          .kh = 3,
+                          .kw = 3,
+                          .pads = {dilation, dilation, dilation, dilation},
+                          .dilation_h = dilation,
+                          .dilation_w = dilation,
+                          .group = 48});
+  return b.Finish({b.Conv(b.Lut(d, "silu2"), "project", {.out_c = 8})});
+}
+
+TEST(RowStrips, TablesBetweenAndAfterThePairRunInTheStrips) {
+  // As SplitIntoStripsThatFit...: 4 output rows a strip, 5 strips; each strip applies the
+  // expansion's table before its depthwise and the depthwise's after it, and the compiled
+  // strips fuse each into its convolution's ACTs (no table layer left).
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = InvertedResidualWithTables();
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_FALSE(pairs.empty());
+  EXPECT_EQ(pairs[0].consumer, "depthwise");
+  EXPECT_TRUE(pairs[0].by_default);
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(), "expand+depthwise");
+  EXPECT_EQ((*split)[0].strips.size(), 5u);
+  EXPECT_EQ(Count(strips, ir::OpKind::kLut), 2 * 5);
+  EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 2 * 5 + 1);
+  ExpectSameBytes(whole, strips, {1u, 2u, 3u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  int strip_layers = 0;
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_EQ(l.name.find("silu"), std::string::npos) << l.name;
+    strip_layers += l.fused_group == "expand+depthwise";
+  }
+  EXPECT_EQ(strip_layers, 2 * 5);
+}
+
+TEST(RowStrips, PairsRecomputingMuchOfTheirHaloSplitOnlyAsTold) {
+  // Dilated by 4, the depthwise's window spans 9 rows, so a quarter of 16 KiB (6 rows of 672
+  // bytes) takes 1 output row a strip, which computes up to 9 of the expansion's rows: 160 of
+  // its 20 in all (8x), past kMaxDefaultRecompute. Told, they split (bit-exact all the same).
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = InvertedResidualWithTables(/*dilation=*/4);
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_FALSE(pairs.empty());
+  EXPECT_EQ(pairs[0].consumer, "depthwise");
+  EXPECT_FALSE(pairs[0].by_default);
+  ir::Graph unsplit = whole.Clone();
+  EXPECT_TRUE(SplitRowStrips(config, unsplit)->empty());
+  const std::map<std::string, int64_t> told = {{"depthwise", pairs[0].default_rows}};
+  ir::Graph strips = whole.Clone();
+  ASSERT_EQ(SplitRowStrips(config, strips, told)->size(), 1u);
+  ExpectSameBytes(whole, strips, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.strip_rows = told;
+  EXPECT_EQ(ExpectBitExact(whole, config, 2, on).row_strip_groups.size(), 1u);
+}
+
 // x (24 x 16 x 3) -> 3x3 stride-2 convolution to 64 channels -> 3x3 stride-2 max pool, both
 // padded (a stem), or the inverted residual with a 3x3 expansion.
 ir::Graph Stem() {
