@@ -41,6 +41,22 @@ int InterleaveLayers(const spec::NpuConfig& c, std::vector<spec::Instruction>& i
         layer_of.begin();
     const std::vector<spec::Instruction> earlier = Slice(insns, start, begin);
     const std::vector<spec::Instruction> later = Slice(insns, begin, end);
+    // Replayed with the layer after, as it stands: an order that finishes the pair sooner but
+    // holds up what comes next is no gain (mobilenet_v2 on the server config: 237,384 cycles
+    // judged by the pair alone, 231,154 with the next layer, 232,316 with neither this nor the
+    // outputs allocated early, on_chip_plan.cc).
+    size_t next_end = end;
+    if (end < layer_of.size() && !on_cpu[layer_of[end]]) {
+      const uint32_t next = layer_of[end];
+      next_end = std::find_if(layer_of.begin() + end, layer_of.end(),
+                              [&](uint32_t l) { return l != next; }) -
+                 layer_of.begin();
+    }
+    const std::vector<spec::Instruction> following = Slice(insns, end, next_end);
+    auto with_following = [&](std::vector<spec::Instruction> v) {
+      v.insert(v.end(), following.begin(), following.end());
+      return v;
+    };
     // The order by conflicts alone, and spread over the earlier layer: the faster, if faster
     // than none (replayed only once an order moves something).
     std::optional<uint64_t> best;
@@ -55,8 +71,8 @@ int InterleaveLayers(const spec::NpuConfig& c, std::vector<spec::Instruction>& i
         merged_layers.push_back(layer_of[start + k]);
       }
       if (merged_layers == Slice(layer_of, start, end)) continue;  // nothing moved
-      if (!best) best = ReplayCycles(c, Slice(insns, start, end));
-      const uint64_t cycles = ReplayCycles(c, merged);
+      if (!best) best = ReplayCycles(c, Slice(insns, start, next_end));
+      const uint64_t cycles = ReplayCycles(c, with_following(merged));
       if (cycles >= *best) continue;
       best = cycles;
       chosen = std::move(merged);

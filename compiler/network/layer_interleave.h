@@ -4,7 +4,7 @@
 // tile of conv1, a residual add for its convolution's last row. For each NPU layer after the
 // first of a run, in order, its instructions are moved in among those of the layer before it
 // (and whatever that layer took in), and the new order is kept if the cost model replays the
-// pair faster. Internal to compiler/network.
+// pair, followed by the next layer as it stands, faster. Internal to compiler/network.
 #pragma once
 
 #include <cstdint>

@@ -37,10 +37,12 @@ class Planner {
       for (bool prefetch : {true, false}) {
         if (failed >= 0) break;
         if (prefetch && !try_prefetch) continue;
-        const std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
-        const ArenaPlan placed = PlanArena(items, stripe_);
-        if (placed.peak <= sram_)
+        std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
+        ArenaPlan placed = PlanArena(items, stripe_);
+        if (placed.peak <= sram_) {
+          if (prefetch) AllocateOutputsEarly(on_chip, items, placed);
           return Finish(on_chip, std::move(schedules), items, placed, prefetch, plan.evicted);
+        }
         if (!prefetch) victim = Victim(on_chip, items, placed);
       }
       NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
@@ -109,6 +111,25 @@ class Planner {
       items.push_back({AlignUp(schedules[i].scratch_bytes, stripe_), first, int(i)});
     }
     return items;
+  }
+
+  // Each on-chip buffer, in order, allocated from the layer before the one writing it on, where
+  // the SRAM still holds everything: the layer's output then shares no bytes with what the
+  // layer before reads and writes (its scratch, its inputs), so interleaving
+  // (layer_interleave.h) can start the layer while that one still runs. A buffer sharing bytes
+  // with them would make the layer's first write wait for the other's last access.
+  void AllocateOutputsEarly(const std::vector<bool>& on_chip, std::vector<PlanItem>& items,
+                            ArenaPlan& placed) const {
+    for (size_t b = 0; b < on_chip.size(); ++b) {
+      if (!on_chip[b] || !items[b].alive() || items[b].first == 0) continue;
+      --items[b].first;
+      ArenaPlan early = PlanArena(items, stripe_);
+      if (early.peak <= sram_) {
+        placed = std::move(early);
+      } else {
+        ++items[b].first;
+      }
+    }
   }
 
   // The largest on-chip buffer alive somewhere in [first, last], or -1.

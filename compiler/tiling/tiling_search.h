@@ -21,6 +21,9 @@ struct TilingContext {
   uint64_t sram_budget = 0;  // bytes; 0: the whole SRAM
   bool input_on_chip = false;
   bool output_on_chip = false;
+  // The output stays on chip and a depthwise convolution (which may run as DWCONVs on the
+  // vector unit) reads it: row bands are preferred (ChooseTiling).
+  bool output_read_by_depthwise = false;
 };
 
 struct TilingChoice {
@@ -60,11 +63,17 @@ struct TilingOutlook {
 };
 inline constexpr double kNearBestEstimate = 1.03;
 inline constexpr double kNearBestReplay = 1.005;
+inline constexpr double kNearBestBanded = 1.03;
 StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvLayer& layer,
                                       const TilingContext& context = {});
 
-// The chosen tiling. ResourceExhausted, naming the layer, the bytes one minimal double-buffered
-// tile needs and the SRAM available, if none fits. `layer` must have passed CheckLayer.
+// The chosen tiling: among the best few replayed with the cost model, those within
+// kNearBestReplay of the fastest, the one on the vector unit's depthwise datapath if any, then
+// the one using the least SRAM; if TilingContext::output_read_by_depthwise and that one is not
+// in row bands (spatial-outer, fewer rows a tile than the output has), the banded one within
+// kNearBestBanded reading no more DRAM, if any. ResourceExhausted, naming the layer, the bytes
+// one minimal double-buffered tile needs and the SRAM available, if none fits. `layer` must have
+// passed CheckLayer.
 StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer,
                                     const TilingContext& context = {});
 

@@ -118,6 +118,26 @@ TEST(TilingSearch, ChoiceFitsSramAndAccumulator) {
   }
 }
 
+TEST(TilingSearch, RowBandsForADepthwiseReader) {
+  // mnasnet1_0's 14x14 expansions (80 -> 480 and 96 -> 576 channels, on chip on both sides): alone
+  // the fastest tiles take all 14 rows per output-channel tile, so every tile writes every row
+  // and a depthwise reader waits for the last; told a depthwise convolution reads the output,
+  // the search takes row bands, spatial-outer (within kNearBestBanded, no more DRAM).
+  const spec::NpuConfig config = Config({});
+  for (const ConvLayer& l : {Layer(14, 14, 80, 480, 1), Layer(14, 14, 96, 576, 1)}) {
+    SCOPED_TRACE(l.out_c);
+    const TilingContext alone{0, true, true};
+    TilingContext read_by_depthwise = alone;
+    read_by_depthwise.output_read_by_depthwise = true;
+    const StatusOr<TilingChoice> fastest = ChooseTiling(config, l, alone);
+    const StatusOr<TilingChoice> banded = ChooseTiling(config, l, read_by_depthwise);
+    ASSERT_TRUE(fastest.ok() && banded.ok());
+    EXPECT_EQ(fastest->tiling.tile_oh, l.OutH()) << ToString(fastest->tiling);
+    EXPECT_LT(banded->tiling.tile_oh, l.OutH()) << ToString(banded->tiling);
+    EXPECT_EQ(banded->tiling.order, LoopOrder::kSpatialOuter);
+  }
+}
+
 TEST(TilingSearch, TinySramForcesTilingOfEveryOperand) {
   const spec::NpuConfig config =
       Config({"mac.rows=4", "mac.cols=4", "mac.acc_buffer_bytes=512", "sram.banks=1",

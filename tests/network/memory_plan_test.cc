@@ -109,6 +109,49 @@ TEST(MemoryPlan, ArenaIsWithinFivePercentOfTheLivenessBoundOnTheTargetModels) {
   }
 }
 
+// Whether on-chip buffer `b` shares SRAM bytes with what the layer before its first reads and
+// writes: that layer's scratch and the on-chip buffers alive then.
+bool SharesBytesWithTheLayerBefore(const CompiledModel& m, const BufferPlacement& b) {
+  const int before = b.lifetime.first - 1;
+  const auto overlaps = [&](uint64_t address, uint64_t bytes) {
+    return bytes > 0 && address < b.address + b.bytes && b.address < address + bytes;
+  };
+  const ModelLayer& l = m.layers[before];
+  if (overlaps(l.scratch_base, l.scratch_bytes)) return true;
+  for (const BufferPlacement& o : m.memory.buffers) {
+    if (&o == &b || !o.on_chip || o.lifetime.first > before || o.lifetime.last < before) continue;
+    if (overlaps(o.address, o.bytes)) return true;
+  }
+  return false;
+}
+
+TEST(MemoryPlan, LayersOutputsAreAllocatedFromTheLayerBeforeWhereTheyFit) {
+  // So that interleaving can start a layer while the one before still runs: mobilenet_v2's
+  // depthwise layers under their expansions (layer_interleave_test). Where the SRAM holds
+  // everything, no output shares bytes with the layer before's scratch or live buffers.
+  ModelPipelineOptions options;
+  options.calibration_samples = 1;
+  options.compute_reference = false;
+  for (const char* model : {"mobilenet_v2", "resnet18"}) {
+    SCOPED_TRACE(model);
+    StatusOr<PreparedModel> p = PrepareModel(model, Config({}), options);
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    const CompiledModel& m = p->compiled;
+    ASSERT_TRUE(m.memory.prefetch);
+    int outputs = 0, apart = 0;
+    for (const BufferPlacement& b : m.memory.buffers) {
+      if (!b.on_chip || b.bytes == 0 || b.lifetime.first <= 0) continue;
+      ++outputs;
+      apart += !SharesBytesWithTheLayerBefore(m, b);
+    }
+    // Measured: mobilenet_v2 59 of 60 (14 of 61 allocated from their own layer on), resnet18 24
+    // of 24 (10).
+    EXPECT_GT(outputs, 20);
+    EXPECT_GE(apart, outputs - 2);
+    ExpectSoundPlan(m, Config({}));
+  }
+}
+
 TEST(MemoryPlan, ActivationsStayOnChipWhenTheyFitAndNotWhenTold) {
   ModelPipelineOptions options;
   options.image_size = 64;
