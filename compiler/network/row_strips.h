@@ -8,9 +8,10 @@
 // sliced to the strip's rows. A lookup table between the two (the quantiser's SiLU or HardSwish
 // after the producer) or after a convolution consumer, read only by the node before it, is
 // applied by each strip to its own rows (and fused into the strip's convolution when lowered).
-// The strips' outputs are concatenated along the rows. The intermediate of one strip fits on chip, so it never goes
-// through DRAM, and interleaving (layer_interleave.h) overlaps a strip's consumer with the next
-// strip's producer. The halo rows are computed twice (by both strips they border).
+// The strips' outputs are concatenated along the rows. The intermediate of one strip fits on
+// chip, so it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's
+// consumer with the next strip's producer. The halo rows are computed twice (by both strips they
+// border).
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row
