@@ -303,9 +303,8 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     if (erased.contains(pair.consumer)) continue;
     Node* consumer = consumers.at(pair.consumer);
     if (!Eligible(g, *consumer, limit)) continue;
-    erased.insert({ConvWriting(g, consumer->input(StripOperand(g, *consumer)))->name(),
-                   consumer->name()});
     split.push_back(Split(g, consumer, rows));
+    erased.insert({split.back().producer, split.back().consumer});
   }
   if (!split.empty()) NPU_TRY(g.SortTopologically());
   return split;

@@ -4,47 +4,51 @@
 
 namespace npu::spec {
 
+namespace {
+
+// The fields DWCONV shares with the CONV and the ACT it fuses, each pair once: f(DWCONV's field,
+// the CONV's or ACT's). `channels` is the CONV's in_c (and its out_c and the ACT's channels:
+// DwConvAsConv, DwConvAsAct), the ACT's pixels out_h * out_w.
+template <class Dw, class Conv, class Act, class F>
+void SharedFields(Dw& dw, Conv& c, Act& a, F f) {
+  f(dw.in_addr, c.in_addr);
+  f(dw.in_h, c.in_h), f(dw.in_w, c.in_w), f(dw.channels, c.in_c);
+  f(dw.pad_top, c.pad_top), f(dw.pad_left, c.pad_left), f(dw.pad_value, c.pad_value);
+  f(dw.kernel_h, c.kernel_h), f(dw.kernel_w, c.kernel_w);
+  f(dw.stride_h, c.stride_h), f(dw.stride_w, c.stride_w);
+  f(dw.dilation_h, c.dilation_h), f(dw.dilation_w, c.dilation_w);
+  f(dw.out_h, c.out_h), f(dw.out_w, c.out_w);
+  f(dw.wt_addr, c.wt_addr);
+  f(dw.param_addr, a.param_addr);
+  f(dw.out_addr, a.out_addr);
+  f(dw.out_pixel_stride, a.out_pixel_stride);
+  f(dw.out_zero_point, a.out_zero_point);
+  f(dw.clamp_min, a.clamp_min), f(dw.clamp_max, a.clamp_max);
+}
+
+}  // namespace
+
 ConvArgs DwConvAsConv(const DwConvArgs& dw) {
   ConvArgs c;
-  c.in_addr = dw.in_addr;
-  c.in_h = dw.in_h, c.in_w = dw.in_w, c.in_c = dw.channels;
-  c.pad_top = dw.pad_top, c.pad_left = dw.pad_left, c.pad_value = dw.pad_value;
-  c.kernel_h = dw.kernel_h, c.kernel_w = dw.kernel_w;
-  c.stride_h = dw.stride_h, c.stride_w = dw.stride_w;
-  c.dilation_h = dw.dilation_h, c.dilation_w = dw.dilation_w;
-  c.out_h = dw.out_h, c.out_w = dw.out_w, c.out_c = dw.channels;
-  c.wt_addr = dw.wt_addr;
+  ActArgs unused;
+  SharedFields(dw, c, unused, [](const auto& from, auto& to) { to = from; });
+  c.out_c = dw.channels;
   c.depthwise = true;
   return c;
 }
 
 ActArgs DwConvAsAct(const DwConvArgs& dw) {
+  ConvArgs unused;
   ActArgs a;
+  SharedFields(dw, unused, a, [](const auto& from, auto& to) { to = from; });
   a.pixels = dw.out_h * dw.out_w;
   a.channels = dw.channels;
-  a.param_addr = dw.param_addr;
-  a.out_addr = dw.out_addr;
-  a.out_pixel_stride = dw.out_pixel_stride;
-  a.out_zero_point = dw.out_zero_point;
-  a.clamp_min = dw.clamp_min, a.clamp_max = dw.clamp_max;
   return a;
 }
 
 DwConvArgs DwConvOf(const ConvArgs& c, const ActArgs& a) {
   DwConvArgs dw;
-  dw.in_addr = c.in_addr;
-  dw.in_h = c.in_h, dw.in_w = c.in_w, dw.channels = c.in_c;
-  dw.pad_top = c.pad_top, dw.pad_left = c.pad_left, dw.pad_value = c.pad_value;
-  dw.kernel_h = c.kernel_h, dw.kernel_w = c.kernel_w;
-  dw.stride_h = c.stride_h, dw.stride_w = c.stride_w;
-  dw.dilation_h = c.dilation_h, dw.dilation_w = c.dilation_w;
-  dw.out_h = c.out_h, dw.out_w = c.out_w;
-  dw.wt_addr = c.wt_addr;
-  dw.param_addr = a.param_addr;
-  dw.out_addr = a.out_addr;
-  dw.out_pixel_stride = a.out_pixel_stride;
-  dw.out_zero_point = a.out_zero_point;
-  dw.clamp_min = a.clamp_min, dw.clamp_max = a.clamp_max;
+  SharedFields(dw, c, a, [](auto& to, const auto& from) { to = from; });
   return dw;
 }
 
