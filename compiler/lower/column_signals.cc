@@ -12,7 +12,8 @@ namespace {
 bool Transposable(const NetLayer& layer) {
   return layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work) ||
          std::holds_alternative<EltwiseLayer>(layer.work) ||
-         std::holds_alternative<LutLayer>(layer.work) || layer.on_cpu();
+         std::holds_alternative<LutLayer>(layer.work) ||
+         std::holds_alternative<NormLayer>(layer.work) || layer.on_cpu();
 }
 
 void Transpose(ConvLayer& c) {
@@ -42,6 +43,8 @@ void Transpose(NetLayer& layer) {
     std::swap(e->h, e->w);
   } else if (auto* lut = std::get_if<LutLayer>(&layer.work)) {
     std::swap(lut->h, lut->w);
+  } else if (auto* norm = std::get_if<NormLayer>(&layer.work)) {
+    std::swap(norm->h, norm->w);
   }
 }
 

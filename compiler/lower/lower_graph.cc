@@ -48,7 +48,7 @@ bool HasNpuLowering(OpKind k) {
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
          k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
          k == OpKind::kChannelShuffle || k == OpKind::kDequantizeLinear ||
-         k == OpKind::kQuantizeLinear || IsEltwise(k);
+         k == OpKind::kQuantizeLinear || k == OpKind::kLayerNormalization || IsEltwise(k);
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -306,6 +306,11 @@ Status Lowering::LowerNode(const ir::Node& n, NetLayer& layer, const EltwiseOper
       return LowerResize(n, net_, layer);
     case OpKind::kChannelShuffle:
       return LowerChannelShuffle(n, net_, layer);
+    case OpKind::kLayerNormalization:
+      if (!options_.layer_norm) {
+        return Unimplemented("this NPU has no layer normaliser (act.norm_dividers = 0)");
+      }
+      return LowerLayerNorm(n, net_, layer);
     default:
       return LowerPool(n, net_, layer);
   }

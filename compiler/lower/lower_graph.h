@@ -8,6 +8,7 @@
 // input; MaxPool / AveragePool / GlobalAveragePool -> POOL (a global pool wider than POOL's 8-bit
 // kernel field is re-viewed as an equal-area plane that fits, which changes nothing for an
 // average); Add / FusedAdd -> ELTWISE add (EltwiseLayer); Resize -> RESIZE (ResizeLayer);
+// LayerNormalization -> LNORM (NormLayer) where the options say the NPU has one;
 // Flatten / Reshape / Identity -> views (no instructions). Decompositions are recorded in
 // NetLayer::note.
 //
@@ -31,6 +32,7 @@ struct LowerOptions {
   bool cpu_fallback = true;  // run on the control core what the NPU cannot
   std::vector<std::string> cpu_ops =
       {};  // node names or op names ("add") to run on the control core
+  bool layer_norm = false;  // the NPU has a layer normaliser (act.norm_dividers > 0): LNORM
 };
 
 StatusOr<Network> LowerGraph(const ir::Graph& quantized, const LowerOptions& options = {});

@@ -41,6 +41,8 @@ Status LowerEltwise(const ir::Node& node, const Network& net, NetLayer& layer,
 Status LowerLut(const ir::Node& node, const Network& net, NetLayer& layer);
 // DequantizeLinear / QuantizeLinear of a mixed-precision graph: LUT to FP16, ELTWISE to int8.
 Status LowerConversion(const ir::Node& node, const Network& net, NetLayer& layer);
+// lower_norm.cc: layer_normalization over the channels -> LNORM (NormLayer).
+Status LowerLayerNorm(const ir::Node& node, const Network& net, NetLayer& layer);
 // lower_data.cc.
 Status LowerTranspose(const ir::Node& node, const Network& net, NetLayer& layer);
 // lower_matmul.cc: a product of two activations read through views of layer.inputs (a, b) and

@@ -56,6 +56,8 @@ uint64_t NetLayer::ConstantBytes() const {
     bytes += e->b_constant.size();
   } else if (const auto* l = std::get_if<LutLayer>(&work)) {
     bytes += l->table.size();
+  } else if (const auto* n = std::get_if<NormLayer>(&work)) {
+    bytes += n->ParamBytes();
   } else if (const MatMulLayer* m = matmul()) {
     bytes += uint64_t{m->n} * spec::kActParamBytes;  // one set of ACT records for every batch
   } else if (const auto* r = std::get_if<ResizeLayer>(&work)) {
@@ -101,6 +103,9 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
   if (std::holds_alternative<CopyLayer>(work) || std::holds_alternative<GatherLayer>(work)) {
     return fmt::format("{} -> {}", hwc(inputs[0]), hwc(output));
   }
+  if (std::holds_alternative<NormLayer>(work)) {
+    return fmt::format("{} -> {}, per pixel", hwc(inputs[0]), hwc(output));
+  }
   return fmt::format("{} -> {}, table", hwc(inputs[0]), hwc(output));
 }
 
@@ -143,7 +148,8 @@ int MakeElementwiseInPlace(Network& n) {
   for (size_t i = 0; i < n.layers.size(); ++i) {
     NetLayer& layer = n.layers[i];
     if (!std::holds_alternative<EltwiseLayer>(layer.work) &&
-        !std::holds_alternative<LutLayer>(layer.work)) {
+        !std::holds_alternative<LutLayer>(layer.work) &&
+        !std::holds_alternative<NormLayer>(layer.work)) {
       continue;
     }
     const std::vector<Lifetime> life = BufferLifetimes(n);  // earlier merges change lifetimes

@@ -1,5 +1,6 @@
 // The network as the NPU runs it: a list of hardware layers (convolutions, pools, elementwise
-// layers, table lookups, resizes, matrix products of two activations, DMA copies and gathers)
+// layers, table lookups, resizes, matrix products of two activations, layer normalisations, DMA
+// copies and gathers)
 // over
 // int8 NHWC activations, in execution order. LowerGraph (lower_graph.h) builds it from the
 // quantised graph IR; the network compiler (compiler/network) tiles, schedules and places it.
@@ -21,6 +22,7 @@
 #include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
 #include "compiler/layer/matmul_layer.h"
+#include "compiler/layer/norm_layer.h"
 #include "compiler/layer/pool_layer.h"
 #include "compiler/layer/resize_layer.h"
 #include "compiler/lower/cpu_layer.h"
@@ -68,7 +70,7 @@ struct NetLayer {
   std::string op;    // "conv2d", "depthwise_conv2d", "fully_connected", "matmul", "max_pool", ...
   // A convolution's table (ConvLayer::table) is the same in every part.
   std::variant<std::vector<ConvPart>, PoolLayer, EltwiseLayer, LutLayer, ResizeLayer, MatMulLayer,
-               CopyLayer, GatherLayer, CpuLayer>
+               CopyLayer, GatherLayer, NormLayer, CpuLayer>
       work;
   // Value ids: one, or a and b for an elementwise layer whose b is an activation (a constant b
   // is carried by the EltwiseLayer) and for a matrix product; a CPU layer: every activation it
@@ -119,7 +121,7 @@ struct Lifetime {
 };
 std::vector<Lifetime> BufferLifetimes(const Network& network);
 
-// Makes every elementwise layer (ELTWISE, LUT) whose input (a or b of the output's size) dies at
+// Makes every elementwise layer (ELTWISE, LUT, LNORM) whose input (a or b of the output's size) dies at
 // that layer write its output over that input (same bytes, read before written), unless the
 // input is a graph input. Returns the number of layers made in place. Views keep sharing
 // buffers; unused buffers stay (zero-length lifetimes).

@@ -209,7 +209,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
   const auto compile = [&](const ir::Graph& graph, const Groups& groups) -> StatusOr<CompiledModel> {
     NPU_ASSIGN_OR_RETURN(Network network,
-                         LowerGraph(graph, {options.cpu_fallback, options.cpu_ops}));
+                         LowerGraph(graph, {options.cpu_fallback, options.cpu_ops,
+                                            config.act().norm_dividers() > 0}));
     MarkFusedGroups(groups, network);
     StatusOr<CompiledModel> m = CompileNetwork(config, std::move(network), options);
     if (m.ok()) m->row_strip_groups = groups;

@@ -111,6 +111,8 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
   }
   if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
     c.table = Append(c.bytes, lut->table);
+  } else if (const auto* norm = std::get_if<NormLayer>(&layer.work)) {
+    c.params.push_back(Append(c.bytes, norm->ParamRecords()));
   } else if (const auto* e = std::get_if<EltwiseLayer>(&layer.work)) {
     if (e->b_is_constant()) c.b = Append(c.bytes, e->b_constant);
   } else if (const auto* r = std::get_if<ResizeLayer>(&layer.work)) {
@@ -157,6 +159,12 @@ std::vector<spec::Instruction> EmitLayer(const NetLayer& layer, const LayerSched
     Rebase(choice.plan, places.scratch_base);
     return EmitLut(*lut, choice.tiling, choice.plan,
                    {places.inputs[0], places.output, places.constants + *constants.table});
+  }
+  if (const auto* norm = std::get_if<NormLayer>(&layer.work)) {
+    VectorChoice<NormTiling> choice = std::get<VectorChoice<NormTiling>>(schedule.choice);
+    Rebase(choice.plan, places.scratch_base);
+    return EmitNorm(*norm, choice.tiling, choice.plan,
+                    {places.inputs[0], places.output, places.constants + constants.params[0]});
   }
   if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {
     VectorChoice<ResizeTiling> choice = std::get<VectorChoice<ResizeTiling>>(schedule.choice);

@@ -1,5 +1,5 @@
-// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise, lut, resize,
-// copy and gather tiling searches.
+// Per-layer scheduling: dispatch to the conv (also matrix products), pool, eltwise, lut, layer
+// norm, resize, copy and gather tiling searches.
 #include "compiler/network/layer_schedule.h"
 
 #include <algorithm>
@@ -21,8 +21,9 @@ EltwiseTiling EltwiseResidency(const LayerResidency& r) {
   return t;
 }
 
-LutTiling LutResidency(const LayerResidency& r) {
-  LutTiling t;
+template <class Tiling>  // LutTiling, NormTiling
+Tiling OneInputResidency(const LayerResidency& r) {
+  Tiling t;
   t.input_on_chip = r.input[0];
   t.output_on_chip = r.output;
   return t;
@@ -125,7 +126,14 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   }
   if (const auto* lut = std::get_if<LutLayer>(&layer.work)) {
     NPU_ASSIGN_OR_RETURN(auto choice,
-                         ChooseLutTiling(config, *lut, LutResidency(residency), sram_budget));
+                         ChooseLutTiling(config, *lut, OneInputResidency<LutTiling>(residency),
+                                         sram_budget));
+    return Scheduled(std::move(choice));
+  }
+  if (const auto* norm = std::get_if<NormLayer>(&layer.work)) {
+    NPU_ASSIGN_OR_RETURN(auto choice,
+                         ChooseNormTiling(config, *norm, OneInputResidency<NormTiling>(residency),
+                                          sram_budget));
     return Scheduled(std::move(choice));
   }
   if (const auto* resize = std::get_if<ResizeLayer>(&layer.work)) {

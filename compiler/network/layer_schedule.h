@@ -32,7 +32,7 @@ struct LayerSchedule {
   // matrix products: one for every batch index.
   std::variant<TilingChoice, VectorChoice<PoolTiling>, VectorChoice<EltwiseTiling>,
                VectorChoice<LutTiling>, VectorChoice<ResizeTiling>, VectorChoice<CopyTiling>,
-               VectorChoice<GatherTiling>, CpuChoice>
+               VectorChoice<GatherTiling>, VectorChoice<NormTiling>, CpuChoice>
       choice;
   uint64_t scratch_bytes = 0;
   std::string Describe() const;  // the tiling text for LayerInfo

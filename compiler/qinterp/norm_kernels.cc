@@ -16,6 +16,7 @@
 #include "compiler/qinterp/shape_util.h"
 #include "compiler/qinterp/tensor_kernels.h"
 #include "hw/spec/arith.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::compiler::qinterp {
@@ -60,22 +61,16 @@ void SoftmaxKernel(const ir::Node& n, std::span<const int8_t> x, std::vector<int
 }
 
 void LayerNormKernel(const ir::Node& n, std::span<const int8_t> x, std::vector<int8_t>& y) {
-  const int64_t c = n.input(0)->shape().back(), zx = Zp(n.input(0)), zy = Zp(n.output(0));
+  const int64_t c = n.input(0)->shape().back();
   const auto w = n.input(1)->data<int8_t>();
   const auto bias = n.input(2)->data<int32_t>();
   const QRequant r = *ReadRequant(n, c);
-  const int64_t eps = n.attrs().GetInt("eps_term", 0);
+  std::vector<spec::LayerNormChannel> channels(c);
+  for (int64_t k = 0; k < c; ++k) channels[k] = {w[k], bias[k], r.multiplier[k], r.shift[k]};
   for (size_t row = 0; row < x.size() / c; ++row) {
-    const int8_t* xr = x.data() + row * c;
-    int64_t s1 = 0, s2 = 0;
-    for (int64_t k = 0; k < c; ++k) s1 += xr[k] - zx, s2 += int64_t{xr[k] - zx} * (xr[k] - zx);
-    const uint64_t sd = spec::ISqrt(uint64_t(c * s2 - s1 * s1 + eps));
-    for (int64_t k = 0; k < c; ++k) {
-      const int64_t q = sd == 0 ? 0 : spec::RoundDiv((c * (xr[k] - zx) - s1) * 4096, int64_t(sd));
-      const int32_t acc = Sat32(int64_t{Sat32(q)} * w[k]);
-      y[row * c + k] = spec::Requantize(acc, bias[k], r.multiplier[k], r.shift[k], int32_t(zy),
-                                        r.clamp.min, r.clamp.max);
-    }
+    spec::LayerNormRow(x.subspan(row * c, c), Zp(n.input(0)), n.attrs().GetInt("eps_term", 0),
+                       channels, Zp(n.output(0)), r.clamp.min, r.clamp.max,
+                       std::span<int8_t>(y).subspan(row * c, c));
   }
 }
 

@@ -6,7 +6,8 @@
 // broadcast, part of one pixel reads b[channel...] without broadcast (per channel) or b[pixel] as
 // a scalar (per pixel); 4. ELTWISE into a's slot (an on-chip a: an output slot; an on-chip
 // output: in place); 5. STORE unless the output is on chip.
-// LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE.
+// LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE. LNORM
+// likewise, its records for the table, its chunks whole pixels.
 // Copy: per chunk, LOAD into a slot and STORE from it; a shuffle's LOAD (whole pixels) scatters
 // each group's channels into their shuffled places.
 // Gather: per chunk of output rows, LOADs gathering them from the input, one STORE.
@@ -148,31 +149,70 @@ std::vector<spec::Instruction> EmitEltwise(const EltwiseLayer& l, const EltwiseT
   return out;
 }
 
-std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
-                                       const VectorPlan& plan, const LutOperands& ops) {
+namespace {
+
+// A one-input layer's chunks (LUT, LNORM): its constant block LOADed once into plan.table, then
+// per chunk the input LOADed unless on chip, the instruction `make(in_addr, out_addr, chunk)`
+// writing over the input's slot (an on-chip input: an output slot; an on-chip output: in place),
+// and the STORE unless the output is on chip.
+template <class Make>
+std::vector<spec::Instruction> EmitOneInput(const std::vector<ElementChunk>& chunks,
+                                            bool input_on_chip, bool output_on_chip,
+                                            uint64_t out_element_bytes, const VectorPlan& plan,
+                                            const TensorPlace& input, const TensorPlace& output,
+                                            uint64_t constant, uint64_t constant_bytes,
+                                            Make make) {
   std::vector<spec::Instruction> out;
-  Dma(out, spec::Opcode::kLoad, ContiguousCopy(ops.table, plan.table.base, l.TableBytes()));
-  const uint64_t ob = l.OutputElementBytes();  // the input is int8 either way
-  const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk);
+  Dma(out, spec::Opcode::kLoad, ContiguousCopy(constant, plan.table.base, constant_bytes));
+  const uint64_t ob = out_element_bytes;  // the input is int8 either way
   for (uint64_t k = 0; k < chunks.size(); ++k) {
     const auto [offset, n] = chunks[k];
-    spec::LutArgs a;
-    a.in_addr =
-        static_cast<uint32_t>(Operand(out, ops.input, t.input_on_chip, plan.a, k, offset, n));
-    a.table_addr = static_cast<uint32_t>(plan.table.base);
-    a.out_addr =
-        static_cast<uint32_t>(t.output_on_chip  ? ops.output.addr + offset * ob
-                              : t.input_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
-                                                : a.in_addr);
-    a.count = static_cast<uint32_t>(n);
-    a.fp16_out = l.fp16_out;
-    out.push_back({spec::Opcode::kLut, 0, 0, a});
-    if (!t.output_on_chip) {
-      Dma(out, spec::Opcode::kStore,
-          ContiguousCopy(ops.output.addr + offset * ob, a.out_addr, n * ob));
+    const uint64_t in = Operand(out, input, input_on_chip, plan.a, k, offset, n);
+    const uint64_t result = output_on_chip  ? output.addr + offset * ob
+                            : input_on_chip ? plan.out.Addr(uint32_t(k % plan.out.slots))
+                                            : in;
+    out.push_back(make(uint32_t(in), uint32_t(result), chunks[k]));
+    if (!output_on_chip) {
+      Dma(out, spec::Opcode::kStore, ContiguousCopy(output.addr + offset * ob, result, n * ob));
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<spec::Instruction> EmitLut(const LutLayer& l, const LutTiling& t,
+                                       const VectorPlan& plan, const LutOperands& ops) {
+  return EmitOneInput(Chunks(l.Elements(), t.chunk), t.input_on_chip, t.output_on_chip,
+                      l.OutputElementBytes(), plan, ops.input, ops.output, ops.table,
+                      l.TableBytes(), [&](uint32_t in, uint32_t result, const ElementChunk& c) {
+                        spec::LutArgs a;
+                        a.in_addr = in;
+                        a.table_addr = static_cast<uint32_t>(plan.table.base);
+                        a.out_addr = result;
+                        a.count = static_cast<uint32_t>(c.count);
+                        a.fp16_out = l.fp16_out;
+                        return spec::Instruction{spec::Opcode::kLut, 0, 0, a};
+                      });
+}
+
+std::vector<spec::Instruction> EmitNorm(const NormLayer& l, const NormTiling& t,
+                                        const VectorPlan& plan, const NormOperands& ops) {
+  return EmitOneInput(Chunks(l.Elements(), t.chunk), t.input_on_chip, t.output_on_chip, 1, plan,
+                      ops.input, ops.output, ops.params, l.ParamBytes(),
+                      [&](uint32_t in, uint32_t result, const ElementChunk& c) {
+                        spec::LnormArgs a;
+                        a.in_addr = in;
+                        a.out_addr = result;
+                        a.param_addr = static_cast<uint32_t>(plan.table.base);
+                        a.pixels = static_cast<uint32_t>(c.count / l.c);
+                        a.channels = l.c;
+                        a.in_zero_point = l.in_zero_point;
+                        a.out_zero_point = l.out_zero_point;
+                        a.eps_term = l.eps_term;
+                        a.clamp_min = l.clamp_min, a.clamp_max = l.clamp_max;
+                        return spec::Instruction{spec::Opcode::kLnorm, 0, 0, a};
+                      });
 }
 
 std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,

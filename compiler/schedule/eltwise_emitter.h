@@ -2,7 +2,7 @@
 // (tiling/eltwise_tiling.h): LOADs of operands in DRAM into alternating slots, the instruction
 // (its result overwriting the input's slot), and the STORE of the result unless the output is on
 // chip (then written in place). A b loaded once (broadcast per channel or scalar) and a LUT's
-// table are LOADed first. Token masks are left empty: dependencies.h derives them from the
+// table (LNORM's records) are LOADed first. Token masks are left empty: dependencies.h derives them from the
 // footprints.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
+#include "compiler/layer/norm_layer.h"
 #include "compiler/schedule/tensor_place.h"
 #include "compiler/tiling/eltwise_tiling.h"
 #include "hw/spec/isa.h"
@@ -34,6 +35,14 @@ struct LutOperands {
 };
 std::vector<spec::Instruction> EmitLut(const LutLayer& layer, const LutTiling& tiling,
                                        const VectorPlan& plan, const LutOperands& operands);
+
+// `output` may be the same place as `input`.
+struct NormOperands {
+  TensorPlace input, output;
+  uint64_t params = 0;  // DRAM offset of the layer's LNORM records
+};
+std::vector<spec::Instruction> EmitNorm(const NormLayer& layer, const NormTiling& tiling,
+                                        const VectorPlan& plan, const NormOperands& operands);
 
 // Both in DRAM; either may be a channel slice of a wider tensor (TensorPlace::channels above
 // layer.c), never overlapping the other. A shuffle (layer.group > 1) needs chunks of whole

@@ -10,6 +10,7 @@
 
 #include "compiler/compile.h"
 #include "hw/spec/fp16.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/sram_words.h"
@@ -147,6 +148,7 @@ Status FunctionalExecutor::Execute(size_t index) {
   if (const auto* lut = std::get_if<spec::LutArgs>(&insn.args)) return Lut(*lut);
   if (const auto* resize = std::get_if<spec::ResizeArgs>(&insn.args)) return Resize(*resize);
   if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) return DwConv(*dw);
+  if (const auto* lnorm = std::get_if<spec::LnormArgs>(&insn.args)) return Lnorm(*lnorm);
   return Act(std::get<spec::ActArgs>(insn.args));
 }
 
@@ -242,6 +244,23 @@ Status FunctionalExecutor::DwConv(const spec::DwConvArgs& d) {
     return InvalidArgument("DWCONV requantisation shift outside 1..62");
   }
   WritePixels(d.out_addr, out, uint64_t{d.out_h} * d.out_w, d.channels, d.out_pixel_stride);
+  return Status::Ok();
+}
+
+Status FunctionalExecutor::Lnorm(const spec::LnormArgs& l) {
+  if (const std::string bad = spec::CheckLnorm(l); !bad.empty()) return InvalidArgument(bad);
+  const uint64_t bytes = spec::LnormBytes(l), params = spec::LnormParamBytes(l);
+  if (!InRange(l.in_addr, bytes, sram_.size()) || !InRange(l.param_addr, params, sram_.size()) ||
+      !InRange(l.out_addr, bytes, sram_.size())) {
+    return InvalidArgument("LNORM operand out of range");
+  }
+  std::vector<int8_t> out;
+  const auto* raw = reinterpret_cast<const uint8_t*>(Sram());
+  if (spec::ComputeLnorm(l, {Sram() + l.in_addr, bytes}, {raw + l.param_addr, params}, out) !=
+      spec::regs::ErrorCode::kNone) {
+    return InvalidArgument("LNORM requantisation shift outside 1..62 or gamma outside int8");
+  }
+  std::memcpy(sram_.data() + l.out_addr, out.data(), bytes);
   return Status::Ok();
 }
 

@@ -52,6 +52,7 @@ class FunctionalExecutor {
   Status Lut(const spec::LutArgs& lut);
   Status Resize(const spec::ResizeArgs& resize);
   Status DwConv(const spec::DwConvArgs& dw);
+  Status Lnorm(const spec::LnormArgs& lnorm);
   const int8_t* Sram() const { return reinterpret_cast<const int8_t*>(sram_.data()); }
   // Reads `pixels` runs of `channels` bytes, `stride` apart, from `addr` into dense `in`.
   void ReadPixels(uint64_t addr, std::vector<int8_t>& in, uint64_t pixels, uint64_t channels,

@@ -61,6 +61,11 @@ std::string ToString(const LutTiling& t) {
                      t.output_on_chip ? " out=sram" : "");
 }
 
+std::string ToString(const NormTiling& t) {
+  return fmt::format("pixels={}{}{}", t.chunk, t.input_on_chip ? " in=sram" : "",
+                     t.output_on_chip ? " out=sram" : "");
+}
+
 std::string ToString(const CopyTiling& t) { return fmt::format("chunk={}", t.chunk); }
 
 std::string ToString(const GatherTiling& t) { return fmt::format("rows={}", t.chunk); }
@@ -107,18 +112,35 @@ VectorPlan PlanEltwiseSram(const EltwiseLayer& l, const EltwiseTiling& t, uint32
   return plan;
 }
 
-VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
-  const uint32_t slots = l.Elements() > t.chunk ? 2 : 1;
+namespace {
+
+// A one-input layer with a constant block loaded once (a LUT's table, LNORM's records): the
+// result overwrites the input's slot (the instruction reads a chunk before writing it), which
+// holds the larger of the two; an on-chip input needs output slots of its own.
+VectorPlan PlanOneInputSram(uint64_t elements, uint64_t chunk, uint64_t out_element_bytes,
+                            uint64_t constant_bytes, bool input_on_chip, bool output_on_chip,
+                            uint32_t align) {
+  const uint32_t slots = elements > chunk ? 2 : 1;
   VectorPlan plan;
   uint64_t cursor = 0;
-  // The result overwrites the input's slot (LUT reads the whole input first), which with
-  // fp16_out holds twice the input's bytes.
-  const uint64_t out_bytes = t.chunk * l.OutputElementBytes();
-  plan.a = Place(&cursor, out_bytes, t.input_on_chip ? 0 : slots, align);
-  plan.table = Place(&cursor, l.TableBytes(), 1, align);
-  plan.out = Place(&cursor, out_bytes, t.input_on_chip && !t.output_on_chip ? slots : 0, align);
+  const uint64_t out_bytes = chunk * out_element_bytes;
+  plan.a = Place(&cursor, out_bytes, input_on_chip ? 0 : slots, align);
+  plan.table = Place(&cursor, constant_bytes, 1, align);
+  plan.out = Place(&cursor, out_bytes, input_on_chip && !output_on_chip ? slots : 0, align);
   plan.sram_bytes = cursor;
   return plan;
+}
+
+}  // namespace
+
+VectorPlan PlanLutSram(const LutLayer& l, const LutTiling& t, uint32_t align) {
+  return PlanOneInputSram(l.Elements(), t.chunk, l.OutputElementBytes(), l.TableBytes(),
+                          t.input_on_chip, t.output_on_chip, align);
+}
+
+VectorPlan PlanNormSram(const NormLayer& l, const NormTiling& t, uint32_t align) {
+  return PlanOneInputSram(l.Elements(), t.chunk, 1, l.ParamBytes(), t.input_on_chip,
+                          t.output_on_chip, align);
 }
 
 VectorPlan PlanCopySram(const CopyLayer& l, const CopyTiling& t, uint32_t align) {
@@ -239,29 +261,74 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
   return fitting[vector_search::Pick(costs)];
 }
 
+namespace {
+
+// The search of a one-input layer with a constant block (LUT, LNORM): `groups` of chunk sizes,
+// `work` the vector unit's cycles for one chunk of that many elements.
+template <class Layer, class Tiling, class PlanFn, class EmitFn, class WorkFn>
+StatusOr<VectorChoice<Tiling>> ChooseOneInputTiling(
+    const spec::NpuConfig& c, const Layer& l, Tiling on_chip, uint64_t sram_budget,
+    const std::vector<std::vector<uint64_t>>& groups, uint64_t constant_bytes,
+    uint64_t out_element_bytes, PlanFn plan_fn, EmitFn emit_fn, WorkFn work, const char* unit) {
+  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
+  auto emit = [&](const Tiling& t, const VectorPlan& plan) {
+    uint64_t dram = 0, sram = plan.sram_bytes;
+    const uint32_t oe = uint32_t(out_element_bytes);
+    const TensorPlace in = ReplayPlace(t.input_on_chip, &dram, &sram, l.Elements(), l.c);
+    const TensorPlace out =
+        ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * oe, l.c, oe);
+    return emit_fn(t, plan, in, out, ReplayPlace(false, &dram, &sram, constant_bytes, 1).addr);
+  };
+  auto bound = [&](const Tiling& t) {
+    uint64_t cycles = 0;
+    for (const ElementChunk& chunk : Chunks(l.Elements(), t.chunk)) cycles += work(chunk.count);
+    return cycles;
+  };
+  std::vector<Replayed> costs;
+  const std::vector<VectorChoice<Tiling>> fitting =
+      TryChunks(c, budget, groups, on_chip, plan_fn, emit, bound, costs);
+  if (fitting.empty()) {
+    Tiling minimal = on_chip;
+    minimal.chunk = groups.back().front();
+    return NoChunkFits(c, l.DisplayName(), plan_fn(minimal, 1).sram_bytes, sram_budget, unit);
+  }
+  return fitting[vector_search::Pick(costs)];
+}
+
+}  // namespace
+
 StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, const LutLayer& l,
                                                   LutTiling on_chip, uint64_t sram_budget) {
   NPU_TRY(CheckLutLayer(l));
-  const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
-  auto emit = [&](const LutTiling& t, const VectorPlan& plan) {
-    uint64_t dram = 0, sram = plan.sram_bytes;
-    const uint32_t oe = uint32_t(l.OutputElementBytes());
-    const LutOperands ops{ReplayPlace(t.input_on_chip, &dram, &sram, l.Elements(), l.c),
-                          ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements() * oe, l.c, oe),
-                          ReplayPlace(false, &dram, &sram, l.TableBytes(), 1).addr};
-    return EmitLut(l, t, plan, ops);
-  };
-  std::vector<Replayed> costs;
-  auto bound = [&](const LutTiling& t) { return VectorBound(c, l.Elements(), 0, 1, t); };
-  const std::vector<VectorChoice<LutTiling>> fitting = TryChunks(
-      c, budget, ChunkGroups(l.h, l.w, l.c, 0), on_chip,
-      [&](const LutTiling& t, uint32_t a) { return PlanLutSram(l, t, a); }, emit, bound, costs);
-  if (fitting.empty()) {
-    LutTiling minimal = on_chip;
-    minimal.chunk = 1;
-    return NoChunkFits(c, l.DisplayName(), PlanLutSram(l, minimal, 1).sram_bytes, sram_budget);
-  }
-  return fitting[vector_search::Pick(costs)];
+  return ChooseOneInputTiling(
+      c, l, on_chip, sram_budget, ChunkGroups(l.h, l.w, l.c, 0), l.TableBytes(),
+      l.OutputElementBytes(),
+      [&](const LutTiling& t, uint32_t a) { return PlanLutSram(l, t, a); },
+      [&](const LutTiling& t, const VectorPlan& plan, const TensorPlace& in,
+          const TensorPlace& out, uint64_t table) {
+        return EmitLut(l, t, plan, {in, out, table});
+      },
+      [&](uint64_t n) { return spec::ActComputeCycles(c, n); }, "element");
+}
+
+StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, const NormLayer& l,
+                                                    NormTiling on_chip, uint64_t sram_budget) {
+  NPU_TRY(CheckNormLayer(l));
+  std::vector<std::vector<uint64_t>> groups = ChunkGroups(l.h, l.w, l.c, l.c);
+  groups.pop_back();  // parts of one pixel: LNORM normalises whole ones
+  return ChooseOneInputTiling(
+      c, l, on_chip, sram_budget, groups, l.ParamBytes(), 1,
+      [&](const NormTiling& t, uint32_t a) { return PlanNormSram(l, t, a); },
+      [&](const NormTiling& t, const VectorPlan& plan, const TensorPlace& in,
+          const TensorPlace& out, uint64_t params) {
+        return EmitNorm(l, t, plan, {in, out, params});
+      },
+      [&](uint64_t n) {
+        spec::Instruction lnorm{spec::Opcode::kLnorm, 0, 0,
+                                spec::LnormArgs{.pixels = uint32_t(n / l.c), .channels = l.c}};
+        return spec::ActComputeCycles(c, spec::VectorLaneCycles(c, lnorm));
+      },
+      "pixel");
 }
 
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& c, const CopyLayer& l,

@@ -1,4 +1,5 @@
-// Tilings of the elementwise vector layers, ELTWISE and LUT: one instruction per chunk of the
+// Tilings of the elementwise vector layers, ELTWISE and LUT (and LNORM, whose chunks are whole
+// pixels, and copies and gathers): one instruction per chunk of the
 // flattened NHWC tensors (any chunk of the dense bytes is elementwise-valid, except that an
 // ELTWISE broadcasting b per channel or per pixel covers whole pixels or part of one). Whole rows
 // first, so the next layer can start on the first ones; parts of a row only when no number of
@@ -15,6 +16,7 @@
 #include "compiler/layer/eltwise_layer.h"
 #include "compiler/layer/gather_layer.h"
 #include "compiler/layer/lut_layer.h"
+#include "compiler/layer/norm_layer.h"
 #include "compiler/tiling/vector_tiling.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -28,6 +30,12 @@ struct EltwiseTiling {
 
 struct LutTiling {
   uint64_t chunk = 1;  // elements per LUT
+  bool input_on_chip = false, output_on_chip = false;
+};
+
+// A layer normalisation's: chunks of whole pixels, LNORM normalising a pixel at a time.
+struct NormTiling {
+  uint64_t chunk = 1;  // elements per LNORM: a multiple of the layer's channels
   bool input_on_chip = false, output_on_chip = false;
 };
 
@@ -45,6 +53,7 @@ struct GatherTiling {
 
 std::string ToString(const EltwiseTiling& tiling);
 std::string ToString(const LutTiling& tiling);
+std::string ToString(const NormTiling& tiling);
 std::string ToString(const CopyTiling& tiling);
 std::string ToString(const GatherTiling& tiling);
 
@@ -67,6 +76,7 @@ bool BLoadedOnce(const EltwiseLayer& layer);
 VectorPlan PlanEltwiseSram(const EltwiseLayer& layer, const EltwiseTiling& tiling,
                            uint32_t align_bytes);
 VectorPlan PlanLutSram(const LutLayer& layer, const LutTiling& tiling, uint32_t align_bytes);
+VectorPlan PlanNormSram(const NormLayer& layer, const NormTiling& tiling, uint32_t align_bytes);
 VectorPlan PlanCopySram(const CopyLayer& layer, const CopyTiling& tiling, uint32_t align_bytes);
 VectorPlan PlanGatherSram(const GatherLayer& layer, const GatherTiling& tiling,
                           uint32_t align_bytes);
@@ -81,6 +91,9 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
 StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& config,
                                                   const LutLayer& layer, LutTiling on_chip,
                                                   uint64_t sram_budget);
+StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& config,
+                                                    const NormLayer& layer, NormTiling on_chip,
+                                                    uint64_t sram_budget);
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& config,
                                                     const CopyLayer& layer, uint64_t sram_budget);
 StatusOr<VectorChoice<GatherTiling>> ChooseGatherTiling(const spec::NpuConfig& config,

@@ -10,6 +10,7 @@
 #include "firmware/cpu/operand_rules.h"
 #include "firmware/cpu/tensor_index.h"
 #include "hw/spec/arith.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/semantics.h"
 
 namespace npu::fw::cpu {
@@ -48,26 +49,17 @@ Status Softmax(Call& call) {
 
 Status LayerNorm(Call& call) {
   const Operand &x = call.inputs[0], &w = call.inputs[1], &bias = call.inputs[2];
-  const int64_t c = x.desc->shape(x.desc->shape_size() - 1), zx = x.zero_point();
+  const int64_t c = x.desc->shape(x.desc->shape_size() - 1);
   const std::vector<int64_t> m = call.Ints("multiplier"), s = call.Ints("shift");
-  const int64_t eps = call.Int("eps_term");
-  const int32_t zy = call.op.outputs(0).zero_point();
+  std::vector<spec::LayerNormChannel> channels(c);
+  for (int64_t k = 0; k < c; ++k) {
+    channels[k] = {w.i8()[k], bias.i32()[k], int32_t(m[k]), int32_t(s[k])};
+  }
+  std::span<int8_t> y(call.outputs[0]);
   for (size_t row = 0; row < x.i8().size() / c; ++row) {
-    const int8_t* xr = x.i8().data() + row * c;
-    int64_t s1 = 0, s2 = 0;
-    for (int64_t k = 0; k < c; ++k) {
-      const int64_t v = xr[k] - zx;
-      s1 += v;
-      s2 += v * v;
-    }
-    const uint64_t sd = spec::ISqrt(uint64_t(c * s2 - s1 * s1 + eps));
-    for (int64_t k = 0; k < c; ++k) {
-      const int64_t q = sd == 0 ? 0 : spec::RoundDiv((c * (xr[k] - zx) - s1) * 4096, int64_t(sd));
-      const int32_t acc = Sat32(int64_t{Sat32(q)} * w.i8()[k]);
-      call.outputs[0][row * c + k] = spec::Requantize(acc, bias.i32()[k], int32_t(m[k]), int(s[k]),
-                                                      zy, int32_t(call.Int("clamp_min", -128)),
-                                                      int32_t(call.Int("clamp_max", 127)));
-    }
+    spec::LayerNormRow(x.i8().subspan(row * c, c), x.zero_point(), call.Int("eps_term"), channels,
+                       call.op.outputs(0).zero_point(), int32_t(call.Int("clamp_min", -128)),
+                       int32_t(call.Int("clamp_max", 127)), y.subspan(row * c, c));
   }
   return Status::Ok();
 }

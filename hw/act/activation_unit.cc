@@ -8,6 +8,7 @@
 #include "hw/common/in_order_queue.h"
 #include "hw/common/payload.h"
 #include "hw/spec/fp16.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
@@ -50,6 +51,8 @@ UnitResult ActivationUnit::Execute(const spec::Instruction& insn) {
     result = ExecuteResize(*resize, accesses, sram_timing);
   } else if (const auto* dw = std::get_if<spec::DwConvArgs>(&insn.args)) {
     result = ExecuteDwConv(*dw, accesses, sram_timing);
+  } else if (const auto* lnorm = std::get_if<spec::LnormArgs>(&insn.args)) {
+    result = ExecuteLnorm(*lnorm, accesses, sram_timing);
   } else {
     result = ExecuteEltwise(std::get<spec::EltwiseArgs>(insn.args), accesses, sram_timing);
   }
@@ -220,6 +223,37 @@ UnitResult ActivationUnit::ExecuteDwConv(const spec::DwConvArgs& dw, SramAccessL
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   UnitResult done;
   done.events.vector_macs = spec::ConvMacs(spec::DwConvAsConv(dw));
+  return done;
+}
+
+// Accesses: parameters, input (reads), output (write). Faults without a normaliser
+// (act.norm_dividers = 0): the binary was compiled for another NPU.
+UnitResult ActivationUnit::ExecuteLnorm(const spec::LnormArgs& lnorm, SramAccessList& accesses,
+                                        SramTiming& sram_timing) {
+  if (ctx_.config.act().norm_dividers() == 0) {
+    return {ErrorCode::kBadInstruction,
+            "lnorm: this NPU has no layer normaliser (act.norm_dividers = 0)"};
+  }
+  if (const std::string problem = spec::CheckLnorm(lnorm); !problem.empty()) {
+    return {ErrorCode::kBadInstruction, "lnorm: " + problem};
+  }
+  params_.resize(accesses[0].bytes());
+  in_a_.resize(accesses[1].bytes());
+  accesses.Bind(0, params_.data());
+  accesses.Bind(1, in_a_.data());
+  if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  if (ctx_.compute_data) {
+    if (spec::ComputeLnorm(lnorm, in_a_, params_, out_) != ErrorCode::kNone) {
+      return {ErrorCode::kBadParameter,
+              "lnorm: a requantisation shift is outside 1..62 or a gamma outside int8"};
+    }
+  } else {
+    out_.resize(spec::LnormBytes(lnorm));
+  }
+  accesses.Bind(2, out_.data());
+  if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
+  UnitResult done;
+  done.events.vector_divides = spec::LnormBytes(lnorm) + lnorm.pixels;  // + a root a row
   return done;
 }
 

@@ -12,6 +12,8 @@
 //          (spec::ComputeResize).
 //  DWCONV  a depthwise convolution and its requantisation in one pass on the lanes' depthwise
 //          multipliers (act.depthwise_taps; spec::ComputeDwConv), int8 SRAM in and out.
+//  LNORM   layer normalisation of whole pixels on the normaliser's dividers (act.norm_dividers;
+//          spec::ComputeLnorm), int8 SRAM in and out.
 // Each makes the SRAM accesses spec::UnitSramAccesses lists, and takes max(its vector cycles,
 // the SRAM cycles of those accesses) plus the cycles they lose to banks busy with other units
 // (spec::IdealCycles gives the first part).
@@ -55,6 +57,8 @@ class ActivationUnit : public sc_core::sc_module {
                            SramTiming& sram_timing);
   UnitResult ExecuteDwConv(const spec::DwConvArgs& dw, SramAccessList& accesses,
                            SramTiming& sram_timing);
+  UnitResult ExecuteLnorm(const spec::LnormArgs& lnorm, SramAccessList& accesses,
+                          SramTiming& sram_timing);
 
   UnitContext& ctx_;
   std::vector<uint8_t> params_;

@@ -24,6 +24,11 @@ double VectorLaneUm2() { return kMult32Um2 + 2 * kAdd32Um2 + 64 * kFlipFlopUm2; 
 // A lane's depthwise datapath, per tap: an int8 multiplier, a 32-bit adder of the sum's tree and
 // the tap's 8-bit weight register (the window's inputs arrive through the lane's operand port).
 double DepthwiseTapUm2() { return kMult8Um2 + kAdd32Um2 + 8 * kFlipFlopUm2; }
+// The layer normaliser's pipelined divider: a restoring division of 32 quotient bits, 32 stages
+// each a 32-bit subtractor with registers for the partial remainder, the divisor and the quotient
+// so far. Its integer square root (32 result bits of a 64-bit radicand) is the same structure,
+// counted as one more divider.
+double NormDividerUm2() { return 32 * (kAdd32Um2 + 3 * 32 * kFlipFlopUm2); }
 // Three 32-bit address adders and the descriptor registers of a channel.
 double DmaChannelLogicUm2() { return 3 * kAdd32Um2 + 4 * 32 * kFlipFlopUm2; }
 
@@ -78,8 +83,10 @@ AreaBreakdown UnitAreas(const NpuConfig& c) {
   a[int(AreaUnit::kSram)] =
       banks * SramMacroArea45Mm2(c.sram().size_bytes() / banks, c.sram().bank_width_bytes());
   a[int(AreaUnit::kAccumulator)] = AccumulatorArea45Mm2(c);
+  const uint32_t dividers = c.act().norm_dividers();
   a[int(AreaUnit::kVectorUnit)] =
-      c.act().lanes() * (VectorLaneUm2() + c.act().depthwise_taps() * DepthwiseTapUm2()) /
+      (c.act().lanes() * (VectorLaneUm2() + c.act().depthwise_taps() * DepthwiseTapUm2()) +
+       (dividers > 0 ? dividers + 1 : 0) * NormDividerUm2()) /
       kUm2PerMm2;
   a[int(AreaUnit::kDma)] = DmaArea45Mm2(c);
   a[int(AreaUnit::kInterconnect)] = InterconnectArea45Mm2(c);

@@ -158,6 +158,7 @@ NpuConfig DefaultConfig() {
   c.mutable_act()->set_pipeline_cycles(4);
   c.mutable_act()->set_fp16_element_cycles(2);
   c.mutable_act()->set_depthwise_taps(9);  // a 3x3 window a lane per cycle
+  c.mutable_act()->set_norm_dividers(16);
   c.mutable_cmd()->set_queue_depth(32);
   c.mutable_cmd()->set_fetch_batch(16);
   c.mutable_cpu()->set_core(LARGE_CORE);
@@ -259,6 +260,7 @@ uint64_t Fingerprint(const NpuConfig& config) {
   if (hardware.mac().row_groups() == 1) hardware.mutable_mac()->clear_row_groups();
   if (hardware.act().fp16_element_cycles() == 2) hardware.mutable_act()->clear_fp16_element_cycles();
   if (hardware.act().depthwise_taps() == 0) hardware.mutable_act()->clear_depthwise_taps();
+  if (hardware.act().norm_dividers() == 0) hardware.mutable_act()->clear_norm_dividers();
   // No map fields, so the plain serialisation is canonical: fields in number order.
   return Crc64(hardware.SerializeAsString());
 }

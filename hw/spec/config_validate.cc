@@ -113,6 +113,7 @@ Status ValidateRest(const NpuConfig& c) {
     return s;
   }
   if (auto s = Range("act.depthwise_taps", c.act().depthwise_taps(), 0, 64); !s.ok()) return s;
+  if (auto s = Range("act.norm_dividers", c.act().norm_dividers(), 0, 1024); !s.ok()) return s;
   if (auto s = Range("act.pipeline_cycles", c.act().pipeline_cycles(), 0, 1000); !s.ok()) return s;
   if (auto s = Range("cmd.queue_depth", c.cmd().queue_depth(), 1, 4096); !s.ok()) return s;
   if (auto s = Range("cmd.fetch_batch", c.cmd().fetch_batch(), 1, 1024); !s.ok()) return s;

@@ -14,6 +14,8 @@ namespace {
 constexpr double kMult8Pj = 0.2, kAdd32Pj = 0.1, kMult32Pj = 3.1;  // Horowitz
 constexpr double kFpMult16Pj = 1.1, kFpAdd32Pj = 0.9;               // Horowitz
 constexpr double kSram8KiB32BitPj = 5.0;                           // Horowitz
+// A restoring division (and the normaliser's square root): one 32-bit subtract per result bit.
+constexpr double kDivideSteps = 32;
 // On-chip wire energy per bit and mm at 45 nm (an assumption, docs/energy-area.md).
 constexpr double kWirePjPerBitMm = 0.1;
 
@@ -59,6 +61,7 @@ EnergyCosts ResolveEnergyCosts(const NpuConfig& c) {
   e.sram_write_word_pj = e.sram_read_word_pj;
   e.acc_entry_pj = s * SramWordEnergy45Pj(c.mac().acc_buffer_bytes() / c.mac().cols(), 4);
   e.vector_op_pj = s * (kMult32Pj + kAdd32Pj);
+  e.divide_pj = s * kDivideSteps * kAdd32Pj;
   e.dma_pj_per_byte = s * DmaPjPerByte45(c);
   e.interconnect_pj_per_byte = s * InterconnectPjPerByte45(c);
   e.dram_pj_per_byte = tech.dram_pj_per_byte;
@@ -77,8 +80,9 @@ EnergyBreakdown EventEnergy(const EnergyCosts& c, const UnitEvents& ev) {
   e[int(EnergyUnit::kAccumulator)] =
       double(ev.acc_read_bytes + ev.acc_write_bytes) / 4 * c.acc_entry_pj;
   // The depthwise datapath's multiply-accumulates cost what the array's int8 ones do.
-  e[int(EnergyUnit::kVectorUnit)] =
-      double(ev.vector_ops) * c.vector_op_pj + double(ev.vector_macs) * c.mac_pj;
+  e[int(EnergyUnit::kVectorUnit)] = double(ev.vector_ops) * c.vector_op_pj +
+                                    double(ev.vector_macs) * c.mac_pj +
+                                    double(ev.vector_divides) * c.divide_pj;
   e[int(EnergyUnit::kDma)] = double(ev.dma_bytes) * c.dma_pj_per_byte;
   e[int(EnergyUnit::kInterconnect)] = double(dram_bytes) * c.interconnect_pj_per_byte;
   e[int(EnergyUnit::kDram)] = double(dram_bytes) * c.dram_pj_per_byte;

@@ -36,6 +36,7 @@ struct EnergyCosts {
   double sram_read_word_pj = 0, sram_write_word_pj = 0;  // one bank word of bank_width_bytes
   double acc_entry_pj = 0;                               // one int32 entry, read or write
   double vector_op_pj = 0;
+  double divide_pj = 0;  // one LNORM division or square root (32 subtract steps)
   double dma_pj_per_byte = 0;
   double interconnect_pj_per_byte = 0;
   double dram_pj_per_byte = 0;

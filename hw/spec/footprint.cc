@@ -1,6 +1,7 @@
 // Instruction footprints.
 #include "hw/spec/footprint.h"
 
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/sram_words.h"
@@ -60,6 +61,11 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back(
         {Space::kSram, d->param_addr, d->param_addr + DwConvParamBytes(*d), false, "param_addr"});
     f.push_back({Space::kSram, d->out_addr, d->out_addr + DwConvOutputSpan(*d), true, "out_addr"});
+  } else if (const auto* n = std::get_if<LnormArgs>(&insn.args)) {
+    f.push_back(
+        {Space::kSram, n->param_addr, n->param_addr + LnormParamBytes(*n), false, "param_addr"});
+    f.push_back({Space::kSram, n->in_addr, n->in_addr + LnormBytes(*n), false, "in_addr"});
+    f.push_back({Space::kSram, n->out_addr, n->out_addr + LnormBytes(*n), true, "out_addr"});
   } else if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     f.push_back({Space::kSram, r->row_taps_addr, r->row_taps_addr + ResizeRowTapBytes(*r), false,
                  "row_taps_addr"});

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "hw/spec/footprint.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
@@ -21,6 +22,7 @@ std::string UnitFieldCheck(const Instruction& insn) {
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) return CheckLut(*l);
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return CheckResize(*r);
   if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) return CheckDwConv(*d);
+  if (const auto* n = std::get_if<LnormArgs>(&insn.args)) return CheckLnorm(*n);
   return "";
 }
 

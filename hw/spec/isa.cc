@@ -85,6 +85,8 @@ size_t ArgsIndex(Opcode opcode) {
       return 6;
     case Opcode::kDwConv:
       return 7;
+    case Opcode::kLnorm:
+      return 8;
   }
   return 0;
 }
@@ -144,6 +146,8 @@ std::string_view OpcodeName(Opcode opcode) {
       return "resize";
     case Opcode::kDwConv:
       return "dwconv";
+    case Opcode::kLnorm:
+      return "lnorm";
   }
   return "?";
 }
@@ -160,6 +164,7 @@ Queue QueueOf(Opcode opcode) {
     case Opcode::kLut:
     case Opcode::kResize:
     case Opcode::kDwConv:
+    case Opcode::kLnorm:
       return Queue::kVector;
     case Opcode::kStore:
       return Queue::kStore;
@@ -192,7 +197,7 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
 StatusOr<Instruction> Decode(const uint8_t* word) {
   Instruction insn;
   const uint64_t opcode = GetBits(word, 0, 8);
-  if (opcode < 1 || opcode > static_cast<uint64_t>(Opcode::kDwConv)) {
+  if (opcode < 1 || opcode > static_cast<uint64_t>(Opcode::kLnorm)) {
     return InvalidArgument(fmt::format("unknown opcode {}", opcode));
   }
   insn.opcode = static_cast<Opcode>(opcode);
@@ -225,6 +230,9 @@ StatusOr<Instruction> Decode(const uint8_t* word) {
     case Opcode::kDwConv:
       insn.args = DecodeArgs<DwConvArgs>(word, &end_bit);
       break;
+    case Opcode::kLnorm:
+      insn.args = DecodeArgs<LnormArgs>(word, &end_bit);
+      break;
   }
   bool reserved_clear = true;
   for (int bit = end_bit; bit < kInsnBytes * 8; bit += 32) {
@@ -252,6 +260,7 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
   static const LutArgs kNoLut;
   static const ResizeArgs kNoResize;
   static const DwConvArgs kNoDwConv;
+  static const LnormArgs kNoLnorm;
   std::vector<FieldInfo> fields = {
       {"opcode", 0, 8, false}, {"wait_mask", 8, 4, false}, {"signal_mask", 12, 4, false}};
   int offset = kHeaderBits;
@@ -284,6 +293,9 @@ std::vector<FieldInfo> FieldLayout(Opcode opcode) {
       break;
     case Opcode::kDwConv:
       ForEachField(kNoDwConv, add);
+      break;
+    case Opcode::kLnorm:
+      ForEachField(kNoLnorm, add);
       break;
   }
   return fields;

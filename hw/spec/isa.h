@@ -32,7 +32,8 @@ enum class Opcode : uint8_t {
   kEltwise = 6,
   kLut = 7,
   kResize = 8,
-  kDwConv = 9
+  kDwConv = 9,
+  kLnorm = 10
 };
 std::string_view OpcodeName(Opcode opcode);
 Queue QueueOf(Opcode opcode);
@@ -238,11 +239,33 @@ struct DwConvArgs {
   bool operator==(const DwConvArgs&) const = default;
 };
 
+// LNORM (vector unit, on its normaliser: act.norm_dividers > 0, else the unit faults): layer
+// normalisation of `pixels` rows of `channels` int8 values, exactly docs/quantized-ir.md's
+// layer_normalization (spec::LayerNormRow). Row p is the `channels` bytes at in_addr +
+// p*channels; with X = x - in_zero_point, S1 = sum X, S2 = sum X^2 over the row and sd =
+// ISqrt(channels*S2 - S1^2 + eps_term), element c becomes
+//   q = RoundDiv((channels*X - S1) * 4096, sd)   (0 if sd = 0; saturated to int32)
+//   out[out_addr + p*channels + c] = Requantize(Sat32(q * gamma), beta, multiplier, shift,
+//                                               out_zero_point, clamp)
+// with channel c's kLnormParamBytes record at param_addr: little-endian int32 beta, multiplier,
+// shift (act's record) and gamma (int8 in an int32). Reads a row before writing it, so out may be
+// in (in place).
+inline constexpr uint32_t kLnormParamBytes = 16;
+struct LnormArgs {
+  uint32_t in_addr = 0, out_addr = 0, param_addr = 0;
+  uint32_t pixels = 0, channels = 0;
+  int32_t in_zero_point = 0, out_zero_point = 0;
+  uint32_t eps_term = 0;
+  int32_t clamp_min = -128, clamp_max = 127;
+  bool operator==(const LnormArgs&) const = default;
+};
+
 struct Instruction {
   Opcode opcode = Opcode::kLoad;
   uint8_t wait_mask = 0;    // bit q: take one token given by queue q before starting
   uint8_t signal_mask = 0;  // bit q: give queue q one token after completing
-  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs, ResizeArgs, DwConvArgs>
+  std::variant<DmaArgs, ConvArgs, ActArgs, PoolArgs, EltwiseArgs, LutArgs, ResizeArgs, DwConvArgs,
+               LnormArgs>
       args;
 
   Queue queue() const { return QueueOf(opcode); }

@@ -174,6 +174,19 @@ void DwConvFields(A& a, F& f) {
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
 }
+template <class A, class F>
+void LnormFields(A& a, F& f) {
+  f("in_addr", a.in_addr, 24, false);
+  f("out_addr", a.out_addr, 24, false);
+  f("param_addr", a.param_addr, 24, false);
+  f("pixels", a.pixels, 24, false);
+  f("channels", a.channels, 16, false);
+  f("in_zero_point", a.in_zero_point, 8, true);
+  f("out_zero_point", a.out_zero_point, 8, true);
+  f("eps_term", a.eps_term, 32, false);
+  f("clamp_min", a.clamp_min, 8, true);
+  f("clamp_max", a.clamp_max, 8, true);
+}
 // Calls f(name, member, width, is_signed) for each payload field of `a`, in bit order.
 template <class Args, class F>
 void ForEachField(Args& a, F&& f) {
@@ -192,9 +205,11 @@ void ForEachField(Args& a, F&& f) {
     LutFields(a, f);
   } else if constexpr (std::is_same_v<T, ResizeArgs>) {
     ResizeFields(a, f);
-  } else {
-    static_assert(std::is_same_v<T, DwConvArgs>);
+  } else if constexpr (std::is_same_v<T, DwConvArgs>) {
     DwConvFields(a, f);
+  } else {
+    static_assert(std::is_same_v<T, LnormArgs>);
+    LnormFields(a, f);
   }
 }
 

@@ -162,6 +162,7 @@ uint64_t ResizeLaneOps(const ResizeArgs& r) {
   return kResizeTapsPerElement * r.out_h * r.out_w * r.channels;
 }
 uint64_t DwConvLaneOps(const DwConvArgs& d) { return uint64_t{d.out_h} * d.out_w * d.channels; }
+uint64_t LnormLaneOps(const LnormArgs& l) { return 2 * uint64_t{l.pixels} * l.channels; }
 
 }  // namespace
 
@@ -171,6 +172,7 @@ uint64_t VectorLaneOps(const Instruction& insn) {
   if (const auto* lut = std::get_if<LutArgs>(&insn.args)) return LutLaneOps(*lut);
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) return ResizeLaneOps(*r);
   if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) return DwConvLaneOps(*d);
+  if (const auto* l = std::get_if<LnormArgs>(&insn.args)) return LnormLaneOps(*l);
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) return EltwiseLaneOps(*e);
   return 0;
 }
@@ -192,9 +194,16 @@ uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
   return CeilDiv(uint64_t{dw.kernel_h} * dw.kernel_w, taps);
 }
 
+uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& l) {
+  return CeilDiv(uint64_t{l.pixels} * l.channels, std::max<uint32_t>(1, c.act().norm_dividers()));
+}
+
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {
   if (const auto* dw = std::get_if<DwConvArgs>(&insn.args)) {
     return VectorLaneOps(insn) * DwConvPasses(c, *dw);
+  }
+  if (const auto* l = std::get_if<LnormArgs>(&insn.args)) {  // the statistics pass, then
+    return uint64_t{l->pixels} * l->channels + LnormDividerCycles(c, *l) * c.act().lanes();
   }
   const uint64_t per_element =
       IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;

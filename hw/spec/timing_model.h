@@ -104,8 +104,14 @@ class FoldChain {
 // Vector unit: pipeline latency plus one element per lane per cycle.
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
-// fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out, times DwConvPasses for a DWCONV.
+// fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out, times DwConvPasses for a DWCONV;
+// an LNORM's elements once (the statistics pass) plus lanes x LnormDividerCycles (the normalise
+// pass), so it takes pipeline + ceil(elements / lanes) + ceil(elements / act.norm_dividers).
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn);
+// LNORM's normalise pass: each element's RoundDiv on one of act.norm_dividers pipelined
+// dividers, one element a divider a cycle; the lanes requantise behind them. A row's ISqrt
+// (one pipelined unit) overlaps the previous row's normalise pass and the next row's statistics.
+uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& lnorm);
 // DWCONV: each lane multiplies act.depthwise_taps taps of its output element's window a cycle
 // (and requantises the sum in the same pipeline, as ACT does), so an element takes
 // ceil(kernel_h*kernel_w / depthwise_taps) passes: 1 for a 3x3 kernel on 9 taps, 3 for a 5x5.
@@ -115,7 +121,8 @@ inline constexpr uint64_t kResizeTapsPerElement = 4;
 // kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's broadcast does
 // not matter); LUT one; RESIZE kResizeTapsPerElement taps per output element (whether a tap's
 // weight is 0, as in nearest, does not matter); DWCONV one per output element (its passes:
-// VectorLaneCycles); 0 for other instructions. The vector unit's time
+// VectorLaneCycles); LNORM two per element (statistics, requantisation); 0 for other
+// instructions. The vector unit's time
 // (ActComputeCycles of it) and its energy (energy_model.h) both follow from it.
 uint64_t VectorLaneOps(const Instruction& insn);
 

@@ -2,6 +2,7 @@
 #include "hw/spec/unit_accesses.h"
 
 #include "hw/spec/fp16.h"
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/semantics.h"
 
@@ -57,6 +58,10 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
             Read(d->in_addr, DwConvInputBytes(*d)),
             PixelWrite(d->out_addr, uint64_t{d->out_h} * d->out_w, d->channels,
                        d->out_pixel_stride, 1)};
+  }
+  if (const auto* n = std::get_if<LnormArgs>(&insn.args)) {
+    return {Read(n->param_addr, LnormParamBytes(*n)), Read(n->in_addr, LnormBytes(*n)),
+            Write(n->out_addr, LnormBytes(*n))};
   }
   if (const auto* r = std::get_if<ResizeArgs>(&insn.args)) {
     return {

@@ -18,6 +18,7 @@ struct UnitEvents {
   uint64_t acc_read_bytes = 0, acc_write_bytes = 0;  // accumulator buffer, int32 entries x 4
   uint64_t vector_ops = 0;  // lane operations of the vector unit (timing_model.h *LaneOps)
   uint64_t vector_macs = 0;  // multiply-accumulates of its depthwise datapath (DWCONV)
+  uint64_t vector_divides = 0;  // its normaliser's divisions and square roots (LNORM)
   uint64_t dma_bytes = 0;   // bytes a DMA channel moved between DRAM and SRAM
   // DRAM data bytes: a descriptor's transfers, and the instruction's share of its fetch.
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
@@ -34,6 +35,7 @@ struct UnitEvents {
     acc_write_bytes += o.acc_write_bytes;
     vector_ops += o.vector_ops;
     vector_macs += o.vector_macs;
+    vector_divides += o.vector_divides;
     dma_bytes += o.dma_bytes;
     dram_read_bytes += o.dram_read_bytes;
     dram_write_bytes += o.dram_write_bytes;

@@ -43,6 +43,7 @@ Json EventsJson(const spec::UnitEvents& e) {
           {"acc_write_bytes", e.acc_write_bytes},
           {"vector_ops", e.vector_ops},
           {"vector_macs", e.vector_macs},
+          {"vector_divides", e.vector_divides},
           {"dma_bytes", e.dma_bytes},
           {"dram_read_bytes", e.dram_read_bytes},
           {"dram_write_bytes", e.dram_write_bytes},

@@ -79,6 +79,14 @@ int CpuLayers(const CompiledModel& m, const std::string& op) {
   return n;
 }
 
+StatusOr<ir::Graph> PipelineAndQuantize(ir::Graph& f) {
+  passes::PassContext ctx;
+  NPU_TRY(passes::RunPipeline(f, {}, ctx));
+  quantize::CalibrationSet calib;
+  for (uint32_t s = 0; s < 4; ++s) calib.samples.push_back(Sample(f, 100 + s));
+  return quantize::Quantize(f, calib);
+}
+
 namespace {
 
 double Cosine(std::span<const float> a, std::span<const float> b) {
@@ -88,11 +96,7 @@ double Cosine(std::span<const float> a, std::span<const float> b) {
 }
 
 void Checked(ir::Graph f, double min_cosine, CompiledModel& compiled) {
-  passes::PassContext ctx;
-  ASSERT_TRUE(passes::RunPipeline(f, {}, ctx).ok());
-  quantize::CalibrationSet calib;
-  for (uint32_t s = 0; s < 4; ++s) calib.samples.push_back(Sample(f, 100 + s));
-  StatusOr<ir::Graph> q = quantize::Quantize(f, calib);
+  StatusOr<ir::Graph> q = PipelineAndQuantize(f);
   ASSERT_TRUE(q.ok()) << q.status().message();
   for (const NamedConfig& c : SweepConfigs()) {
     SCOPED_TRACE(c.name);

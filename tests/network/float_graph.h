@@ -41,6 +41,9 @@ ir::Attributes Attr(const std::string& name, ir::AttrValue v);
 // Seeded N(0, 1) inputs, one per graph input.
 std::vector<interp::HostTensor> Sample(const ir::Graph& g, uint32_t seed);
 
+// The front-end pipeline (on `f`, in place) and quantisation on seeded samples.
+StatusOr<ir::Graph> PipelineAndQuantize(ir::Graph& f);
+
 // Pipeline, quantisation on seeded samples, bit-exact on every sweep config, and close to float.
 // Returns the model compiled for the default config.
 CompiledModel Check(ir::Graph f, double min_cosine);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/network/float_graph.h"
+#include "tests/network/network_test_util.h"
 
 namespace npu::compiler::testing {
 namespace {
@@ -79,6 +80,27 @@ TEST(TensorOps, AttentionNormalisationAndReductions) {
   y = b.Op(OpKind::kMul, {b.Op(OpKind::kSub, {y, m}), top});
   const CompiledModel c = Check(b.Finish(y), 0.99);
   EXPECT_EQ(NpuLayers(c, "matmul"), 2);
+  EXPECT_EQ(NpuLayers(c, "layer_norm"), 1);
+}
+
+TEST(TensorOps, LayerNormsOfPixelsRunOnTheNormaliserUnlessTheNpuHasNone) {
+  // convnext's block: a depthwise conv, its pixels normalised over the channels (NHWC by a
+  // transpose the layout makes free), a 1x1 expansion.
+  FloatBuilder b("layer_norm");
+  ir::Tensor* x = b.Conv(b.Input({1, 12, 5, 6}), 12, 12, 3);
+  x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 2, 3, 1}));
+  x = b.Op(OpKind::kLayerNormalization, {x, b.Const({12}, 1.0f), b.Const({12}, 0.2f)},
+           Attr("axis", int64_t{-1}));
+  x = b.Op(OpKind::kTranspose, {x}, Attr("perm", std::vector<int64_t>{0, 3, 1, 2}));
+  ir::Graph f = b.Finish(b.Conv(x, 12, 16, 1));
+  const CompiledModel m = Check(f.Clone(), 0.99);  // on every sweep config, bit-exact
+  EXPECT_EQ(NpuLayers(m, "layer_norm"), 1);
+  EXPECT_EQ(CpuLayers(m, "layer_normalization"), 0);
+  StatusOr<ir::Graph> q = PipelineAndQuantize(f);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  const CompiledModel cpu = ExpectBitExact(*q, Config({"act.norm_dividers=0"}), 1);
+  EXPECT_EQ(NpuLayers(cpu, "layer_norm"), 0);
+  EXPECT_EQ(CpuLayers(cpu, "layer_normalization"), 1);
 }
 
 int AllCpuLayers(const CompiledModel& m) {

@@ -103,6 +103,12 @@ TEST(AreaModel, UnitsAt45nmAreTheHandComputedFigures) {
   EXPECT_NEAR(a[int(AreaUnit::kMacArray)], 1024 * 636.056 / 1e6, 1e-9);
   EXPECT_NEAR(a[int(AreaUnit::kSram)], 16 * SramMacroArea45Mm2(65536, 16), 1e-12);
   EXPECT_NEAR(a[int(AreaUnit::kVectorUnit)], 32 * (3495 + 274 + 64 * 4.522) / 1e6, 1e-9);
+  // The layer normaliser: 16 dividers and the square root, each 32 stages of a 32-bit
+  // subtractor (137 um^2) and 96 register bits.
+  NpuConfig with_norm = At("NODE_45NM");
+  with_norm.mutable_act()->set_norm_dividers(16);
+  EXPECT_NEAR(UnitAreas(with_norm)[int(AreaUnit::kVectorUnit)] - a[int(AreaUnit::kVectorUnit)],
+              17 * 32 * (137 + 96 * 4.522) / 1e6, 1e-9);
   const AreaBreakdown a7 = UnitAreas(At("NODE_7NM"));
   EXPECT_NEAR(TotalArea(a7), TotalArea(a) * 0.027 / 0.346, 1e-9);  // bitcell ratio
 }

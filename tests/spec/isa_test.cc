@@ -13,14 +13,15 @@ namespace {
 
 // One opcode per layout (STORE is LOAD's).
 constexpr Opcode kLayouts[] = {Opcode::kLoad,    Opcode::kConv, Opcode::kAct,   Opcode::kPool,
-                               Opcode::kEltwise, Opcode::kLut,  Opcode::kResize, Opcode::kDwConv};
+                               Opcode::kEltwise, Opcode::kLut,  Opcode::kResize, Opcode::kDwConv,
+                               Opcode::kLnorm};
 
 Instruction RandomInstruction(std::mt19937& rng) {
   auto bits = [&](int w) { return static_cast<uint32_t>(rng() & ((uint64_t{1} << w) - 1)); };
   auto sbits = [&](int w) {
     return static_cast<int32_t>(int64_t{bits(w)} - (int64_t{1} << (w - 1)));
   };
-  const Opcode op = static_cast<Opcode>(1 + rng() % 9);
+  const Opcode op = static_cast<Opcode>(1 + rng() % 10);
   Instruction insn{op, 0, 0, DmaArgs{}};
   const uint8_t others = uint8_t(0xF & ~(1u << static_cast<int>(QueueOf(op))));
   insn.wait_mask = uint8_t(bits(4) & others);
@@ -52,6 +53,9 @@ Instruction RandomInstruction(std::mt19937& rng) {
                            sbits(8), bits(4),  bits(4),  bits(4),  bits(4),  bits(4),
                            bits(4),  bits(12), bits(12), bits(24), bits(24), bits(24),
                            bits(12), sbits(8), sbits(8), sbits(8)};
+  } else if (op == Opcode::kLnorm) {
+    insn.args = LnormArgs{bits(24), bits(24), bits(24), bits(24), bits(16),
+                          sbits(8), sbits(8), bits(32), sbits(8), sbits(8)};
   } else {
     insn.args = ActArgs{bits(20), bits(20), bits(16), bits(24), bits(24),    bits(16),
                         sbits(8), sbits(8), sbits(8), bits(24), bits(1) != 0};
@@ -168,8 +172,8 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
   EXPECT_EQ(std::get<EltwiseArgs>(back->args), e);
   EXPECT_NE(Disassemble(*back).find("eltwise wait=L signal=S a_addr=0"), std::string::npos);
   InsnWord unknown{};
-  unknown[0] = 10;
-  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 10"), std::string::npos);
+  unknown[0] = 11;
+  EXPECT_NE(Decode(unknown.data()).status().message().find("unknown opcode 11"), std::string::npos);
 }
 
 TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
@@ -189,6 +193,22 @@ TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
   d = {}, d.channels = 1u << 12;
   ExpectOverflow({Opcode::kDwConv, 0, 0, d},
                  "dwconv: field channels = 4096 does not fit in 12 bits");
+}
+
+TEST(Isa, LnormEncodesDecodesAndDisassemblesOnTheVectorQueue) {
+  LnormArgs n{1, 2, 3, 4, 5, -6, 7, 0xFFFFFFFFu, -9, 10};
+  StatusOr<InsnWord> w = Encode({Opcode::kLnorm, 1, 8, n});
+  ASSERT_TRUE(w.ok()) << w.status().message();
+  EXPECT_EQ((*w)[0], 10);
+  StatusOr<Instruction> back = Decode(w->data());
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->queue(), Queue::kVector);
+  EXPECT_EQ(std::get<LnormArgs>(back->args), n);
+  EXPECT_EQ(Disassemble(*back),
+            "lnorm wait=L signal=S in_addr=1 out_addr=2 param_addr=3 pixels=4 channels=5 "
+            "in_zero_point=-6 out_zero_point=7 eps_term=4294967295 clamp_min=-9 clamp_max=10");
+  n = {}, n.channels = 1u << 16;
+  ExpectOverflow({Opcode::kLnorm, 0, 0, n}, "lnorm: field channels = 65536 does not fit in 16 bits");
 }
 
 TEST(Isa, ResizeEncodesDecodesAndDisassembles) {
@@ -231,7 +251,7 @@ TEST(Isa, TokenMaskNamingOwnQueueIsRefused) {
 TEST(Isa, DecodeRefusesUnknownOpcodeAndReservedBits) {
   InsnWord w{};
   EXPECT_NE(Decode(w.data()).status().message().find("unknown opcode 0"), std::string::npos);
-  w[0] = 10;
+  w[0] = 11;
   EXPECT_FALSE(Decode(w.data()).ok());
   w[0] = 0xFF;
   EXPECT_FALSE(Decode(w.data()).ok());

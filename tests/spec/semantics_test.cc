@@ -1,5 +1,6 @@
 // What POOL, ADD and CONV (depthwise, zero points, weights_kn) compute, against hand-computed
 // values, and which CONV fields fault.
+#include "hw/spec/layer_norm.h"
 #include "hw/spec/semantics.h"
 
 #include <gtest/gtest.h>
@@ -115,6 +116,41 @@ TEST(Conv, DepthwiseSeesOnlyItsChannel) {
   ComputeConv(c, input, weights, acc);
   EXPECT_EQ(acc, (std::vector<int32_t>{10, 10 - 40}));
   EXPECT_EQ(ConvWeightBytes(c), 8u);
+}
+
+// LNORM: each pixel's statistics, its normalised values in 4096ths of a standard deviation,
+// then gamma, beta and the requantisation per channel; by hand.
+TEST(Lnorm, NormalisesEachPixelThenScalesAndRequantisesPerChannel) {
+  LnormArgs n;
+  n.pixels = 2, n.channels = 4;
+  n.in_zero_point = 1, n.out_zero_point = 3, n.eps_term = 1;
+  n.clamp_min = -128, n.clamp_max = 100;
+  const std::vector<int8_t> input = {1, 3, 5, 7,   // X = 0 2 4 6
+                                     9, 9, 9, 9};  // X = 8 8 8 8: no spread
+  std::vector<uint8_t> params(4 * kLnormParamBytes);
+  WriteLnormParams(params, 0, {2, 0, 1 << 30, 40});      // gamma 2, y = acc / 1024
+  WriteLnormParams(params, 1, {-1, 100, 1 << 30, 40});   // gamma -1, beta 100
+  WriteLnormParams(params, 2, {127, 0, 1 << 30, 40});    // gamma 127
+  WriteLnormParams(params, 3, {1, -5461, 1 << 30, 31});  // gamma 1, beta -5461, y = acc / 2
+  EXPECT_EQ(ReadLnormParams(params, 1).beta, 100);
+  std::vector<int8_t> out;
+  ASSERT_EQ(ComputeLnorm(n, input, params, out), regs::ErrorCode::kNone);
+  // Pixel 0: S1 = 12, S2 = 56, sd = ISqrt(4*56 - 144 + 1) = 9; q = RoundDiv((4X - 12) * 4096, 9)
+  // = -5461, -1820, 1820, 5461. Channel 0: -10922 / 1024 -> -11, + 3 = -8. Channel 1: 1820 + 100
+  // = 1920 / 1024 -> 2, + 3 = 5. Channel 2: 231140 / 1024 -> 226 + 3 -> clamp_max 100. Channel 3:
+  // 5461 - 5461 = 0, + 3 = 3.
+  // Pixel 1: sd = ISqrt(0 + 1) = 1, q = 0: beta alone: 3, 100 / 1024 -> 0 + 3, 3, and -5461 / 2
+  // -> -2730, + 3 -> clamp_min -128.
+  EXPECT_EQ(out, (std::vector<int8_t>{-8, 5, 100, 3, 3, 3, 3, -128}));
+  EXPECT_EQ(LnormBytes(n), 8u);
+  EXPECT_EQ(LnormParamBytes(n), 64u);
+  WriteLnormParams(params, 2, {128, 0, 1 << 30, 40});  // gamma outside int8
+  EXPECT_EQ(ComputeLnorm(n, input, params, out), regs::ErrorCode::kBadParameter);
+  WriteLnormParams(params, 2, {127, 0, 1 << 30, 63});  // shift outside 1..62
+  EXPECT_EQ(ComputeLnorm(n, input, params, out), regs::ErrorCode::kBadParameter);
+  EXPECT_EQ(CheckLnorm(n), "");
+  n.pixels = 0;
+  EXPECT_EQ(CheckLnorm(n), "empty tile");
 }
 
 // DWCONV: a padded, strided depthwise window per channel, then ACT's requantisation; by hand.
