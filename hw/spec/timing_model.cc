@@ -156,7 +156,13 @@ namespace {
 uint64_t PoolLaneOps(const PoolArgs& p) {
   return uint64_t{p.out_h} * p.out_w * p.channels * p.kernel_h * p.kernel_w;
 }
-uint64_t EltwiseLaneOps(const EltwiseArgs& e) { return 2 * uint64_t{e.count}; }
+// A b broadcast per channel or as a scalar is held in the lanes' per-channel registers (ACT's
+// records'), so only a streams through them.
+uint64_t EltwiseLaneOps(const EltwiseArgs& e) {
+  const auto b = static_cast<Broadcast>(e.broadcast);
+  const bool b_held = b == Broadcast::kChannel || b == Broadcast::kScalar;
+  return (b_held ? 1 : 2) * uint64_t{e.count};
+}
 uint64_t LutLaneOps(const LutArgs& l) { return l.count; }
 uint64_t ResizeLaneOps(const ResizeArgs& r) {
   return kResizeTapsPerElement * r.out_h * r.out_w * r.channels;

@@ -118,11 +118,11 @@ uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& lnorm);
 uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL
-// kernel_h*kernel_w taps per output element; ELTWISE two inputs per element (b's broadcast does
-// not matter); LUT one; RESIZE kResizeTapsPerElement taps per output element (whether a tap's
-// weight is 0, as in nearest, does not matter); DWCONV one per output element (its passes:
-// VectorLaneCycles); LNORM two per element (statistics, requantisation); 0 for other
-// instructions. The vector unit's time
+// kernel_h*kernel_w taps per output element; ELTWISE two inputs per element, one when b is
+// broadcast per channel or as a scalar (held in the lanes' per-channel registers); LUT one;
+// RESIZE kResizeTapsPerElement taps per output element (whether a tap's weight is 0, as in
+// nearest, does not matter); DWCONV one per output element (its passes: VectorLaneCycles); LNORM
+// two per element (statistics, requantisation); 0 for other instructions. The vector unit's time
 // (ActComputeCycles of it) and its energy (energy_model.h) both follow from it.
 uint64_t VectorLaneOps(const Instruction& insn);
 

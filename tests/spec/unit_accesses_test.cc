@@ -59,8 +59,10 @@ TEST(UnitAccesses, EltwiseReadsTheBBytesOfItsBroadcast) {
     const std::vector<SramAccess> expected = {
         {0, 1024, 1, 0, false}, {2048, b_bytes, 1, 0, false}, {4096, 1024, 1, 0, true}};
     EXPECT_EQ(UnitSramAccesses(insn), expected) << int(mode);
-    // Vector: 4 + ceil(2 * 1024 / 32) = 68. One bank: 64 + ceil(b / 16) + 64 words.
-    EXPECT_EQ(IdealCycles(Banks(16), insn), 68u);
+    // Vector: 4 + ceil(2 * 1024 / 32) = 68; 4 + ceil(1024 / 32) = 36 with b held in the lanes
+    // (per channel or scalar). One bank: 64 + ceil(b / 16) + 64 words.
+    const bool b_held = mode == Broadcast::kChannel || mode == Broadcast::kScalar;
+    EXPECT_EQ(IdealCycles(Banks(16), insn), b_held ? 36u : 68u) << int(mode);
     EXPECT_EQ(IdealCycles(Banks(1), insn), 128u + (b_bytes + 15) / 16) << int(mode);
     const std::vector<Footprint> f = Footprints(insn);
     ASSERT_EQ(f.size(), 3u);
