@@ -162,14 +162,15 @@ VectorPlan PlanGatherSram(const GatherLayer& l, const GatherTiling& t, uint32_t 
 
 namespace {
 
-// The vector unit's cycles for the chunks of `tiling`, which run one after the other: a lower
-// bound of any stream that emits them. `work` is vector work per element (2 for ELTWISE).
+// The vector unit's cycles for the chunks of `tiling`, which run one after the other, without
+// their pipeline fills (as Pick compares them): a lower bound of any stream that emits them.
+// `work` is vector work per element (2 for ELTWISE, 1 with b held in the lanes).
 template <class Tiling>
 uint64_t VectorBound(const spec::NpuConfig& c, uint64_t elements, uint64_t pixel, uint64_t work,
                      const Tiling& t) {
   uint64_t cycles = 0;
   for (const ElementChunk& chunk : Chunks(elements, t.chunk, pixel)) {
-    cycles += spec::ActComputeCycles(c, work * chunk.count);
+    cycles += spec::ActComputeCycles(c, work * chunk.count) - c.act().pipeline_cycles();
   }
   return cycles;
 }
@@ -247,7 +248,9 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
   };
   std::vector<Replayed> costs;
   auto bound = [&](const EltwiseTiling& t) {
-    return VectorBound(c, l.Elements(), ChunkPixel(l), 2, t);
+    // Any broadcast may leave b in the lanes for some chunks (a part of a pixel reads a scalar).
+    return VectorBound(c, l.Elements(), ChunkPixel(l),
+                       l.broadcast == spec::Broadcast::kNone ? 2 : 1, t);
   };
   const std::vector<VectorChoice<EltwiseTiling>> fitting = TryChunks(
       c, budget, ChunkGroups(l.h, l.w, l.c, ChunkPixel(l)), on_chip,
@@ -264,7 +267,7 @@ StatusOr<VectorChoice<EltwiseTiling>> ChooseEltwiseTiling(const spec::NpuConfig&
 namespace {
 
 // The search of a one-input layer with a constant block (LUT, LNORM): `groups` of chunk sizes,
-// `work` the vector unit's cycles for one chunk of that many elements.
+// `work` the vector unit's cycles for one chunk of that many elements, without the pipeline fill.
 template <class Layer, class Tiling, class PlanFn, class EmitFn, class WorkFn>
 StatusOr<VectorChoice<Tiling>> ChooseOneInputTiling(
     const spec::NpuConfig& c, const Layer& l, Tiling on_chip, uint64_t sram_budget,
@@ -308,7 +311,8 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, cons
           const TensorPlace& out, uint64_t table) {
         return EmitLut(l, t, plan, {in, out, table});
       },
-      [&](uint64_t n) { return spec::ActComputeCycles(c, n); }, "element");
+      [&](uint64_t n) { return spec::ActComputeCycles(c, n) - c.act().pipeline_cycles(); },
+      "element");
 }
 
 StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, const NormLayer& l,
@@ -326,7 +330,8 @@ StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, co
       [&](uint64_t n) {
         spec::Instruction lnorm{spec::Opcode::kLnorm, 0, 0,
                                 spec::LnormArgs{.pixels = uint32_t(n / l.c), .channels = l.c}};
-        return spec::ActComputeCycles(c, spec::VectorLaneCycles(c, lnorm));
+        return spec::ActComputeCycles(c, spec::VectorLaneCycles(c, lnorm)) -
+               c.act().pipeline_cycles();
       },
       "pixel");
 }

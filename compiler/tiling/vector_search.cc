@@ -41,12 +41,15 @@ Replayed Replay(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) 
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});
   NPU_CHECK(cost.ok());
-  Replayed r{cost->cycles, 0};
+  Replayed r{cost->cycles, 0, 0};
+  uint64_t vector_insns = 0;
   for (const spec::Instruction& insn : insns) {
     if (insn.queue() == spec::Queue::kVector) {
       r.longest = std::max(r.longest, spec::IdealCycles(c, insn));
+      ++vector_insns;
     }
   }
+  r.pipeline_fills = std::min(vector_insns, kForgivenFills) * c.act().pipeline_cycles();
   return r;
 }
 
@@ -55,7 +58,7 @@ size_t Pick(const std::vector<Replayed>& costs) {
   for (const Replayed& r : costs) fastest = std::min(fastest, r.cycles);
   size_t best = costs.size();
   for (size_t i = 0; i < costs.size(); ++i) {
-    if (costs[i].cycles > fastest * kNearBest) continue;
+    if (costs[i].cycles - costs[i].pipeline_fills > fastest * kNearBest) continue;
     if (best == costs.size() || std::tie(costs[i].longest, costs[i].cycles) <
                                     std::tie(costs[best].longest, costs[best].cycles)) {
       best = i;

@@ -16,6 +16,10 @@
 namespace npu::compiler::vector_search {
 
 inline constexpr double kNearBest = 1.02;
+// The pipeline fills Pick forgives a candidate: those of its first 8 vector instructions, which
+// the next layer's start on their results hides. More, shorter instructions cost fetch and issue
+// too (cnn1d's max pools one pixel an instruction: +10 % cycles, forgiven without a bound).
+inline constexpr uint64_t kForgivenFills = 8;
 inline constexpr uint64_t kMaxCount = (1u << 24) - 1;  // ELTWISE and LUT count: 24 bits
 
 uint64_t AlignUp(uint64_t v, uint64_t a);
@@ -33,11 +37,17 @@ std::optional<VectorPlan> FitPlan(const spec::NpuConfig& config, uint64_t budget
 struct Replayed {
   uint64_t cycles = 0;
   uint64_t longest = 0;  // the longest single vector instruction, alone
+  // Its first kForgivenFills vector instructions' pipeline fills (act.pipeline_cycles each): what
+  // a stream of shorter instructions pays alone, and hides once the next layer starts on their
+  // first results.
+  uint64_t pipeline_fills = 0;
 };
 // Tokens, then the fast replay of the cost model.
 Replayed Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns);
 
-// Among the replayed candidates within kNearBest of the fastest, the one with the shortest
+// Among the replayed candidates within kNearBest of the fastest (their pipeline fills not
+// counted: the whole tensor in one instruction must not win by a few fills), the one with the
+// shortest
 // longest instruction (then the fastest), so the next layer can start on the first ones.
 size_t Pick(const std::vector<Replayed>& costs);
 
