@@ -5,24 +5,21 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/hand_config.h"
-#include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 #include "platform/run.h"
 #include "tests/common/program_builder.h"
+#include "tests/hw/replay_check.h"
 
 namespace npu {
 namespace {
 
 using spec::Queue;
 using spec::regs::QueueCounter;
-using testing::kL;
-using testing::kS;
-using testing::kV;
+using testing::Duration;
 using Bytes = std::vector<int8_t>;
 
-constexpr uint32_t kIn = 1 << 20, kOut = 2 << 20;
 // SRAM (and blob) layout: parameter records, weights, input pixels; the result further on.
 constexpr uint32_t kParams = 0, kWeights = 1024, kPixels = 2048, kResult = 8192;
 // 9x10 pixels of 40 channels, a 3x3 kernel at stride 2 with padding 1: 5x5 outputs.
@@ -73,34 +70,16 @@ Bytes Expected(const Bytes& blob) {
   return out;
 }
 
-struct DwRun {
-  std::vector<spec::Instruction> insns;
-  StatusOr<platform::RunResult> result = InvalidArgument("not run");
-};
-
 // LOAD the blob to SRAM 0, DWCONV once it is there, STORE the result.
-DwRun RunDwConv(const spec::NpuConfig& config, fw::LoadChecks checks = fw::LoadChecks::kAll) {
-  const Bytes blob = Blob();
-  testing::ProgramBuilder program(config);
-  const uint32_t out_bytes = kOutH * kOutW * kC;
-  program.Input(kIn, blob.size()).Output(kOut, out_bytes);
-  DwRun run;
-  run.insns = {testing::Load(kIn, 0, blob.size(), 0, kV),
-               {spec::Opcode::kDwConv, kL, kS, Args()},
-               testing::Store(kResult, kOut, out_bytes, kV, 0)};
-  for (const spec::Instruction& insn : run.insns) program.Add(insn);
-  platform::RunOptions options;
-  options.load_checks = checks;
-  run.result = platform::RunBinary(config, program.Sealed(), {blob}, options);
-  return run;
+testing::VectorOpRun RunDwConv(const spec::NpuConfig& config,
+                             fw::LoadChecks checks = fw::LoadChecks::kAll) {
+  return testing::RunVectorOp(config, Blob(), {spec::Opcode::kDwConv, 0, 0, Args()}, kResult,
+                              kOutH * kOutW * kC, checks);
 }
 
-uint64_t Duration(const platform::RunResult& r, size_t insn) {
-  return r.records.at(insn).end - r.records.at(insn).start;
-}
 
 TEST(DwConvOp, ComputesADepthwiseConvAndItsActInOnePass) {
-  const DwRun run = RunDwConv(Config(9));
+  const testing::VectorOpRun run = RunDwConv(Config(9));
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
   EXPECT_EQ(run.result->outputs.at(0), Expected(Blob()));
   // Vector: 4 + ceil(5*5*40 elements * 1 pass / 32 lanes) = 4 + 32 = 36. SRAM alone: records
@@ -119,7 +98,7 @@ TEST(DwConvOp, ComputesADepthwiseConvAndItsActInOnePass) {
 
 TEST(DwConvOp, FewerTapsTakeMorePasses) {
   // 3 taps a cycle: ceil(9 / 3) = 3 passes, 4 + ceil(3000 / 32) = 98 cycles; the same bytes.
-  const DwRun run = RunDwConv(Config(3));
+  const testing::VectorOpRun run = RunDwConv(Config(3));
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
   EXPECT_EQ(run.result->outputs.at(0), Expected(Blob()));
   EXPECT_EQ(Duration(*run.result, 1), 98u);
@@ -128,21 +107,13 @@ TEST(DwConvOp, FewerTapsTakeMorePasses) {
 
 TEST(DwConvOp, ReplayMatchesThePlatformInstructionByInstruction) {
   const spec::NpuConfig config = Config(9);
-  const DwRun run = RunDwConv(config);
+  const testing::VectorOpRun run = RunDwConv(config);
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
-  std::vector<spec::InsnRecord> timeline;
-  const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, run.insns, &timeline);
-  ASSERT_TRUE(cost.ok()) << cost.status().message();
-  ASSERT_EQ(timeline.size(), run.result->records.size());
-  for (size_t i = 0; i < timeline.size(); ++i) {
-    EXPECT_EQ(timeline[i].start, run.result->records[i].start) << "#" << i;
-    EXPECT_EQ(timeline[i].end, run.result->records[i].end) << "#" << i;
-  }
-  EXPECT_EQ(cost->cycles, run.result->counters[spec::regs::kCycles]);
+  testing::ExpectReplayMatchesRun(config, run.insns, *run.result);
 }
 
 TEST(DwConvOp, AnNpuWithoutTheDatapathFaults) {
-  const DwRun run = RunDwConv(Config(0), fw::LoadChecks::kLayoutOnly);
+  const testing::VectorOpRun run = RunDwConv(Config(0), fw::LoadChecks::kLayoutOnly);
   ASSERT_FALSE(run.result.ok());
   const std::string fault(run.result.status().message());
   EXPECT_NE(fault.find("error 'bad instruction' at instruction 1"), std::string::npos) << fault;

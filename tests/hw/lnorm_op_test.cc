@@ -4,23 +4,20 @@
 // an NPU without the normaliser.
 #include <gtest/gtest.h>
 
-#include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "hw/spec/layer_norm.h"
 #include "hw/spec/timing_model.h"
 #include "platform/run.h"
 #include "tests/common/hand_config.h"
 #include "tests/common/program_builder.h"
+#include "tests/hw/replay_check.h"
 
 namespace npu {
 namespace {
 
-using testing::kL;
-using testing::kS;
-using testing::kV;
+using testing::Duration;
 using Bytes = std::vector<int8_t>;
 
-constexpr uint32_t kIn = 1 << 20, kOut = 2 << 20;
 // SRAM (and blob) layout: parameter records, then the pixels; the result further on.
 constexpr uint32_t kParams = 0, kPixels = 1024, kResult = 4096;
 constexpr uint32_t kPixelCount = 20, kC = 48;
@@ -73,33 +70,16 @@ Bytes Expected(const Bytes& blob) {
   return out;
 }
 
-struct NormRun {
-  std::vector<spec::Instruction> insns;
-  StatusOr<platform::RunResult> result = InvalidArgument("not run");
-};
-
 // LOAD the blob to SRAM 0, LNORM once it is there, STORE the result.
-NormRun RunLnorm(const spec::NpuConfig& config, fw::LoadChecks checks = fw::LoadChecks::kAll) {
-  const Bytes blob = Blob();
-  testing::ProgramBuilder program(config);
-  const uint32_t out_bytes = kPixelCount * kC;
-  program.Input(kIn, blob.size()).Output(kOut, out_bytes);
-  NormRun run;
-  run.insns = {testing::Load(kIn, 0, blob.size(), 0, kV), {spec::Opcode::kLnorm, kL, kS, Args()},
-               testing::Store(kResult, kOut, out_bytes, kV, 0)};
-  for (const spec::Instruction& insn : run.insns) program.Add(insn);
-  platform::RunOptions options;
-  options.load_checks = checks;
-  run.result = platform::RunBinary(config, program.Sealed(), {blob}, options);
-  return run;
+testing::VectorOpRun RunLnorm(const spec::NpuConfig& config,
+                             fw::LoadChecks checks = fw::LoadChecks::kAll) {
+  return testing::RunVectorOp(config, Blob(), {spec::Opcode::kLnorm, 0, 0, Args()}, kResult,
+                              kPixelCount * kC, checks);
 }
 
-uint64_t Duration(const platform::RunResult& r, size_t insn) {
-  return r.records.at(insn).end - r.records.at(insn).start;
-}
 
 TEST(LnormOp, NormalisesEachPixel) {
-  const NormRun run = RunLnorm(Config(8));
+  const testing::VectorOpRun run = RunLnorm(Config(8));
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
   const Bytes expected = Expected(Blob());
   EXPECT_EQ(run.result->outputs.at(0), expected);
@@ -117,7 +97,7 @@ TEST(LnormOp, NormalisesEachPixel) {
 
 TEST(LnormOp, MoreDividersNormaliseFaster) {
   // 32 dividers: 4 + 30 + 30 = 64 cycles; the same bytes.
-  const NormRun run = RunLnorm(Config(32));
+  const testing::VectorOpRun run = RunLnorm(Config(32));
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
   EXPECT_EQ(run.result->outputs.at(0), Expected(Blob()));
   EXPECT_EQ(Duration(*run.result, 1), 64u);
@@ -125,21 +105,13 @@ TEST(LnormOp, MoreDividersNormaliseFaster) {
 
 TEST(LnormOp, ReplayMatchesThePlatformInstructionByInstruction) {
   const spec::NpuConfig config = Config(8);
-  const NormRun run = RunLnorm(config);
+  const testing::VectorOpRun run = RunLnorm(config);
   ASSERT_TRUE(run.result.ok()) << run.result.status().message();
-  std::vector<spec::InsnRecord> timeline;
-  const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, run.insns, &timeline);
-  ASSERT_TRUE(cost.ok()) << cost.status().message();
-  ASSERT_EQ(timeline.size(), run.result->records.size());
-  for (size_t i = 0; i < timeline.size(); ++i) {
-    EXPECT_EQ(timeline[i].start, run.result->records[i].start) << "#" << i;
-    EXPECT_EQ(timeline[i].end, run.result->records[i].end) << "#" << i;
-  }
-  EXPECT_EQ(cost->cycles, run.result->counters[spec::regs::kCycles]);
+  testing::ExpectReplayMatchesRun(config, run.insns, *run.result);
 }
 
 TEST(LnormOp, AnNpuWithoutTheNormaliserFaults) {
-  const NormRun run = RunLnorm(Config(0), fw::LoadChecks::kLayoutOnly);
+  const testing::VectorOpRun run = RunLnorm(Config(0), fw::LoadChecks::kLayoutOnly);
   ASSERT_FALSE(run.result.ok());
   const std::string fault(run.result.status().message());
   EXPECT_NE(fault.find("error 'bad instruction' at instruction 1"), std::string::npos) << fault;

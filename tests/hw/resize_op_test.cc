@@ -5,18 +5,19 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/hand_config.h"
-#include "compiler/cost/cost_model.h"
 #include "hw/spec/config.h"
 #include "hw/spec/resize.h"
 #include "hw/spec/timing_model.h"
 #include "platform/run.h"
 #include "tests/common/program_builder.h"
+#include "tests/hw/replay_check.h"
 
 namespace npu {
 namespace {
 
 using spec::Queue;
 using spec::regs::QueueCounter;
+using testing::Duration;
 using testing::kL;
 using testing::kS;
 using testing::kV;
@@ -117,9 +118,6 @@ StatusOr<platform::RunResult> RunResize(const spec::NpuConfig& config, const Byt
   return b.Run({blob}, checks);
 }
 
-uint64_t Duration(const platform::RunResult& r, size_t insn) {
-  return r.records.at(insn).end - r.records.at(insn).start;
-}
 
 TEST(ResizeOp, ResamplesAChannelBlockInItsVectorCycles) {
   const Bytes blob = Blob();
@@ -167,15 +165,7 @@ TEST(ResizeOp, ReplayMatchesThePlatformInstructionByInstruction) {
   StatusOr<platform::RunResult> r = b.Run({blob});
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_EQ(r->outputs.at(0), Expected(blob));
-  std::vector<spec::InsnRecord> timeline;
-  const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, b.insns, &timeline);
-  ASSERT_TRUE(cost.ok()) << cost.status().message();
-  ASSERT_EQ(timeline.size(), r->records.size());
-  for (size_t i = 0; i < timeline.size(); ++i) {
-    EXPECT_EQ(timeline[i].start, r->records[i].start) << "#" << i;
-    EXPECT_EQ(timeline[i].end, r->records[i].end) << "#" << i;
-  }
-  EXPECT_EQ(cost->cycles, r->counters[spec::regs::kCycles]);
+  testing::ExpectReplayMatchesRun(config, b.insns, *r);
   EXPECT_GT(
       r->counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBankConflictCycles)],
       0u);

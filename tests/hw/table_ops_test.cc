@@ -4,19 +4,20 @@
 #include <gtest/gtest.h>
 
 #include "tests/common/hand_config.h"
-#include "compiler/cost/cost_model.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/config.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/timing_model.h"
 #include "platform/run.h"
 #include "tests/common/program_builder.h"
+#include "tests/hw/replay_check.h"
 
 namespace npu {
 namespace {
 
 using spec::Queue;
 using spec::regs::QueueCounter;
+using testing::Duration;
 using testing::kL;
 using testing::kS;
 using testing::kV;
@@ -60,9 +61,6 @@ struct Bench {
   std::vector<spec::Instruction> insns;
 };
 
-uint64_t Duration(const platform::RunResult& r, size_t insn) {
-  return r.records.at(insn).end - r.records.at(insn).start;
-}
 
 // LOAD `in` to SRAM 0, run `op` once it is there, STORE `out_bytes` from `out_addr`.
 platform::RunResult RunOne(const spec::NpuConfig& config, spec::Instruction op, const Bytes& in,
@@ -232,15 +230,7 @@ TEST(TableOps, ReplayMatchesThePlatformInstructionByInstruction) {
   b.Add({spec::Opcode::kEltwise, 0, kS, e});
   b.Add(testing::Store(4096, kOut, 3000, kV, 0));
   const platform::RunResult r = b.Run({in});
-  std::vector<spec::InsnRecord> timeline;
-  const StatusOr<compiler::CostEstimate> cost = compiler::PredictCost(config, b.insns, &timeline);
-  ASSERT_TRUE(cost.ok()) << cost.status().message();
-  ASSERT_EQ(timeline.size(), r.records.size());
-  for (size_t i = 0; i < timeline.size(); ++i) {
-    EXPECT_EQ(timeline[i].start, r.records[i].start) << "#" << i;
-    EXPECT_EQ(timeline[i].end, r.records[i].end) << "#" << i;
-  }
-  EXPECT_EQ(cost->cycles, r.counters[spec::regs::kCycles]);
+  testing::ExpectReplayMatchesRun(config, b.insns, r);
   EXPECT_GT(
       r.counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBankConflictCycles)],
       0u);
