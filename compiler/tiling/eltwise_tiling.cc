@@ -61,9 +61,8 @@ std::string ToString(const LutTiling& t) {
                      t.output_on_chip ? " out=sram" : "");
 }
 
-std::string ToString(const NormTiling& t) {
-  return fmt::format("pixels={}{}{}", t.chunk, t.input_on_chip ? " in=sram" : "",
-                     t.output_on_chip ? " out=sram" : "");
+std::string ToString(const NormTiling& t) {  // as a LUT's: chunks of elements
+  return ToString(LutTiling{t.chunk, t.input_on_chip, t.output_on_chip});
 }
 
 std::string ToString(const CopyTiling& t) { return fmt::format("chunk={}", t.chunk); }
