@@ -201,7 +201,8 @@ uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
 }
 
 uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& l) {
-  return CeilDiv(uint64_t{l.pixels} * l.channels, std::max<uint32_t>(1, c.act().norm_dividers()));
+  return kLnormRootCycles +
+         CeilDiv(uint64_t{l.pixels} * l.channels, std::max<uint32_t>(1, c.act().norm_dividers()));
 }
 
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {

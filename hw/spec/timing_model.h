@@ -105,12 +105,18 @@ class FoldChain {
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
 // fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out, times DwConvPasses for a DWCONV;
-// an LNORM's elements once (the statistics pass) plus lanes x LnormDividerCycles (the normalise
-// pass), so it takes pipeline + ceil(elements / lanes) + ceil(elements / act.norm_dividers).
+// an LNORM's elements once (the statistics pass) plus lanes x LnormDividerCycles (the square
+// root and the normalise pass), so it takes pipeline + ceil(elements / lanes) +
+// kLnormRootCycles + ceil(elements / act.norm_dividers).
 uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn);
-// LNORM's normalise pass: each element's RoundDiv on one of act.norm_dividers pipelined
-// dividers, one element a divider a cycle; the lanes requantise behind them. A row's ISqrt
-// (one pipelined unit) overlaps the previous row's normalise pass and the next row's statistics.
+// LNORM's square root: a 32-stage pipeline (32 result bits of a 64-bit radicand). Only the first
+// pixel's is waited for: the later pixels' roots overlap their neighbours' passes (the
+// statistics of pixel p + 1 and the normalise pass of pixel p - 1 while pixel p's is taken, a
+// row buffer holding the pixels in flight).
+inline constexpr uint64_t kLnormRootCycles = 32;
+// LNORM's wait for its first square root, then its normalise pass: each element's RoundDiv on
+// one of act.norm_dividers pipelined dividers, one element a divider a cycle; the lanes
+// requantise behind them.
 uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& lnorm);
 // DWCONV: each lane multiplies act.depthwise_taps taps of its output element's window a cycle
 // (and requantises the sum in the same pipeline, as ACT does), so an element takes
