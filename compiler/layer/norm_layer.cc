@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "hw/spec/arith.h"
 #include "hw/spec/isa.h"
 
 namespace npu::compiler {
@@ -28,7 +27,7 @@ Status CheckFields(const NormLayer& l) {
   }
   for (size_t k = 0; k < l.channels.size(); ++k) {
     const spec::LayerNormChannel& ch = l.channels[k];
-    if (!IsInt8(ch.gamma) || ch.shift < spec::kMinShift || ch.shift > spec::kMaxShift) {
+    if (!spec::ValidLnormRecord(ch)) {
       return InvalidArgument(fmt::format("channel {}: gamma {} or shift {} outside int8 and 1..62",
                                          k, ch.gamma, ch.shift));
     }

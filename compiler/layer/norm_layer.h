@@ -1,6 +1,6 @@
 // One layer normalisation, as the vector unit's LNORM computes it: every pixel of an int8 NHWC
 // tensor (its c channels) normalised to zero mean and unit variance, scaled by gamma, offset by
-// beta and requantised per channel (spec::LayerNormRow). The channels' constants are LNORM's
+// beta and requantised per channel (spec::LayerNormRows). The channels' constants are LNORM's
 // parameter records, which the layer carries.
 #pragma once
 

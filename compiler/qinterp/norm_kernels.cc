@@ -67,11 +67,8 @@ void LayerNormKernel(const ir::Node& n, std::span<const int8_t> x, std::vector<i
   const QRequant r = *ReadRequant(n, c);
   std::vector<spec::LayerNormChannel> channels(c);
   for (int64_t k = 0; k < c; ++k) channels[k] = {w[k], bias[k], r.multiplier[k], r.shift[k]};
-  for (size_t row = 0; row < x.size() / c; ++row) {
-    spec::LayerNormRow(x.subspan(row * c, c), Zp(n.input(0)), n.attrs().GetInt("eps_term", 0),
-                       channels, Zp(n.output(0)), r.clamp.min, r.clamp.max,
-                       std::span<int8_t>(y).subspan(row * c, c));
-  }
+  spec::LayerNormRows(x, Zp(n.input(0)), n.attrs().GetInt("eps_term", 0), channels,
+                      Zp(n.output(0)), r.clamp.min, r.clamp.max, y);
 }
 
 void ReduceKernel(const ir::Node& n, std::span<const int8_t> x, std::vector<int8_t>& y) {

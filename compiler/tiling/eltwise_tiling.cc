@@ -161,15 +161,21 @@ VectorPlan PlanGatherSram(const GatherLayer& l, const GatherTiling& t, uint32_t 
 
 namespace {
 
+// The vector unit's cycles for `lane_cycles` of its lanes' work, without the pipeline fill (as
+// Pick compares candidates).
+uint64_t FillFreeCycles(const spec::NpuConfig& c, uint64_t lane_cycles) {
+  return spec::ActComputeCycles(c, lane_cycles) - c.act().pipeline_cycles();
+}
+
 // The vector unit's cycles for the chunks of `tiling`, which run one after the other, without
-// their pipeline fills (as Pick compares them): a lower bound of any stream that emits them.
-// `work` is vector work per element (2 for ELTWISE, 1 with b held in the lanes).
+// their pipeline fills: a lower bound of any stream that emits them. `work` is vector work per
+// element (2 for ELTWISE, 1 with b held in the lanes).
 template <class Tiling>
 uint64_t VectorBound(const spec::NpuConfig& c, uint64_t elements, uint64_t pixel, uint64_t work,
                      const Tiling& t) {
   uint64_t cycles = 0;
   for (const ElementChunk& chunk : Chunks(elements, t.chunk, pixel)) {
-    cycles += spec::ActComputeCycles(c, work * chunk.count) - c.act().pipeline_cycles();
+    cycles += FillFreeCycles(c, work * chunk.count);
   }
   return cycles;
 }
@@ -310,8 +316,7 @@ StatusOr<VectorChoice<LutTiling>> ChooseLutTiling(const spec::NpuConfig& c, cons
           const TensorPlace& out, uint64_t table) {
         return EmitLut(l, t, plan, {in, out, table});
       },
-      [&](uint64_t n) { return spec::ActComputeCycles(c, n) - c.act().pipeline_cycles(); },
-      "element");
+      [&](uint64_t n) { return FillFreeCycles(c, n); }, "element");
 }
 
 StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, const NormLayer& l,
@@ -329,8 +334,7 @@ StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, co
       [&](uint64_t n) {
         spec::Instruction lnorm{spec::Opcode::kLnorm, 0, 0,
                                 spec::LnormArgs{.pixels = uint32_t(n / l.c), .channels = l.c}};
-        return spec::ActComputeCycles(c, spec::VectorLaneCycles(c, lnorm)) -
-               c.act().pipeline_cycles();
+        return FillFreeCycles(c, spec::VectorLaneCycles(c, lnorm));
       },
       "pixel");
 }

@@ -55,12 +55,9 @@ Status LayerNorm(Call& call) {
   for (int64_t k = 0; k < c; ++k) {
     channels[k] = {w.i8()[k], bias.i32()[k], int32_t(m[k]), int32_t(s[k])};
   }
-  std::span<int8_t> y(call.outputs[0]);
-  for (size_t row = 0; row < x.i8().size() / c; ++row) {
-    spec::LayerNormRow(x.i8().subspan(row * c, c), x.zero_point(), call.Int("eps_term"), channels,
-                       call.op.outputs(0).zero_point(), int32_t(call.Int("clamp_min", -128)),
-                       int32_t(call.Int("clamp_max", 127)), y.subspan(row * c, c));
-  }
+  spec::LayerNormRows(x.i8(), x.zero_point(), call.Int("eps_term"), channels,
+                      call.op.outputs(0).zero_point(), int32_t(call.Int("clamp_min", -128)),
+                      int32_t(call.Int("clamp_max", 127)), call.outputs[0]);
   return Status::Ok();
 }
 

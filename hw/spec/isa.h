@@ -241,7 +241,7 @@ struct DwConvArgs {
 
 // LNORM (vector unit, on its normaliser: act.norm_dividers > 0, else the unit faults): layer
 // normalisation of `pixels` rows of `channels` int8 values, exactly docs/quantized-ir.md's
-// layer_normalization (spec::LayerNormRow). Row p is the `channels` bytes at in_addr +
+// layer_normalization (spec::LayerNormRows). Row p is the `channels` bytes at in_addr +
 // p*channels; with X = x - in_zero_point, S1 = sum X, S2 = sum X^2 over the row and sd =
 // ISqrt(channels*S2 - S1^2 + eps_term), element c becomes
 //   q = RoundDiv((channels*X - S1) * 4096, sd)   (0 if sd = 0; saturated to int32)

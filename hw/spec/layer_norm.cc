@@ -14,8 +14,7 @@ constexpr int kNormalisedOne = 4096;  // q's fixed point: one standard deviation
 
 int32_t Sat32(int64_t v) { return static_cast<int32_t>(Clamp64(v, INT32_MIN, INT32_MAX)); }
 
-}  // namespace
-
+// One row of LayerNormRows.
 void LayerNormRow(std::span<const int8_t> x, int32_t x_zero_point, int64_t eps_term,
                   std::span<const LayerNormChannel> channels, int32_t y_zero_point,
                   int32_t clamp_min, int32_t clamp_max, std::span<int8_t> y) {
@@ -32,6 +31,23 @@ void LayerNormRow(std::span<const int8_t> x, int32_t x_zero_point, int64_t eps_t
     const LayerNormChannel& ch = channels[k];
     y[k] = Requantize(Sat32(int64_t{Sat32(q)} * ch.gamma), ch.beta, ch.multiplier, ch.shift,
                       y_zero_point, clamp_min, clamp_max);
+  }
+}
+
+}  // namespace
+
+bool ValidLnormRecord(const LayerNormChannel& ch) {
+  return ch.gamma >= INT8_MIN && ch.gamma <= INT8_MAX && ch.shift >= kMinShift &&
+         ch.shift <= kMaxShift;
+}
+
+void LayerNormRows(std::span<const int8_t> x, int32_t x_zero_point, int64_t eps_term,
+                   std::span<const LayerNormChannel> channels, int32_t y_zero_point,
+                   int32_t clamp_min, int32_t clamp_max, std::span<int8_t> y) {
+  const size_t n = channels.size();
+  for (size_t row = 0; row < x.size() / n; ++row) {
+    LayerNormRow(x.subspan(row * n, n), x_zero_point, eps_term, channels, y_zero_point, clamp_min,
+                 clamp_max, y.subspan(row * n, n));
   }
 }
 
@@ -69,18 +85,11 @@ regs::ErrorCode ComputeLnorm(const LnormArgs& l, std::span<const int8_t> in,
   std::vector<LayerNormChannel> channels(l.channels);
   for (uint32_t c = 0; c < l.channels; ++c) {
     channels[c] = ReadLnormParams(params, c);
-    const LayerNormChannel& ch = channels[c];
-    if (ch.shift < kMinShift || ch.shift > kMaxShift || ch.gamma < INT8_MIN ||
-        ch.gamma > INT8_MAX) {
-      return regs::ErrorCode::kBadParameter;
-    }
+    if (!ValidLnormRecord(channels[c])) return regs::ErrorCode::kBadParameter;
   }
   out.resize(LnormBytes(l));
-  for (uint64_t p = 0; p < l.pixels; ++p) {
-    LayerNormRow(in.subspan(p * l.channels, l.channels), l.in_zero_point, l.eps_term, channels,
-                 l.out_zero_point, l.clamp_min, l.clamp_max,
-                 std::span<int8_t>(out).subspan(p * l.channels, l.channels));
-  }
+  LayerNormRows(in.first(LnormBytes(l)), l.in_zero_point, l.eps_term, channels, l.out_zero_point,
+                l.clamp_min, l.clamp_max, out);
   return regs::ErrorCode::kNone;
 }
 

@@ -1,7 +1,7 @@
 // Layer normalisation's integer semantics (docs/quantized-ir.md, layer_normalization): a row of N
 // int8 values normalised to a fixed point of 4096 standard deviations, then scaled by gamma,
 // offset by beta and requantised per channel. LNORM (isa.h), the integer interpreter
-// (compiler/qinterp) and the control core's kernel (firmware/cpu) all compute a row here.
+// (compiler/qinterp) and the control core's kernel (firmware/cpu) all compute their rows here.
 #pragma once
 
 #include <cstdint>
@@ -23,13 +23,16 @@ struct LayerNormChannel {
   int32_t shift = 1;
 };
 
-// With X = x - x_zero_point, S1 = sum X, S2 = sum X^2 and sd = ISqrt(N*S2 - S1^2 + eps_term),
-// y[c] = Requantize(Sat32(Sat32(q) * gamma), beta, multiplier, shift, y_zero_point, clamp) for
-// q = RoundDiv((N*X - S1) * 4096, sd) (0 when sd is 0). `channels` and `y` have x's size N, at
-// most 65535; eps_term below 2^62.
-void LayerNormRow(std::span<const int8_t> x, int32_t x_zero_point, int64_t eps_term,
-                  std::span<const LayerNormChannel> channels, int32_t y_zero_point,
-                  int32_t clamp_min, int32_t clamp_max, std::span<int8_t> y);
+// Whether a channel's record is one LNORM computes with: an int8 gamma and a shift in 1..62.
+bool ValidLnormRecord(const LayerNormChannel& channel);
+
+// Each row of N = channels.size() values of x (x and y hold whole rows, N at most 65535) with
+// X = x - x_zero_point, S1 = sum X, S2 = sum X^2 over the row and sd = ISqrt(N*S2 - S1^2 +
+// eps_term): y[c] = Requantize(Sat32(Sat32(q) * gamma), beta, multiplier, shift, y_zero_point,
+// clamp) for q = RoundDiv((N*X - S1) * 4096, sd) (0 when sd is 0). eps_term below 2^62.
+void LayerNormRows(std::span<const int8_t> x, int32_t x_zero_point, int64_t eps_term,
+                   std::span<const LayerNormChannel> channels, int32_t y_zero_point,
+                   int32_t clamp_min, int32_t clamp_max, std::span<int8_t> y);
 
 // LNORM's parameter records (kLnormParamBytes each): little-endian int32 beta, multiplier, shift
 // (act's record) and gamma.

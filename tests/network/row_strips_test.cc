@@ -310,16 +310,27 @@ TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
   }
 }
 
-TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
+// A built-in model compiled whole and as the automatic choice makes it, on the default config.
+struct WholeAndChosen {
+  StatusOr<CompiledModel> whole = InvalidArgument("not compiled"),
+                          chosen = InvalidArgument("not compiled");
+};
+WholeAndChosen CompileWholeAndChosen(const std::string& model) {
   ModelPipelineOptions options;
   options.calibration_samples = 1;
   options.compute_reference = false;
-  StatusOr<QuantizedModel> q = QuantizeModel("mobilenet_v2", options);
-  ASSERT_TRUE(q.ok()) << q.status().message();
+  StatusOr<QuantizedModel> q = QuantizeModel(model, options);
+  EXPECT_TRUE(q.ok()) << q.status().message();
+  if (!q.ok()) return {};
   CompileOptions whole;
   whole.row_strips = CompileOptions::RowStrips::kOff;
-  StatusOr<CompiledModel> off = CompileForConfig(*q, Config({}), whole);
-  StatusOr<CompiledModel> on = CompileForConfig(*q, Config({}), {});  // chooses the strips
+  return {CompileForConfig(*q, Config({}), whole), CompileForConfig(*q, Config({}), {})};
+}
+
+TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
+  const WholeAndChosen m = CompileWholeAndChosen("mobilenet_v2");
+  const StatusOr<CompiledModel>& off = m.whole;
+  const StatusOr<CompiledModel>& on = m.chosen;  // chooses the strips
   ASSERT_TRUE(off.ok() && on.ok());
   EXPECT_FALSE(on->row_strip_groups.empty());
   // features.2's 112x112x96 expansion (1.2 MB) went out and back: 2.4 MB less traffic.
@@ -330,15 +341,9 @@ TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
 TEST(RowStrips, AVariantMovingMuchLessDramWinsByAFewCycles) {
   // resnet18's conv1 and its max pool in strips: 0.09 % more cycles than compiled whole, 5 % less
   // DRAM (conv1's 784 KiB output no longer goes out and back). The automatic choice keeps them.
-  ModelPipelineOptions options;
-  options.calibration_samples = 1;
-  options.compute_reference = false;
-  StatusOr<QuantizedModel> q = QuantizeModel("resnet18", options);
-  ASSERT_TRUE(q.ok()) << q.status().message();
-  CompileOptions whole;
-  whole.row_strips = CompileOptions::RowStrips::kOff;
-  StatusOr<CompiledModel> off = CompileForConfig(*q, Config({}), whole);
-  StatusOr<CompiledModel> chosen = CompileForConfig(*q, Config({}), {});
+  const WholeAndChosen m = CompileWholeAndChosen("resnet18");
+  const StatusOr<CompiledModel>& off = m.whole;
+  const StatusOr<CompiledModel>& chosen = m.chosen;
   ASSERT_TRUE(off.ok() && chosen.ok());
   ASSERT_FALSE(chosen->row_strip_groups.empty());
   EXPECT_GT(chosen->cost.cycles, off->cost.cycles);  // slower, but by less than 0.25 %
