@@ -162,37 +162,41 @@ void ForEachFoldClass(const NpuConfig& c, const ConvArgs& conv,
                       const std::function<void(const FoldClass&)>& visit) {
   const Shape s = ShapeOf(c, conv);
   if (s.m == 0 || s.n == 0 || s.k == 0) return;
-  const auto add = [&](uint64_t count, const FoldReads& reads, bool last = false) {
-    if (count > 0) visit({count, reads, last});
+  const auto add = [&](uint64_t count, const FoldReads& reads, uint64_t stream,
+                       bool last = false) {
+    if (count > 0) visit({count, reads, last, stream});
   };
   const Chunks n = Split(s.n, s.cols);
   if (c.mac().dataflow() == WEIGHT_STATIONARY) {
     // Folds walk the K-chunks inside each N-chunk: the last fold is the last K-chunk of the last.
-    // Consecutive K-chunks that read alike are one class (a K of thousands is a few classes).
-    uint64_t run = 0;
+    // Consecutive K-chunks that read and stream alike are one class (a K of thousands is a few
+    // classes; a short last chunk streams fewer steps in row groups).
+    uint64_t run = 0, stream = 0;
     FoldReads full, edge;  // the run's folds of a full N-chunk and of the last
     for (uint64_t k0 = 0; k0 < s.k; k0 += s.rows) {
       const uint64_t r = std::min(s.rows, s.k - k0);
       const FoldReads f = WeightStationaryFold(s, conv, k0, r, s.cols);
       const FoldReads e = WeightStationaryFold(s, conv, k0, r, n.last);
-      if (run > 0 && f == full && e == edge) {
+      const uint64_t t = FoldStream(c, conv, r);
+      if (run > 0 && f == full && e == edge && t == stream) {
         ++run;
         continue;
       }
-      add(run * n.full_before_last, full);
-      add(run, edge);
-      run = 1, full = f, edge = e;
+      add(run * n.full_before_last, full, stream);
+      add(run, edge, stream);
+      run = 1, full = f, edge = e, stream = t;
     }
-    add(run * n.full_before_last, full);
-    add(run - 1, edge);
-    add(1, edge, true);
+    add(run * n.full_before_last, full, stream);
+    add(run - 1, edge, stream);
+    add(1, edge, stream, true);
     return;
   }
   const Chunks m = Split(s.m, s.rows);
-  add(m.full_before_last * n.full_before_last, OutputStationaryFold(s, conv, s.rows, s.cols));
-  add(m.full_before_last, OutputStationaryFold(s, conv, s.rows, n.last));
-  add(n.full_before_last, OutputStationaryFold(s, conv, m.last, s.cols));
-  add(1, OutputStationaryFold(s, conv, m.last, n.last), true);
+  const uint64_t t = ConvStream(c, conv);
+  add(m.full_before_last * n.full_before_last, OutputStationaryFold(s, conv, s.rows, s.cols), t);
+  add(m.full_before_last, OutputStationaryFold(s, conv, s.rows, n.last), t);
+  add(n.full_before_last, OutputStationaryFold(s, conv, m.last, s.cols), t);
+  add(1, OutputStationaryFold(s, conv, m.last, n.last), t, true);
 }
 
 std::vector<FoldClass> ConvFoldClasses(const NpuConfig& c, const ConvArgs& conv) {

@@ -42,16 +42,19 @@ struct FoldReads {
   bool operator==(const FoldReads&) const = default;
 };
 
-// Folds that read alike: `count` of them read `reads` each. `last` marks the class of one fold
-// that is the CONV's last (it has no successor to overlap).
+// Folds that read and stream alike: `count` of them read `reads` and stream `stream` (T,
+// timing_model.h's FoldStream) each. `last` marks the class of one fold that is the CONV's last
+// (it has no successor to overlap).
 struct FoldClass {
   uint64_t count = 0;
   FoldReads reads;
   bool last = false;
+  uint64_t stream = 0;
 };
 
 // Calls `visit` for each class of the CONV's folds, grouped by what they read; the counts add up
-// to ConvFolds. Weight-stationary folds of consecutive K-chunks that read alike are one class,
+// to ConvFolds. Weight-stationary folds of consecutive K-chunks that read and stream alike are
+// one class,
 // so a CONV has a handful of classes unless its kernel rows break the chunks unevenly (at most
 // 2 * ceil(K / rows) + 1); output-stationary at most 4. Allocates nothing.
 void ForEachFoldClass(const NpuConfig& c, const ConvArgs& conv,

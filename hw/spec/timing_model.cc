@@ -45,7 +45,7 @@ uint64_t ChainEntryCycles(const NpuConfig& c, const uint64_t* chained_after_stre
 // The same for a CONV continuing `chained_after`'s chain, if it does.
 uint64_t ChainEntryCycles(const NpuConfig& c, const ConvArgs* chained_after) {
   if (chained_after == nullptr) return FoldOverheadCycles(c);
-  const uint64_t before = ConvStream(c, *chained_after);
+  const uint64_t before = LastFoldStream(c, *chained_after);
   return ChainEntryCycles(c, &before);
 }
 
@@ -87,16 +87,27 @@ uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv) {
   return conv.fp16 ? std::max<uint64_t>(1, c.mac().fp16_mac_cycles()) : 1;
 }
 
-uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv) {
+uint64_t FoldRowGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows) {
   if (c.mac().dataflow() != WEIGHT_STATIONARY) return 1;
-  const uint64_t k = conv.depthwise ? uint64_t{conv.kernel_h} * conv.kernel_w : ConvGemm(conv).k;
-  const uint64_t fit = k == 0 ? 1 : FoldReductionRows(c, conv) / k;
+  const uint64_t rows = conv.depthwise ? uint64_t{conv.kernel_h} * conv.kernel_w : chunk_rows;
+  const uint64_t fit = rows == 0 ? 1 : FoldReductionRows(c, conv) / rows;
   return std::max<uint64_t>(1, std::min<uint64_t>(c.mac().row_groups(), fit));
 }
 
-uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
+uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv) {
+  return FoldRowGroups(c, conv, std::min(ConvGemm(conv).k, FoldReductionRows(c, conv)));
+}
+
+uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv) {
+  const uint64_t k = ConvGemm(conv).k;
+  if (c.mac().dataflow() != WEIGHT_STATIONARY || k == 0) return k;
+  const uint64_t chunk = FoldReductionRows(c, conv);
+  return k - (CeilDiv(k, chunk) - 1) * chunk;
+}
+
+uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows) {
   const ConvGemmShape g = ConvGemm(conv);
-  const uint64_t groups = RowGroups(c, conv);
+  const uint64_t groups = FoldRowGroups(c, conv, chunk_rows);
   const uint64_t steps = c.mac().dataflow() != WEIGHT_STATIONARY
                              ? CeilDiv(g.k, ReductionRate(c, conv))
                          : groups == 1    ? g.m
@@ -105,25 +116,41 @@ uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
   return steps * ConvStepCycles(c, conv);
 }
 
+uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
+  return FoldStream(c, conv, std::min(ConvGemm(conv).k, FoldReductionRows(c, conv)));
+}
+
+uint64_t LastFoldStream(const NpuConfig& c, const ConvArgs& conv) {
+  return FoldStream(c, conv, LastChunkRows(c, conv));
+}
+
+namespace {
+
+// The folds' slots of `conv` (FoldClass.stream each), a fold lasting at least its reads'
+// FoldSramCycles when `with_reads`; the last fold streams its T without waiting out its slot.
+uint64_t ConvFoldBodyCycles(const NpuConfig& c, const ConvArgs& conv, bool with_reads) {
+  uint64_t cycles = 0;
+  ForEachFoldClass(c, conv, [&](const FoldClass& f) {
+    const uint64_t reads = with_reads ? FoldSramCycles(c, f.reads) : 0;
+    cycles += f.last ? std::max(LastFoldCycles(c, f.stream), reads)
+                     : f.count * std::max(FoldSlotCycles(c, f.stream), reads);
+  });
+  return cycles;
+}
+
+}  // namespace
+
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv, const ConvArgs* chained_after) {
   const ConvGemmShape g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
-  return ChainEntryCycles(c, chained_after) +
-         FoldBodyCycles(c, ConvFolds(c, conv), ConvStream(c, conv));
+  return ChainEntryCycles(c, chained_after) + ConvFoldBodyCycles(c, conv, false);
 }
 
 uint64_t ConvComputeCycles(const NpuConfig& c, const ConvArgs& conv,
                            const ConvArgs* chained_after) {
   const ConvGemmShape g = ConvGemm(conv);
   if (g.m == 0 || g.n == 0 || g.k == 0) return 0;
-  const uint64_t stream = ConvStream(c, conv);
-  const uint64_t slot = FoldSlotCycles(c, stream), last = LastFoldCycles(c, stream);
-  uint64_t cycles = ChainEntryCycles(c, chained_after);
-  ForEachFoldClass(c, conv, [&](const FoldClass& f) {
-    const uint64_t reads = FoldSramCycles(c, f.reads);
-    cycles += f.last ? std::max(last, reads) : f.count * std::max(slot, reads);
-  });
-  return cycles;
+  return ChainEntryCycles(c, chained_after) + ConvFoldBodyCycles(c, conv, true);
 }
 
 uint64_t ConvMacs(const ConvArgs& conv) {

@@ -61,15 +61,28 @@ uint64_t ConvFolds(const NpuConfig& c, const ConvArgs& conv);
 // FP16 (fp16): each PE takes mac.fp16_mac_cycles cycles per MAC, so every streamed vector (WS) or
 // reduction step (OS) occupies the array that many cycles: T is M or K times it.
 uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv);  // 1, or the FP16 MAC's
-uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);      // T: M or K (x step cycles)
-// Weight-stationary CONVs: the row groups the array uses, min(mac.row_groups, FoldReductionRows /
-// K), at least 1, where K is a depthwise kernel's taps or another CONV's whole reduction (1 when
-// that does not fit one fold, and for output-stationary arrays). With G > 1 each step takes G
-// output pixels: a depthwise fold G adjacent pixels of one output row (out_h x ceil(out_w / G)
-// steps, sharing their windows' columns), another CONV any G pixels (ceil(M / G) steps).
-uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv);
-// `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any.
-// The array's folds alone, MacFoldsCycles of ConvFolds and ConvStream: what hw/rtl measures.
+// Weight-stationary CONVs: the row groups a fold whose K-chunk has `chunk_rows` rows uses,
+// min(mac.row_groups, FoldReductionRows / chunk_rows), at least 1 (1 for output-stationary
+// arrays). A depthwise fold's chunk is its kernel's taps, grouped only when the whole kernel fits
+// one fold (its groups share their windows' columns, which a chunk of taps would not). So a CONV
+// whose K fits one fold is grouped when K fits half of it, and a longer one's last K-chunk is
+// when that remainder does (K = 40 on 32 rows: a chunk of 32, then one of 8 in 3 groups). With
+// G > 1 each step takes G output pixels: a depthwise fold G adjacent pixels of one output row
+// (out_h x ceil(out_w / G) steps, sharing their windows' columns), another CONV any G pixels
+// (ceil(M / G) steps).
+uint64_t FoldRowGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows);
+uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv);  // its first fold's
+// The rows of the CONV's last K-chunk (weight-stationary; K for output-stationary).
+uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv);
+// T of a fold whose K-chunk has `chunk_rows` rows (weight-stationary) or of any fold
+// (output-stationary): M / its row groups (or K) steps, times ConvStepCycles.
+uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows);
+uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T of its first fold
+uint64_t LastFoldStream(const NpuConfig& c, const ConvArgs& conv);  // T of its last fold
+// `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any; its last
+// fold's T (LastFoldStream) is the one `conv` overlaps.
+// The array's folds alone: MacFoldsCycles of ConvFolds and ConvStream when every fold streams
+// alike, else each fold's slot of its own T (operand_stream.h's FoldClass): what hw/rtl measures.
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,
                          const ConvArgs* chained_after = nullptr);
 // The CONV's cycles with its operands streaming from SRAM (operand_stream.h): the same, but no

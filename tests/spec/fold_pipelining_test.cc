@@ -14,6 +14,7 @@ NpuConfig Array(FoldPipelining pipelining, Dataflow dataflow = WEIGHT_STATIONARY
   c.mutable_mac()->set_cols(8);
   c.mutable_mac()->set_dataflow(dataflow);
   c.mutable_mac()->set_fold_pipelining(pipelining);
+  c.mutable_mac()->set_row_groups(1);  // every fold streams M (row groups: below)
   return c;
 }
 
@@ -56,6 +57,29 @@ TEST(FoldPipelining, WeightStationaryConv) {
   EXPECT_EQ(ConvComputeCycles(Array(DOUBLE_BUFFERED), fc), 31u * 4 + 1 + 14);
   EXPECT_EQ(ConvComputeCycles(Array(SINGLE_BUFFERED), fc), 31u * 7 + 1 + 14);
   EXPECT_EQ(ConvComputeCycles(Array(NONE), fc), 32u * 15);
+}
+
+TEST(FoldPipelining, EachFoldHasItsOwnSlot) {
+  // Two row groups: K = 18 on 4 rows is 4 chunks of 4, then one of 2 that streams
+  // ceil(30 / 2) = 15 in two groups. Per column chunk 4 folds of T = 30 and one of 15; the last
+  // fold (of the second column chunk) streams its 15 and drains.
+  const ConvArgs conv = Gemm(30, 18, 10);
+  for (FoldPipelining p : {DOUBLE_BUFFERED, SINGLE_BUFFERED, NONE}) {
+    NpuConfig c = Array(p);
+    c.mutable_mac()->set_row_groups(2);
+    EXPECT_EQ(LastFoldStream(c, conv), 15u);
+    const uint64_t expected = p == NONE ? 8u * (30 + 14) + 2 * (15 + 14) : 8u * 30 + 15 + 15 + 14;
+    EXPECT_EQ(ConvComputeCycles(c, conv), expected) << FoldPipelining_Name(p);
+  }
+  // A CONV chained after it waits out the rest of its last fold's slot, max(15, R) - 15 = 0;
+  // after one of 3 pixels, whose last chunk streams 2 in a slot of 4 (7 single-buffered): 2 (5).
+  NpuConfig c = Array(DOUBLE_BUFFERED);
+  c.mutable_mac()->set_row_groups(2);
+  const ConvArgs three = Gemm(3, 18, 10);
+  EXPECT_EQ(ConvComputeCycles(c, conv, &conv), 8u * 30 + 15 + 15);
+  EXPECT_EQ(ConvComputeCycles(c, conv, &three), 2u + 8 * 30 + 15 + 15);
+  c.mutable_mac()->set_fold_pipelining(SINGLE_BUFFERED);
+  EXPECT_EQ(ConvComputeCycles(c, conv, &three), 5u + 8 * 30 + 15 + 15);
 }
 
 TEST(FoldPipelining, OutputStationaryConv) {

@@ -157,6 +157,39 @@ TEST(OperandStream, RowGroupsOfAShortReductionStreamHalfThePixelsAndReadTheSame)
   EXPECT_EQ(RowGroups(config, c), 1u);
 }
 
+// A reduction spanning folds whose last K-chunk is short (K = 40 on 32 rows: 32, then 8) holds
+// that chunk's weights three times: its folds take three pixels a step; the full chunk's one.
+TEST(OperandStream, RowGroupsServeAShortLastKChunk) {
+  NpuConfig config = ::npu::testing::HandConfig();
+  const ConvArgs c = Conv(1, 40, 64, 15);  // M = 225, N = 64: 2 K-chunks x 2 column chunks
+  const uint64_t alone = ConvArrayCycles(config, c);
+  const FoldReads reads = ConvStreamReads(config, c);
+  config.mutable_mac()->set_row_groups(3);
+  EXPECT_EQ(RowGroups(config, c), 1u);  // the first chunk fills the rows
+  EXPECT_EQ(LastChunkRows(config, c), 8u);
+  EXPECT_EQ(FoldRowGroups(config, c, 8), 3u);
+  EXPECT_EQ(ConvStream(config, c), 225u);
+  EXPECT_EQ(LastFoldStream(config, c), 75u);  // ceil(225 / 3)
+  EXPECT_EQ(ConvStreamReads(config, c), reads);  // each pixel's 8 values read as before
+  uint64_t folds = 0, streamed = 0;
+  for (const FoldClass& f : ConvFoldClasses(config, c)) {
+    folds += f.count;
+    streamed += f.count * f.stream;
+  }
+  EXPECT_EQ(folds, 4u);
+  EXPECT_EQ(streamed, 2u * 225 + 2 * 75);
+  // Fill and drain 94; per column chunk a slot of 225, then one of 75 (the last: its T).
+  EXPECT_EQ(alone, 94u + 4 * 225);
+  EXPECT_EQ(ConvArrayCycles(config, c), 94u + 225 + 75 + 225 + 75);
+  // A last chunk of more than half the rows is not grouped (K = 56: 32, then 24).
+  EXPECT_EQ(LastFoldStream(config, Conv(1, 56, 64, 15)), 225u);
+  EXPECT_EQ(LastFoldStream(config, Conv(1, 48, 64, 15)), 113u);  // 32, then 16: two groups
+  // A CONV continuing this one's chain waits out its last fold's slot: 7 x 7 pixels stream
+  // ceil(49 / 3) = 17 steps in a slot of R = 32.
+  const ConvArgs small = Conv(1, 40, 64, 7);
+  EXPECT_EQ(ConvArrayCycles(config, small, &small), 15u + 49 + 32 + 49 + 17);
+}
+
 TEST(OperandStream, RowGroupsAreLimitedByTheRowsAKernelLeaves) {
   NpuConfig config = ::npu::testing::HandConfig();
   config.mutable_mac()->set_row_groups(4);
