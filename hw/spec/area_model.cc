@@ -2,6 +2,8 @@
 // arithmetic; the Nangate 45 nm open cell library for a flip-flop; Intel's 45 nm 6T bitcell.
 #include "hw/spec/area_model.h"
 
+#include <algorithm>
+
 #include "hw/spec/isa.h"
 #include "hw/spec/tech_model.h"
 
@@ -29,6 +31,12 @@ double DepthwiseTapUm2() { return kMult8Um2 + kAdd32Um2 + 8 * kFlipFlopUm2; }
 // so far. Its integer square root (32 result bits of a 64-bit radicand) is the same structure,
 // counted as one more divider.
 double NormDividerUm2() { return 32 * (kAdd32Um2 + 3 * 32 * kFlipFlopUm2); }
+// A column group's input injection point (mac.col_groups): a 2:1 mux on each row's 8-bit input
+// (half a flip-flop's area a bit, as the interconnect's muxes) and the skew registers that delay
+// row i's input i cycles, R (R - 1) / 2 bytes, as the array's left edge has.
+double ColumnInjectionUm2(uint64_t rows) {
+  return (rows * 8 * 0.5 + rows * (rows - 1) / 2 * 8) * kFlipFlopUm2;
+}
 // Three 32-bit address adders and the descriptor registers of a channel.
 double DmaChannelLogicUm2() { return 3 * kAdd32Um2 + 4 * 32 * kFlipFlopUm2; }
 
@@ -75,10 +83,13 @@ AreaBreakdown UnitAreas(const NpuConfig& c) {
   const uint64_t banks = c.sram().banks();
   AreaBreakdown a{};
   // Row groups: one more 32-bit adder per column and group, to end the column's sum at each
-  // group's last row (the weights' broadcast wiring is not counted).
+  // group's last row; column groups: an injection point per group past the first (the weights'
+  // broadcast wiring is counted for neither).
+  const uint32_t col_groups = std::max<uint32_t>(1, c.mac().col_groups());
   a[int(AreaUnit::kMacArray)] =
       (double(c.mac().rows()) * c.mac().cols() * PeUm2() +
-       double(c.mac().row_groups() - 1) * c.mac().cols() * kAdd32Um2) /
+       double(c.mac().row_groups() - 1) * c.mac().cols() * kAdd32Um2 +
+       double(col_groups - 1) * ColumnInjectionUm2(c.mac().rows())) /
       kUm2PerMm2;
   a[int(AreaUnit::kSram)] =
       banks * SramMacroArea45Mm2(c.sram().size_bytes() / banks, c.sram().bank_width_bytes());

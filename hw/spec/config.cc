@@ -143,6 +143,7 @@ NpuConfig DefaultConfig() {
   c.mutable_mac()->set_int4_weight_rate(2);
   c.mutable_mac()->set_fp16_mac_cycles(2);
   c.mutable_mac()->set_row_groups(3);  // a 3x3 depthwise kernel's 9 rows three times
+  c.mutable_mac()->set_col_groups(2);  // a fold of 16 columns or fewer twice
   c.mutable_mac()->set_acc_buffer_bytes(128 * 1024);
   c.mutable_sram()->set_size_bytes(1024 * 1024);
   c.mutable_sram()->set_banks(16);
@@ -258,6 +259,7 @@ uint64_t Fingerprint(const NpuConfig& config) {
   if (hardware.mac().int4_weight_rate() == 2) hardware.mutable_mac()->clear_int4_weight_rate();
   if (hardware.mac().fp16_mac_cycles() == 2) hardware.mutable_mac()->clear_fp16_mac_cycles();
   if (hardware.mac().row_groups() == 1) hardware.mutable_mac()->clear_row_groups();
+  if (hardware.mac().col_groups() == 1) hardware.mutable_mac()->clear_col_groups();
   if (hardware.act().fp16_element_cycles() == 2) hardware.mutable_act()->clear_fp16_element_cycles();
   if (hardware.act().depthwise_taps() == 0) hardware.mutable_act()->clear_depthwise_taps();
   if (hardware.act().norm_dividers() == 0) hardware.mutable_act()->clear_norm_dividers();

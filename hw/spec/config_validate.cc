@@ -53,6 +53,12 @@ Status ValidateMac(const MacArrayConfig& mac) {
         "reduction's weights in the array's rows)",
         mac.row_groups(), mac.rows()));
   }
+  if (mac.col_groups() < 1 || mac.col_groups() > 16 || mac.cols() % mac.col_groups() != 0) {
+    return InvalidArgument(fmt::format(
+        "mac.col_groups = {}: must be 1 to 16 and divide mac.cols ({}) (equal column groups, "
+        "each with its own input injection point)",
+        mac.col_groups(), mac.cols()));
+  }
   // Two accumulator tiles of one full fold each, so the vector unit can drain one while the
   // MAC array fills the other.
   const uint64_t min_acc = 2ull * mac.rows() * mac.cols() * 4;

@@ -170,25 +170,26 @@ void ForEachFoldClass(const NpuConfig& c, const ConvArgs& conv,
   if (c.mac().dataflow() == WEIGHT_STATIONARY) {
     // Folds walk the K-chunks inside each N-chunk: the last fold is the last K-chunk of the last.
     // Consecutive K-chunks that read and stream alike are one class (a K of thousands is a few
-    // classes; a short last chunk streams fewer steps in row groups).
-    uint64_t run = 0, stream = 0;
+    // classes; a short last K-chunk streams fewer steps in row groups, a narrow last N-chunk in
+    // column groups).
+    uint64_t run = 0, full_stream = 0, edge_stream = 0;
     FoldReads full, edge;  // the run's folds of a full N-chunk and of the last
     for (uint64_t k0 = 0; k0 < s.k; k0 += s.rows) {
       const uint64_t r = std::min(s.rows, s.k - k0);
       const FoldReads f = WeightStationaryFold(s, conv, k0, r, s.cols);
       const FoldReads e = WeightStationaryFold(s, conv, k0, r, n.last);
-      const uint64_t t = FoldStream(c, conv, r);
-      if (run > 0 && f == full && e == edge && t == stream) {
+      const uint64_t tf = FoldStream(c, conv, r, s.cols), te = FoldStream(c, conv, r, n.last);
+      if (run > 0 && f == full && e == edge && tf == full_stream && te == edge_stream) {
         ++run;
         continue;
       }
-      add(run * n.full_before_last, full, stream);
-      add(run, edge, stream);
-      run = 1, full = f, edge = e, stream = t;
+      add(run * n.full_before_last, full, full_stream);
+      add(run, edge, edge_stream);
+      run = 1, full = f, edge = e, full_stream = tf, edge_stream = te;
     }
-    add(run * n.full_before_last, full, stream);
-    add(run - 1, edge, stream);
-    add(1, edge, stream, true);
+    add(run * n.full_before_last, full, full_stream);
+    add(run - 1, edge, edge_stream);
+    add(1, edge, edge_stream, true);
     return;
   }
   const Chunks m = Split(s.m, s.rows);

@@ -98,6 +98,12 @@ uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv) {
   return FoldRowGroups(c, conv, std::min(ConvGemm(conv).k, FoldReductionRows(c, conv)));
 }
 
+uint64_t FoldColGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_cols) {
+  if (c.mac().dataflow() != WEIGHT_STATIONARY || conv.depthwise || chunk_cols == 0) return 1;
+  const uint64_t groups = std::max<uint32_t>(1, c.mac().col_groups());
+  return std::max<uint64_t>(1, groups / CeilDiv(chunk_cols * groups, c.mac().cols()));
+}
+
 uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv) {
   const uint64_t k = ConvGemm(conv).k;
   if (c.mac().dataflow() != WEIGHT_STATIONARY || k == 0) return k;
@@ -105,9 +111,16 @@ uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv) {
   return k - (CeilDiv(k, chunk) - 1) * chunk;
 }
 
-uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows) {
+uint64_t LastChunkCols(const NpuConfig& c, const ConvArgs& conv) {
+  const uint64_t n = ConvGemm(conv).n, cols = c.mac().cols();
+  return n == 0 ? 0 : n - (CeilDiv(n, cols) - 1) * cols;
+}
+
+uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows,
+                    uint64_t chunk_cols) {
   const ConvGemmShape g = ConvGemm(conv);
-  const uint64_t groups = FoldRowGroups(c, conv, chunk_rows);
+  const uint64_t groups =
+      FoldRowGroups(c, conv, chunk_rows) * FoldColGroups(c, conv, chunk_cols);
   const uint64_t steps = c.mac().dataflow() != WEIGHT_STATIONARY
                              ? CeilDiv(g.k, ReductionRate(c, conv))
                          : groups == 1    ? g.m
@@ -117,11 +130,13 @@ uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_row
 }
 
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv) {
-  return FoldStream(c, conv, std::min(ConvGemm(conv).k, FoldReductionRows(c, conv)));
+  const ConvGemmShape g = ConvGemm(conv);
+  return FoldStream(c, conv, std::min(g.k, FoldReductionRows(c, conv)),
+                    std::min<uint64_t>(g.n, c.mac().cols()));
 }
 
 uint64_t LastFoldStream(const NpuConfig& c, const ConvArgs& conv) {
-  return FoldStream(c, conv, LastChunkRows(c, conv));
+  return FoldStream(c, conv, LastChunkRows(c, conv), LastChunkCols(c, conv));
 }
 
 namespace {

@@ -72,11 +72,21 @@ uint64_t ConvStepCycles(const NpuConfig& c, const ConvArgs& conv);  // 1, or the
 // (ceil(M / G) steps).
 uint64_t FoldRowGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows);
 uint64_t RowGroups(const NpuConfig& c, const ConvArgs& conv);  // its first fold's
-// The rows of the CONV's last K-chunk (weight-stationary; K for output-stationary).
+// Weight-stationary CONVs but depthwise ones: the column groups a fold whose column chunk has
+// `chunk_cols` columns uses. The C columns are mac.col_groups = H groups of C / H, each with an
+// input injection point at its first column; a copy of the fold's weights starts at every
+// ceil(chunk_cols / (C / H))-th point, so floor(H / ceil(chunk_cols x H / C)) copies (at least
+// 1), each taking another output pixel per step: 2 for a fold of 16 of 32 columns with H = 2.
+uint64_t FoldColGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_cols);
+// The rows of the CONV's last K-chunk (weight-stationary; K for output-stationary), and the
+// columns of its last column chunk.
 uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv);
-// T of a fold whose K-chunk has `chunk_rows` rows (weight-stationary) or of any fold
-// (output-stationary): M / its row groups (or K) steps, times ConvStepCycles.
-uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows);
+uint64_t LastChunkCols(const NpuConfig& c, const ConvArgs& conv);
+// T of a fold whose K-chunk has `chunk_rows` rows and whose column chunk has `chunk_cols`
+// columns (weight-stationary), or of any fold (output-stationary): M / (its row groups x its
+// column groups), or K, steps, times ConvStepCycles.
+uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows,
+                    uint64_t chunk_cols);
 uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T of its first fold
 uint64_t LastFoldStream(const NpuConfig& c, const ConvArgs& conv);  // T of its last fold
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any; its last

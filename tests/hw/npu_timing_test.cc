@@ -56,10 +56,12 @@ void ExpectConvTakesFormula(spec::Dataflow dataflow, uint64_t expected_cycles) {
 }
 
 TEST(NpuTiming, WeightStationaryConvTakesFoldFormula) {
-  // ceil(18/4) * ceil(10/8) = 10 folds: per column chunk 4 K-chunks of 4 rows streaming M = 30
-  // (slots of max(30, R = 4)) and the last of 2 rows in two row groups (the default's 3, as many
-  // as 4 rows hold) streaming 15; the last fold its 15, + fill and drain 2*4 + 8 - 2.
-  ExpectConvTakesFormula(spec::WEIGHT_STATIONARY, 8 * 30 + 15 + 15 + 14);
+  // ceil(18/4) * ceil(10/8) = 10 folds. The 8-column chunk: 4 K-chunks of 4 rows streaming
+  // M = 30 (slots of max(30, R = 4)), and the last of 2 rows in two row groups (the default's 3,
+  // as many as 4 rows hold) streaming 15. The 2-column chunk in the default's two column groups
+  // (of 4 columns): 4 folds of 15, and the last fold in both groups, ceil(30 / 4) = 8. Fill and
+  // drain 2*4 + 8 - 2.
+  ExpectConvTakesFormula(spec::WEIGHT_STATIONARY, 4 * 30 + 15 + 4 * 15 + 8 + 14);
 }
 
 TEST(NpuTiming, OutputStationaryConvTakesFoldFormula) {

@@ -21,9 +21,10 @@ int main(int argc, char** argv) {
   npu::spec::NpuConfig config = npu::spec::DefaultConfig();
   config.mutable_mac()->set_rows(std::stoi(argv[1]));
   config.mutable_mac()->set_cols(std::stoi(argv[2]));
-  // The RTL array has no row groups; without the vector unit's depthwise datapath the models'
+  // The RTL array has no row or column groups; without the vector unit's depthwise datapath the models'
   // depthwise layers stay CONVs for the RTL to run.
   config.mutable_mac()->set_row_groups(1);
+  config.mutable_mac()->set_col_groups(1);
   config.mutable_act()->set_depthwise_taps(0);
   std::map<std::string, std::string> distinct;  // shape -> line
   int depthwise = 0;

@@ -29,7 +29,8 @@ spec::NpuConfig Config(spec::Dataflow dataflow, spec::FoldPipelining pipelining)
   c.mutable_mac()->set_cols(kCols);
   c.mutable_mac()->set_dataflow(dataflow);
   c.mutable_mac()->set_fold_pipelining(pipelining);
-  c.mutable_mac()->set_row_groups(1);  // the RTL array has no row groups (hw/rtl/README.md)
+  c.mutable_mac()->set_row_groups(1);  // the RTL array has no row or column groups
+  c.mutable_mac()->set_col_groups(1);  // (hw/rtl/README.md)
   return c;
 }
 

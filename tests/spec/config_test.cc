@@ -100,6 +100,8 @@ TEST(Config, RulesNameFieldAndRule) {
   ExpectRefused("cmd.queue_depth=0", "cmd.queue_depth");
   ExpectRefused("mac.row_groups=0", "mac.row_groups = 0: must be 1 to 16");
   ExpectRefused("mac.row_groups=17", "mac.row_groups = 17");
+  ExpectRefused("mac.col_groups=0", "mac.col_groups = 0: must be 1 to 16 and divide mac.cols");
+  ExpectRefused("mac.col_groups=3", "mac.col_groups = 3");  // 32 columns: no equal thirds
   ExpectRefused("act.depthwise_taps=65", "act.depthwise_taps = 65");
 }
 
@@ -138,6 +140,25 @@ TEST(Config, RowGroupsFingerprintAndArea) {
   EXPECT_NE(Fingerprint(a), Fingerprint(b));
   const double grown = UnitAreas(b)[int(AreaUnit::kMacArray)] - UnitAreas(a)[int(AreaUnit::kMacArray)];
   EXPECT_NEAR(grown, 2.0 * 32 * 137 / 1e6, 1e-12);  // 45 nm default: 2 adders x 32 columns
+}
+
+// Column groups: out of the fingerprint at 1, in it otherwise; each group past the first adds an
+// input injection point: a 2:1 mux on each row's 8 bits and the rows' skew registers.
+TEST(Config, ColGroupsFingerprintAndArea) {
+  NpuConfig a = DefaultConfig();
+  EXPECT_EQ(a.mac().col_groups(), 2u);
+  ASSERT_TRUE(ApplyOverride(a, "tech.node=NODE_45NM").ok());
+  ASSERT_TRUE(ApplyOverride(a, "mac.col_groups=1").ok());
+  NpuConfig cleared = a;
+  cleared.mutable_mac()->clear_col_groups();
+  EXPECT_EQ(Fingerprint(a), Fingerprint(cleared));
+  NpuConfig b = a;
+  ASSERT_TRUE(ApplyOverride(b, "mac.col_groups=4").ok());
+  EXPECT_TRUE(Validate(b).ok());
+  EXPECT_NE(Fingerprint(a), Fingerprint(b));
+  const double grown = UnitAreas(b)[int(AreaUnit::kMacArray)] - UnitAreas(a)[int(AreaUnit::kMacArray)];
+  // 45 nm, 32 rows: 3 points x (32 x 8 mux bits at half a flip-flop + 32 x 31 / 2 skew bytes).
+  EXPECT_NEAR(grown, 3.0 * (32 * 8 * 0.5 + 496 * 8) * 4.522 / 1e6, 1e-12);
 }
 
 // A DRAM standard with one dram.device override: refused, naming the field and the rule.

@@ -15,6 +15,7 @@ NpuConfig Array(FoldPipelining pipelining, Dataflow dataflow = WEIGHT_STATIONARY
   c.mutable_mac()->set_dataflow(dataflow);
   c.mutable_mac()->set_fold_pipelining(pipelining);
   c.mutable_mac()->set_row_groups(1);  // every fold streams M (row groups: below)
+  c.mutable_mac()->set_col_groups(1);
   return c;
 }
 

@@ -190,6 +190,39 @@ TEST(OperandStream, RowGroupsServeAShortLastKChunk) {
   EXPECT_EQ(ConvArrayCycles(config, small, &small), 15u + 49 + 32 + 49 + 17);
 }
 
+// Column groups (mac.col_groups = 2: injection points at columns 0 and 16): a fold of 16 columns
+// or fewer holds its weights twice, side by side, and takes two pixels a step; with row groups
+// on a short K-chunk too, the pixels a step multiply.
+TEST(OperandStream, ColumnGroupsServeNarrowColumnChunks) {
+  NpuConfig config = ::npu::testing::HandConfig();
+  const ConvArgs c = Conv(1, 40, 40, 15);  // M = 225; K: 32, then 8; N: 32, then 8
+  const FoldReads reads = ConvStreamReads(config, c);
+  EXPECT_EQ(ConvArrayCycles(config, c), 94u + 4 * 225);
+  config.mutable_mac()->set_col_groups(2);
+  EXPECT_EQ(FoldColGroups(config, c, 32), 1u);
+  EXPECT_EQ(FoldColGroups(config, c, 17), 1u);
+  EXPECT_EQ(FoldColGroups(config, c, 16), 2u);
+  EXPECT_EQ(LastChunkCols(config, c), 8u);
+  EXPECT_EQ(ConvStream(config, c), 225u);
+  EXPECT_EQ(LastFoldStream(config, c), 113u);  // ceil(225 / 2)
+  EXPECT_EQ(ConvStreamReads(config, c), reads);  // each pixel's vector read once, as before
+  EXPECT_EQ(ConvArrayCycles(config, c), 94u + 225 + 225 + 113 + 113);
+  config.mutable_mac()->set_row_groups(3);  // the 8-row chunk in 3 row groups as well
+  EXPECT_EQ(LastFoldStream(config, c), 38u);  // ceil(225 / 6)
+  EXPECT_EQ(ConvArrayCycles(config, c), 94u + 225 + 75 + 113 + 38);
+  // Four groups of 8 columns: a chunk of 9 to 16 columns starts a copy at every second point.
+  config.mutable_mac()->set_col_groups(4);
+  EXPECT_EQ(FoldColGroups(config, c, 8), 4u);
+  EXPECT_EQ(FoldColGroups(config, c, 9), 2u);
+  EXPECT_EQ(FoldColGroups(config, c, 16), 2u);
+  EXPECT_EQ(FoldColGroups(config, c, 17), 1u);
+  ConvArgs dw = c;  // depthwise folds are not column-grouped
+  dw.depthwise = true;
+  EXPECT_EQ(FoldColGroups(config, dw, 8), 1u);
+  config.mutable_mac()->set_dataflow(OUTPUT_STATIONARY);
+  EXPECT_EQ(FoldColGroups(config, c, 8), 1u);
+}
+
 TEST(OperandStream, RowGroupsAreLimitedByTheRowsAKernelLeaves) {
   NpuConfig config = ::npu::testing::HandConfig();
   config.mutable_mac()->set_row_groups(4);
