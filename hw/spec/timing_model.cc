@@ -242,6 +242,13 @@ uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
   return CeilDiv(uint64_t{dw.kernel_h} * dw.kernel_w, taps);
 }
 
+uint64_t PoolPasses(const NpuConfig& c, const PoolArgs& p) {
+  const uint64_t window = uint64_t{p.kernel_h} * p.kernel_w;
+  const uint32_t taps = c.act().depthwise_taps();
+  const bool on_taps = taps > 0 && !p.fp16 && static_cast<PoolMode>(p.mode) == PoolMode::kAverage;
+  return on_taps ? CeilDiv(window, taps) : window;
+}
+
 uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& l) {
   return kLnormRootCycles +
          CeilDiv(uint64_t{l.pixels} * l.channels, std::max<uint32_t>(1, c.act().norm_dividers()));
@@ -256,6 +263,10 @@ uint64_t VectorLaneCycles(const NpuConfig& c, const Instruction& insn) {
   }
   const uint64_t per_element =
       IsFp16(insn) ? std::max<uint32_t>(1, c.act().fp16_element_cycles()) : 1;
+  if (const auto* pool = std::get_if<PoolArgs>(&insn.args)) {
+    return uint64_t{pool->out_h} * pool->out_w * pool->channels * PoolPasses(c, *pool) *
+           per_element;
+  }
   return VectorLaneOps(insn) * per_element;
 }
 

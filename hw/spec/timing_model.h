@@ -128,6 +128,7 @@ class FoldChain {
 uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements);
 // The lane cycles of a vector instruction: VectorLaneOps, times act.fp16_element_cycles for an
 // fp16 one (ELTWISE with int8_out too) and a LUT with fp16_out, times DwConvPasses for a DWCONV;
+// a POOL's output elements times PoolPasses (times the fp16 element cycles for an fp16 one);
 // an LNORM's elements once (the statistics pass) plus lanes x LnormDividerCycles (the square
 // root and the normalise pass), so it takes pipeline + ceil(elements / lanes) +
 // kLnormRootCycles + ceil(elements / act.norm_dividers).
@@ -145,6 +146,13 @@ uint64_t LnormDividerCycles(const NpuConfig& c, const LnormArgs& lnorm);
 // (and requantises the sum in the same pipeline, as ACT does), so an element takes
 // ceil(kernel_h*kernel_w / depthwise_taps) passes: 1 for a 3x3 kernel on 9 taps, 3 for a 5x5.
 uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw);
+// POOL: an int8 average pool sums its windows on the same tap datapath (each tap's multiplier fed
+// a weight of 1, its adder tree summing act.depthwise_taps taps a lane a cycle), so an output
+// element takes ceil(kernel_h*kernel_w / depthwise_taps) passes: a squeeze-excitation block's
+// global pool over 56 x 56 pixels 349 instead of 3,136. Without the datapath, and for max and
+// fp16 pools (the tree adds; it neither compares nor takes FP16), kernel_h*kernel_w: a tap a
+// cycle. VectorLaneCycles is the output elements times these passes.
+uint64_t PoolPasses(const NpuConfig& c, const PoolArgs& pool);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL
 // kernel_h*kernel_w taps per output element; ELTWISE two inputs per element, one when b is

@@ -1,7 +1,7 @@
 // DWCONV on the platform: a hand-built program whose output equals a depthwise CONV followed by
 // ACT (the ISA's definition), whose vector cycles follow the depthwise datapath's passes, which
 // the compiler's exact replay times instruction by instruction, and which faults on an NPU
-// without the datapath.
+// without the datapath. And an average POOL, which sums its windows on the same datapath.
 #include <gtest/gtest.h>
 
 #include "tests/common/hand_config.h"
@@ -118,6 +118,46 @@ TEST(DwConvOp, AnNpuWithoutTheDatapathFaults) {
   const std::string fault(run.result.status().message());
   EXPECT_NE(fault.find("error 'bad instruction' at instruction 1"), std::string::npos) << fault;
   EXPECT_NE(fault.find("no depthwise datapath"), std::string::npos) << fault;
+}
+
+// A global average pool over the 9x10 pixels of 40 channels: the same bytes with or without the
+// tap datapath, ceil(90 / taps) passes an output element with it.
+spec::PoolArgs GlobalAveragePool() {
+  spec::PoolArgs p;
+  p.in_addr = kPixels, p.in_h = kInH, p.in_w = kInW, p.channels = kC;
+  p.kernel_h = kInH, p.kernel_w = kInW, p.stride_h = kInH, p.stride_w = kInW;
+  p.out_h = p.out_w = 1, p.out_addr = kResult, p.out_pixel_stride = kC;
+  p.mode = uint32_t(spec::PoolMode::kAverage);
+  p.in_zero_point = 3, p.out_zero_point = -1;
+  p.multiplier = int32_t(1u << 30) / 90, p.shift = 30;
+  return p;
+}
+
+spec::Instruction PoolInsn(spec::PoolMode mode) {
+  spec::PoolArgs p = GlobalAveragePool();
+  p.mode = uint32_t(mode);
+  return {spec::Opcode::kPool, 0, 0, p};
+}
+
+TEST(DwConvOp, AnAveragePoolSumsItsWindowsOnTheTapDatapath) {
+  const spec::Instruction avg = PoolInsn(spec::PoolMode::kAverage);
+  const testing::VectorOpRun run = testing::RunVectorOp(Config(9), Blob(), avg, kResult, kC);
+  ASSERT_TRUE(run.result.ok()) << run.result.status().message();
+  const Bytes blob = Blob();
+  Bytes expected;
+  spec::ComputePool(GlobalAveragePool(), {blob.data() + kPixels, kInH * kInW * kC}, expected);
+  EXPECT_EQ(run.result->outputs.at(0), expected);
+  // Nine taps: 40 x ceil(90 / 9) = 400 lane cycles, 4 + ceil(400 / 32 lanes) = 17, over the
+  // SRAM's 15 + 1 (3600 input bytes, 40 output bytes on 16 banks of 16 B).
+  EXPECT_EQ(Duration(*run.result, 1), 17u);
+  EXPECT_EQ(spec::PoolPasses(Config(9), GlobalAveragePool()), 10u);
+  EXPECT_EQ(run.result->records.at(1).events.vector_ops, 3600u);  // a lane operation a tap
+  testing::ExpectReplayMatchesRun(Config(9), run.insns, *run.result);
+  // A tap a cycle without the datapath: 4 + ceil(40 x 90 / 32) = 117; four taps 40 x 23.
+  EXPECT_EQ(spec::IdealCycles(Config(0), avg), 117u);
+  EXPECT_EQ(spec::IdealCycles(Config(4), avg), 4u + 29);
+  // Max pools compare, which the adder tree does not: a tap a cycle.
+  EXPECT_EQ(spec::IdealCycles(Config(9), PoolInsn(spec::PoolMode::kMax)), 117u);
 }
 
 }  // namespace
