@@ -1,7 +1,8 @@
 // Instruction emission for a tiled convolution, batch by batch (ConvLayer::batches, each with
 // its own operands: ConvOperands::batches).
 //
-// First, if the layer has a table, LOAD it into its slot (once: every ACT reads it there).
+// First, if the layer has a table, LOAD it into its slot (once: every ACT reads it there; not on
+// the depthwise datapath, below).
 // Per step (spatial tile sp, output-channel tile oc, input-channel tile ic), in stream order:
 //   1. LOAD the input tile (clipped to the tensor; the halo rows/cols are part of it) unless
 //      its slot still holds it or the input is on chip (then CONV reads the tensor in place),
@@ -16,8 +17,9 @@
 //      output slot and STORE it to its place in the NHWC output, or ACT straight into the on-chip
 //      output tensor.
 // On the vector unit's depthwise datapath (ConvTiling::on_vector) steps 2 and 3's ACT are one
-// DWCONV from the same input, weight and parameter slots to the same output, then, if the layer
-// has a table, a LUT over that output in place (DWCONV has no table of its own).
+// DWCONV from the same input, weight and parameter slots to the same output; its table, if any,
+// is LOADed into each parameter slot right after the records (spec::DwConvTableAddr), not into
+// a slot of its own.
 #include "compiler/schedule/conv_emitter.h"
 
 #include "compiler/schedule/dma_lowering.h"
@@ -41,7 +43,7 @@ class Emitter {
         batches_(operands.batches.empty() ? ConsecutiveBatches(layer) : operands.batches) {}
 
   std::vector<spec::Instruction> Run() {
-    if (!layer_.table.empty() && ops_.load_table) {
+    if (!layer_.table.empty() && ops_.load_table && !tiling_.on_vector) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
     }
@@ -68,19 +70,32 @@ class Emitter {
       if (s.input.load) LoadInput(Input(s), in, in_addr);
     }
     if (s.weights.load) LoadWeights(s);
-    if (s.params.load) {
-      const Span1D oc = grid_.oc().At(s.oc);
-      Dma(spec::Opcode::kLoad,
-          ContiguousCopy(ops_.params + uint64_t{oc.begin} * spec::kActParamBytes,
-                         plan_.params.Addr(s.params.slot),
-                         uint64_t{oc.size} * spec::kActParamBytes));
-    }
+    if (s.params.load) LoadParams(s);
     if (tiling_.on_vector) {
       DwConvAndStore(s, in, in_addr);
       return;
     }
     Conv(s, in, in_addr);
     if (s.last_ic) ActAndStore(s);
+  }
+
+  // The oc tile's ACT records; for a DWCONV with a table, the table right after them (one LOAD
+  // when the tile's records end the layer's and the table follows them in DRAM, as
+  // codegen/program_builder lays them out).
+  void LoadParams(const ConvStep& s) {
+    const Span1D oc = grid_.oc().At(s.oc);
+    const uint64_t slot = plan_.params.Addr(s.params.slot);
+    const uint64_t records = uint64_t{oc.size} * spec::kActParamBytes;
+    const bool table = tiling_.on_vector && !layer_.table.empty();
+    const bool contiguous = table && oc.begin + oc.size == layer_.out_c &&
+                            ops_.table == ops_.params + uint64_t{layer_.out_c} * spec::kActParamBytes;
+    Dma(spec::Opcode::kLoad,
+        ContiguousCopy(ops_.params + uint64_t{oc.begin} * spec::kActParamBytes, slot,
+                       records + (contiguous ? spec::kLutEntries : 0)));
+    if (table && !contiguous) {
+      Dma(spec::Opcode::kLoad,
+          ContiguousCopy(ops_.table, slot + records, uint64_t{spec::kLutEntries}));
+    }
   }
 
   void LoadInput(const TensorPlace& t, const InputRegion& in, uint64_t sram_addr) {
@@ -150,26 +165,12 @@ class Emitter {
     return c;
   }
 
-  // The tile's CONV and ACT as one DWCONV (ConvTiling::on_vector: one kernel block, int8), the
-  // table, if any, and the STORE.
+  // The tile's CONV and ACT (through the table after its records, if any) as one DWCONV
+  // (ConvTiling::on_vector: one kernel block, int8), and the STORE.
   void DwConvAndStore(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
     const spec::ActArgs act = TileAct(s);
     out_.push_back({spec::Opcode::kDwConv, 0, 0, spec::DwConvOf(TileConv(s, in, in_addr), act)});
-    if (act.use_table) TableInPlace(act);
     Store(s);
-  }
-
-  // LUT the outputs `act` wrote through its table, in place: one LUT when the pixels are dense,
-  // else one a pixel.
-  void TableInPlace(const spec::ActArgs& act) {
-    const bool dense = act.out_pixel_stride == act.channels;
-    for (uint64_t p = 0; p < (dense ? 1 : act.pixels); ++p) {
-      spec::LutArgs lut;
-      lut.in_addr = lut.out_addr = static_cast<uint32_t>(act.out_addr + p * act.out_pixel_stride);
-      lut.table_addr = act.table_addr;
-      lut.count = dense ? act.pixels * act.channels : act.channels;
-      out_.push_back({spec::Opcode::kLut, 0, 0, lut});
-    }
   }
 
   // STORE an output slot's tile to its place in the NHWC output (nothing for an on-chip output).
@@ -208,7 +209,9 @@ class Emitter {
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
     a.use_table = !l.table.empty();
-    a.table_addr = a.use_table ? static_cast<uint32_t>(plan_.table.base) : 0;
+    const uint64_t table = tiling_.on_vector ? spec::DwConvTableAddr(a.param_addr, a.channels)
+                                             : plan_.table.base;
+    a.table_addr = a.use_table ? static_cast<uint32_t>(table) : 0;
     if (l.fp16) {  // FP32 bias records, FP16 bounds (the layer's int8 fields are their defaults)
       a.fp16 = true;
       a.fp16_clamp_min = l.fp16_clamp_min, a.fp16_clamp_max = l.fp16_clamp_max;

@@ -50,14 +50,20 @@ struct Buffers {
 
 Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
   const uint32_t outputs = SlotCount(false, OutputGroups(g));
+  // A DWCONV reads its table right after its records (spec::DwConvTableAddr): each parameter
+  // slot holds one, and the table's own slot is not needed.
+  const bool table = !g.layer().table.empty();
+  const bool table_in_params = table && t.on_vector;
   return {g.MaxWeightTileBytes(), g.MaxInputTileBytes(),
-          uint64_t{g.oc().At(0).size} * spec::kActParamBytes, g.MaxOutputTileBytes(),
+          uint64_t{g.oc().At(0).size} * spec::kActParamBytes +
+              (table_in_params ? spec::kLutEntries : 0),
+          g.MaxOutputTileBytes(),
           g.MaxOutputTileEntries(),
           SlotCount(t.weights_resident, DistinctWeightTiles(g)),
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
           SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs,
-          g.layer().table.empty() ? 0u : 1u};
+          table && !table_in_params ? 1u : 0u};
 }
 
 SramPlan Lay(const Buffers& b, uint32_t align_bytes) {

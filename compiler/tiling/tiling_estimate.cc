@@ -156,18 +156,21 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t steps = groups * g.reductions();
   const uint64_t input_bytes =
       t.input_on_chip ? 0 : batches * InputPassBytes(l, g) * loads.input_passes;
-  const uint64_t param_bytes = uint64_t{l.out_c} * spec::kActParamBytes * loads.param_passes;
+  // A DWCONV's table rides in every parameter slot, after the records.
+  const bool table_in_params = t.on_vector && !l.table.empty();
+  const uint64_t param_bytes =
+      (uint64_t{l.out_c} * spec::kActParamBytes + (table_in_params ? spec::kLutEntries : 0)) *
+      loads.param_passes;
   const uint64_t weight_bytes =
       batches * (l.activation_weights ? l.WeightBytes() : g.WeightBytes()) * loads.weight_passes;
   const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
   const uint64_t stores = t.output_on_chip ? 0 : groups;
   const uint64_t store_bytes = t.output_on_chip ? 0 : output_bytes;
   TilingEstimate e;
-  // On the depthwise datapath a tile is one DWCONV (no CONV): the vector unit's passes, and a
-  // LUT pass for a table.
-  const bool lut_pass = t.on_vector && !l.table.empty();
+  // On the depthwise datapath a tile is one DWCONV (no CONV): the vector unit's passes, its
+  // table applied in the same pass.
   e.instructions = loads.inputs + loads.weights + loads.params + (t.on_vector ? 0 : steps) +
-                   groups * (lut_pass ? 2 : 1) + stores;
+                   groups + stores;
   e.dram_bytes = load_bytes + store_bytes + e.instructions * spec::kInsnBytes;
   const uint64_t fetch =
       spec::CeilDiv(e.instructions, c.cmd().fetch_batch()) *
@@ -175,15 +178,17 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   spec::DwConvArgs window;
   window.kernel_h = l.kernel_h, window.kernel_w = l.kernel_w;
   const uint64_t passes = t.on_vector ? spec::DwConvPasses(c, window) : 1;
-  const uint64_t act = groups * c.act().pipeline_cycles() * (lut_pass ? 2 : 1) +
-                       spec::CeilDiv(output_bytes * (passes + lut_pass), c.act().lanes());
+  const uint64_t act = groups * c.act().pipeline_cycles() +
+                       spec::CeilDiv(output_bytes * passes, c.act().lanes());
   const uint64_t load_queue =
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,
                        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
                                      g.TileInputChannels(0, 0).size, l.in_w, l.in_c)},
                       {loads.weights, weight_bytes, WeightRunBytes(l, g, t)},
-                      {loads.params, param_bytes, uint64_t{t.tile_oc} * spec::kActParamBytes}},
+                      {loads.params, param_bytes,
+                       uint64_t{t.tile_oc} * spec::kActParamBytes +
+                           (table_in_params ? spec::kLutEntries : 0)}},
                      c.dma().load_channels());
   const uint64_t store_queue = DmaQueueCycles(
       c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},

@@ -37,7 +37,7 @@ struct TilingChoice {
 Status CheckTilingFields(const ConvLayer& layer, const ConvTiling& tiling);
 
 // Ok if an on_vector tiling can run as DWCONVs on this config: a depthwise int8 layer without a
-// weight zero point (a table is a LUT after each DWCONV), act.depthwise_taps > 0, and tiles
+// weight zero point (a table follows the records in each parameter slot), act.depthwise_taps > 0, and tiles
 // within DWCONV's fields (4-bit kernel, stride, dilation and padding, 12-bit channels and pixel
 // stride); the error says which. Ok for any tiling that is not on_vector.
 Status CheckVectorDepthwise(const spec::NpuConfig& config, const ConvLayer& layer,

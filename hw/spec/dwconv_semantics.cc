@@ -43,18 +43,27 @@ ActArgs DwConvAsAct(const DwConvArgs& dw) {
   SharedFields(dw, unused, a, [](const auto& from, auto& to) { to = from; });
   a.pixels = dw.out_h * dw.out_w;
   a.channels = dw.channels;
+  a.use_table = dw.use_table;
+  a.table_addr = dw.use_table ? uint32_t(DwConvTableAddr(dw.param_addr, dw.channels)) : 0;
   return a;
 }
 
 DwConvArgs DwConvOf(const ConvArgs& c, const ActArgs& a) {
   DwConvArgs dw;
   SharedFields(dw, c, a, [](auto& to, const auto& from) { to = from; });
+  dw.use_table = a.use_table;
   return dw;
+}
+
+uint64_t DwConvTableAddr(uint64_t param_addr, uint64_t channels) {
+  return param_addr + channels * kActParamBytes;
 }
 
 uint64_t DwConvInputBytes(const DwConvArgs& dw) { return ConvInputBytes(DwConvAsConv(dw)); }
 uint64_t DwConvWeightBytes(const DwConvArgs& dw) { return ConvWeightBytes(DwConvAsConv(dw)); }
-uint64_t DwConvParamBytes(const DwConvArgs& dw) { return ActParamBytes(DwConvAsAct(dw)); }
+uint64_t DwConvParamBytes(const DwConvArgs& dw) {
+  return ActParamBytes(DwConvAsAct(dw)) + (dw.use_table ? kLutEntries : 0);
+}
 uint64_t DwConvOutputSpan(const DwConvArgs& dw) { return ActOutputSpan(DwConvAsAct(dw)); }
 
 std::string CheckDwConv(const DwConvArgs& dw) {
@@ -68,7 +77,13 @@ regs::ErrorCode ComputeDwConv(const DwConvArgs& dw, std::span<const int8_t> inpu
   const ConvArgs conv = DwConvAsConv(dw);
   std::vector<int32_t> acc(ConvAccEntries(conv));
   ComputeConv(conv, input, weights, acc);
-  return ComputeAct(DwConvAsAct(dw), acc, params, {}, out);
+  const ActArgs act = DwConvAsAct(dw);
+  const uint64_t records = ActParamBytes(act);
+  std::span<const int8_t> table;
+  if (dw.use_table) {
+    table = {reinterpret_cast<const int8_t*>(params.data()) + records, kLutEntries};
+  }
+  return ComputeAct(act, acc, params.first(records), table, out);
 }
 
 }  // namespace npu::spec

@@ -220,8 +220,11 @@ struct ResizeArgs {
 //                            * w[(c*kernel_h + kh)*kernel_w + kw]      (int32)
 // with in(y, x, c) = input[(y*in_w + x)*channels + c] inside the in_h x in_w region and pad_value
 // outside, and out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's
-// record at param_addr (no table). Exactly a depthwise CONV with zero points 0 followed by that
-// ACT (semantics.h builds both from it), so either unit gives the same bytes.
+// record at param_addr. With use_table that ACT maps every result through the kLutEntries-byte
+// table that follows the records, at param_addr + channels*kActParamBytes (the encoding has no
+// room for a table address; the requantisation pipeline applies it as ACT's does, in the same
+// pass). Exactly a depthwise CONV with zero points 0 followed by that ACT (semantics.h builds
+// both from it), so either unit gives the same bytes.
 struct DwConvArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, channels = 0;
@@ -236,6 +239,7 @@ struct DwConvArgs {
   uint32_t out_pixel_stride = 0;
   int32_t out_zero_point = 0;
   int32_t clamp_min = -128, clamp_max = 127;
+  bool use_table = false;
   bool operator==(const DwConvArgs&) const = default;
 };
 

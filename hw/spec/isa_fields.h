@@ -173,6 +173,7 @@ void DwConvFields(A& a, F& f) {
   f("out_zero_point", a.out_zero_point, 8, true);
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
+  f("use_table", a.use_table, 1, false);
 }
 template <class A, class F>
 void LnormFields(A& a, F& f) {

@@ -112,17 +112,19 @@ void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
 void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out);
 
-// DWCONV is a depthwise CONV (zero points 0, accumulating nothing) followed by an ACT without a
-// table: the two it stands for, and their operand sizes. The CONV's accumulator tile is the
-// unit's own, dense [out pixels][channels] from entry 0.
+// DWCONV is a depthwise CONV (zero points 0, accumulating nothing) followed by an ACT, with its
+// table after the records when use_table: the two it stands for, and their operand sizes. The
+// CONV's accumulator tile is the unit's own, dense [out pixels][channels] from entry 0.
 ConvArgs DwConvAsConv(const DwConvArgs& dw);
 ActArgs DwConvAsAct(const DwConvArgs& dw);
 // The other way: the DWCONV of a depthwise CONV (zero points 0) and the ACT draining its tile
-// (the accumulator addresses and any table aside).
+// (the accumulator addresses aside). An ACT with a table gives use_table: its table must then
+// lie right after its records (table_addr = DwConvTableAddr).
 DwConvArgs DwConvOf(const ConvArgs& conv, const ActArgs& act);
 uint64_t DwConvInputBytes(const DwConvArgs& dw);   // in_h * in_w * channels
 uint64_t DwConvWeightBytes(const DwConvArgs& dw);  // channels * kernel_h * kernel_w
-uint64_t DwConvParamBytes(const DwConvArgs& dw);   // channels ACT records
+uint64_t DwConvParamBytes(const DwConvArgs& dw);   // channels ACT records, then any table
+uint64_t DwConvTableAddr(uint64_t param_addr, uint64_t channels);  // right after the records
 uint64_t DwConvOutputSpan(const DwConvArgs& dw);   // as ACT's
 // CheckConv and CheckAct of the two.
 std::string CheckDwConv(const DwConvArgs& dw);

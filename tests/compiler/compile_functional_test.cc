@@ -285,18 +285,32 @@ TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
     forced.on_vector = true;
     EXPECT_GT(DwConvs(ExpectMatchesReference(tiny, dw, input, 2, {forced})), 0u);
   }
-  // A fused table (HardSwish, SiLU...): each DWCONV's output then goes through a LUT in place.
+  // A fused table (HardSwish, SiLU...): each DWCONV applies it (use_table), read right after its
+  // records in the parameter slot, so no LUT follows. Three oc tiles of 4: the first two LOAD
+  // the table after their records, the last with them (the table follows the records in DRAM).
   ConvLayer with_table = Depthwise(Spec(11, 9, 12, 12, 3));
   with_table.table.resize(spec::kLutEntries);
   for (int k = 0; k < 256; ++k) with_table.table[k] = int8_t((k * 7) % 256 - 128);
-  const CompiledLayer tabled = ExpectMatchesReference(
-      Config({"act.depthwise_taps=9"}), with_table,
-      workloads::MakeInputTensor(with_table.InputBytes(), 3));
-  ASSERT_TRUE(tabled.tiling.on_vector) << ToString(tabled.tiling);
-  const auto luts = std::count_if(
-      tabled.instructions.begin(), tabled.instructions.end(),
-      [](const spec::Instruction& i) { return std::holds_alternative<spec::LutArgs>(i.args); });
-  EXPECT_EQ(luts, DwConvs(tabled));
+  const std::vector<int8_t> tabled_input = workloads::MakeInputTensor(with_table.InputBytes(), 3);
+  ConvTiling oc_tiles{4, 9, 4, 1, LoopOrder::kChannelOuter};
+  oc_tiles.on_vector = true;
+  for (const CompiledLayer& tabled :
+       {ExpectMatchesReference(Config({"act.depthwise_taps=9"}), with_table, tabled_input),
+        ExpectMatchesReference(Config({"act.depthwise_taps=9"}), with_table, tabled_input, 1,
+                               {oc_tiles})}) {
+    ASSERT_TRUE(tabled.tiling.on_vector) << ToString(tabled.tiling);
+    EXPECT_EQ(std::count_if(tabled.instructions.begin(), tabled.instructions.end(),
+                            [](const spec::Instruction& i) {
+                              return std::holds_alternative<spec::LutArgs>(i.args);
+                            }),
+              0);
+    for (const spec::Instruction& i : tabled.instructions) {
+      if (const auto* d = std::get_if<spec::DwConvArgs>(&i.args)) {
+        EXPECT_TRUE(d->use_table);
+      }
+    }
+    EXPECT_GT(DwConvs(tabled), 0u);
+  }
   const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, 3));
   ConvTiling forced{4, 9, 12, 1, LoopOrder::kSpatialOuter};
   forced.on_vector = true;

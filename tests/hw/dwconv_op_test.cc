@@ -96,6 +96,27 @@ TEST(DwConvOp, ComputesADepthwiseConvAndItsActInOnePass) {
   EXPECT_EQ(ev.acc_read_bytes, 0u);
 }
 
+// With use_table the results go through the table right after the records, in the same pass:
+// the bytes of ACT with that table, the cycles of the DWCONV without one.
+TEST(DwConvOp, AppliesTheTableAfterItsRecordsInTheSamePass) {
+  Bytes blob = Blob();
+  const uint64_t table = spec::DwConvTableAddr(kParams, kC);
+  ASSERT_LE(table + spec::kLutEntries, uint64_t{kWeights});  // between records and weights
+  for (uint32_t i = 0; i < spec::kLutEntries; ++i) blob[table + i] = int8_t((i * 97 + 11) % 256 - 128);
+  spec::DwConvArgs dw = Args();
+  dw.use_table = true;
+  EXPECT_EQ(spec::DwConvParamBytes(dw), kC * spec::kActParamBytes + spec::kLutEntries);
+  const testing::VectorOpRun run = testing::RunVectorOp(
+      Config(9), blob, {spec::Opcode::kDwConv, 0, 0, dw}, kResult, kOutH * kOutW * kC);
+  ASSERT_TRUE(run.result.ok()) << run.result.status().message();
+  Bytes expected = Expected(blob);
+  for (int8_t& v : expected) v = blob[table + uint8_t(int(v) + 128)];
+  EXPECT_EQ(run.result->outputs.at(0), expected);
+  // The table's 256 bytes add 16 words (1 cycle) to the SRAM's 23: still under the lanes' 36.
+  EXPECT_EQ(Duration(*run.result, 1), 36u);
+  testing::ExpectReplayMatchesRun(Config(9), run.insns, *run.result);
+}
+
 TEST(DwConvOp, FewerTapsTakeMorePasses) {
   // 3 taps a cycle: ceil(9 / 3) = 3 passes, 4 + ceil(3000 / 32) = 98 cycles; the same bytes.
   const testing::VectorOpRun run = RunDwConv(Config(3));

@@ -177,7 +177,7 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
 }
 
 TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
-  DwConvArgs d{1, 2, 3, 4, 5, 6, -7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -20, -21, 22};
+  DwConvArgs d{1, 2, 3, 4, 5, 6, -7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -20, -21, 22, true};
   StatusOr<InsnWord> w = Encode({Opcode::kDwConv, 2, 8, d});
   ASSERT_TRUE(w.ok()) << w.status().message();
   EXPECT_EQ((*w)[0], 9);
@@ -189,7 +189,7 @@ TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
             "dwconv wait=C signal=S in_addr=1 in_h=2 in_w=3 channels=4 pad_top=5 pad_left=6 "
             "pad_value=-7 kernel_h=8 kernel_w=9 stride_h=10 stride_w=11 dilation_h=12 "
             "dilation_w=13 out_h=14 out_w=15 wt_addr=16 param_addr=17 out_addr=18 "
-            "out_pixel_stride=19 out_zero_point=-20 clamp_min=-21 clamp_max=22");
+            "out_pixel_stride=19 out_zero_point=-20 clamp_min=-21 clamp_max=22 use_table=1");
   d = {}, d.channels = 1u << 12;
   ExpectOverflow({Opcode::kDwConv, 0, 0, d},
                  "dwconv: field channels = 4096 does not fit in 12 bits");
