@@ -43,7 +43,7 @@ class Emitter {
         batches_(operands.batches.empty() ? ConsecutiveBatches(layer) : operands.batches) {}
 
   std::vector<spec::Instruction> Run() {
-    if (!layer_.table.empty() && ops_.load_table && !tiling_.on_vector) {
+    if (!layer_.table.empty() && ops_.load_table && !TableInParamSlots(layer_, tiling_)) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
     }
@@ -86,12 +86,12 @@ class Emitter {
     const Span1D oc = grid_.oc().At(s.oc);
     const uint64_t slot = plan_.params.Addr(s.params.slot);
     const uint64_t records = uint64_t{oc.size} * spec::kActParamBytes;
-    const bool table = tiling_.on_vector && !layer_.table.empty();
+    const bool table = TableInParamSlots(layer_, tiling_);
     const bool contiguous = table && oc.begin + oc.size == layer_.out_c &&
                             ops_.table == ops_.params + uint64_t{layer_.out_c} * spec::kActParamBytes;
     Dma(spec::Opcode::kLoad,
         ContiguousCopy(ops_.params + uint64_t{oc.begin} * spec::kActParamBytes, slot,
-                       records + (contiguous ? spec::kLutEntries : 0)));
+                       contiguous ? ParamSlotBytes(layer_, tiling_, oc.size) : records));
     if (table && !contiguous) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, slot + records, uint64_t{spec::kLutEntries}));
@@ -209,8 +209,9 @@ class Emitter {
     a.clamp_min = l.clamp_min;
     a.clamp_max = l.clamp_max;
     a.use_table = !l.table.empty();
-    const uint64_t table = tiling_.on_vector ? spec::DwConvTableAddr(a.param_addr, a.channels)
-                                             : plan_.table.base;
+    const uint64_t table = TableInParamSlots(l, tiling_)
+                               ? spec::DwConvTableAddr(a.param_addr, a.channels)
+                               : plan_.table.base;
     a.table_addr = a.use_table ? static_cast<uint32_t>(table) : 0;
     if (l.fp16) {  // FP32 bias records, FP16 bounds (the layer's int8 fields are their defaults)
       a.fp16 = true;

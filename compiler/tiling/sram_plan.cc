@@ -39,6 +39,15 @@ uint64_t OutputGroups(const TileGrid& g) {
   return uint64_t{g.layer().batches} * g.spatial_count() * g.oc().count();
 }
 
+bool TableInParamSlots(const ConvLayer& layer, const ConvTiling& tiling) {
+  return tiling.on_vector && !layer.table.empty();
+}
+
+uint64_t ParamSlotBytes(const ConvLayer& layer, const ConvTiling& tiling, uint64_t channels) {
+  return channels * spec::kActParamBytes +
+         (TableInParamSlots(layer, tiling) ? spec::kLutEntries : 0);
+}
+
 namespace {
 
 // Slot sizes and counts of a tiling, computed once for the alignments FitSram tries.
@@ -50,20 +59,15 @@ struct Buffers {
 
 Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
   const uint32_t outputs = SlotCount(false, OutputGroups(g));
-  // A DWCONV reads its table right after its records (spec::DwConvTableAddr): each parameter
-  // slot holds one, and the table's own slot is not needed.
-  const bool table = !g.layer().table.empty();
-  const bool table_in_params = table && t.on_vector;
+  const bool table_slot = !g.layer().table.empty() && !TableInParamSlots(g.layer(), t);
   return {g.MaxWeightTileBytes(), g.MaxInputTileBytes(),
-          uint64_t{g.oc().At(0).size} * spec::kActParamBytes +
-              (table_in_params ? spec::kLutEntries : 0),
-          g.MaxOutputTileBytes(),
+          ParamSlotBytes(g.layer(), t, g.oc().At(0).size), g.MaxOutputTileBytes(),
           g.MaxOutputTileEntries(),
           SlotCount(t.weights_resident, DistinctWeightTiles(g)),
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
           SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs,
-          table && !table_in_params ? 1u : 0u};
+          table_slot ? 1u : 0u};
 }
 
 SramPlan Lay(const Buffers& b, uint32_t align_bytes) {

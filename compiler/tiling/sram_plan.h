@@ -34,6 +34,13 @@ struct SramPlan {
   uint32_t acc_phase = 0;
 };
 
+// A DWCONV reads its table right after its records (spec::DwConvTableAddr): a layer with a table
+// on the depthwise datapath carries it in every parameter slot, and has no table slot.
+bool TableInParamSlots(const ConvLayer& layer, const ConvTiling& tiling);
+// A parameter slot's bytes for an oc tile of `channels`: their ACT records, then the table if
+// TableInParamSlots.
+uint64_t ParamSlotBytes(const ConvLayer& layer, const ConvTiling& tiling, uint64_t channels);
+
 // Distinct tiles of each operand, which resident buffers need one slot for, over every batch
 // (ConvLayer::batches; batches sharing a matrix need fewer).
 uint64_t DistinctInputTiles(const TileGrid& grid);

@@ -156,11 +156,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
   const uint64_t steps = groups * g.reductions();
   const uint64_t input_bytes =
       t.input_on_chip ? 0 : batches * InputPassBytes(l, g) * loads.input_passes;
-  // A DWCONV's table rides in every parameter slot, after the records.
-  const bool table_in_params = t.on_vector && !l.table.empty();
-  const uint64_t param_bytes =
-      (uint64_t{l.out_c} * spec::kActParamBytes + (table_in_params ? spec::kLutEntries : 0)) *
-      loads.param_passes;
+  const uint64_t param_bytes = ParamSlotBytes(l, t, l.out_c) * loads.param_passes;
   const uint64_t weight_bytes =
       batches * (l.activation_weights ? l.WeightBytes() : g.WeightBytes()) * loads.weight_passes;
   const uint64_t load_bytes = input_bytes + weight_bytes + param_bytes;
@@ -186,9 +182,7 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
                        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
                                      g.TileInputChannels(0, 0).size, l.in_w, l.in_c)},
                       {loads.weights, weight_bytes, WeightRunBytes(l, g, t)},
-                      {loads.params, param_bytes,
-                       uint64_t{t.tile_oc} * spec::kActParamBytes +
-                           (table_in_params ? spec::kLutEntries : 0)}},
+                      {loads.params, param_bytes, ParamSlotBytes(l, t, t.tile_oc)}},
                      c.dma().load_channels());
   const uint64_t store_queue = DmaQueueCycles(
       c, {{stores, store_bytes, BlockRunBytes(t.tile_oh, t.tile_ow, t.tile_oc, l.OutW(), l.out_c)}},

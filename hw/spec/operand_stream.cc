@@ -152,8 +152,7 @@ struct Chunks {
   uint64_t full_before_last, last;
 };
 Chunks Split(uint64_t total, uint64_t size) {
-  const uint64_t chunks = CeilDiv(total, size);
-  return {chunks - 1, total - (chunks - 1) * size};
+  return {CeilDiv(total, size) - 1, LastChunk(total, size)};
 }
 
 }  // namespace

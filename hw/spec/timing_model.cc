@@ -34,33 +34,15 @@ uint64_t FoldOverheadCycles(const NpuConfig& c) {
 
 namespace {
 
-// What a chain of folds pays besides its folds' slots: fill and drain when it starts a chain,
-// else the rest of the previous CONV's last slot (its T, `chained_after_stream`).
-uint64_t ChainEntryCycles(const NpuConfig& c, const uint64_t* chained_after_stream) {
-  if (chained_after_stream == nullptr) return FoldOverheadCycles(c);
-  const uint64_t before = *chained_after_stream;
-  return FoldSlotCycles(c, before) - LastFoldCycles(c, before);
-}
-
-// The same for a CONV continuing `chained_after`'s chain, if it does.
+// What a CONV's chain of folds pays besides its folds' slots: fill and drain when it starts a
+// chain, else the rest of the slot of the last fold of `chained_after`, whose chain it continues.
 uint64_t ChainEntryCycles(const NpuConfig& c, const ConvArgs* chained_after) {
   if (chained_after == nullptr) return FoldOverheadCycles(c);
   const uint64_t before = LastFoldStream(c, *chained_after);
-  return ChainEntryCycles(c, &before);
-}
-
-// `folds` slots streaming `stream` vectors each, the last not waiting out its slot.
-uint64_t FoldBodyCycles(const NpuConfig& c, uint64_t folds, uint64_t stream) {
-  return (folds - 1) * FoldSlotCycles(c, stream) + LastFoldCycles(c, stream);
+  return FoldSlotCycles(c, before) - LastFoldCycles(c, before);
 }
 
 }  // namespace
-
-uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
-                        const uint64_t* chained_after_stream) {
-  if (folds == 0) return 0;
-  return ChainEntryCycles(c, chained_after_stream) + FoldBodyCycles(c, folds, stream);
-}
 
 ConvGemmShape ConvGemm(const ConvArgs& conv) {
   return {uint64_t{conv.out_h} * conv.out_w, conv.out_c, ConvWeightRowValues(conv)};
@@ -106,14 +88,11 @@ uint64_t FoldColGroups(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_
 
 uint64_t LastChunkRows(const NpuConfig& c, const ConvArgs& conv) {
   const uint64_t k = ConvGemm(conv).k;
-  if (c.mac().dataflow() != WEIGHT_STATIONARY || k == 0) return k;
-  const uint64_t chunk = FoldReductionRows(c, conv);
-  return k - (CeilDiv(k, chunk) - 1) * chunk;
+  return c.mac().dataflow() == WEIGHT_STATIONARY ? LastChunk(k, FoldReductionRows(c, conv)) : k;
 }
 
 uint64_t LastChunkCols(const NpuConfig& c, const ConvArgs& conv) {
-  const uint64_t n = ConvGemm(conv).n, cols = c.mac().cols();
-  return n == 0 ? 0 : n - (CeilDiv(n, cols) - 1) * cols;
+  return LastChunk(ConvGemm(conv).n, c.mac().cols());
 }
 
 uint64_t FoldStream(const NpuConfig& c, const ConvArgs& conv, uint64_t chunk_rows,

@@ -13,6 +13,10 @@
 namespace npu::spec {
 
 constexpr uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+// The last of the ceil(total / size) chunks `total` splits into: total - (chunks - 1) * size.
+constexpr uint64_t LastChunk(uint64_t total, uint64_t size) {
+  return total == 0 ? 0 : total - (CeilDiv(total, size) - 1) * size;
+}
 
 // The NPU clock's period, rounded to whole picoseconds: the platform's clock and the DRAM
 // controller's cycle <-> DRAM-clock conversion both use it.
@@ -39,9 +43,6 @@ constexpr uint64_t NpuClockPeriodPs(uint32_t clock_mhz) {
 uint64_t FoldSlotCycles(const NpuConfig& c, uint64_t stream);
 uint64_t LastFoldCycles(const NpuConfig& c, uint64_t stream);  // T; the slot for NONE
 uint64_t FoldOverheadCycles(const NpuConfig& c);  // 2R + C - 2; 0 for NONE (inside the slot)
-// `chained_after_stream`: the T of the CONV whose chain these folds continue, if they do.
-uint64_t MacFoldsCycles(const NpuConfig& c, uint64_t folds, uint64_t stream,
-                        const uint64_t* chained_after_stream = nullptr);
 
 // The folds of one CONV and their cost. With M = out_h*out_w, K = kernel_h*kernel_w*in_c
 // (kernel_h*kernel_w for depthwise, whose columns each hold one channel; a group's
@@ -91,8 +92,8 @@ uint64_t ConvStream(const NpuConfig& c, const ConvArgs& conv);  // T of its firs
 uint64_t LastFoldStream(const NpuConfig& c, const ConvArgs& conv);  // T of its last fold
 // `chained_after`: the CONV whose fold chain `conv` continues (FoldChain), if any; its last
 // fold's T (LastFoldStream) is the one `conv` overlaps.
-// The array's folds alone: MacFoldsCycles of ConvFolds and ConvStream when every fold streams
-// alike, else each fold's slot of its own T (operand_stream.h's FoldClass): what hw/rtl measures.
+// The array's folds alone, each fold's slot of its own T (operand_stream.h's FoldClass; the
+// formula above when every fold streams alike): what hw/rtl measures.
 uint64_t ConvArrayCycles(const NpuConfig& c, const ConvArgs& conv,
                          const ConvArgs* chained_after = nullptr);
 // The CONV's cycles with its operands streaming from SRAM (operand_stream.h): the same, but no
