@@ -19,6 +19,16 @@ Status CheckCopyLayer(const CopyLayer& l) {
         "element stride)",
         l.DisplayName(), l.group, l.c, spec::kMaxSramElemStride));
   }
+  if (l.group == 1 && (l.group_stride != 0 || l.group_offset != 0)) {
+    return InvalidArgument(fmt::format(
+        "layer '{}': a group stride or offset without a shuffle (group 1)", l.DisplayName()));
+  }
+  if (l.group_stride != 0 && l.group_offset + l.PerGroup() > l.group_stride) {
+    return InvalidArgument(fmt::format(
+        "layer '{}': a window of {} channels from {} in groups {} channels apart overlaps the "
+        "next group",
+        l.DisplayName(), l.PerGroup(), l.group_offset, l.group_stride));
+  }
   return Status::Ok();
 }
 

@@ -4,7 +4,11 @@
 // take as a view becomes dense, and an input a concatenation cannot have its producer write in
 // place is copied into its slice. With a `group` above 1 the copy also permutes each pixel's
 // channels, as a channel shuffle does: its LOADs scatter every group's channels `group` bytes
-// apart in SRAM (docs/isa.md "load / store"), so its chunks are whole pixels.
+// apart in SRAM (docs/isa.md "load / store"), so its chunks are whole pixels. A shuffle may keep
+// a window of its channels (a channel slice of a shuffle's output, folded into it): the groups are
+// then group_stride channels apart in the input and the copy reads group_offset channels into
+// each. Between tensors both in SRAM, or with one of them there, the vector unit moves the bytes
+// (strided LUTs with bypass, docs/isa.md "lut").
 #pragma once
 
 #include <cstdint>
@@ -17,16 +21,24 @@ namespace npu::compiler {
 struct CopyLayer {
   std::string name;
   uint32_t h = 1, w = 1, c = 1;  // NHWC shape of what is copied (batch 1)
-  // Channel shuffle: output channel j*group + i is input channel i*(c/group) + j. 1: a copy.
+  // Channel shuffle: output channel j*group + i is input channel
+  // i*GroupStride() + group_offset + j. 1: a copy.
   uint32_t group = 1;
+  uint32_t group_stride = 0;  // 0: c / group, the whole shuffle
+  uint32_t group_offset = 0;
 
   uint64_t Elements() const { return uint64_t{h} * w * c; }
   bool Shuffles() const { return group > 1; }
+  uint32_t PerGroup() const { return c / group; }
+  uint32_t GroupStride() const { return group_stride ? group_stride : PerGroup(); }
+  // The input's channels the copy spans: a window of them is read with a shuffle's window.
+  uint32_t InputChannels() const { return (group - 1) * GroupStride() + group_offset + PerGroup(); }
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };
 
-// A non-empty shape and a group dividing the channels that a LOAD can scatter by
-// (spec::kMaxSramElemStride); the error names the layer.
+// A non-empty shape, a group dividing the channels that a LOAD can scatter by
+// (spec::kMaxSramElemStride), and a window whose groups do not overlap; the error names the
+// layer.
 Status CheckCopyLayer(const CopyLayer& layer);
 
 }  // namespace npu::compiler

@@ -24,6 +24,7 @@
 #include "compiler/lower/concat_placement.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lowering.h"
+#include "compiler/lower/shuffle_windows.h"
 #include "compiler/lower/slice_views.h"
 #include "compiler/lower/stride_fold.h"
 #include "hw/spec/cpu_ops.h"
@@ -102,6 +103,7 @@ StatusOr<Network> Lowering::Run(const ir::Graph& g) {
     net_.buffers[net_.values[v].buffer].graph_output = true;
     net_.outputs.push_back(v);
   }
+  FoldSlicesIntoShuffles(net_);
   PlaceSlices(net_);
   PlaceConcats(net_);
   FoldStrides(net_);

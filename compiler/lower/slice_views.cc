@@ -7,9 +7,7 @@
 #include <set>
 
 namespace npu::compiler {
-namespace {
 
-// The first channel a slice layer keeps, if it keeps a range of the last axis and all else.
 std::optional<uint32_t> ChannelSliceStart(const Network& net, const NetLayer& l) {
   const CpuLayer* cpu = l.cpu();
   if (cpu == nullptr || cpu->kernel != "slice" || l.inputs.size() != 1) return std::nullopt;
@@ -25,6 +23,8 @@ std::optional<uint32_t> ChannelSliceStart(const Network& net, const NetLayer& l)
   if (steps[rank - 1] != 1) return std::nullopt;
   return static_cast<uint32_t>(starts[rank - 1]);
 }
+
+namespace {
 
 class SlicePlacer {
  public:

@@ -11,11 +11,17 @@
 // runs are longer than one byte.
 #pragma once
 
+#include <optional>
+
 #include "compiler/lower/network.h"
 
 namespace npu::compiler {
 
 // Returns how many slices became views or copies.
 int PlaceSlices(Network& network);
+
+// The first channel a slice layer (a CPU layer) keeps, if it keeps a range of the last axis and
+// all of every other.
+std::optional<uint32_t> ChannelSliceStart(const Network& net, const NetLayer& layer);
 
 }  // namespace npu::compiler

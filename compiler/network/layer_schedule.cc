@@ -29,6 +29,13 @@ Tiling OneInputResidency(const LayerResidency& r) {
   return t;
 }
 
+CopyTiling CopyResidency(const LayerResidency& r) {
+  CopyTiling t;
+  t.input_on_chip = r.input[0];
+  t.output_on_chip = r.output;
+  return t;
+}
+
 // Whether a depthwise convolution (which may run as DWCONVs on the vector unit) reads `layer`'s
 // output. Other readers on the vector unit (a residual add, a pool) gained nothing from row
 // bands and cost resnet50 3.4 % (4,305,230 -> 4,449,557 cycles, full-size export, default config).
@@ -79,12 +86,13 @@ std::string LayerSchedule::Describe() const {
 }
 
 bool CanBeOnChip(const Network& net, const NetLayer& layer, int index) {
-  if (layer.on_cpu() || std::holds_alternative<CopyLayer>(layer.work) ||
-      std::holds_alternative<GatherLayer>(layer.work)) {
-    return false;
-  }
+  if (layer.on_cpu() || std::holds_alternative<GatherLayer>(layer.work)) return false;
   const int id = index < 0 ? layer.output : layer.inputs[index];
   const ActivationValue& v = net.value(id);
+  // A copy's LUTs read and write any channel slice of int8 pixels whose stride fits their fields.
+  if (std::holds_alternative<CopyLayer>(layer.work)) {
+    return !v.fp16 && net.PixelStride(id) <= kMaxLutPixelStride;
+  }
   if (v.channel_offset != 0 || net.PixelStride(id) != v.c) {
     return index < 0 &&
            (layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work));
@@ -142,7 +150,8 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
     return Scheduled(std::move(choice));
   }
   if (const auto* copy = std::get_if<CopyLayer>(&layer.work)) {
-    NPU_ASSIGN_OR_RETURN(auto choice, ChooseCopyTiling(config, *copy, sram_budget));
+    NPU_ASSIGN_OR_RETURN(auto choice, ChooseCopyTiling(config, *copy, CopyResidency(residency),
+                                                       sram_budget));
     return Scheduled(std::move(choice));
   }
   if (const auto* gather = std::get_if<GatherLayer>(&layer.work)) {

@@ -41,11 +41,14 @@ struct LayerSchedule {
 // Whether operand `index` of `layer` (0, 1: inputs; -1: output) may be read or written in place
 // in SRAM at all: a convolution reading a channel slice (one group) needs it in DRAM, so does a
 // matrix product's b (its blocks are LOADed), and so does every operand of a CPU layer (the
-// control core reaches DRAM only) and of a copy or gather (which exist to move bytes between DRAM
-// places). An operand that is a channel slice of a wider buffer (a part of a concatenation by
-// placement) is read in place by nothing (CONV and POOL read dense pixels); it is written in place
-// only by a convolution's ACT or a POOL, which write with a pixel stride.
+// control core reaches DRAM only) and of a gather (DMA between DRAM places). An operand that is a
+// channel slice of a wider buffer (a part of a concatenation by placement) is read in place only
+// by a copy (CONV and POOL read dense pixels); it is written in place by a convolution's ACT, a
+// POOL or a copy, which write with a pixel stride. A copy's int8 operands may be on chip whatever
+// they are, if their pixel stride fits LUT's field (kMaxLutPixelStride): its LUTs move them.
 bool CanBeOnChip(const Network& net, const NetLayer& layer, int index);
+
+inline constexpr uint32_t kMaxLutPixelStride = 65535;  // LUT's 16-bit pixel strides
 
 // `preferred`: a convolution's (or matrix product's) tiling to take instead of the search's if
 // it fits the residency and the budget (a tuning's, tuning.h); otherwise the search decides.

@@ -92,12 +92,15 @@ StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, 
   return {first, sram_addr, c * e, count / c, 1, place.PixelBytes(), 0, c * e, 0};
 }
 
-StridedCopy ShuffledPixelsCopy(const TensorPlace& place, uint64_t c, uint64_t group, uint64_t pixel,
-                               uint64_t pixels, uint64_t sram_addr) {
-  NPU_CHECK(group > 0 && c % group == 0);
-  const uint64_t per_group = c / group;
-  const uint64_t first = place.addr + pixel * place.channels + place.channel_offset;
-  return {first, sram_addr, per_group, pixels, group, place.channels, per_group, c, 1, group};
+StridedCopy ShuffledPixelsCopy(const TensorPlace& place, const CopyLayer& l, uint64_t pixel,
+                               uint64_t pixels, uint64_t sram_addr, uint64_t sram_pixel_stride) {
+  NPU_CHECK(l.group > 0 && l.c % l.group == 0);
+  const uint64_t first =
+      place.addr + pixel * place.channels + place.channel_offset + l.group_offset;
+  return {first,          sram_addr,         l.PerGroup(),
+          pixels,         l.group,           place.channels,
+          l.GroupStride(), sram_pixel_stride ? sram_pixel_stride : l.c, 1,
+          l.group};
 }
 
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compiler/layer/copy_layer.h"
 #include "compiler/schedule/tensor_place.h"
 #include "hw/spec/isa.h"
 
@@ -40,12 +41,14 @@ StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows
 StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
                          uint64_t sram_addr);
 
-// Pixels [pixel, pixel + pixels) of the HWC tensor of `c` channels at `place` in DRAM, LOADed
-// channel-shuffled in `group` groups into dense SRAM at `sram_addr`: channel i*(c/group) + j of
-// a pixel lands at channel j*group + i. The runs are each group's c/group channels of a pixel
-// (n1 the pixels, n2 the groups), scattered `group` bytes apart.
-StridedCopy ShuffledPixelsCopy(const TensorPlace& place, uint64_t c, uint64_t group, uint64_t pixel,
-                               uint64_t pixels, uint64_t sram_addr);
+// Pixels [pixel, pixel + pixels) of the copy `l`'s input at `place` in DRAM, LOADed
+// channel-shuffled in l.group groups into SRAM at `sram_addr`, pixels `sram_pixel_stride` apart
+// (0: l.c, dense): input channel i*l.GroupStride() + l.group_offset + j of a pixel lands at
+// channel j*group + i. The runs are each group's l.c/group channels of a pixel (n1 the pixels,
+// n2 the groups), scattered `group` bytes apart.
+StridedCopy ShuffledPixelsCopy(const TensorPlace& place, const CopyLayer& l, uint64_t pixel,
+                               uint64_t pixels, uint64_t sram_addr,
+                               uint64_t sram_pixel_stride = 0);
 
 // Descriptors moving exactly the bytes of `copy`. Addresses are not range-checked here: the
 // encoder rejects what does not fit.

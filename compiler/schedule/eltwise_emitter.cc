@@ -9,7 +9,10 @@
 // LUT: LOAD the table once; per chunk: LOAD the input chunk if in DRAM, LUT, STORE. LNORM
 // likewise, its records for the table, its chunks whole pixels.
 // Copy: per chunk, LOAD into a slot and STORE from it; a shuffle's LOAD (whole pixels) scatters
-// each group's channels into their shuffled places.
+// each group's channels into their shuffled places. An on-chip side is read or written by LUTs
+// with bypass (pixels strided, a shuffle's one a group scattering it) instead: an on-chip input
+// into the slot before the STORE, or an on-chip output from the slot after the LOAD, or from
+// input to output when both are on chip.
 // Gather: per chunk of output rows, LOADs gathering them from the input, one STORE.
 #include "compiler/schedule/eltwise_emitter.h"
 
@@ -215,21 +218,58 @@ std::vector<spec::Instruction> EmitNorm(const NormLayer& l, const NormTiling& t,
                       });
 }
 
+namespace {
+
+// LUTs with bypass moving pixels [pixel, pixel + pixels) of `l`'s input at `from` (in SRAM) to
+// `to`, pixels `to_stride` apart: one per group, scattering it `group` bytes apart.
+void MovePixels(const CopyLayer& l, const TensorPlace& from, uint64_t pixel, uint64_t pixels,
+                uint64_t to, uint64_t to_stride, std::vector<spec::Instruction>& out) {
+  for (uint32_t i = 0; i < l.group; ++i) {
+    spec::LutArgs a;
+    a.bypass = true;
+    a.in_addr = static_cast<uint32_t>(from.addr + pixel * from.channels + from.channel_offset +
+                                      uint64_t{i} * l.GroupStride() + l.group_offset);
+    a.out_addr = static_cast<uint32_t>(to + i);
+    a.count = static_cast<uint32_t>(pixels * l.PerGroup());
+    a.channels = l.PerGroup();
+    a.in_pixel_stride = from.channels;
+    a.out_pixel_stride = static_cast<uint32_t>(to_stride);
+    a.out_elem_stride = l.group;
+    out.push_back({spec::Opcode::kLut, 0, 0, a});
+  }
+}
+
+}  // namespace
+
 std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
                                         const VectorPlan& plan, const CopyOperands& ops) {
+  NPU_CHECK(ops.input.in_sram == t.input_on_chip && ops.output.in_sram == t.output_on_chip);
   std::vector<spec::Instruction> out;
+  const CopyLayer plain{l.name, l.h, l.w, l.c};  // the slot's dense pixels, already shuffled
   const std::vector<ElementChunk> chunks = Chunks(l.Elements(), t.chunk, l.c);
   for (uint64_t k = 0; k < chunks.size(); ++k) {
     const auto [offset, n] = chunks[k];
+    const uint64_t pixel = offset / l.c, pixels = n / l.c;
+    if (t.input_on_chip && t.output_on_chip) {
+      MovePixels(l, ops.input, pixel, pixels, ops.output.At(0, pixel, 0, 0),
+                 ops.output.channels, out);
+      continue;
+    }
     const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));
-    if (l.Shuffles()) {
+    if (t.input_on_chip) {
+      MovePixels(l, ops.input, pixel, pixels, slot, l.c, out);
+    } else if (l.Shuffles()) {
       NPU_CHECK(offset % l.c == 0 && n % l.c == 0);  // a shuffle's chunks are whole pixels
-      Dma(out, spec::Opcode::kLoad,
-          ShuffledPixelsCopy(ops.input, l.c, l.group, offset / l.c, n / l.c, slot));
+      Dma(out, spec::Opcode::kLoad, ShuffledPixelsCopy(ops.input, l, pixel, pixels, slot));
     } else {
       Dma(out, spec::Opcode::kLoad, ElementsCopy(ops.input, l.c, offset, n, slot));
     }
-    Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, slot));
+    if (t.output_on_chip) {
+      MovePixels(plain, TensorPlace{true, slot, l.c, 0}, 0, pixels, ops.output.At(0, pixel, 0, 0),
+                 ops.output.channels, out);
+    } else {
+      Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, slot));
+    }
   }
   return out;
 }

@@ -44,9 +44,9 @@ struct NormOperands {
 std::vector<spec::Instruction> EmitNorm(const NormLayer& layer, const NormTiling& tiling,
                                         const VectorPlan& plan, const NormOperands& operands);
 
-// Both in DRAM; either may be a channel slice of a wider tensor (TensorPlace::channels above
-// layer.c), never overlapping the other. A shuffle (layer.group > 1) needs chunks of whole
-// pixels.
+// Either may be a channel slice of a wider tensor (TensorPlace::channels above layer.c), never
+// overlapping the other, and either may be in SRAM (tiling's input_on_chip, output_on_chip). A
+// shuffle (layer.group > 1), or a copy with an operand on chip, needs chunks of whole pixels.
 struct CopyOperands {
   TensorPlace input, output;
 };

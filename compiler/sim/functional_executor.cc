@@ -12,6 +12,8 @@
 #include "hw/spec/fp16.h"
 #include "hw/spec/layer_norm.h"
 #include "hw/spec/resize.h"
+#include "hw/spec/sram_words.h"
+#include "hw/spec/unit_accesses.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/sram_words.h"
 #include "hw/spec/timing_model.h"
@@ -280,14 +282,20 @@ Status FunctionalExecutor::Eltwise(const spec::EltwiseArgs& e) {
 
 Status FunctionalExecutor::Lut(const spec::LutArgs& l) {
   if (const std::string bad = spec::CheckLut(l); !bad.empty()) return InvalidArgument(bad);
-  const uint64_t table_bytes = spec::LutTableBytes(l), out_bytes = spec::LutOutputBytes(l);
+  const uint64_t table_bytes = spec::LutTableBytes(l);
   if (!InRange(l.table_addr, table_bytes, sram_.size()) ||
-      !InRange(l.in_addr, l.count, sram_.size()) || !InRange(l.out_addr, out_bytes, sram_.size())) {
+      !InRange(l.in_addr, spec::LutInputSpan(l), sram_.size()) ||
+      !InRange(l.out_addr, spec::LutOutputSpan(l), sram_.size())) {
     return InvalidArgument("LUT operand out of range");
   }
-  std::vector<int8_t> out;
-  spec::ComputeLut(l, {Sram() + l.in_addr, l.count}, {Sram() + l.table_addr, table_bytes}, out);
-  std::memcpy(sram_.data() + l.out_addr, out.data(), out_bytes);
+  // The input and output accesses are the unit's (pixels with channels, scattered by
+  // out_elem_stride): the last two of its list.
+  std::vector<spec::SramAccess> accesses = spec::UnitSramAccesses({spec::Opcode::kLut, 0, 0, l});
+  const spec::SramAccess &read = accesses[accesses.size() - 2], &write = accesses.back();
+  std::vector<int8_t> in(read.bytes()), out;
+  spec::MoveSramBytes(read, sram_.data(), reinterpret_cast<uint8_t*>(in.data()));
+  spec::ComputeLut(l, in, {Sram() + l.table_addr, table_bytes}, out);
+  spec::MoveSramBytes(write, sram_.data(), reinterpret_cast<uint8_t*>(out.data()));
   return Status::Ok();
 }
 

@@ -65,7 +65,9 @@ std::string ToString(const NormTiling& t) {  // as a LUT's: chunks of elements
   return ToString(LutTiling{t.chunk, t.input_on_chip, t.output_on_chip});
 }
 
-std::string ToString(const CopyTiling& t) { return fmt::format("chunk={}", t.chunk); }
+std::string ToString(const CopyTiling& t) {  // as a LUT's
+  return ToString(LutTiling{t.chunk, t.input_on_chip, t.output_on_chip});
+}
 
 std::string ToString(const GatherTiling& t) { return fmt::format("rows={}", t.chunk); }
 
@@ -145,7 +147,9 @@ VectorPlan PlanNormSram(const NormLayer& l, const NormTiling& t, uint32_t align)
 VectorPlan PlanCopySram(const CopyLayer& l, const CopyTiling& t, uint32_t align) {
   VectorPlan plan;
   uint64_t cursor = 0;
-  plan.a = Place(&cursor, t.chunk, ChunkCount(l.Elements(), t.chunk, l.c) > 1 ? 2 : 1, align);
+  const uint32_t slots = ChunkCount(l.Elements(), t.chunk, l.c) > 1 ? 2 : 1;
+  // No slot between two on-chip tensors: the LUTs move the bytes in place.
+  plan.a = Place(&cursor, t.chunk, t.input_on_chip && t.output_on_chip ? 0 : slots, align);
   plan.sram_bytes = cursor;
   return plan;
 }
@@ -226,10 +230,11 @@ Status NoChunkFits(const spec::NpuConfig& c, const std::string& layer, uint64_t 
 }
 
 // A copy's chunk sizes (ChunkGroups); a shuffle's are whole pixels only, as its LOADs permute
-// each pixel's channels.
-std::vector<std::vector<uint64_t>> CopyChunkGroups(const CopyLayer& l) {
+// each pixel's channels, and so are those of a copy with an operand on chip, as its LUTs move
+// pixels.
+std::vector<std::vector<uint64_t>> CopyChunkGroups(const CopyLayer& l, const CopyTiling& t) {
   std::vector<std::vector<uint64_t>> groups = ChunkGroups(l.h, l.w, l.c, l.c);
-  if (l.Shuffles()) groups.pop_back();  // parts of one pixel
+  if (l.Shuffles() || t.AnyOnChip()) groups.pop_back();  // parts of one pixel
   return groups;
 }
 
@@ -340,25 +345,29 @@ StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& c, co
 }
 
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& c, const CopyLayer& l,
-                                                    uint64_t sram_budget) {
+                                                    CopyTiling on_chip, uint64_t sram_budget) {
   NPU_TRY(CheckCopyLayer(l));
   const uint64_t budget = sram_budget ? sram_budget : c.sram().size_bytes();
   auto emit = [&](const CopyTiling& t, const VectorPlan& plan) {
     uint64_t dram = 0, sram = plan.sram_bytes;
-    const CopyOperands ops{ReplayPlace(false, &dram, &sram, l.Elements(), l.c),
-                           ReplayPlace(false, &dram, &sram, l.Elements(), l.c)};
+    const uint32_t in_c = l.InputChannels();
+    const CopyOperands ops{
+        ReplayPlace(t.input_on_chip, &dram, &sram, uint64_t{l.h} * l.w * in_c, in_c),
+        ReplayPlace(t.output_on_chip, &dram, &sram, l.Elements(), l.c)};
     return EmitCopy(l, t, plan, ops);
   };
   std::vector<Replayed> costs;
-  auto no_bound = [](const CopyTiling&) { return uint64_t{0}; };  // no compute unit
+  auto no_bound = [](const CopyTiling&) { return uint64_t{0}; };  // no compute unit's bound
+  const std::vector<std::vector<uint64_t>> groups = CopyChunkGroups(l, on_chip);
   const std::vector<VectorChoice<CopyTiling>> fitting = TryChunks(
-      c, budget, CopyChunkGroups(l), CopyTiling{},
+      c, budget, groups, on_chip,
       [&](const CopyTiling& t, uint32_t a) { return PlanCopySram(l, t, a); }, emit, no_bound,
       costs);
   if (fitting.empty()) {
-    const CopyTiling minimal{l.Shuffles() ? l.c : 1u};
+    CopyTiling minimal = on_chip;
+    minimal.chunk = groups.back().front();
     return NoChunkFits(c, l.DisplayName(), PlanCopySram(l, minimal, 1).sram_bytes, sram_budget,
-                       l.Shuffles() ? "pixel" : "element");
+                       l.Shuffles() || on_chip.AnyOnChip() ? "pixel" : "element");
   }
   return fitting[vector_search::Pick(costs)];
 }

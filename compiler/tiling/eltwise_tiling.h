@@ -39,10 +39,14 @@ struct NormTiling {
   bool input_on_chip = false, output_on_chip = false;
 };
 
-// A copy's operands are in DRAM (either may be a channel slice of a wider tensor): chunks of whole
+// A copy's operands (either may be a channel slice of a wider tensor) in DRAM: chunks of whole
 // pixels, or parts of one, go through double-buffered slots; a shuffle's chunks are whole pixels.
+// An operand on chip is read or written in place by strided LUTs with bypass (a shuffle's: one a
+// group), the other side's chunks going through the slots; chunks of whole pixels then too.
 struct CopyTiling {
-  uint64_t chunk = 1;  // elements per LOAD/STORE pair
+  uint64_t chunk = 1;  // elements per chunk
+  bool input_on_chip = false, output_on_chip = false;
+  bool AnyOnChip() const { return input_on_chip || output_on_chip; }
 };
 
 // A gather's operands are dense in DRAM: chunks of output rows (each the innermost dim's
@@ -95,7 +99,7 @@ StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& confi
                                                     const NormLayer& layer, NormTiling on_chip,
                                                     uint64_t sram_budget);
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& config,
-                                                    const CopyLayer& layer, uint64_t sram_budget);
+                                                    const CopyLayer& layer, CopyTiling on_chip, uint64_t sram_budget);
 StatusOr<VectorChoice<GatherTiling>> ChooseGatherTiling(const spec::NpuConfig& config,
                                                         const GatherLayer& layer,
                                                         uint64_t sram_budget);

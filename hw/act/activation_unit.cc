@@ -146,23 +146,24 @@ UnitResult ActivationUnit::ExecuteEltwise(const spec::EltwiseArgs& eltwise,
   return {};
 }
 
-// Accesses: table, input (reads), output (write).
+// Accesses: table (unless bypass), input (reads), output (write).
 UnitResult ActivationUnit::ExecuteLut(const spec::LutArgs& lut, SramAccessList& accesses,
                                       SramTiming& sram_timing) {
   if (const std::string problem = spec::CheckLut(lut); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "lut: " + problem};
   }
-  table_.resize(accesses[0].bytes());
-  in_a_.resize(accesses[1].bytes());
-  accesses.Bind(0, table_.data());
-  accesses.Bind(1, in_a_.data());
+  const size_t in = lut.bypass ? 0 : 1;  // a bypass reads no table
+  table_.resize(lut.bypass ? 0 : accesses[0].bytes());
+  in_a_.resize(accesses[in].bytes());
+  if (!lut.bypass) accesses.Bind(0, table_.data());
+  accesses.Bind(in, in_a_.data());
   if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   if (ctx_.compute_data) {
     spec::ComputeLut(lut, in_a_, table_, out_);
   } else {
     out_.resize(spec::LutOutputBytes(lut));
   }
-  accesses.Bind(2, out_.data());
+  accesses.Bind(in + 1, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }

@@ -7,7 +7,9 @@
 //          per channel, pixel or scalar (spec::ComputeEltwise); FP16 ones, optionally
 //          quantised to an int8 output (int8_out).
 //  LUT     an int8 SRAM vector through a 256-entry table in SRAM (spec::ComputeLut), int8 or
-//          (fp16_out) FP16 entries and output.
+//          (fp16_out) FP16 entries and output; or pixels of a channel slice to a channel slice,
+//          scattered by an element stride (a group of a channel shuffle), and with bypass no
+//          table: the copies between on-chip tensors.
 //  RESIZE  bilinear or nearest resampling of an int8 SRAM region by taps tables in SRAM
 //          (spec::ComputeResize).
 //  DWCONV  a depthwise convolution and its requantisation in one pass on the lanes' depthwise

@@ -1,6 +1,7 @@
 // The functional semantics of ELTWISE and LUT.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "hw/spec/arith.h"
@@ -75,9 +76,19 @@ float EltwiseInt8OutScale(const EltwiseArgs& e) {
   return BitsToFloat(static_cast<uint32_t>(e.a_multiplier));
 }
 uint64_t LutTableBytes(const LutArgs& l) {
-  return uint64_t{kLutEntries} * ElementBytes(l.fp16_out);
+  return l.bypass ? 0 : uint64_t{kLutEntries} * ElementBytes(l.fp16_out);
 }
 uint64_t LutOutputBytes(const LutArgs& l) { return uint64_t{l.count} * ElementBytes(l.fp16_out); }
+uint64_t LutPixels(const LutArgs& l) { return l.channels == 0 ? 1 : l.count / l.channels; }
+uint64_t LutInputSpan(const LutArgs& l) {
+  if (l.channels == 0 || l.count == 0) return l.count;
+  return (LutPixels(l) - 1) * l.in_pixel_stride + l.channels;
+}
+uint64_t LutOutputSpan(const LutArgs& l) {
+  if (l.channels == 0 || l.count == 0) return LutOutputBytes(l);
+  return (LutPixels(l) - 1) * l.out_pixel_stride + uint64_t{l.channels - 1} * l.out_elem_stride +
+         1;
+}
 
 std::string CheckEltwise(const EltwiseArgs& e) {
   if (e.count == 0) return "empty eltwise";
@@ -104,7 +115,28 @@ std::string CheckEltwise(const EltwiseArgs& e) {
   return "";
 }
 
-std::string CheckLut(const LutArgs& l) { return l.count == 0 ? "empty lut" : ""; }
+std::string CheckLut(const LutArgs& l) {
+  if (l.count == 0) return "empty lut";
+  if (l.bypass && l.fp16_out) return "bypass with fp16_out";
+  if (l.channels == 0) {
+    if (l.in_pixel_stride != 0 || l.out_pixel_stride != 0 || l.out_elem_stride != 0) {
+      return "pixel or element strides without channels";
+    }
+    return "";
+  }
+  if (l.count % l.channels != 0) {
+    return fmt::format("count {} is not a multiple of channels {}", l.count, l.channels);
+  }
+  if (l.fp16_out) return "channels with fp16_out";
+  if (l.out_elem_stride == 0) return "channels with out_elem_stride 0";
+  const uint64_t pixel_span = uint64_t{l.channels - 1} * l.out_elem_stride + 1;
+  if (LutPixels(l) > 1 && (l.in_pixel_stride < l.channels || l.out_pixel_stride < pixel_span)) {
+    return fmt::format(
+        "pixel strides {} in, {} out below a pixel's {} bytes in and {} out", l.in_pixel_stride,
+        l.out_pixel_stride, l.channels, pixel_span);
+  }
+  return "";
+}
 
 void ComputeEltwise(const EltwiseArgs& e, std::span<const int8_t> a, std::span<const int8_t> b,
                     std::vector<int8_t>& out) {
@@ -128,6 +160,10 @@ void ComputeLut(const LutArgs& l, std::span<const int8_t> in, std::span<const in
     for (uint64_t i = 0; i < l.count; ++i) {
       StoreFp16(out.data(), i, LoadFp16(table.data(), LutIndex(in[i])));
     }
+    return;
+  }
+  if (l.bypass) {
+    std::copy(in.begin(), in.begin() + l.count, out.begin());
     return;
   }
   for (uint64_t i = 0; i < l.count; ++i) out[i] = table[LutIndex(in[i])];

@@ -51,10 +51,12 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});
     f.push_back({Space::kSram, e->out_addr, e->out_addr + EltwiseOutBytes(*e), true, "out_addr"});
   } else if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
-    f.push_back(
-        {Space::kSram, l->table_addr, l->table_addr + LutTableBytes(*l), false, "table_addr"});
-    f.push_back({Space::kSram, l->in_addr, l->in_addr + uint64_t{l->count}, false, "in_addr"});
-    f.push_back({Space::kSram, l->out_addr, l->out_addr + LutOutputBytes(*l), true, "out_addr"});
+    if (!l->bypass) {
+      f.push_back(
+          {Space::kSram, l->table_addr, l->table_addr + LutTableBytes(*l), false, "table_addr"});
+    }
+    f.push_back({Space::kSram, l->in_addr, l->in_addr + LutInputSpan(*l), false, "in_addr"});
+    f.push_back({Space::kSram, l->out_addr, l->out_addr + LutOutputSpan(*l), true, "out_addr"});
   } else if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
     f.push_back({Space::kSram, d->in_addr, d->in_addr + DwConvInputBytes(*d), false, "in_addr"});
     f.push_back({Space::kSram, d->wt_addr, d->wt_addr + DwConvWeightBytes(*d), false, "wt_addr"});

@@ -187,10 +187,17 @@ struct EltwiseArgs {
 // fp16_out: the table is kLutEntries FP16 entries (2 bytes each) and out is FP16 (2 bytes an
 // element); the input stays int8. An int8 -> FP16 conversion: entry k = DequantizeToFp16(k - 128
 // - zero_point, scale).
+// Pixels (channels above 0, int8 only): element i is channel c = i % channels of pixel
+// p = i / channels, read at in_addr + p*in_pixel_stride + c and written at
+// out_addr + p*out_pixel_stride + c*out_elem_stride: a channel slice of a wider tensor in, a
+// channel slice out, or every out_elem_stride-th byte (one group of a channel shuffle).
+// bypass: out = in, the table is not read (a copy).
 struct LutArgs {
   uint32_t in_addr = 0, out_addr = 0, table_addr = 0;
   uint32_t count = 0;
   bool fp16_out = false;
+  uint32_t channels = 0, in_pixel_stride = 0, out_pixel_stride = 0, out_elem_stride = 0;
+  bool bypass = false;
   bool operator==(const LutArgs&) const = default;
 };
 

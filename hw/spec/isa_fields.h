@@ -131,6 +131,11 @@ void LutFields(A& a, F& f) {
   f("table_addr", a.table_addr, 24, false);
   f("count", a.count, 24, false);
   f("fp16_out", a.fp16_out, 1, false);
+  f("channels", a.channels, 16, false);
+  f("in_pixel_stride", a.in_pixel_stride, 16, false);
+  f("out_pixel_stride", a.out_pixel_stride, 16, false);
+  f("out_elem_stride", a.out_elem_stride, 8, false);
+  f("bypass", a.bypass, 1, false);
 }
 
 template <class A, class F>

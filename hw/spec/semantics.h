@@ -40,10 +40,14 @@ uint64_t EltwiseBytes(const EltwiseArgs& eltwise);
 uint64_t EltwiseOutBytes(const EltwiseArgs& eltwise);
 // S of int8_out: the 32 bits of a_multiplier read as FP32 (the reciprocal of the output's scale).
 float EltwiseInt8OutScale(const EltwiseArgs& eltwise);
-// LUT's table (kLutEntries elements) and output (count elements): 2 bytes an element with
-// fp16_out, else 1. Its input is count bytes.
+// LUT's table (kLutEntries elements; none with bypass) and output (count elements): 2 bytes an
+// element with fp16_out, else 1. Its input is count bytes. The spans are from in_addr and
+// out_addr to one past the last byte read or written (LutArgs' pixels).
 uint64_t LutTableBytes(const LutArgs& lut);
 uint64_t LutOutputBytes(const LutArgs& lut);
+uint64_t LutInputSpan(const LutArgs& lut);
+uint64_t LutOutputSpan(const LutArgs& lut);
+uint64_t LutPixels(const LutArgs& lut);  // count / channels, 1 without channels
 
 // Field sanity that the encoding cannot express (zero kernel, stride, dimension...; CONV's
 // weights_kn with a kernel other than 1x1 or with depthwise). Empty string when valid, else what
@@ -53,7 +57,9 @@ std::string CheckAct(const ActArgs& act);
 std::string CheckPool(const PoolArgs& pool);
 // ELTWISE: count 0, shift outside 1..62, channels 0 or not dividing count when b is broadcast
 // per channel or pixel, a b_multiplier with mul; fp16_relu or int8_out without fp16, int8_out
-// with an a_multiplier that is not a finite FP32 value above 0. LUT: count 0.
+// with an a_multiplier that is not a finite FP32 value above 0. LUT: count 0; strides without
+// channels; with channels: count not a multiple, fp16_out, an input pixel stride below channels,
+// out_elem_stride 0, an output pixel stride its own pixel's bytes overlap; bypass with fp16_out.
 std::string CheckEltwise(const EltwiseArgs& eltwise);
 std::string CheckLut(const LutArgs& lut);
 
@@ -108,7 +114,8 @@ int64_t RescaledReduction(int64_t sum, int64_t count, bool mean, int32_t multipl
 void ComputeEltwise(const EltwiseArgs& eltwise, std::span<const int8_t> a,
                     std::span<const int8_t> b, std::vector<int8_t>& out);
 
-// `in` holds count values, `table` LutTableBytes(lut); `out` becomes LutOutputBytes(lut).
+// `in` holds count values (dense, pixels back to back), `table` LutTableBytes(lut); `out` becomes
+// LutOutputBytes(lut), dense: the unit scatters it by the output strides (unit_accesses.h).
 void ComputeLut(const LutArgs& lut, std::span<const int8_t> in, std::span<const int8_t> table,
                 std::vector<int8_t>& out);
 

@@ -50,8 +50,22 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
             Write(e->out_addr, EltwiseOutBytes(*e))};
   }
   if (const auto* l = std::get_if<LutArgs>(&insn.args)) {
-    return {Read(l->table_addr, LutTableBytes(*l)), Read(l->in_addr, l->count),
-            Write(l->out_addr, LutOutputBytes(*l))};
+    std::vector<SramAccess> list;
+    if (!l->bypass) list.push_back(Read(l->table_addr, LutTableBytes(*l)));
+    if (l->channels == 0) {
+      list.push_back(Read(l->in_addr, l->count));
+      list.push_back(Write(l->out_addr, LutOutputBytes(*l)));
+      return list;
+    }
+    const uint64_t pixels = LutPixels(*l);
+    list.push_back(Pixels(l->in_addr, pixels, l->channels, l->in_pixel_stride, false));
+    if (l->out_elem_stride <= 1) {
+      list.push_back(Pixels(l->out_addr, pixels, l->channels, l->out_pixel_stride, true));
+    } else {
+      list.push_back({l->out_addr, l->channels, pixels, l->out_pixel_stride, true,
+                      l->out_elem_stride});
+    }
+    return list;
   }
   if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
     return {Read(d->param_addr, DwConvParamBytes(*d)), Read(d->wt_addr, DwConvWeightBytes(*d)),

@@ -27,7 +27,8 @@ struct SramAccess {
 };
 
 // ACT: parameters, table (with use_table), output. POOL: input, output. ELTWISE: a, b
-// (spec::EltwiseBBytes), output. LUT: table, input, output. RESIZE: row taps, column taps, input
+// (spec::EltwiseBBytes), output. LUT: table (unless bypass), input, output (with channels: one
+// run per pixel unless dense, the output's bytes out_elem_stride apart). RESIZE: row taps, column taps, input
 // pixels, output. Outputs of ACT, POOL and RESIZE, and RESIZE's input, are one run per pixel
 // unless dense. Empty for LOAD and STORE, and for CONV, whose operands stream from SRAM fold by
 // fold as the array consumes them (operand_stream.h).

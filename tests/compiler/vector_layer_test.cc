@@ -101,13 +101,13 @@ TEST(CopyTiling, ChunksOfWholePixelsInTwoSlots) {
   EXPECT_EQ(PlanCopySram(copy, CopyTiling{210}, 1).a.slots, 1u);  // one chunk: one slot
   // The chosen chunk covers whole pixels, or part of one, and fits the budget.
   const spec::NpuConfig config = spec::DefaultConfig();
-  StatusOr<VectorChoice<CopyTiling>> c = ChooseCopyTiling(config, copy, 100);
+  StatusOr<VectorChoice<CopyTiling>> c = ChooseCopyTiling(config, copy, {}, 100);
   ASSERT_TRUE(c.ok()) << c.status().message();
   EXPECT_TRUE(c->tiling.chunk % 7 == 0 || c->tiling.chunk < 7) << c->tiling.chunk;
   EXPECT_LE(c->plan.sram_bytes, 100u);
   copy.c = 0;
   ExpectError(CheckCopyLayer(copy), "layer 'gather'");
-  ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, 1).status(), "no tiling fits");
+  ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, {}, 1).status(), "no tiling fits");
 }
 
 TEST(GatherLayer, MergesDimsAndKeepsTheInnermostRun) {

@@ -98,6 +98,35 @@ TEST(TableOps, LutLooksUpEveryByteInItsVectorCycles) {
   EXPECT_EQ(r.counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)], 36u);
 }
 
+// A channel shuffle of 2 groups over 8 channels of 50 pixels, as two strided bypass LUTs: group i
+// reads channels 4i..4i+3 of each pixel and writes them 2 bytes apart from out + i. The output
+// is the shuffle, and the unit's time is its lanes' (4 + ceil(200 / 32) = 11 cycles each), the
+// scattered writes' 2 words a pixel over 16 banks being fewer.
+TEST(TableOps, StridedBypassLutsShuffleChannels) {
+  constexpr uint32_t kPixels = 50, kC = 8;
+  const Bytes in = Pattern(kPixels * kC, 3);
+  Bench b(Config(16));
+  b.program.Input(kIn, in.size()).Output(kOut, in.size());
+  b.Add(testing::Load(kIn, 0, in.size(), 0, kV));
+  for (uint32_t group = 0; group < 2; ++group) {
+    spec::LutArgs l;
+    l.bypass = true, l.in_addr = group * 4, l.out_addr = 4096 + group, l.count = kPixels * 4;
+    l.channels = 4, l.in_pixel_stride = kC, l.out_pixel_stride = kC, l.out_elem_stride = 2;
+    b.Add({spec::Opcode::kLut, uint8_t(group == 0 ? kL : 0), uint8_t(group == 1 ? kS : 0), l});
+  }
+  b.Add(testing::Store(4096, kOut, in.size(), kV, 0));
+  const platform::RunResult r = b.Run({in});
+  ASSERT_EQ(r.outputs.size(), 1u);
+  for (uint32_t p = 0; p < kPixels; ++p) {
+    for (uint32_t j = 0; j < 4; ++j) {
+      for (uint32_t i = 0; i < 2; ++i) {
+        ASSERT_EQ(r.outputs[0][p * kC + j * 2 + i], in[p * kC + i * 4 + j]) << p << " " << j;
+      }
+    }
+  }
+  EXPECT_EQ(r.counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)], 22u);
+}
+
 TEST(TableOps, LutOnOneBankIsBoundBySram) {
   // One bank of 16 B words: table 16 + input 63 + output 63 cycles.
   const platform::RunResult r = RunOne(Config(1), Lut(1000), TableAndData(1000), 4096, 1000);

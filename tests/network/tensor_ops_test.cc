@@ -352,10 +352,42 @@ TEST(TensorOps, ChannelShufflesAreScatteredLoads) {
   x = b.Op(OpKind::kConcat, {half, branch}, Attr("axis", int64_t{1}));
   x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{4}));
   const CompiledModel m = Check(b.Finish(x), 0.99);
-  EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 3);
+  // The split's halves (bounds on whole groups of 3) are windows of the first shuffle, which goes.
+  EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 4);
   EXPECT_EQ(AllCpuLayers(m), 0);
   EXPECT_EQ(m.network.concats_placed, 1);
-  EXPECT_EQ(NpuLayers(m, "copy"), 0);  // the shuffle writes its slice, the split halves are views
+  EXPECT_EQ(NpuLayers(m, "copy"), 0);  // the shuffle writes its slice
+}
+
+TEST(TensorOps, ShuffleUnitsReadWindowsOfTheirShuffles) {
+  // Three ShuffleNet v2 units over 12 channels: each shuffle's halves (6 channels, 3 a group) are
+  // windows of it, which read the concatenation before it, so no unit copies a byte twice: the
+  // half a convolution reads is its own dense tensor, the half passed through is written into its
+  // slice of the next concatenation. On chip (the default config) the windows are LUTs.
+  FloatBuilder b("shuffle_windows");
+  ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 6, 7}), 3, 12, 3)});
+  for (int unit = 0; unit < 3; ++unit) {
+    x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
+    ir::Attributes split = Attr("axis", int64_t{1});
+    split.Set("split", std::vector<int64_t>{6, 6});
+    const std::string name = "split" + std::to_string(unit);
+    ir::Node* s = b.graph().AddNode(OpKind::kSplit, name, {x}, {name + ".0", name + ".1"}, split);
+    ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), 6, 6, 3)});
+    x = b.Op(OpKind::kConcat, {s->output(0), branch}, Attr("axis", int64_t{1}));
+  }
+  const CompiledModel m = Check(b.Finish(b.Conv(x, 12, 4, 1)), 0.99);
+  EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 6);  // two windows a unit, no whole shuffle
+  EXPECT_EQ(NpuLayers(m, "copy"), 0);
+  EXPECT_EQ(AllCpuLayers(m), 0);
+  EXPECT_EQ(m.network.concats_placed, 3);
+  int on_chip = 0;
+  for (const ModelLayer& l : m.layers) {
+    if (l.op != "channel_shuffle") continue;
+    EXPECT_NE(l.note.find("of a shuffle of 2 groups: 3 channels from"), std::string::npos)
+        << l.note;
+    on_chip += l.on_chip.input[0] && l.on_chip.output;
+  }
+  EXPECT_EQ(on_chip, 6);
 }
 
 const ModelLayer& LayerOf(const CompiledModel& m, const std::string& op, int k) {

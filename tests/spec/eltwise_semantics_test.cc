@@ -167,6 +167,52 @@ TEST(Lut, IndexesByInputPlus128) {
   EXPECT_EQ(CheckLut(l), "empty lut");
 }
 
+TEST(Lut, BypassCopiesWithoutATable) {
+  LutArgs l;
+  l.count = 4, l.bypass = true;
+  Bytes out;
+  ComputeLut(l, Bytes{-128, -1, 0, 127}, {}, out);
+  EXPECT_EQ(out, (Bytes{-128, -1, 0, 127}));
+  EXPECT_EQ(LutTableBytes(l), 0u);
+  EXPECT_EQ(CheckLut(l), "");
+  l.fp16_out = true;
+  EXPECT_EQ(CheckLut(l), "bypass with fp16_out");
+}
+
+// One group of a 2-group shuffle of 6 channels over 3 pixels of a 10-channel tensor: channels
+// 3..5 of each input pixel (stride 10) land 2 bytes apart from out + 1 (pixel stride 8).
+TEST(Lut, PixelsSpanTheirStrides) {
+  LutArgs l;
+  l.count = 9, l.channels = 3, l.in_pixel_stride = 10, l.out_pixel_stride = 8;
+  l.out_elem_stride = 2;
+  EXPECT_EQ(CheckLut(l), "");
+  EXPECT_EQ(LutPixels(l), 3u);
+  EXPECT_EQ(LutInputSpan(l), 2u * 10 + 3);
+  EXPECT_EQ(LutOutputSpan(l), 2u * 8 + 2 * 2 + 1);
+  EXPECT_EQ(LutOutputBytes(l), 9u);
+}
+
+TEST(Lut, PixelFieldsAreChecked) {
+  auto problem = [](auto edit) {
+    LutArgs l;
+    l.count = 8, l.channels = 4, l.in_pixel_stride = 4, l.out_pixel_stride = 4;
+    l.out_elem_stride = 1;
+    edit(l);
+    return CheckLut(l);
+  };
+  EXPECT_EQ(problem([](LutArgs&) {}), "");
+  EXPECT_EQ(problem([](LutArgs& l) { l.count = 6; }), "count 6 is not a multiple of channels 4");
+  EXPECT_EQ(problem([](LutArgs& l) { l.fp16_out = true; }), "channels with fp16_out");
+  EXPECT_EQ(problem([](LutArgs& l) { l.out_elem_stride = 0; }), "channels with out_elem_stride 0");
+  EXPECT_EQ(problem([](LutArgs& l) { l.in_pixel_stride = 3; }),
+            "pixel strides 3 in, 4 out below a pixel's 4 bytes in and 4 out");
+  EXPECT_EQ(problem([](LutArgs& l) { l.out_elem_stride = 2; }),
+            "pixel strides 4 in, 4 out below a pixel's 4 bytes in and 7 out");
+  EXPECT_EQ(problem([](LutArgs& l) { l.count = 4, l.in_pixel_stride = 0; }), "");  // one pixel
+  EXPECT_EQ(problem([](LutArgs& l) { l.channels = 0; }),
+            "pixel or element strides without channels");
+}
+
 TEST(Act, TableMapsTheClampedResult) {
   ActArgs a;
   a.pixels = 1, a.channels = 4, a.out_pixel_stride = 4;

@@ -217,8 +217,8 @@ TEST(Fp16Isa, Fp16OutAndInt8OutEncodeAtBits112And228) {
   EXPECT_EQ(std::get<LutArgs>(back->args), l);
   EXPECT_NE(Disassemble(*back).find("count=4 fp16_out=1"), std::string::npos);
   InsnWord reserved = *w;
-  reserved[14] |= 2;  // bit 113: reserved
-  EXPECT_NE(Decode(reserved.data()).status().message().find("reserved bits 113..255"),
+  reserved[21] |= 4;  // bit 170, after bypass: reserved
+  EXPECT_NE(Decode(reserved.data()).status().message().find("reserved bits 170..255"),
             std::string::npos);
   const EltwiseArgs e = Conversion(5, 0.25f, -3);
   w = Encode({Opcode::kEltwise, 0, 0, e});

@@ -44,7 +44,8 @@ Instruction RandomInstruction(std::mt19937& rng) {
                             bits(16), sbits(8), sbits(8), sbits(8),     sbits(32),    sbits(16),
                             bits(6),  sbits(8), sbits(8), bits(1) != 0, bits(1) != 0, bits(1) != 0};
   } else if (op == Opcode::kLut) {
-    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24), bits(1) != 0};
+    insn.args = LutArgs{bits(24), bits(24), bits(24), bits(24), bits(1) != 0,
+                        bits(16), bits(16), bits(16), bits(8),  bits(1) != 0};
   } else if (op == Opcode::kResize) {
     insn.args = ResizeArgs{bits(24), bits(16), bits(16), bits(16), bits(16), bits(16),
                            bits(16), bits(24), bits(16), bits(24), bits(24), sbits(8)};
@@ -160,7 +161,8 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->queue(), Queue::kVector);
   EXPECT_EQ(Disassemble(*back),
-            "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4 fp16_out=0");
+            "lut wait=- signal=- in_addr=1 out_addr=2 table_addr=3 count=4 fp16_out=0 "
+            "channels=0 in_pixel_stride=0 out_pixel_stride=0 out_elem_stride=0 bypass=0");
   EltwiseArgs e;
   e.op = uint32_t(EltwiseOp::kMin), e.broadcast = uint32_t(Broadcast::kPixel);
   e.a_multiplier = -(1 << 30), e.b_multiplier = -5, e.clamp_min = -7;

@@ -49,6 +49,24 @@ TEST(UnitAccesses, LutReadsTableThenInputThenWrites) {
   EXPECT_TRUE(f[2].begin == 8192 && f[2].end == 9192 && f[2].write);
 }
 
+// A bypass reads no table; with channels the input is a run per pixel and the output a
+// scattered run per pixel, which costs every bank word it touches.
+TEST(UnitAccesses, StridedBypassLutReadsPixelsAndScattersThem) {
+  Instruction insn = Lut(64);
+  LutArgs& l = std::get<LutArgs>(insn.args);
+  l.bypass = true, l.channels = 16, l.in_pixel_stride = 32, l.out_pixel_stride = 64;
+  l.out_elem_stride = 2;
+  const std::vector<SramAccess> expected = {{4096, 16, 4, 32, false},
+                                            {8192, 16, 4, 64, true, 2}};
+  EXPECT_EQ(UnitSramAccesses(insn), expected);
+  const std::vector<Footprint> f = Footprints(insn);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_TRUE(f[0].begin == 4096 && f[0].end == 4096 + 3 * 32 + 16 && !f[0].write);
+  EXPECT_TRUE(f[1].begin == 8192 && f[1].end == 8192 + 3 * 64 + 31 && f[1].write);
+  // One bank of 16 bytes: 4 input words, 8 output words (each pixel's 31-byte span).
+  EXPECT_EQ(UnitSramIdealCycles(Banks(1), insn), 4u + 8u);
+}
+
 TEST(UnitAccesses, EltwiseReadsTheBBytesOfItsBroadcast) {
   const std::pair<Broadcast, uint64_t> cases[] = {{Broadcast::kNone, 1024},
                                                   {Broadcast::kChannel, 64},
