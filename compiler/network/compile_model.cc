@@ -199,11 +199,7 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
   mem.evicted = chip.evicted;
 }
 
-// Row-strip variants of a network: the faster, unless the slower is within kDramTradeCycles of
-// it and moves at most kDramTradeBytes of its DRAM traffic (DRAM is most of the energy:
-// squeezenet1_1's strips take 0.06 % more cycles and 20 % less DRAM, resnet18's 0.09 % and
-// 5.4 %; full-size export and built-in model, default config).
-constexpr double kDramTradeCycles = 1.0025, kDramTradeBytes = 0.95;
+}  // namespace
 
 bool Preferred(const CostEstimate& a, const CostEstimate& b) {
   const auto trades = [](const CostEstimate& x, const CostEstimate& y) {  // x over faster y
@@ -213,8 +209,6 @@ bool Preferred(const CostEstimate& a, const CostEstimate& b) {
   if (a.cycles <= b.cycles) return !trades(b, a);
   return trades(a, b);
 }
-
-}  // namespace
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                                      const CompileOptions& options) {
