@@ -304,6 +304,21 @@ TEST(TensorOps, AConcatenationNeedingTwoCopiesGetsBoth) {
   EXPECT_EQ(AllCpuLayers(m), 0);
 }
 
+// `units` ShuffleNet v2 units over 2 x `half` channels: a channel shuffle of two groups, a split
+// into halves, a 3x3 convolution and ReLU on the second, the first concatenated with it.
+ir::Tensor* ShuffleUnits(FloatBuilder& b, ir::Tensor* x, int units, int64_t half) {
+  for (int unit = 0; unit < units; ++unit) {
+    x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
+    ir::Attributes split = Attr("axis", int64_t{1});
+    split.Set("split", std::vector<int64_t>{half, half});
+    const std::string name = "split" + std::to_string(unit);
+    ir::Node* s = b.graph().AddNode(OpKind::kSplit, name, {x}, {name + ".0", name + ".1"}, split);
+    ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), half, half, 3)});
+    x = b.Op(OpKind::kConcat, {s->output(0), branch}, Attr("axis", int64_t{1}));
+  }
+  return x;
+}
+
 TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
   // Two ShuffleNet v2 units: a shuffle (a DMA copy that permutes), its halves split (the half a
   // convolution reads is a view, the half passed through is copied into its slice of the
@@ -312,15 +327,7 @@ TEST(TensorOps, ChannelSlicesAreViewsOrCopies) {
   // buffer.
   FloatBuilder b("shuffle_units");
   ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 6, 7}), 3, 10, 3)});
-  for (int unit = 0; unit < 2; ++unit) {
-    x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
-    ir::Attributes split = Attr("axis", int64_t{1});
-    split.Set("split", std::vector<int64_t>{5, 5});
-    const std::string name = "split" + std::to_string(unit);
-    ir::Node* s = b.graph().AddNode(OpKind::kSplit, name, {x}, {name + ".0", name + ".1"}, split);
-    ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), 5, 5, 3)});
-    x = b.Op(OpKind::kConcat, {s->output(0), branch}, Attr("axis", int64_t{1}));
-  }
+  x = ShuffleUnits(b, x, 2, 5);
   ir::Tensor* head = b.Op(OpKind::kSlice, {x, b.Ints({2}), b.Ints({9}), b.Ints({1})});
   ir::Tensor* inner = b.Op(OpKind::kSlice, {head, b.Ints({1}), b.Ints({4}), b.Ints({1})});
   ir::Tensor* wide = b.Op(OpKind::kTranspose, {b.Op(OpKind::kRelu, {b.Conv(inner, 3, 4, 1)})},
@@ -366,15 +373,7 @@ TEST(TensorOps, ShuffleUnitsReadWindowsOfTheirShuffles) {
   // slice of the next concatenation. On chip (the default config) the windows are LUTs.
   FloatBuilder b("shuffle_windows");
   ir::Tensor* x = b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 6, 7}), 3, 12, 3)});
-  for (int unit = 0; unit < 3; ++unit) {
-    x = b.Op(OpKind::kChannelShuffle, {x}, Attr("group", int64_t{2}));
-    ir::Attributes split = Attr("axis", int64_t{1});
-    split.Set("split", std::vector<int64_t>{6, 6});
-    const std::string name = "split" + std::to_string(unit);
-    ir::Node* s = b.graph().AddNode(OpKind::kSplit, name, {x}, {name + ".0", name + ".1"}, split);
-    ir::Tensor* branch = b.Op(OpKind::kRelu, {b.Conv(s->output(1), 6, 6, 3)});
-    x = b.Op(OpKind::kConcat, {s->output(0), branch}, Attr("axis", int64_t{1}));
-  }
+  x = ShuffleUnits(b, x, 3, 6);
   const CompiledModel m = Check(b.Finish(b.Conv(x, 12, 4, 1)), 0.99);
   EXPECT_EQ(NpuLayers(m, "channel_shuffle"), 6);  // two windows a unit, no whole shuffle
   EXPECT_EQ(NpuLayers(m, "copy"), 0);
