@@ -12,7 +12,7 @@
 namespace npu::compiler {
 namespace {
 
-// The shuffle (a copy layer with a group, no window yet) layer `i` is, if it is one.
+// Layer `l`'s shuffle, if it is a whole one: a copy layer with a group and no window.
 const CopyLayer* WholeShuffle(const NetLayer& l) {
   const CopyLayer* copy = std::get_if<CopyLayer>(&l.work);
   if (copy == nullptr || !copy->Shuffles() || copy->group_stride != 0) return nullptr;

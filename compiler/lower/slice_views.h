@@ -5,8 +5,10 @@
 //      them through DMA) and it is no graph output;
 //   2. otherwise becomes a copy layer (copy_layer.h) from that view into its own dense buffer.
 // Either way the input's buffer gets a pixel stride (NetBuffer::pixel_channels), so it may hold
-// only values of the input's plane (no reshaped views of it) and stays in DRAM. Runs before
-// concat placement, which places the copies' outputs like any other producer's. A slice of other
+// only values of the input's plane (no reshaped views of it), and stays in DRAM unless copies are
+// the slices' only readers (their LUTs read a slice in place, layer_schedule.h CanBeOnChip). Runs
+// before concat placement, which places the copies' outputs like any other producer's, and after
+// FoldSlicesIntoShuffles (shuffle_windows.h). A slice of other
 // axes (a crop, every other row) of a dense input becomes a DMA gather (gather_layer.h) when its
 // runs are longer than one byte.
 #pragma once
