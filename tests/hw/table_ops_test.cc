@@ -282,6 +282,28 @@ TEST(TableOps, EmptyLutIsABadInstruction) {
   EXPECT_NE(FaultOf(Lut(0)).find("error 'bad instruction' at instruction 0"), std::string::npos);
 }
 
+TEST(TableOps, LutPixelsThatOverlapAreABadInstruction) {
+  spec::Instruction lut = Lut(16);
+  auto& l = std::get<spec::LutArgs>(lut.args);
+  l.channels = 8, l.in_pixel_stride = 4, l.out_pixel_stride = 8, l.out_elem_stride = 1;
+  const std::string fault = FaultOf(lut);
+  EXPECT_NE(fault.find("error 'bad instruction' at instruction 0"), std::string::npos) << fault;
+}
+
+TEST(TableOps, ABypassLutReadsNoTable) {
+  // The table address lies past the SRAM's end; a bypass never reads it, so it runs.
+  spec::Instruction lut = Lut(16);
+  auto& l = std::get<spec::LutArgs>(lut.args);
+  l.bypass = true, l.table_addr = (1 << 20) - 100;
+  const spec::NpuConfig config = Config(16);
+  testing::ProgramBuilder program(config);
+  program.Add(lut);
+  platform::RunOptions options;
+  options.load_checks = fw::LoadChecks::kLayoutOnly;
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, options);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+}
+
 TEST(TableOps, LutTableOutsideSramFaults) {
   spec::Instruction lut = Lut(16);
   std::get<spec::LutArgs>(lut.args).table_addr = (1 << 20) - 100;  // 256 bytes past the end
