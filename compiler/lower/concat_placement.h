@@ -7,10 +7,11 @@
 // produced by an NPU convolution, pool or copy or by a placed concatenation, is no graph input or
 // output, has no views, and is read otherwise only by NPU convolutions and pools (which read
 // channel slices from DRAM); the buffer stays in SRAM only where every reader reads it whole, or
-// copies its slices (residency, docs/network-compiler.md). An input that fails this gets a copy layer (copy_layer.h) writing
-// it into its slice, and the concatenation is placed on a second pass. A concatenation
-// along an outer axis (only ones before it: a batch of images) needs no striding: each input is
-// a contiguous range of the output, written by whatever produces it. Others stay CPU layers.
+// copies its slices (residency, docs/network-compiler.md). An input that fails this gets a copy
+// layer (copy_layer.h) writing it into its slice, and the concatenation is placed on a second
+// pass. A concatenation along an outer axis (only ones before it: a batch of images) needs no
+// striding: each input is a contiguous range of the output, written by whatever produces it.
+// Others stay CPU layers.
 #pragma once
 
 #include "compiler/lower/network.h"

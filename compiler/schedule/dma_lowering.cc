@@ -93,14 +93,12 @@ StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, 
 }
 
 StridedCopy ShuffledPixelsCopy(const TensorPlace& place, const CopyLayer& l, uint64_t pixel,
-                               uint64_t pixels, uint64_t sram_addr, uint64_t sram_pixel_stride) {
+                               uint64_t pixels, uint64_t sram_addr) {
   NPU_CHECK(l.group > 0 && l.c % l.group == 0);
   const uint64_t first =
       place.addr + pixel * place.channels + place.channel_offset + l.group_offset;
-  return {first,          sram_addr,         l.PerGroup(),
-          pixels,         l.group,           place.channels,
-          l.GroupStride(), sram_pixel_stride ? sram_pixel_stride : l.c, 1,
-          l.group};
+  return {first,          sram_addr, l.PerGroup(), pixels, l.group, place.channels,
+          l.GroupStride(), l.c,      1,            l.group};
 }
 
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {

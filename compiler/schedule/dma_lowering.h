@@ -42,13 +42,12 @@ StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, 
                          uint64_t sram_addr);
 
 // Pixels [pixel, pixel + pixels) of the copy `l`'s input at `place` in DRAM, LOADed
-// channel-shuffled in l.group groups into SRAM at `sram_addr`, pixels `sram_pixel_stride` apart
-// (0: l.c, dense): input channel i*l.GroupStride() + l.group_offset + j of a pixel lands at
-// channel j*group + i. The runs are each group's l.c/group channels of a pixel (n1 the pixels,
-// n2 the groups), scattered `group` bytes apart.
+// channel-shuffled in l.group groups into dense SRAM at `sram_addr`: input channel
+// i*l.GroupStride() + l.group_offset + j of a pixel lands at channel j*group + i. The runs are
+// each group's l.c/group channels of a pixel (n1 the pixels, n2 the groups), scattered `group`
+// bytes apart.
 StridedCopy ShuffledPixelsCopy(const TensorPlace& place, const CopyLayer& l, uint64_t pixel,
-                               uint64_t pixels, uint64_t sram_addr,
-                               uint64_t sram_pixel_stride = 0);
+                               uint64_t pixels, uint64_t sram_addr);
 
 // Descriptors moving exactly the bytes of `copy`. Addresses are not range-checked here: the
 // encoder rejects what does not fit.

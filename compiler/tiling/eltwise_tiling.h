@@ -99,7 +99,8 @@ StatusOr<VectorChoice<NormTiling>> ChooseNormTiling(const spec::NpuConfig& confi
                                                     const NormLayer& layer, NormTiling on_chip,
                                                     uint64_t sram_budget);
 StatusOr<VectorChoice<CopyTiling>> ChooseCopyTiling(const spec::NpuConfig& config,
-                                                    const CopyLayer& layer, CopyTiling on_chip, uint64_t sram_budget);
+                                                    const CopyLayer& layer, CopyTiling on_chip,
+                                                    uint64_t sram_budget);
 StatusOr<VectorChoice<GatherTiling>> ChooseGatherTiling(const spec::NpuConfig& config,
                                                         const GatherLayer& layer,
                                                         uint64_t sram_budget);

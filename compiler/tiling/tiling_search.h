@@ -69,9 +69,10 @@ StatusOr<TilingOutlook> SurveyTilings(const spec::NpuConfig& config, const ConvL
 
 // The chosen tiling: among the best few replayed with the cost model, those within
 // kNearBestReplay of the fastest, the one on the vector unit's depthwise datapath if any, then
-// those reading DRAM within 10 % of the least of them, then the one using the least SRAM; if TilingContext::output_read_by_depthwise and that one is not
-// in row bands (spatial-outer, fewer rows a tile than the output has), the banded one within
-// kNearBestBanded reading no more DRAM, if any. ResourceExhausted, naming the layer, the bytes
+// those reading DRAM within 10 % of the least of them, then the one using the least SRAM; if
+// TilingContext::output_read_by_depthwise and that one is not in row bands (spatial-outer, fewer
+// rows a tile than the output has), the banded one within kNearBestBanded reading no more DRAM,
+// if any. ResourceExhausted, naming the layer, the bytes
 // one minimal double-buffered tile needs and the SRAM available, if none fits. `layer` must have
 // passed CheckLayer.
 StatusOr<TilingChoice> ChooseTiling(const spec::NpuConfig& config, const ConvLayer& layer,

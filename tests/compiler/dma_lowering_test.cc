@@ -144,23 +144,26 @@ TEST(DmaLowering, AShuffledLoadPermutesEachPixelsChannels) {
   EXPECT_EQ(ds[0].run_bytes, 4u);
   EXPECT_EQ(Bytes(ds), expected);
   // One pixel: the unit pixel dimension drops, the groups stay runs of their own.
-  const StridedCopy one = ShuffledPixelsCopy(DramTensor(0, 12), CopyLayer{"s", 1, 1, 12, 3}, 0, 1, 0);
+  const StridedCopy one =
+      ShuffledPixelsCopy(DramTensor(0, 12), CopyLayer{"s", 1, 1, 12, 3}, 0, 1, 0);
   EXPECT_EQ(Bytes(LowerCopy(one)), Bytes(one));
   EXPECT_EQ(LowerCopy(one)[0].run_bytes, 4u);
 }
 
 TEST(DmaLowering, AShuffledWindowReadsEachGroupsPartOfTheWindow) {
   // Channels [4, 8) of a 2-group shuffle of 12 channels (groups 6 apart): input channels 2, 3 and
-  // 8, 9 of each pixel, interleaved, into SRAM pixels 16 bytes apart.
+  // 8, 9 of each pixel, interleaved, into dense SRAM pixels of 4.
   CopyLayer window{"w", 1, 1, 4, 2};
   window.group_stride = 6, window.group_offset = 2;
   ASSERT_TRUE(CheckCopyLayer(window).ok());
   EXPECT_EQ(window.InputChannels(), 12u - 2);
-  const StridedCopy c = ShuffledPixelsCopy(DramTensor(100, 12), window, 1, 2, 0, 16);
+  const StridedCopy c = ShuffledPixelsCopy(DramTensor(100, 12), window, 1, 2, 0);
   std::map<uint64_t, uint64_t> expected;
   for (uint64_t p = 0; p < 2; ++p) {
     for (uint64_t i = 0; i < 2; ++i) {
-      for (uint64_t j = 0; j < 2; ++j) expected[100 + (1 + p) * 12 + 6 * i + 2 + j] = 16 * p + 2 * j + i;
+      for (uint64_t j = 0; j < 2; ++j) {
+        expected[100 + (1 + p) * 12 + 6 * i + 2 + j] = 4 * p + 2 * j + i;
+      }
     }
   }
   EXPECT_EQ(Bytes(c), expected);

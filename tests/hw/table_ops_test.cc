@@ -265,15 +265,20 @@ TEST(TableOps, ReplayMatchesThePlatformInstructionByInstruction) {
       0u);
 }
 
-// Faults: what the unit refuses, named like every other fault (docs/isa.md). The firmware's
-// checks would refuse these first, so they are left out to reach the hardware's.
-std::string FaultOf(const spec::Instruction& insn) {
+// One instruction alone on the platform. Faults: what the unit refuses, named like every other
+// fault (docs/isa.md). The firmware's checks would refuse these first, so they are left out to
+// reach the hardware's.
+StatusOr<platform::RunResult> RunAlone(const spec::Instruction& insn) {
   const spec::NpuConfig config = Config(16);
   testing::ProgramBuilder program(config);
   program.Add(insn);
   platform::RunOptions options;
   options.load_checks = fw::LoadChecks::kLayoutOnly;
-  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, options);
+  return platform::RunBinary(config, program.Sealed(), {}, options);
+}
+
+std::string FaultOf(const spec::Instruction& insn) {
+  StatusOr<platform::RunResult> r = RunAlone(insn);
   EXPECT_FALSE(r.ok());
   return r.ok() ? "" : r.status().message();
 }
@@ -295,12 +300,7 @@ TEST(TableOps, ABypassLutReadsNoTable) {
   spec::Instruction lut = Lut(16);
   auto& l = std::get<spec::LutArgs>(lut.args);
   l.bypass = true, l.table_addr = (1 << 20) - 100;
-  const spec::NpuConfig config = Config(16);
-  testing::ProgramBuilder program(config);
-  program.Add(lut);
-  platform::RunOptions options;
-  options.load_checks = fw::LoadChecks::kLayoutOnly;
-  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {}, options);
+  StatusOr<platform::RunResult> r = RunAlone(lut);
   EXPECT_TRUE(r.ok()) << r.status().message();
 }
 
