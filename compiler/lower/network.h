@@ -79,9 +79,11 @@ struct NetLayer {
   int output = -1;   // value id
   std::string note;  // how a form the hardware lacks was decomposed, if it was
   // The fused layer group it is a strip of (RowStripGroup::name, compiler/network/row_strips.h),
-  // and which strip; "" if none.
+  // and which strip; "" if none. Of its output rows, recomputed_rows are the strip before's too
+  // (the halo both compute).
   std::string fused_group;
   uint32_t strip = 0;
+  uint32_t recomputed_rows = 0;
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -72,6 +74,9 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     for (uint32_t k = 0; k < insns.size(); ++k) l.instructions.push_back(l.first_instruction + k);
     l.on_chip = ResidencyOf(net, layer, chip.on_chip);
     l.macs = layer.Macs();
+    const uint64_t out_rows = std::max<uint64_t>(1, net.value(layer.output).h);
+    l.recomputed_macs = l.macs / out_rows * layer.recomputed_rows;
+    l.constants_shared = !layer.fused_group.empty() && layer.strip > 0;
     l.int4_macs = layer.Int4Macs();
     l.fp16_macs = layer.Fp16Macs();
     l.constant_bytes = layer.ConstantBytes();
@@ -85,15 +90,17 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
 
 // The strips' layers say which group they belong to (reports show each group).
 void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
-  std::map<std::string, std::pair<std::string, uint32_t>> strip_of;
+  std::map<std::string, std::tuple<std::string, uint32_t, uint32_t>> strip_of;
   for (const RowStripGroup& g : groups) {
     for (uint32_t k = 0; k < g.strips.size(); ++k) {
-      strip_of[g.strips[k].first] = strip_of[g.strips[k].second] = {g.name(), k};
+      for (const RowStripGroup::Layer& l : g.strips[k]) {
+        strip_of[l.name] = {g.name(), k, uint32_t(l.recomputed_rows)};
+      }
     }
   }
   for (NetLayer& layer : net.layers) {
     if (const auto it = strip_of.find(layer.name); it != strip_of.end()) {
-      std::tie(layer.fused_group, layer.strip) = it->second;
+      std::tie(layer.fused_group, layer.strip, layer.recomputed_rows) = it->second;
     }
   }
 }
@@ -203,8 +210,9 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
 
 bool Preferred(const CostEstimate& a, const CostEstimate& b) {
   const auto trades = [](const CostEstimate& x, const CostEstimate& y) {  // x over faster y
-    return double(x.cycles) <= double(y.cycles) * kDramTradeCycles &&
-           double(x.dram_bytes()) <= double(y.dram_bytes()) * kDramTradeBytes;
+    const double saved = 1 - double(x.dram_bytes()) / double(std::max<uint64_t>(1, y.dram_bytes()));
+    const double slower = double(x.cycles) / double(std::max<uint64_t>(1, y.cycles));
+    return saved > 0 && slower <= std::min(1 + kDramTradeRate * saved, kMaxDramTradeCycles);
   };
   if (a.cycles <= b.cycles) return !trades(b, a);
   return trades(a, b);
@@ -225,40 +233,39 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     if (m.ok()) m->row_strip_groups = groups;
     return m;
   };
-  // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted fastest of the
-  // whole graph, the pairs split by default (pointwise producers) and every pair split.
+  // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted best
+  // (Preferred) of the whole graph, the pairs split by default (pointwise producers), and every
+  // pair split, as chains and as pairs.
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(quantized, {});
   const auto split_graph =
-      [&](const std::map<std::string, int64_t>& rows) -> StatusOr<std::pair<ir::Graph, Groups>> {
+      [&](const StripOptions& strip) -> StatusOr<std::pair<ir::Graph, Groups>> {
     ir::Graph strips = quantized.Clone();
-    NPU_ASSIGN_OR_RETURN(Groups groups, SplitRowStrips(config, strips, rows));
+    NPU_ASSIGN_OR_RETURN(Groups groups, SplitRowStrips(config, strips, options.strip_rows, strip));
     return std::pair<ir::Graph, Groups>(std::move(strips), std::move(groups));
   };
-  NPU_ASSIGN_OR_RETURN(const auto split, split_graph(options.strip_rows));
+  NPU_ASSIGN_OR_RETURN(const auto split, split_graph({}));
   if (options.row_strips == RowStrips::kOn) {
     return split.second.empty() ? compile(quantized, {}) : compile(split.first, split.second);
   }
   StatusOr<CompiledModel> best = compile(quantized, {});
+  std::set<std::vector<std::string>> tried = {{}};  // each variant's groups by name
   const auto consider = [&](const std::pair<ir::Graph, Groups>& strips) {
-    if (strips.second.empty()) return;
+    std::vector<std::string> names;
+    for (const RowStripGroup& g : strips.second) names.push_back(g.name());
+    if (!tried.insert(names).second) return;  // the same groups as a variant before
     StatusOr<CompiledModel> m = compile(strips.first, strips.second);
     if (m.ok() && (!best.ok() || Preferred(m->cost, best->cost))) best = std::move(m);
   };
   consider(split);
-  std::map<std::string, int64_t> every = options.strip_rows;
-  for (const RowStripPair& pair : RowStripPairs(config, quantized)) {
-    if (!pair.by_default) every.emplace(pair.consumer, pair.default_rows);
-  }
-  if (every.size() > options.strip_rows.size()) {
-    NPU_ASSIGN_OR_RETURN(const auto all, split_graph(every));
-    // The windowed pairs may all have lost a node to the others' splits: nothing new.
-    const auto names = [](const Groups& groups) {
-      std::vector<std::string> out;
-      for (const RowStripGroup& g : groups) out.push_back(g.name());
-      return out;
-    };
-    if (names(all.second) != names(split.second)) consider(all);
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
+  if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
+        return !pair.by_default && !options.strip_rows.contains(pair.consumer);
+      })) {
+    for (const bool chains : {true, false}) {
+      NPU_ASSIGN_OR_RETURN(const auto all, split_graph({.every_pair = true, .chains = chains}));
+      consider(all);
+    }
   }
   return best;
 }

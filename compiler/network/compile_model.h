@@ -59,6 +59,11 @@ struct ModelLayer {
   LayerResidency on_chip;                 // which operands are read/written in place in SRAM
   std::optional<ConvTiling> conv_tiling;  // a convolution's or matrix product's
   uint64_t macs = 0, constant_bytes = 0;
+  // Of a row strip's MACs, those of the rows the strip before computes too; and whether its
+  // constants are an earlier strip's of its group (the same node's). The roofline and the least
+  // DRAM traffic count the network's work and constants once.
+  uint64_t recomputed_macs = 0;
+  bool constants_shared = false;
   uint64_t int4_macs = 0;  // of macs, with int4 weights
   uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t scratch_bytes = 0, scratch_base = 0;
@@ -106,10 +111,12 @@ struct CompiledModel {
 };
 
 // Of two compiles of a network (row-strip variants), whether `a` is preferred to `b`: the faster,
-// unless the slower is within kDramTradeCycles of it and moves at most kDramTradeBytes of its DRAM
-// traffic (DRAM is most of the energy: squeezenet1_1's strips took 0.06 % more cycles and 20 %
-// less DRAM, resnet18's 0.09 % and 5.4 %; full-size export and built-in model, default config).
-inline constexpr double kDramTradeCycles = 1.0025, kDramTradeBytes = 0.95;
+// unless the slower moves less DRAM traffic and is slower by at most kDramTradeRate times the
+// share of the traffic it saves, and by at most kMaxDramTradeCycles (0.25 % for 5 % less DRAM,
+// 1 % for 20 %). DRAM is most of the energy: 75 % of inception_v3's 7.8 mJ; its stem as chains
+// of strips took 0.73 % more cycles and 18 % less DRAM, squeezenet1_1's strips 0.06 % and 20 %,
+// resnet18's 0.09 % and 5.4 % (full-size exports and built-in model, default config).
+inline constexpr double kDramTradeRate = 0.05, kMaxDramTradeCycles = 1.01;
 bool Preferred(const CostEstimate& a, const CostEstimate& b);
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,

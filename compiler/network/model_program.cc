@@ -45,6 +45,8 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_engine(l.on_cpu ? "cpu" : "npu");
   info->set_fused_group(l.fused_group);
   info->set_strip(l.strip);
+  info->set_recomputed_macs(l.recomputed_macs);
+  info->set_constants_shared(l.constants_shared);
   info->set_step(l.step);
 }
 
@@ -142,13 +144,15 @@ Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
   for (size_t i = 0; i < m.layers.size(); ++i) {
     ModelLayer& l = m.layers[i];
     latest_ends.push_back(PredictLayer(m, p, l));
-    uint64_t min_bytes = l.constant_bytes;
+    const uint64_t constants = l.constants_shared ? 0 : l.constant_bytes;
+    uint64_t min_bytes = constants;
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;
     l.roofline_cycles = spec::LayerRooflineCycles(
-        c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), min_bytes);
+        c, spec::NetworkMacSlots(c, l.macs, l.int4_macs, l.fp16_macs, l.recomputed_macs),
+        min_bytes);
     m.roofline_cycles += l.roofline_cycles;
-    m.min_dram_bytes += l.constant_bytes;
+    m.min_dram_bytes += constants;
   }
   const std::vector<uint64_t> cycles = spec::PartitionCycles(latest_ends, m.cost.cycles);
   for (size_t i = 0; i < m.layers.size(); ++i) m.layers[i].predicted_cycles = cycles[i];

@@ -2,6 +2,7 @@
 #include "compiler/network/row_strips.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -59,7 +60,9 @@ struct RowWindow {
   }
   // The input rows output rows [o0, o1) read, [first, end), padding rows outside [0, h).
   int64_t First(int64_t o0) const { return o0 * stride - pad_top; }
-  int64_t End(int64_t o1) const { return (o1 - 1) * stride - pad_top + (kernel - 1) * dilation + 1; }
+  int64_t End(int64_t o1) const {
+    return (o1 - 1) * stride - pad_top + (kernel - 1) * dilation + 1;
+  }
 };
 
 // A residual join: the sum of two images of the output's shape.
@@ -209,63 +212,143 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
   return Like(n, out, {1, rows, out->shape()[2], out->shape()[3]});
 }
 
-// Replaces producer -> consumer (with the tables ConvWriting and TableAfter find) by strips of
-// `rows` of the consumer's output rows.
-RowStripGroup Split(ir::Graph& g, Node* consumer, int64_t rows) {
-  const int operand = StripOperand(g, *consumer);
-  Tensor* t = consumer->input(operand);
-  Node* producer_table = nullptr;
-  Node* producer = ConvWriting(g, t, &producer_table);
-  Node* consumer_table = TableAfter(g, *consumer);
-  RowStripGroup group{producer->name(), consumer->name(), rows, {}};
-  Tensor* x = producer->input(0);
-  Tensor* y = (consumer_table != nullptr ? consumer_table : consumer)->output(0);
-  const RowWindow pw(*producer), cw(*consumer);
+// Layers split together: nodes[0] a convolution, each next node the consumer of the one
+// before's output (through tables[i] after nodes[i], or null), the last a strip consumer
+// (tables.back() after it, or null).
+struct Chain {
+  std::vector<Node*> nodes, tables;
+};
+
+// The input rows node `n` reads for its output rows [o0, o1), clipped to its `h` input rows.
+std::pair<int64_t, int64_t> InputRows(const Node& n, int64_t o0, int64_t o1, int64_t h) {
+  const RowWindow w(n);
+  return {std::max<int64_t>(0, w.First(o0)), std::min(h, w.End(o1))};
+}
+
+// The operand of chain node i that the node before it writes (a join's other operand is sliced).
+int ChainOperand(const ir::Graph& g, const Chain& c, size_t i) {
+  return i == 0 ? 0 : StripOperand(g, *c.nodes[i]);
+}
+
+// Per node of the chain, the output rows a strip of the last node's output rows [o0, o1) needs
+// of it, clipped to its image: the clipped part is the strip's padding.
+std::vector<std::pair<int64_t, int64_t>> StripRowsOf(const ir::Graph& g, const Chain& c, int64_t o0,
+                                                     int64_t o1) {
+  std::vector<std::pair<int64_t, int64_t>> rows(c.nodes.size());
+  rows.back() = {o0, o1};
+  for (size_t i = c.nodes.size() - 1; i > 0; --i) {
+    const Node& n = *c.nodes[i];
+    rows[i - 1] =
+        InputRows(n, rows[i].first, rows[i].second, n.input(ChainOperand(g, c, i))->shape()[1]);
+  }
+  return rows;
+}
+
+// Whether strips of `rows` of the last node's output rows keep every intermediate of the chain
+// within its consumer's strip limit.
+bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) {
+  const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
+  for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+    const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows));
+    for (size_t i = 0; i + 1 < c.nodes.size(); ++i) {
+      const ir::Shape& s = c.nodes[i]->output(0)->shape();
+      if ((r[i].second - r[i].first) * s[2] * s[3] > StripLimit(*c.nodes[i + 1], limit)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
+RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
+  RowStripGroup group;
+  group.rows = rows;
+  for (const Node* n : c.nodes) group.nodes.push_back(n->name());
+  const Node* last = c.tables.back() != nullptr ? c.tables.back() : c.nodes.back();
+  Tensor* x = c.nodes[0]->input(0);
+  Tensor* y = last->output(0);
   const int64_t out_h = y->shape()[1];
   std::vector<Tensor*> parts;
-  for (int64_t o0 = 0, i = 0; o0 < out_h; o0 += rows, ++i) {
+  std::vector<int64_t> computed(c.nodes.size(), 0);  // per node, its output rows computed so far
+  for (int64_t o0 = 0, k = 0; o0 < out_h; o0 += rows, ++k) {
     const int64_t o1 = std::min(out_h, o0 + rows);
-    // The intermediate rows the strip's windows cover, then the input rows those need, each
-    // clipped to its image: the clipped part is the strip's padding.
-    const int64_t t0 = std::max<int64_t>(0, cw.First(o0)),
-                  t1 = std::min(t->shape()[1], cw.End(o1));
-    const int64_t x0 = std::max<int64_t>(0, pw.First(t0)), x1 = std::min(x->shape()[1], pw.End(t1));
-    const std::string tag = fmt::format("#strip{}", i);
-    std::vector<Tensor*> in = producer->inputs();
-    in[0] = RowSlice(g, x, x0, x1, tag);
-    Tensor* ts = StripNode(g, *producer, in, tag, t1 - t0,
-                           StripAttributes(*producer, t0, t1, x->shape()[1]));
-    const Node& expand = *ts->producer();
-    if (producer_table != nullptr) {
-      ts = StripNode(g, *producer_table, {ts}, tag, t1 - t0, producer_table->attrs());
-    }
-    in = consumer->inputs();
-    in[operand] = ts;
-    if (IsJoin(*consumer)) in[1 - operand] = RowSlice(g, in[1 - operand], o0, o1, tag);
-    Tensor* part = StripNode(g, *consumer, in, tag, o1 - o0,
-                             StripAttributes(*consumer, o0, o1, t->shape()[1]));
-    group.strips.emplace_back(expand.name(), part->producer()->name());
-    if (consumer_table != nullptr) {
-      part = StripNode(g, *consumer_table, {part}, tag, o1 - o0, consumer_table->attrs());
+    const std::vector<std::pair<int64_t, int64_t>> r = StripRowsOf(g, c, o0, o1);
+    const std::string tag = fmt::format("#strip{}", k);
+    const auto [x0, x1] = InputRows(*c.nodes[0], r[0].first, r[0].second, x->shape()[1]);
+    Tensor* part = RowSlice(g, x, x0, x1, tag);
+    std::vector<RowStripGroup::Layer>& layers = group.strips.emplace_back();
+    for (size_t i = 0; i < c.nodes.size(); ++i) {
+      const Node& n = *c.nodes[i];
+      const int operand = ChainOperand(g, c, i);
+      const auto [r0, r1] = r[i];
+      std::vector<Tensor*> in = n.inputs();
+      const int64_t in_h = in[operand]->shape()[1];
+      in[operand] = part;
+      if (IsJoin(n)) in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
+      part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
+      layers.push_back({part->producer()->name(), r1 - r0, std::max<int64_t>(0, computed[i] - r0)});
+      computed[i] = r1;
+      if (c.tables[i] != nullptr) {
+        part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
+      }
     }
     parts.push_back(part);
   }
   ir::Attributes concat;
   concat.Set("axis", int64_t{1});
-  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(consumer->name() + "#strips"), parts,
+  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(c.nodes.back()->name() + "#strips"), parts,
                            {g.UniqueName(y->name() + "#strips")}, std::move(concat));
   Tensor* whole = Like(joined, y, y->shape());
   const std::string name = y->name();
   g.ReplaceAllUsesWith(y, whole);
-  for (Node* n : {consumer_table, consumer, producer_table, producer}) {
-    if (n != nullptr) g.EraseNode(n);
+  for (size_t i = c.nodes.size(); i-- > 0;) {
+    if (c.tables[i] != nullptr) g.EraseNode(c.tables[i]);
+    g.EraseNode(c.nodes[i]);
   }
   g.RemoveUnusedTensors();
   g.RenameTensor(whole, name);
   return group;
 }
 
+// The chains the chosen pairs make, in graph order: pairs sharing a node (one's consumer the
+// other's producer) split as one, or with `as_chains` false each run's first, third, ... pair
+// alone.
+std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers, bool as_chains) {
+  std::map<const Node*, Node*> consumer_of;  // a chosen pair's producer -> its consumer
+  std::set<const Node*> chosen(consumers.begin(), consumers.end());
+  for (Node* c : consumers) consumer_of[ConvWriting(g, c->input(StripOperand(g, *c)))] = c;
+  std::vector<Chain> chains;
+  for (Node* c : consumers) {
+    Node* table = nullptr;
+    Node* producer = ConvWriting(g, c->input(StripOperand(g, *c)), &table);
+    if (chosen.contains(producer)) continue;  // a later link of a chain
+    Chain chain{{producer, c}, {table}};
+    while (consumer_of.contains(chain.nodes.back())) {
+      if (!as_chains) {  // the next pair stays whole; the one after it starts a chain of its own
+        Node* skipped = consumer_of.at(chain.nodes.back());
+        chosen.erase(skipped);
+        break;
+      }
+      Node* next = consumer_of.at(chain.nodes.back());
+      Node* between = nullptr;
+      ConvWriting(g, next->input(StripOperand(g, *next)), &between);
+      chain.tables.push_back(between);
+      chain.nodes.push_back(next);
+    }
+    chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
+    chains.push_back(std::move(chain));
+  }
+  return chains;
+}
+
 }  // namespace
+
+std::string RowStripGroup::name() const { return fmt::format("{}", fmt::join(nodes, "+")); }
+
+bool RowStripGroup::Splits(const std::string& consumer) const {
+  return std::find(nodes.begin() + 1, nodes.end(), consumer) != nodes.end();
+}
 
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& g) {
   const int64_t limit = QuarterOfSram(config);
@@ -276,35 +359,39 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     // against 553,796 cycles).
     const Node& producer = *ConvWriting(g, consumer->input(StripOperand(g, *consumer)));
     const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
-    pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
-                     IsPointwise(producer) &&
-                         RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute});
+    pairs.push_back(
+        {consumer->name(), consumer->output(0)->shape()[1], rows,
+         IsPointwise(producer) && RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute});
   }
   return pairs;
 }
 
 StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
-    const spec::NpuConfig& config, ir::Graph& g, const std::map<std::string, int64_t>& strip_rows) {
+    const spec::NpuConfig& config, ir::Graph& g, const std::map<std::string, int64_t>& strip_rows,
+    const StripOptions& options) {
   const int64_t limit = QuarterOfSram(config);
-  std::map<std::string, Node*> consumers;
-  for (Node* n : g.nodes()) {
-    if (IsStripConsumer(*n)) consumers[n->name()] = n;
-  }
-  std::set<std::string> erased;  // a split pair's two nodes
-  std::vector<RowStripGroup> split;
+  std::map<std::string, Node*> by_name;
+  for (Node* n : g.nodes()) by_name[n->name()] = n;
+  // The pairs to split and their rows (in their consumers' output rows), in graph order.
+  std::vector<Node*> consumers;
+  std::map<const Node*, std::pair<int64_t, bool>> rows_of;  // rows, and whether told
   for (const RowStripPair& pair : RowStripPairs(config, g)) {
-    const auto chosen = strip_rows.find(pair.consumer);
-    const int64_t rows = chosen != strip_rows.end() ? chosen->second
-                         : pair.by_default            ? pair.default_rows
-                                                      : 0;
+    const auto told = strip_rows.find(pair.consumer);
+    const int64_t rows = told != strip_rows.end()                ? told->second
+                         : pair.by_default || options.every_pair ? pair.default_rows
+                                                                 : 0;
     if (rows <= 0 || rows >= pair.out_rows) continue;  // one strip: nothing to split
-    // A pointwise consumer split as an earlier pair's is gone; its consumer, if it was a pair
-    // too, now reads the strips' concatenation.
-    if (erased.contains(pair.consumer)) continue;
-    Node* consumer = consumers.at(pair.consumer);
-    if (!Eligible(g, *consumer, limit)) continue;
-    split.push_back(Split(g, consumer, rows));
-    erased.insert({split.back().producer, split.back().consumer});
+    Node* consumer = by_name.at(pair.consumer);
+    consumers.push_back(consumer);
+    rows_of[consumer] = {rows, told != strip_rows.end()};
+  }
+  std::vector<RowStripGroup> split;
+  for (const Chain& chain : Chains(g, consumers, options.chains)) {
+    // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
+    // limit unless a tuning told them.
+    auto [rows, told] = rows_of.at(chain.nodes.back());
+    while (!told && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
+    split.push_back(Split(g, chain, rows));
   }
   if (!split.empty()) NPU_TRY(g.SortTopologically());
   return split;

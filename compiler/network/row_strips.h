@@ -46,21 +46,43 @@ struct RowStripPair {
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 
-// A pair split into strips: a fused layer group, which reports show as one.
+// A chain of pairs split into strips: a fused layer group, which reports show as one.
 struct RowStripGroup {
-  std::string producer, consumer;  // the pair's node names
-  int64_t rows = 0;                // the consumer's output rows per strip (the last may have fewer)
-  // Per strip, in order, the node names of its producer and its consumer.
-  std::vector<std::pair<std::string, std::string>> strips;
-  std::string name() const { return producer + "+" + consumer; }
+  std::vector<std::string> nodes;  // the chain's node names in order (a pair's producer, consumer)
+  int64_t rows = 0;  // the last node's output rows per strip (the last strip may have fewer)
+  // Per strip, in order, its nodes (one per node of the chain).
+  struct Layer {
+    std::string name;
+    int64_t rows = 0;             // its output rows
+    int64_t recomputed_rows = 0;  // of them, those the strip before computes too (the halo)
+  };
+  std::vector<std::vector<Layer>> strips;
+  const std::string& producer() const { return nodes.front(); }
+  const std::string& consumer() const { return nodes.back(); }
+  // The nodes' names joined by '+'.
+  std::string name() const;
+  // Whether pair `consumer` is split by this group (a node after the first).
+  bool Splits(const std::string& consumer) const;
+};
+
+// Which pairs SplitRowStrips splits beyond those it is told, and how pairs sharing a node split.
+struct StripOptions {
+  bool every_pair = false;  // every pair, not only those split by default
+  // Pairs sharing a node (one's consumer the other's producer: inception's stem, 3x3
+  // convolutions into a max pool; a bottleneck's three convolutions and its join) form a chain
+  // split as one. Else the first pair of each such run splits, the one after it stays whole
+  // (its producer is gone), and so on.
+  bool chains = true;
 };
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given
-// (0, or at least the output's rows: kept whole; a tuning's band heights), else, if by_default,
-// of the default rows (as many as keep a strip's intermediate rows, halo included, within a
-// quarter of the SRAM, at least one). Returns the pairs it split.
+// (0, or at least the output's rows: kept whole; a tuning's band heights), else, if by_default
+// or options.every_pair, of the default rows (as many as keep a strip's intermediate rows, halo
+// included, within a quarter of the SRAM, at least one). A chain splits in strips of its last
+// pair's rows, fewer unless told if an earlier intermediate's rows would not fit (a tuning's rows
+// for a chain's other pairs only say to split them). Returns the chains (or pairs) it split.
 StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     const spec::NpuConfig& config, ir::Graph& quantized,
-    const std::map<std::string, int64_t>& strip_rows = {});
+    const std::map<std::string, int64_t>& strip_rows = {}, const StripOptions& options = {});
 
 }  // namespace npu::compiler

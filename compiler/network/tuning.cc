@@ -241,7 +241,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
       if (options.strip_rows.contains(pair.consumer)) continue;
       const auto split = std::find_if(
           baseline.row_strip_groups.begin(), baseline.row_strip_groups.end(),
-          [&](const RowStripGroup& g) { return g.consumer == pair.consumer; });
+          [&](const RowStripGroup& g) { return g.Splits(pair.consumer); });
       search.trial.strip_rows[pair.consumer] =
           split == baseline.row_strip_groups.end() ? 0 : split->rows;
     }

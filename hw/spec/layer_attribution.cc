@@ -2,6 +2,7 @@
 #include "hw/spec/layer_attribution.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hw/spec/dram_device.h"
 #include "hw/spec/timing_model.h"
@@ -48,6 +49,14 @@ uint64_t MacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs, uint64_
   const uint64_t int4 = std::min(macs, int4_macs), fp16 = std::min(macs - int4, fp16_macs);
   return macs - int4 - fp16 + CeilDiv(int4, std::max<uint64_t>(1, c.mac().int4_weight_rate())) +
          fp16 * std::max<uint64_t>(1, c.mac().fp16_mac_cycles());
+}
+
+uint64_t NetworkMacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs, uint64_t fp16_macs,
+                         uint64_t recomputed_macs) {
+  const uint64_t slots = MacSlots(c, macs, int4_macs, fp16_macs);
+  if (macs == 0) return slots;
+  const double share = double(macs - std::min(macs, recomputed_macs)) / double(macs);
+  return static_cast<uint64_t>(std::llround(double(slots) * share));
 }
 
 uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t mac_slots, uint64_t min_dram_bytes) {

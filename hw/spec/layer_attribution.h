@@ -49,6 +49,11 @@ DramTraffic CpuOpTraffic(const CpuOp& op);
 uint64_t MacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs,
                   uint64_t fp16_macs = 0);
 
+// The MAC slots of the network's own work in a layer of `macs` of which `recomputed_macs` are a
+// row strip's halo rows another strip computes too: MacSlots less their share.
+uint64_t NetworkMacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs,
+                         uint64_t fp16_macs, uint64_t recomputed_macs);
+
 // A layer's roofline: its MAC slots on the whole array or its least DRAM bytes at peak,
 // whichever takes longer.
 uint64_t LayerRooflineCycles(const NpuConfig& config, uint64_t mac_slots, uint64_t min_dram_bytes);

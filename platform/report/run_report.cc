@@ -102,7 +102,7 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   }
   l.dram_read_bytes = traffic.read_bytes;
   l.dram_write_bytes = traffic.write_bytes;
-  l.min_dram_bytes = info.weight_bytes();
+  l.min_dram_bytes = info.constants_shared() ? 0 : info.weight_bytes();
   if (index == 0) {
     for (const auto& t : in.program->inputs()) l.min_dram_bytes += t.size_bytes();
   }
@@ -110,7 +110,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
     for (const auto& t : in.program->outputs()) l.min_dram_bytes += t.size_bytes();
   }
   l.roofline_cycles = spec::LayerRooflineCycles(
-      c, spec::MacSlots(c, l.macs, l.int4_macs, l.fp16_macs), l.min_dram_bytes);
+      c, spec::NetworkMacSlots(c, l.macs, l.int4_macs, l.fp16_macs, info.recomputed_macs()),
+      l.min_dram_bytes);
   return l;
 }
 

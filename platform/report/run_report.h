@@ -85,7 +85,7 @@ struct CheckReport {
 
 // A fused layer group (row strips: compiler/network/row_strips.h), its layers' figures summed.
 struct GroupReport {
-  std::string name;  // "<producer>+<consumer>"
+  std::string name;  // its nodes joined by '+' ("<producer>+<consumer>" for a pair)
   uint32_t strips = 0, layers = 0;
   uint64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;

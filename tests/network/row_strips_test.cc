@@ -110,13 +110,14 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
     }
     EXPECT_EQ(strip_layers, 10);
     EXPECT_EQ(m.row_strip_groups.size(), 1u);
-    // By default the compiler keeps whichever of the two it predicts faster.
+    // By default the compiler keeps whichever it predicts fastest: the graph whole, these
+    // strips, or every pair split (depthwise -> project too: one chain of the three layers).
     CompileOptions off;
     off.row_strips = CompileOptions::RowStrips::kOff;
     StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
     StatusOr<CompiledModel> chosen = CompileModel(config, whole, {});
     ASSERT_TRUE(plain.ok() && chosen.ok());
-    EXPECT_EQ(chosen->cost.cycles, std::min(plain->cost.cycles, m.cost.cycles));
+    EXPECT_LE(chosen->cost.cycles, std::min(plain->cost.cycles, m.cost.cycles));
     EXPECT_EQ(chosen->row_strip_groups.size(), chosen->cost.cycles < plain->cost.cycles ? 1u : 0u);
   }
 }
@@ -192,7 +193,7 @@ TEST(RowStrips, OtherPairsStayWhole) {
   ir::Graph fork = InvertedResidual(1, /*fork=*/true);
   StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(small, fork);
   ASSERT_TRUE(split.ok());
-  for (const RowStripGroup& group : *split) EXPECT_NE(group.producer, "expand");
+  for (const RowStripGroup& group : *split) EXPECT_NE(group.producer(), "expand");
   ir::Graph fits = InvertedResidual(1);  // 13,440 bytes: no more than a quarter of 1 MiB
   EXPECT_TRUE(SplitRowStrips(Config({}), fits)->empty());
 }
@@ -299,7 +300,7 @@ TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
     ASSERT_FALSE(split->empty());
     EXPECT_EQ((*split)[0].name(), name);
     EXPECT_GT((*split)[0].strips.size(), 1u);
-    if ((*split)[0].consumer == "pool") {
+    if ((*split)[0].consumer() == "pool") {
       EXPECT_EQ((*split)[0].rows, 3);
     }
     ExpectSameBytes(whole, strips, {1u, 2u});
@@ -308,6 +309,88 @@ TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
     on.strip_rows = told;
     EXPECT_FALSE(ExpectBitExact(whole, config, 2, on).row_strip_groups.empty());
   }
+}
+
+// x (24 x 16 x 3) -> 3x3 convolution to 32 -> 3x3 convolution to 32 -> 3x3 stride-2 max pool,
+// all padded: inception_v3's stem, whose two intermediates both exceed a quarter of the SRAM.
+ir::Graph TwoConvolutionsAndAPool() {
+  QuantGraphBuilder b("stem2", 17);
+  ir::Tensor* x = b.Input("x", 24, 16, 3);
+  const ConvSpec conv3x3 = {
+      .out_c = 32, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .activation = "relu"};
+  ir::Tensor* t = b.Conv(b.Conv(x, "conv_a", conv3x3), "conv_b", conv3x3);
+  return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
+}
+
+TEST(RowStrips, PairsSharingALayerSplitAsOneChain) {
+  // conv_a -> conv_b and conv_b -> pool share conv_b: one group of the three layers, in strips
+  // of the pool's rows. The pool's pair alone would take 3 rows a strip (conv_b's 7 of 512 bytes
+  // within a quarter of 16 KiB), but conv_a's 9 rows would not fit: 2 pool rows a strip (conv_b's
+  // 5 rows, conv_a's 7), 6 strips.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = TwoConvolutionsAndAPool();
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[1].consumer, "pool");
+  EXPECT_EQ(pairs[1].default_rows, 3);
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split =
+      SplitRowStrips(config, strips, {}, {.every_pair = true});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  const RowStripGroup& chain = (*split)[0];
+  EXPECT_EQ(chain.name(), "conv_a+conv_b+pool");
+  EXPECT_TRUE(chain.Splits("conv_b") && chain.Splits("pool") && !chain.Splits("conv_a"));
+  EXPECT_EQ(chain.rows, 2);
+  ASSERT_EQ(chain.strips.size(), 6u);
+  for (const auto& strip : chain.strips) EXPECT_EQ(strip.size(), 3u);
+  // Strip 1's 2 pool rows read conv_b's rows 3-7, of which row 3 strip 0 computed too; those
+  // read conv_a's rows 2-8, of which rows 2-4.
+  EXPECT_EQ(chain.strips[1][0].name, "conv_a#strip1");
+  EXPECT_EQ(chain.strips[1][0].rows, 7);
+  EXPECT_EQ(chain.strips[1][0].recomputed_rows, 3);
+  EXPECT_EQ(chain.strips[1][1].rows, 5);
+  EXPECT_EQ(chain.strips[1][1].recomputed_rows, 1);
+  EXPECT_EQ(chain.strips[1][2].recomputed_rows, 0);
+  EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 6);  // the input alone is sliced
+  EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 2 * 6);
+  EXPECT_EQ(Count(strips, ir::OpKind::kMaxPool), 6);
+  for (const ir::Node* n : strips.NodesOfKind(ir::OpKind::kFusedConv)) {
+    EXPECT_LE(ir::NumElements(n->output(0)->shape()), 4096) << n->name();
+  }
+  ExpectSameBytes(whole, strips, {1u, 2u});
+  // As pairs instead, conv_a -> conv_b splits and conv_b -> pool (its producer gone) stays whole.
+  ir::Graph as_pairs = whole.Clone();
+  split = SplitRowStrips(config, as_pairs, {}, {.every_pair = true, .chains = false});
+  ASSERT_TRUE(split.ok());
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(), "conv_a+conv_b");
+  ExpectSameBytes(whole, as_pairs, {1u});
+  // Told (a tuning's rows: the last pair's count, the other's only says to split), compiled
+  // bit-exact in any token-legal order, each strip's three layers in the group.
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.strip_rows = {{"conv_b", 1}, {"pool", 4}};
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  ASSERT_EQ(m.row_strip_groups.size(), 1u);
+  EXPECT_EQ(m.row_strip_groups[0].strips.size(), 3u);  // 12 pool rows, 4 a strip
+  int in_group = 0;
+  uint64_t network_macs = 0;
+  for (const ModelLayer& l : m.layers) {
+    in_group += l.fused_group == "conv_a+conv_b+pool";
+    network_macs += l.macs - l.recomputed_macs;
+  }
+  EXPECT_EQ(in_group, 3 * 3);
+  // The roofline and the least DRAM traffic count the network's work and constants once: those
+  // of the graph compiled whole.
+  CompileOptions off;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  ASSERT_TRUE(plain.ok());
+  uint64_t plain_macs = 0;
+  for (const ModelLayer& l : plain->layers) plain_macs += l.macs;
+  EXPECT_EQ(network_macs, plain_macs);
+  EXPECT_EQ(m.min_dram_bytes, plain->min_dram_bytes);
 }
 
 // A built-in model compiled whole and as the automatic choice makes it, on the default config.
@@ -339,9 +422,10 @@ TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
 }
 
 TEST(RowStrips, AVariantMovingMuchLessDramWinsByAFewCycles) {
-  // The trade of two compiles: the faster wins, unless the slower is within 0.25 % of its cycles
-  // and moves at most 95 % of its DRAM bytes (resnet18's conv1 and pool in strips did, at 0.09 %
-  // more cycles and 5.4 % less DRAM, until its whole compile read less DRAM itself).
+  // The trade of two compiles: the faster wins, unless the slower moves less DRAM and is slower by
+  // at most a twentieth of the share it saves, and by at most 1 % (inception_v3's stem as chains
+  // of strips: 0.73 % more cycles, 18 % less DRAM; resnet18's conv1 and pool in strips once took
+  // 0.09 % more cycles for 5.4 % less DRAM).
   auto cost = [](uint64_t cycles, uint64_t dram) {
     CostEstimate c;
     c.cycles = cycles;
@@ -349,11 +433,15 @@ TEST(RowStrips, AVariantMovingMuchLessDramWinsByAFewCycles) {
     return c;
   };
   const CostEstimate fast = cost(1'000'000, 10'000'000);
-  EXPECT_TRUE(Preferred(cost(1'002'000, 9'400'000), fast));    // +0.2 %, -6 %
+  EXPECT_TRUE(Preferred(cost(1'002'000, 9'400'000), fast));  // +0.2 %, -6 %
   EXPECT_FALSE(Preferred(fast, cost(1'002'000, 9'400'000)));
-  EXPECT_FALSE(Preferred(cost(1'003'000, 9'000'000), fast));   // +0.3 %: too slow
-  EXPECT_FALSE(Preferred(cost(1'001'000, 9'600'000), fast));   // -4 %: too little saved
-  EXPECT_TRUE(Preferred(cost(999'000, 10'500'000), fast));     // faster, more DRAM
+  EXPECT_FALSE(Preferred(cost(1'003'000, 9'500'000), fast));   // +0.3 % for -5 %: too slow
+  EXPECT_TRUE(Preferred(cost(1'007'300, 8'200'000), fast));    // +0.73 % for -18 %
+  EXPECT_FALSE(Preferred(cost(1'011'000, 5'000'000), fast));   // +1.1 %: too slow whatever saved
+  EXPECT_TRUE(Preferred(cost(1'000'100, 9'960'000), fast));    // +0.01 % for -0.4 %
+  EXPECT_FALSE(Preferred(cost(1'000'100, 10'000'000), fast));  // slower, the same DRAM
+  EXPECT_TRUE(Preferred(cost(997'000, 10'500'000), fast));     // 0.3 % faster, 5 % more DRAM
+  EXPECT_FALSE(Preferred(cost(999'000, 10'500'000), fast));    // 0.1 % faster, 5 % more DRAM
   EXPECT_TRUE(Preferred(fast, fast));                          // a tie: the one asked about
 }
 

@@ -6,12 +6,11 @@
 #include "compiler/network/tuning.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "compiler/network/compile_model.h"
 #include "compiler/network/model_pipeline.h"
@@ -88,7 +87,8 @@ TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
   const size_t conv1_strips =
       m->row_strip_groups.empty() ? 1 : m->row_strip_groups[0].strips.size();
   EXPECT_EQ(t->layers, 20u + conv1_strips);
-  for (const auto& [name, tiling] : t->tilings) EXPECT_EQ(*LayerNamed(*m, name).conv_tiling, tiling);
+  for (const auto& [name, tiling] : t->tilings)
+    EXPECT_EQ(*LayerNamed(*m, name).conv_tiling, tiling);
 }
 
 TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
@@ -117,7 +117,9 @@ TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
   StatusOr<CompiledModel> m = CompileModel(config, g, tuned);
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
-  EXPECT_EQ(m->row_strip_groups.size(), PairsSplit(*t));
+  size_t pairs_split = 0;  // a chain of pairs split as one group counts each
+  for (const RowStripGroup& group : m->row_strip_groups) pairs_split += group.nodes.size() - 1;
+  EXPECT_EQ(pairs_split, PairsSplit(*t));
 }
 
 TEST(Tuning, NeverSlowerTheSameEveryRunAndStopsAtItsBudget) {
