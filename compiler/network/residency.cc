@@ -26,10 +26,11 @@ bool Get(const LayerResidency& r, int index) {
   return index < 0 ? r.output : index < 2 && r.input[index];
 }
 
-// What one layer tolerates on chip (from the candidates), and its reserve.
+// What one layer tolerates on chip (from the candidates), and its reserve: whichever way its
+// operands end up, and once every operand it allows on chip is.
 struct LayerView {
   LayerResidency allowed;
-  uint64_t reserve = 0;
+  uint64_t reserve = 0, reserve_allowed = 0;
 };
 
 // The estimate of `layer` with the operands of `r` on chip, or nothing if it does not fit.
@@ -54,13 +55,14 @@ StatusOr<LayerView> ViewLayer(const spec::NpuConfig& c, const Network& net, cons
   }
   LayerResidency out_only;
   out_only.output = all.output;
-  LayerView view{{}, off.sram_bytes};
+  LayerView view{{}, off.sram_bytes, off.sram_bytes};
   // Every candidate on chip, else only the output (it constrains tiles least), else none.
   for (const LayerResidency& r : {all, out_only}) {
     const std::optional<TilingOutlook> on = Look(c, net, l, r, memo);
     if (!on || on->cycles > off.cycles * kOnChipSlowdown) continue;
     view.allowed = r;
     view.reserve = std::max(off.sram_bytes, on->sram_bytes);
+    view.reserve_allowed = on->sram_bytes;
     break;
   }
   return view;
@@ -86,6 +88,8 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
                    AlignUp(nb.bytes, stripe) < sram;
   }
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
+  std::vector<uint64_t> reserve_allowed(layers, 0);
+  std::vector<std::vector<int>> allowed(layers);  // per layer, the buffers it allows on chip
   std::vector<uint64_t> accesses(buffers, 0);
   std::vector<bool> eligible = candidate;
   TilingSurveyMemo memo(c);  // repeated layers are surveyed once
@@ -93,10 +97,12 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
     const NetLayer& l = net.layers[i];
     NPU_ASSIGN_OR_RETURN(const LayerView view, ViewLayer(c, net, l, candidate, memo));
     d.reserve[i] = view.reserve;  // 2.
+    reserve_allowed[i] = view.reserve_allowed;
     for (const auto& [value, index] : Operands(l)) {
       const int b = net.value(value).buffer;
       ++accesses[b];
       if (!Get(view.allowed, index)) eligible[b] = false;
+      if (Get(view.allowed, index)) allowed[i].push_back(b);
     }
   }
   // 3. Greedy by traffic saved.
@@ -105,13 +111,21 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return net.buffers[a].bytes * accesses[a] > net.buffers[b].bytes * accesses[b];
   });
+  // A layer whose allowed operands are all on chip (b among them) reserves what its tiling needs
+  // with them there: a pool's 404 KB of DRAM bands become none (inception_v3's Mixed_5d).
+  const auto reserve = [&](int i, size_t b) {
+    const bool all =
+        !allowed[i].empty() && std::all_of(allowed[i].begin(), allowed[i].end(),
+                                           [&](int k) { return d.on_chip[k] || k == int(b); });
+    return all ? reserve_allowed[i] : d.reserve[i];
+  };
   std::vector<uint64_t> live(layers, 0);
   for (size_t b : order) {
     if (!eligible[b]) continue;
     const uint64_t bytes = AlignUp(net.buffers[b].bytes, stripe);
     bool fits = true;
     for (int i = life[b].first; i <= life[b].last && fits; ++i) {
-      fits = live[i] + bytes + d.reserve[i] <= sram;
+      fits = live[i] + bytes + reserve(i, b) <= sram;
     }
     if (!fits) continue;
     for (int i = life[b].first; i <= life[b].last; ++i) live[i] += bytes;

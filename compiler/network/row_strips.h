@@ -11,7 +11,9 @@
 // The strips' outputs are concatenated along the rows. The intermediate of one strip fits on
 // chip, so it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's
 // consumer with the next strip's producer. The halo rows are computed twice (by both strips they
-// border).
+// border). Pairs sharing a node (one's consumer the other's producer) may split as one chain:
+// each strip works back from its rows of the last node, through every window's halo, to the rows
+// of the chain's input it slices, so none of the chain's intermediates goes through DRAM.
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row
