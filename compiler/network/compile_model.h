@@ -107,7 +107,7 @@ struct CompiledModel {
   uint64_t predicted_cpu_cycles = 0;  // the CPU ops' share of cost.cycles
   uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
   uint64_t roofline_cycles = 0;       // sum of the layers'
-  std::vector<RowStripGroup> row_strip_groups;  // pairs compiled as row strips
+  std::vector<RowStripGroup> row_strip_groups;  // pairs and chains compiled as row strips
 };
 
 // Of two compiles of a network (row-strip variants), whether `a` is preferred to `b`: the faster,
