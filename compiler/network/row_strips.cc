@@ -361,7 +361,8 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
     pairs.push_back(
         {consumer->name(), consumer->output(0)->shape()[1], rows,
-         IsPointwise(producer) && RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute});
+         IsPointwise(producer) && RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
+         producer.name()});
   }
   return pairs;
 }

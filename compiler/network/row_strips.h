@@ -45,6 +45,7 @@ struct RowStripPair {
   // googlenet, vgg11 and densenet121 slower than no strips at all (full-size exports, default
   // config).
   bool by_default = true;
+  std::string producer;  // the producer's node name
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 

@@ -179,8 +179,26 @@ struct Search {
 // Row strips' band heights, pair by pair in graph order (before the tilings: a pair's strips
 // are layers of their own, named by their strip).
 void SearchBands(Search& s, const std::vector<RowStripPair>& pairs) {
+  const auto split = [&](const RowStripPair& p) {
+    const int64_t rows = s.trial.strip_rows[p.consumer];
+    return rows > 0 && rows < p.out_rows;
+  };
   for (const RowStripPair& pair : pairs) {
-    const std::vector<int64_t> heights = BandCandidates(pair, s.trial.strip_rows[pair.consumer]);
+    std::vector<int64_t> heights = BandCandidates(pair, s.trial.strip_rows[pair.consumer]);
+    // A chain's inner pair (its consumer the producer of a split pair): the chain's strips are its
+    // last pair's, so any height of it splits the same; one is tried.
+    if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& next) {
+          return next.producer == pair.consumer && split(next);
+        })) {
+      std::vector<int64_t> kept;
+      bool splits = split(pair);
+      for (int64_t h : heights) {
+        if (h > 0 && splits) continue;
+        splits |= h > 0;
+        kept.push_back(h);
+      }
+      heights = std::move(kept);
+    }
     if (!s.TryEach(heights.size(), [&](size_t k, CompileOptions& o) {
           o.strip_rows[pair.consumer] = heights[k];
         })) {

@@ -5,7 +5,7 @@
 // The search: compile once with the heuristics (every layer's tiling chosen alone, by its own
 // replay). Then the band heights of row strips (row_strips.h), pair by pair in graph order: whole,
 // half the default rows, the default, twice (first, because a pair's strips are layers of their
-// own). Then, layer by layer from the largest gap between a layer's predicted cycles and its
+// own); a chain's inner pair, whose height only says to split it, whole or one height. Then, layer by layer from the largest gap between a layer's predicted cycles and its
 // roofline, compile the whole network with each of the layer's best other candidates (ranked by
 // the analytic estimate: tile sizes, loop orders, residencies) in place of its tiling. A
 // candidate is kept if the network's predicted cycles drop. Each try is the full CompileModel

@@ -332,6 +332,8 @@ TEST(RowStrips, PairsSharingALayerSplitAsOneChain) {
   const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
   ASSERT_EQ(pairs.size(), 2u);
   EXPECT_EQ(pairs[1].consumer, "pool");
+  EXPECT_EQ(pairs[1].producer, "conv_b");  // pairs[0]'s consumer: a chain
+  EXPECT_EQ(pairs[0].producer, "conv_a");
   EXPECT_EQ(pairs[1].default_rows, 3);
   ir::Graph strips = whole.Clone();
   StatusOr<std::vector<RowStripGroup>> split =
