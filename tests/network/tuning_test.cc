@@ -155,7 +155,10 @@ TEST(Tuning, ABudgetOfZeroOrLessIsRefused) {
 class TuningFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    path_ = ::testing::TempDir() + "tuning_test.json";
+    // One file per test: ctest runs these tests as processes side by side, and one's TearDown
+    // (or damaged writes) must not meet another's file.
+    path_ = ::testing::TempDir() + "tuning_test_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".json";
     tuning_.key = {"build 1", 0x1234, 0xabcd};
     tuning_.model = "m";
     tuning_.tilings["conv"] = ConvTiling{2, 56, 32, 64, LoopOrder::kChannelOuter, false, true};
