@@ -315,25 +315,25 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
 // other's producer) split as one, or with `as_chains` false each run's first, third, ... pair
 // alone.
 std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers, bool as_chains) {
-  std::map<const Node*, Node*> consumer_of;  // a chosen pair's producer -> its consumer
-  std::set<const Node*> chosen(consumers.begin(), consumers.end());
-  for (Node* c : consumers) consumer_of[ConvWriting(g, c->input(StripOperand(g, *c)))] = c;
-  std::vector<Chain> chains;
+  // Each chosen pair by its producer: the table between them (or null) and its consumer.
+  std::map<const Node*, std::pair<Node*, Node*>> pair_from;
+  std::vector<Node*> producers;  // in the consumers' (graph) order
   for (Node* c : consumers) {
     Node* table = nullptr;
     Node* producer = ConvWriting(g, c->input(StripOperand(g, *c)), &table);
-    if (chosen.contains(producer)) continue;  // a later link of a chain
-    Chain chain{{producer, c}, {table}};
-    while (consumer_of.contains(chain.nodes.back())) {
-      if (!as_chains) {  // the next pair stays whole; the one after it starts a chain of its own
-        Node* skipped = consumer_of.at(chain.nodes.back());
-        chosen.erase(skipped);
-        break;
-      }
-      Node* next = consumer_of.at(chain.nodes.back());
-      Node* between = nullptr;
-      ConvWriting(g, next->input(StripOperand(g, *next)), &between);
-      chain.tables.push_back(between);
+    pair_from[producer] = {table, c};
+    producers.push_back(producer);
+  }
+  std::set<const Node*> done;  // producers whose pair a chain took, or left whole after one
+  std::vector<Chain> chains;
+  for (Node* p : producers) {
+    if (done.contains(p)) continue;
+    Chain chain{{p}, {}};
+    for (Node* n = p; pair_from.contains(n); n = chain.nodes.back()) {
+      done.insert(n);
+      if (!as_chains && chain.nodes.size() == 2) break;  // this pair stays whole
+      const auto [table, next] = pair_from.at(n);
+      chain.tables.push_back(table);
       chain.nodes.push_back(next);
     }
     chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
