@@ -76,7 +76,6 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.macs = layer.Macs();
     const uint64_t out_rows = std::max<uint64_t>(1, net.value(layer.output).h);
     l.recomputed_macs = l.macs / out_rows * layer.recomputed_rows;
-    l.constants_shared = !layer.fused_group.empty() && layer.strip > 0;
     l.int4_macs = layer.Int4Macs();
     l.fp16_macs = layer.Fp16Macs();
     l.constant_bytes = layer.ConstantBytes();

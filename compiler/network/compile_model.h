@@ -59,11 +59,9 @@ struct ModelLayer {
   LayerResidency on_chip;                 // which operands are read/written in place in SRAM
   std::optional<ConvTiling> conv_tiling;  // a convolution's or matrix product's
   uint64_t macs = 0, constant_bytes = 0;
-  // Of a row strip's MACs, those of the rows the strip before computes too; and whether its
-  // constants are an earlier strip's of its group (the same node's). The roofline and the least
-  // DRAM traffic count the network's work and constants once.
+  // Of a row strip's MACs, those of the rows the strip before computes too: the roofline counts
+  // the network's work once.
   uint64_t recomputed_macs = 0;
-  bool constants_shared = false;
   uint64_t int4_macs = 0;  // of macs, with int4 weights
   uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t scratch_bytes = 0, scratch_base = 0;

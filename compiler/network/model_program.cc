@@ -46,7 +46,6 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_fused_group(l.fused_group);
   info->set_strip(l.strip);
   info->set_recomputed_macs(l.recomputed_macs);
-  info->set_constants_shared(l.constants_shared);
   info->set_step(l.step);
 }
 
@@ -144,7 +143,7 @@ Status PredictModel(const spec::NpuConfig& c, CompiledModel& m) {
   for (size_t i = 0; i < m.layers.size(); ++i) {
     ModelLayer& l = m.layers[i];
     latest_ends.push_back(PredictLayer(m, p, l));
-    const uint64_t constants = l.constants_shared ? 0 : l.constant_bytes;
+    const uint64_t constants = spec::LeastConstantBytes(l.constant_bytes, l.fused_group, l.strip);
     uint64_t min_bytes = constants;
     if (i == 0) min_bytes += io_bytes_first;
     if (i + 1 == m.layers.size()) min_bytes += io_bytes_last;

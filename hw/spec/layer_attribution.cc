@@ -59,6 +59,10 @@ uint64_t NetworkMacSlots(const NpuConfig& c, uint64_t macs, uint64_t int4_macs, 
   return static_cast<uint64_t>(std::llround(double(slots) * share));
 }
 
+uint64_t LeastConstantBytes(uint64_t constant_bytes, std::string_view fused_group, uint32_t strip) {
+  return !fused_group.empty() && strip > 0 ? 0 : constant_bytes;
+}
+
 uint64_t LayerRooflineCycles(const NpuConfig& c, uint64_t mac_slots, uint64_t min_dram_bytes) {
   return std::max(CeilDiv(mac_slots, uint64_t{c.mac().rows()} * c.mac().cols()),
                   DramPeakCycles(c, min_dram_bytes));

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "hw/spec/binary.pb.h"
@@ -53,6 +54,10 @@ uint64_t MacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs,
 // row strip's halo rows another strip computes too: MacSlots less their share.
 uint64_t NetworkMacSlots(const NpuConfig& config, uint64_t macs, uint64_t int4_macs,
                          uint64_t fp16_macs, uint64_t recomputed_macs);
+
+// The constants a layer adds to the network's least DRAM traffic: its own, unless it is a later
+// strip of a fused group (`strip` > 0), whose node's constants its first strip counted.
+uint64_t LeastConstantBytes(uint64_t constant_bytes, std::string_view fused_group, uint32_t strip);
 
 // A layer's roofline: its MAC slots on the whole array or its least DRAM bytes at peak,
 // whichever takes longer.

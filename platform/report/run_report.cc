@@ -102,7 +102,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   }
   l.dram_read_bytes = traffic.read_bytes;
   l.dram_write_bytes = traffic.write_bytes;
-  l.min_dram_bytes = info.constants_shared() ? 0 : info.weight_bytes();
+  l.min_dram_bytes =
+      spec::LeastConstantBytes(info.weight_bytes(), info.fused_group(), info.strip());
   if (index == 0) {
     for (const auto& t : in.program->inputs()) l.min_dram_bytes += t.size_bytes();
   }
