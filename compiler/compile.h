@@ -37,11 +37,15 @@ struct CompileOptions {
   bool interleave_layers = true;
   // Networks: split a convolution and the layer reading its too-large output into row strips
   // whose intermediates stay on chip (compiler/network/row_strips.h). kAuto compiles the network
-  // whole, with the pairs split by default (pointwise producers) and with every pair split, and
-  // keeps the one predicted fastest (strips reload their weights and recompute halo rows: on a
-  // small SRAM they lose), or one within 0.25 % of it that moves 5 % less DRAM.
+  // whole, with the pairs split by default (pointwise producers) and with every pair split (as
+  // chains, and as pairs), and keeps the one predicted fastest (strips recompute halo rows: on a
+  // small SRAM they lose), or a slower one that moves less DRAM (network/compile_model.h,
+  // Preferred).
   enum class RowStrips { kAuto, kOn, kOff };
   RowStrips row_strips = RowStrips::kAuto;
+  // Networks, with row strips: the strips of one node keep its weights and records in SRAM, the
+  // first LOADing them (compiler/network/held_constants.h); false: every strip LOADs them.
+  bool hold_constants = true;
   // Networks, with row strips: per consumer convolution (node name), the output rows of its
   // strips instead of the default; 0 keeps that pair whole (a tuning's band heights).
   std::map<std::string, int64_t> strip_rows = {};

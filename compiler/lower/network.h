@@ -84,6 +84,9 @@ struct NetLayer {
   std::string fused_group;
   uint32_t strip = 0;
   uint32_t recomputed_rows = 0;
+  // Which node of the group's chain it is a strip of (RowStripGroup::nodes): the strips of one
+  // node share its constants (on_chip_plan.h, held constants).
+  uint32_t group_node = 0;
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);

@@ -54,6 +54,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     places.output = PlaceOf(net, layer.output, chip, dram);
     places.constants = dram.constants[i];
     places.scratch_base = chip.scratch_base[i];
+    places.held_base = chip.held_base[i];
     const std::vector<spec::Instruction> insns =
         EmitLayer(layer, chip.schedules[i], constants[i], places, &acc_phase);
     ModelLayer l;
@@ -89,17 +90,19 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
 
 // The strips' layers say which group they belong to (reports show each group).
 void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
-  std::map<std::string, std::tuple<std::string, uint32_t, uint32_t>> strip_of;
+  std::map<std::string, std::tuple<std::string, uint32_t, uint32_t, uint32_t>> strip_of;
   for (const RowStripGroup& g : groups) {
     for (uint32_t k = 0; k < g.strips.size(); ++k) {
-      for (const RowStripGroup::Layer& l : g.strips[k]) {
-        strip_of[l.name] = {g.name(), k, uint32_t(l.recomputed_rows)};
+      for (uint32_t n = 0; n < g.strips[k].size(); ++n) {
+        const RowStripGroup::Layer& l = g.strips[k][n];
+        strip_of[l.name] = {g.name(), k, uint32_t(l.recomputed_rows), n};
       }
     }
   }
   for (NetLayer& layer : net.layers) {
     if (const auto it = strip_of.find(layer.name); it != strip_of.end()) {
-      std::tie(layer.fused_group, layer.strip, layer.recomputed_rows) = it->second;
+      std::tie(layer.fused_group, layer.strip, layer.recomputed_rows, layer.group_node) =
+          it->second;
     }
   }
 }
@@ -203,6 +206,8 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
   mem.sram_peak = chip.sram_peak;
   mem.prefetch = chip.prefetch;
   mem.evicted = chip.evicted;
+  mem.held_constants = chip.held_regions;
+  mem.held_bytes = chip.held_bytes;
 }
 
 }  // namespace
@@ -283,7 +288,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   NPU_ASSIGN_OR_RETURN(const OnChipPlan chip,
                        PlanOnChip(config, m.network, life,
                                   {options.keep_activations_on_chip, options.prefetch_across_layers,
-                                   &options.tilings}));
+                                   &options.tilings, options.hold_constants}));
   std::vector<LayerConstants> constants;
   for (size_t i = 0; i < m.network.layers.size(); ++i) {
     NPU_ASSIGN_OR_RETURN(LayerConstants c,

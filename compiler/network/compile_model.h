@@ -92,6 +92,10 @@ struct MemoryPlan {
   uint64_t sram_peak = 0;          // highest SRAM byte used + 1
   bool prefetch = false;
   int elementwise_in_place = 0, evicted = 0;
+  // Nodes of fused layer groups whose strips hold their weights and records in SRAM
+  // (held_constants.h), and the bytes held.
+  int held_constants = 0;
+  uint64_t held_bytes = 0;
 };
 
 struct CompiledModel {

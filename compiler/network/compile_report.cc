@@ -40,13 +40,14 @@ std::string CompileReport(const CompiledModel& m) {
       "{:.3f}x)\n"
       "SRAM: peak {} of the buffers and scratch; activations kept on chip {}, through DRAM {}; "
       "{} elementwise layers in place; cross-layer prefetch {}; {} buffer(s) sent back to DRAM to "
-      "fit\n"
+      "fit; {} node(s) of fused groups hold their constants across their strips ({})\n"
       "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n",
       Kib(mem.instruction_bytes), Kib(mem.constants_bytes), Kib(mem.arena_bytes),
       Kib(mem.arena_lower_bound),
       mem.arena_lower_bound ? double(mem.arena_bytes) / mem.arena_lower_bound : 1.0,
       Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.elementwise_in_place,
-      mem.prefetch ? "on" : "off", mem.evicted, Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
+      mem.prefetch ? "on" : "off", mem.evicted, mem.held_constants, Kib(mem.held_bytes),
+      Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
       m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0);
   return r;
 }

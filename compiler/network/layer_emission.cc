@@ -39,6 +39,7 @@ std::vector<spec::Instruction> EmitConvJobs(const std::vector<ConvJob>& jobs,
                                             uint32_t* acc_phase) {
   SramPlan plan = choice.plan;
   Rebase(plan, places.scratch_base);
+  if (plan.held_bytes > 0) RebaseHeld(plan, places.held_base);
   std::vector<spec::Instruction> out;
   for (const ConvJob& job : jobs) {
     plan.acc_phase = *acc_phase;
@@ -128,6 +129,11 @@ StatusOr<LayerConstants> PackLayerConstants(const NetLayer& layer, const LayerSc
   if (parts == nullptr) return c;
   const ConvTiling& tiling = std::get<TilingChoice>(schedule.choice).tiling;
   for (const ConvPart& part : *parts) {
+    if (tiling.held == HeldConstants::kReuses) {  // read where the first strip LOADed them
+      c.weights.push_back(0);
+      c.params.push_back(0);
+      continue;
+    }
     c.weights.push_back(Append(c.bytes, PackWeights(part.conv, TileGrid(part.conv, tiling))));
     NPU_ASSIGN_OR_RETURN(const std::vector<uint8_t> params, PackActParams(part.conv));
     c.params.push_back(Append(c.bytes, params));

@@ -34,6 +34,7 @@ struct LayerPlaces {
   TensorPlace output;
   uint64_t constants = 0;  // DRAM offset of the layer's constant segment
   uint64_t scratch_base = 0;
+  uint64_t held_base = 0;  // a convolution's held weights and records (held_constants.h)
 };
 
 // `acc_phase` carries the accumulator slot rotation from layer to layer. A CPU layer emits none.

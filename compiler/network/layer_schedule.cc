@@ -55,6 +55,7 @@ StatusOr<TilingChoice> ConvChoice(const spec::NpuConfig& config, const ConvLayer
     ConvTiling t = *preferred;
     t.input_on_chip = r.input[0];
     t.output_on_chip = r.output;
+    t.held = HeldConstants::kNone;  // the on-chip plan's to decide (held_constants.h)
     StatusOr<TilingChoice> fitted = FitTiling(config, conv, t, budget);
     if (fitted.ok()) return fitted;
   }

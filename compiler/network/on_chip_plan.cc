@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "compiler/memory/interval_planner.h"
+#include "compiler/network/held_constants.h"
 #include "compiler/network/residency.h"
 
 namespace npu::compiler {
@@ -16,11 +18,12 @@ namespace {
 class Planner {
  public:
   Planner(const spec::NpuConfig& c, const Network& net, const std::vector<Lifetime>& life,
-          const std::map<std::string, ConvTiling>* tilings)
+          const std::map<std::string, ConvTiling>* tilings, bool hold_constants)
       : c_(c),
         net_(net),
         life_(life),
         tilings_(tilings),
+        hold_constants_(hold_constants),
         sram_(c.sram().size_bytes()),
         stripe_(StripeBytes(c)) {}
 
@@ -33,17 +36,22 @@ class Planner {
       NPU_TRY(ScheduleAll(on_chip, schedules, failed));
       int victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
       if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
-      // Step 3: place, with prefetch if possible.
+      // Step 3: place, with prefetch if possible, with held constants if possible.
+      Holding plain{schedules, {}, std::vector<int>(schedules.size(), -1)};
+      Holding held = failed < 0 && hold_constants_
+                         ? HoldConstants(c_, net_, on_chip, schedules, LiveBytes(on_chip))
+                         : Holding{};
       for (bool prefetch : {true, false}) {
         if (failed >= 0) break;
         if (prefetch && !try_prefetch) continue;
-        std::vector<PlanItem> items = Items(on_chip, schedules, prefetch);
-        ArenaPlan placed = PlanArena(items, stripe_);
-        if (placed.peak <= sram_) {
-          if (prefetch) AllocateEarly(on_chip, items, placed);
-          return Finish(on_chip, std::move(schedules), items, placed, prefetch, plan.evicted);
+        // Regions that do not place are given up one by one, the least saving first.
+        for (Holding h = held; !h.regions.empty(); DropLastRegion(h, schedules)) {
+          if (auto p = Place(on_chip, h, prefetch, plan.evicted, nullptr)) return *std::move(p);
         }
-        if (!prefetch) victim = Victim(on_chip, items, placed);
+        int* overflow = prefetch ? nullptr : &victim;
+        if (auto p = Place(on_chip, plain, prefetch, plan.evicted, overflow)) {
+          return *std::move(p);
+        }
       }
       NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
       on_chip[victim] = false;
@@ -52,6 +60,12 @@ class Planner {
   }
 
  private:
+  std::vector<uint64_t> LiveBytes(const std::vector<bool>& on_chip) const {
+    std::vector<uint64_t> live;
+    for (size_t i = 0; i < net_.layers.size(); ++i) live.push_back(Live(on_chip, int(i)));
+    return live;
+  }
+
   uint64_t Live(const std::vector<bool>& on_chip, int layer) const {
     uint64_t bytes = 0;
     for (size_t b = 0; b < on_chip.size(); ++b) {
@@ -97,9 +111,10 @@ class Planner {
         .status();
   }
 
-  // Buffers first (empty if off chip), then each layer's scratch.
-  std::vector<PlanItem> Items(const std::vector<bool>& on_chip,
-                              const std::vector<LayerSchedule>& schedules, bool prefetch) const {
+  // Buffers first (empty if off chip), then each layer's scratch, then the held regions.
+  std::vector<PlanItem> Items(const std::vector<bool>& on_chip, const Holding& holding,
+                              bool prefetch) const {
+    const std::vector<LayerSchedule>& schedules = holding.schedules;
     std::vector<PlanItem> items;
     for (size_t b = 0; b < on_chip.size(); ++b) {
       items.push_back(on_chip[b] ? PlanItem{AlignUp(net_.buffers[b].bytes, stripe_), life_[b].first,
@@ -110,7 +125,22 @@ class Planner {
       const int first = prefetch && i > 0 ? int(i) - 1 : int(i);
       items.push_back({AlignUp(schedules[i].scratch_bytes, stripe_), first, int(i)});
     }
+    for (const HeldRegion& r : holding.regions) items.push_back({r.bytes, r.first, r.last});
     return items;
+  }
+
+  // The plan if everything fits the SRAM; else nothing, and `victim` (if given) is a buffer to
+  // send back to DRAM.
+  std::optional<OnChipPlan> Place(const std::vector<bool>& on_chip, Holding& holding,
+                                  bool prefetch, int evicted, int* victim) const {
+    std::vector<PlanItem> items = Items(on_chip, holding, prefetch);
+    ArenaPlan placed = PlanArena(items, stripe_);
+    if (placed.peak > sram_) {
+      if (victim != nullptr) *victim = Victim(on_chip, items, placed);
+      return std::nullopt;
+    }
+    if (prefetch) AllocateEarly(on_chip, items, placed);
+    return Finish(on_chip, std::move(holding), items, placed, prefetch, evicted);
   }
 
   // Each on-chip buffer, in order, allocated from the layer before the one writing it on, then
@@ -160,13 +190,19 @@ class Planner {
     return -1;
   }
 
-  OnChipPlan Finish(std::vector<bool> on_chip, std::vector<LayerSchedule> schedules,
-                    const std::vector<PlanItem>& items, const ArenaPlan& placed, bool prefetch,
-                    int evicted) const {
+  OnChipPlan Finish(std::vector<bool> on_chip, Holding holding, const std::vector<PlanItem>& items,
+                    const ArenaPlan& placed, bool prefetch, int evicted) const {
     OnChipPlan plan;
-    const size_t buffers = on_chip.size();
-    plan.sram_addr.assign(placed.offsets.begin(), placed.offsets.begin() + buffers);
-    plan.scratch_base.assign(placed.offsets.begin() + buffers, placed.offsets.end());
+    std::vector<LayerSchedule>& schedules = holding.schedules;
+    const size_t buffers = on_chip.size(), layers = schedules.size();
+    const auto scratch = placed.offsets.begin() + buffers, held = scratch + layers;
+    plan.sram_addr.assign(placed.offsets.begin(), scratch);
+    plan.scratch_base.assign(scratch, held);
+    for (const int region : holding.region_of) {
+      plan.held_base.push_back(region < 0 ? 0 : *(held + region));
+    }
+    plan.held_regions = int(holding.regions.size());
+    for (const HeldRegion& r : holding.regions) plan.held_bytes += r.bytes;
     for (size_t i = 0; i < schedules.size(); ++i) {
       uint64_t bytes = 0;
       for (const PlanItem& item : items) {
@@ -186,6 +222,7 @@ class Planner {
   const Network& net_;
   const std::vector<Lifetime>& life_;
   const std::map<std::string, ConvTiling>* tilings_;
+  const bool hold_constants_;
   const uint64_t sram_, stripe_;
   std::map<std::tuple<size_t, bool, bool, bool, uint64_t>, LayerSchedule> cache_;
 };
@@ -207,7 +244,7 @@ StatusOr<OnChipPlan> PlanOnChip(const spec::NpuConfig& config, const Network& ne
                                 const OnChipOptions& options) {
   NPU_ASSIGN_OR_RETURN(const ResidencyDecision decision,
                        DecideResidency(config, net, lifetimes, options.keep_activations_on_chip));
-  return Planner(config, net, lifetimes, options.tilings)
+  return Planner(config, net, lifetimes, options.tilings, options.hold_constants)
       .Run(decision.on_chip, options.prefetch_across_layers);
 }
 

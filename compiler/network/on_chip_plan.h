@@ -6,11 +6,15 @@
 //      the SRAM still holds the on-chip buffers plus what that layer's tiling needs (its
 //      reserve). Buffers are taken greedily, most DRAM traffic saved first.
 //   2. Every layer is tiled under the SRAM the on-chip buffers leave it.
-//   3. Placement (memory/interval_planner.h, stripe-aligned so every buffer starts on bank 0):
-//      on-chip buffers over their lifetimes, and each layer's scratch from the previous layer
-//      on, so its first loads (weights) overlap the previous layer's compute. If that does not
-//      fit, scratch lives only during its layer; if that does not fit either, the largest
-//      on-chip buffer alive where the SRAM overflows goes back to DRAM and steps 2-3 repeat.
+//   3. Held constants (held_constants.h): the strips of one node of a fused layer group keep its
+//      weights and records in SRAM from the first strip to the last, where they fit beside
+//      everything else.
+//   4. Placement (memory/interval_planner.h, stripe-aligned so every buffer starts on bank 0):
+//      on-chip buffers over their lifetimes, each layer's scratch from the previous layer
+//      on, so its first loads (weights) overlap the previous layer's compute, and the held
+//      regions. If that does not fit, without held constants; then scratch lives only during
+//      its layer; if that does not fit either, the largest on-chip buffer alive where the SRAM
+//      overflows goes back to DRAM and steps 2-4 repeat.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +34,7 @@ struct OnChipOptions {
   bool prefetch_across_layers = true;    // false: a layer's scratch lives only during it
   // Per layer name, a convolution tiling to take where it fits (CompileOptions::tilings).
   const std::map<std::string, ConvTiling>* tilings = nullptr;
+  bool hold_constants = true;  // false: every strip LOADs its weights and records
 };
 
 struct OnChipPlan {
@@ -37,6 +42,9 @@ struct OnChipPlan {
   std::vector<uint64_t> sram_addr;       // per buffer, if on chip
   std::vector<LayerSchedule> schedules;  // per layer
   std::vector<uint64_t> scratch_base;    // per layer: SRAM address of its buffers
+  std::vector<uint64_t> held_base;       // per layer: SRAM address of its held constants, if any
+  int held_regions = 0;                  // nodes whose strips hold their constants
+  uint64_t held_bytes = 0;               // their regions' bytes
   std::vector<uint64_t> sram_in_use;     // per layer: bytes allocated while it runs
   bool prefetch = false;                 // scratch allocated from the previous layer on
   uint64_t sram_peak = 0;                // highest SRAM byte used + 1

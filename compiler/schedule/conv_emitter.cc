@@ -8,7 +8,8 @@
 //      its slot still holds it or the input is on chip (then CONV reads the tensor in place),
 //      then the weight tile (one contiguous packed block, or for activation weights the
 //      ic-tile x oc-tile block of b: ic runs of oc bytes, one per row, or oc runs of ic bytes if
-//      b is transposed) likewise, then on the first ic step the oc tile's ACT parameters.
+//      b is transposed) likewise, then on the first ic step the oc tile's ACT parameters; none
+//      of these two if held constants are reused (an earlier strip LOADed them).
 //   2. CONV into the group's accumulator tile, accumulating after the first ic tile. Padding
 //      is exact: CONV's pad_value is the input zero point, which the folded bias cancels. With
 //      activation weights CONV reads the block as [ic][oc] (weights_kn; [oc][ic] if b is
@@ -69,8 +70,10 @@ class Emitter {
       in_addr = plan_.inputs.Addr(s.input.slot);
       if (s.input.load) LoadInput(Input(s), in, in_addr);
     }
-    if (s.weights.load) LoadWeights(s);
-    if (s.params.load) LoadParams(s);
+    // A later strip's held weights and records are where the first strip LOADed them.
+    const bool reuses = tiling_.held == HeldConstants::kReuses;
+    if (s.weights.load && !reuses) LoadWeights(s);
+    if (s.params.load && !reuses) LoadParams(s);
     if (tiling_.on_vector) {
       DwConvAndStore(s, in, in_addr);
       return;

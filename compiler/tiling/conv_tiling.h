@@ -15,6 +15,16 @@ enum class LoopOrder : uint8_t {
   kChannelOuter,  // for oc tile: for spatial tile: for ic tile (weights reused across space)
 };
 
+// Constants held in SRAM across the strips of a fused layer group (the network compiler's
+// choice): every strip of one node has the same weights and ACT records, so the first strip
+// LOADs them once into a region that stays until the last strip, and the others read them there.
+// A held tiling keeps weights and params resident; their buffers are that region, not scratch.
+enum class HeldConstants : uint8_t {
+  kNone,
+  kLoads,   // the first strip: LOADs every weight tile and record into the held region
+  kReuses,  // a later strip: reads them there, no LOAD
+};
+
 struct ConvTiling {
   uint32_t tile_oh = 1;  // output rows per tile
   uint32_t tile_ow = 1;  // output columns per tile
@@ -37,6 +47,7 @@ struct ConvTiling {
   // per tile instead of CONV + ACT, leaving the MAC array to the layers around it
   // (CheckVectorDepthwise, tiling_search.h, says when it can).
   bool on_vector = false;
+  HeldConstants held = HeldConstants::kNone;
 
   bool operator==(const ConvTiling&) const = default;
 };
@@ -44,7 +55,8 @@ struct ConvTiling {
 std::string_view LoopOrderName(LoopOrder order);
 
 // "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", plus " in=sram"/" out=sram"
-// for on-chip activations and " unit=vector" on the depthwise datapath, for LayerInfo.tiling.
+// for on-chip activations, " unit=vector" on the depthwise datapath and " held=load"/
+// " held=reuse" for held constants, for LayerInfo.tiling.
 std::string ToString(const ConvTiling& tiling);
 
 }  // namespace npu::compiler

@@ -55,6 +55,7 @@ struct Buffers {
   uint64_t weight_bytes, input_bytes, param_bytes, output_bytes, acc_entries;
   uint32_t weight_slots, input_slots, param_slots, output_slots, acc_slots;
   uint32_t table_slots;
+  bool held;
 };
 
 Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
@@ -67,15 +68,16 @@ Buffers BuffersOf(const TileGrid& g, const ConvTiling& t) {
           // An on-chip input or output is read or written in place: no slots.
           t.input_on_chip ? 0 : SlotCount(t.inputs_resident, DistinctInputTiles(g)),
           SlotCount(t.params_resident, g.oc().count()), t.output_on_chip ? 0 : outputs, outputs,
-          table_slot ? 1u : 0u};
+          table_slot ? 1u : 0u, t.held != HeldConstants::kNone};
 }
 
 SramPlan Lay(const Buffers& b, uint32_t align_bytes) {
   SramPlan plan;
-  uint64_t cursor = 0;
-  plan.weights = Place(&cursor, b.weight_bytes, b.weight_slots, align_bytes);
+  uint64_t cursor = 0, held = 0;
+  plan.weights = Place(b.held ? &held : &cursor, b.weight_bytes, b.weight_slots, align_bytes);
   plan.inputs = Place(&cursor, b.input_bytes, b.input_slots, align_bytes);
-  plan.params = Place(&cursor, b.param_bytes, b.param_slots, align_bytes);
+  plan.params = Place(b.held ? &held : &cursor, b.param_bytes, b.param_slots, align_bytes);
+  plan.held_bytes = held;
   plan.table = Place(&cursor, spec::kLutEntries, b.table_slots, align_bytes);
   plan.outputs = Place(&cursor, b.output_bytes, b.output_slots, align_bytes);
   plan.sram_bytes = cursor;
@@ -128,19 +130,29 @@ std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_byt
 
 void Rebase(SramPlan& plan, uint64_t sram_base) {
   for (SlotBuffer* b : {&plan.weights, &plan.inputs, &plan.params, &plan.table, &plan.outputs}) {
-    b->base += sram_base;
+    const bool held = plan.held_bytes > 0 && (b == &plan.weights || b == &plan.params);
+    if (!held) b->base += sram_base;
   }
   plan.sram_base = sram_base;
+}
+
+void RebaseHeld(SramPlan& plan, uint64_t held_base) {
+  NPU_CHECK(plan.held_bytes > 0);
+  plan.weights.base += held_base;
+  plan.params.base += held_base;
 }
 
 std::string ToString(const SramPlan& p) {
   auto text = [](const char* name, const SlotBuffer& b) {
     return fmt::format("{} @{} {}x{}", name, b.base, b.slots, b.slot_bytes);
   };
-  return fmt::format("{}; {}; {}; {}{}; acc {}x{} entries", text("weights", p.weights),
+  return fmt::format("{}; {}; {}; {}{}; acc {}x{} entries{}", text("weights", p.weights),
                      text("inputs", p.inputs), text("params", p.params), text("outputs", p.outputs),
                      p.table.slots ? "; " + text("table", p.table) : "", p.acc.slots,
-                     p.acc.slot_bytes);
+                     p.acc.slot_bytes,
+                     p.held_bytes ? fmt::format("; weights and params held ({} bytes)",
+                                                p.held_bytes)
+                                  : "");
 }
 
 }  // namespace npu::compiler

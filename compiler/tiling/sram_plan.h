@@ -28,6 +28,9 @@ struct SramPlan {
   SlotBuffer acc;                               // accumulator buffer, int32 entries
   uint64_t sram_bytes = 0;                      // bytes from sram_base to the end of the last one
   uint64_t sram_base = 0;                       // where the buffers start (Rebase)
+  // Held constants (ConvTiling::held): weights, then params, from the held region's start
+  // (RebaseHeld), outside sram_bytes. 0 if not held.
+  uint64_t held_bytes = 0;
   uint64_t acc_entries = 0;
   // Accumulator slot of the first output tile: a network continues the rotation across layers
   // so a layer's first CONV does not wait for the previous layer's last ACT.
@@ -64,8 +67,10 @@ std::string SramAvailableText(const spec::NpuConfig& config, uint64_t budget_byt
 std::optional<SramPlan> TryFitSram(const spec::NpuConfig& config, const TileGrid& grid,
                                    const ConvTiling& tiling, uint64_t budget_bytes);
 
-// Moves every SRAM buffer of `plan` by `sram_base` (a stripe multiple keeps the alignment).
+// Moves every SRAM buffer of `plan` by `sram_base` (a stripe multiple keeps the alignment), but
+// held weights and params: RebaseHeld moves those to their region at `held_base`.
 void Rebase(SramPlan& plan, uint64_t sram_base);
+void RebaseHeld(SramPlan& plan, uint64_t held_base);
 
 std::string ToString(const SramPlan& plan);
 

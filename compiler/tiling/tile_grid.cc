@@ -20,10 +20,13 @@ std::string ToString(const ConvTiling& t) {
   if (t.params_resident) resident += "params,";
   if (resident.empty()) resident = "none,";
   resident.pop_back();
-  return fmt::format("tile {}x{}x{} ic={} order={} resident={}{}{}{}", t.tile_oh, t.tile_ow,
+  const char* held = t.held == HeldConstants::kLoads    ? " held=load"
+                     : t.held == HeldConstants::kReuses ? " held=reuse"
+                                                        : "";
+  return fmt::format("tile {}x{}x{} ic={} order={} resident={}{}{}{}{}", t.tile_oh, t.tile_ow,
                      t.tile_oc, t.tile_ic, LoopOrderName(t.order), resident,
                      t.input_on_chip ? " in=sram" : "", t.output_on_chip ? " out=sram" : "",
-                     t.on_vector ? " unit=vector" : "");
+                     t.on_vector ? " unit=vector" : "", held);
 }
 
 Span1D Axis::At(uint32_t i) const {

@@ -106,6 +106,18 @@ std::vector<ConvTiling> WithResidency(const TileGrid& g, ConvTiling t) {
   return out;
 }
 
+// Held constants: weights and params resident and held as `held` says, on its unit; inputs
+// resident or not (if in DRAM).
+std::vector<ConvTiling> HeldResidency(ConvTiling t, const ConvTiling& held) {
+  t.weights_resident = t.params_resident = true;
+  t.held = held.held;
+  t.on_vector = held.on_vector;
+  std::vector<ConvTiling> out = {t};
+  t.inputs_resident = true;
+  if (!t.input_on_chip) out.push_back(t);
+  return out;
+}
+
 // One minimal tile, double-buffered: one output pixel, channel and input channel (whole rows and
 // every input channel when the input is read in place).
 uint64_t MinimalTileBytes(const spec::NpuConfig& c, const ConvLayer& l, const TilingContext& ctx) {
@@ -280,6 +292,11 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
   if (t.input_on_chip && (l.kernel_w > kMaxConvField || l.dilation_w > kMaxConvField)) {
     return InvalidArgument("a kernel cut into column blocks cannot read an on-chip input");
   }
+  if (t.held != HeldConstants::kNone &&
+      (!t.weights_resident || !t.params_resident || l.activation_weights)) {
+    return InvalidArgument(
+        "held constants are a layer's own weights and records, every tile resident");
+  }
   const TileGrid g(l, t);
   if (g.MaxInputRows() > kMaxExtent || g.MaxInputCols() > kMaxExtent) {
     return ResourceExhausted(fmt::format("input tile {}x{}: CONV encodes at most {} rows/cols",
@@ -340,8 +357,8 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
   const std::vector<uint32_t> ow_sizes = WidthSizes(c, l, ctx, exhaustive);
   const bool vector_depthwise = l.depthwise && c.act().depthwise_taps() > 0;
   std::vector<ConvTiling> out;
-  for (uint32_t oc : oc_sizes) {
-    for (uint32_t ic : ic_sizes) {
+  for (uint32_t oc : ctx.held ? std::vector<uint32_t>{ctx.held->tile_oc} : oc_sizes) {
+    for (uint32_t ic : ctx.held ? std::vector<uint32_t>{ctx.held->tile_ic} : ic_sizes) {
       for (uint32_t oh : AxisSizes(l.OutH(), 1, kMaxExtent)) {
         for (uint32_t ow : ow_sizes) {
           if (uint64_t{oh} * ow * oc > acc_half) continue;  // two accumulator tiles
@@ -350,6 +367,12 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
             ConvTiling base{oh, ow, oc, ic, order};
             base.input_on_chip = ctx.input_on_chip;
             base.output_on_chip = ctx.output_on_chip;
+            if (ctx.held != nullptr) {
+              for (ConvTiling t : HeldResidency(base, *ctx.held)) {
+                if (!t.on_vector || CheckVectorDepthwise(c, l, t).ok()) out.push_back(t);
+              }
+              continue;
+            }
             for (ConvTiling t : WithResidency(TileGrid(l, base), base)) {
               out.push_back(t);
               t.on_vector = true;

@@ -24,6 +24,10 @@ struct TilingContext {
   // The output stays on chip and a depthwise convolution (which may run as DWCONVs on the
   // vector unit) reads it: row bands are preferred (ChooseTiling).
   bool output_read_by_depthwise = false;
+  // Held constants (ConvTiling::held, network/held_constants.h): every candidate has this
+  // tiling's output- and input-channel tiles and unit, so its weights and records lie in SRAM as
+  // the first strip's do, keeps them resident, and holds them as it says.
+  const ConvTiling* held = nullptr;
 };
 
 struct TilingChoice {

@@ -180,5 +180,33 @@ TEST(TilingSearch, ForcedTilingErrors) {
       << big.status().message();
 }
 
+TEST(SramPlan, HeldWeightsAndRecordsLieOutsideTheScratch) {
+  // Held constants (network/held_constants.h): every weight tile and record resident, in their
+  // own region (RebaseHeld), not in the scratch the layer's other buffers take (Rebase).
+  const ConvLayer l = Layer(8, 8, 32, 64, 3);
+  const spec::NpuConfig config = spec::DefaultConfig();
+  ConvTiling t{4, 8, 32, 16, LoopOrder::kChannelOuter, false, true, true};
+  const StatusOr<TilingChoice> loaded = FitTiling(config, l, t);
+  t.held = HeldConstants::kLoads;
+  const StatusOr<TilingChoice> held = FitTiling(config, l, t);
+  ASSERT_TRUE(loaded.ok() && held.ok());
+  const SramPlan& a = loaded->plan;
+  SramPlan b = held->plan;
+  EXPECT_EQ(b.held_bytes, b.weights.end() - b.weights.base + b.params.end() - b.params.base);
+  EXPECT_EQ(b.weights.slots, DistinctWeightTiles(TileGrid(l, t)));
+  EXPECT_EQ(b.sram_bytes + b.held_bytes, a.sram_bytes);
+  Rebase(b, 1 << 16);
+  RebaseHeld(b, 1 << 19);
+  EXPECT_EQ(b.weights.base, 1u << 19);
+  EXPECT_EQ(b.params.base, (1u << 19) + b.weights.slots * b.weights.slot_bytes);
+  EXPECT_GE(b.inputs.base, 1u << 16);
+  EXPECT_LE(b.outputs.end(), (1u << 16) + b.sram_bytes);
+  // Held constants are the layer's own weights and records, every tile resident.
+  t.weights_resident = false;
+  const auto streamed = FitTiling(config, l, t);
+  ASSERT_FALSE(streamed.ok());
+  EXPECT_NE(streamed.status().message().find("held constants"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace npu::compiler
