@@ -82,6 +82,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.constant_bytes = layer.ConstantBytes();
     l.scratch_bytes = chip.schedules[i].scratch_bytes;
     l.scratch_base = chip.scratch_base[i];
+    l.scratch_from = uint32_t(chip.scratch_first[i]);
     l.sram_in_use = chip.sram_in_use[i];
     m.layers.push_back(std::move(l));
     m.instructions.insert(m.instructions.end(), insns.begin(), insns.end());
@@ -205,9 +206,14 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
   mem.arena_lower_bound = dram.arena_lower_bound;
   mem.sram_peak = chip.sram_peak;
   mem.prefetch = chip.prefetch;
+  mem.prefetched = chip.prefetched;
   mem.evicted = chip.evicted;
-  mem.held_constants = chip.held_regions;
-  mem.held_bytes = chip.held_bytes;
+  for (size_t r = 0; r < chip.held_regions.size(); ++r) {
+    const HeldRegion& h = chip.held_regions[r];
+    mem.held_constants.push_back(
+        {m.network.layers[h.last].name + " (held constants)", h.bytes, {h.first, h.last}, true,
+         chip.held_addr[r]});
+  }
 }
 
 }  // namespace

@@ -65,6 +65,7 @@ struct ModelLayer {
   uint64_t int4_macs = 0;  // of macs, with int4 weights
   uint64_t fp16_macs = 0;  // of macs, in FP16
   uint64_t scratch_bytes = 0, scratch_base = 0;
+  uint32_t scratch_from = 0;      // the layer its scratch is allocated from (prefetch: before it)
   uint64_t sram_in_use = 0;       // SRAM allocated while the layer runs (on-chip tensors, scratch)
   uint64_t predicted_cycles = 0;  // completion partition of the whole-stream replay
   uint64_t predicted_dram_read_bytes = 0, predicted_dram_write_bytes = 0;  // its LOADs/STOREs
@@ -91,11 +92,11 @@ struct MemoryPlan {
   uint64_t arena_lower_bound = 0;  // most bytes of off-chip buffers alive at once
   uint64_t sram_peak = 0;          // highest SRAM byte used + 1
   bool prefetch = false;
+  int prefetched = 0;  // layers whose scratch is allocated from the layer before on
   int elementwise_in_place = 0, evicted = 0;
-  // Nodes of fused layer groups whose strips hold their weights and records in SRAM
-  // (held_constants.h), and the bytes held.
-  int held_constants = 0;
-  uint64_t held_bytes = 0;
+  // Per node of a fused layer group whose strips hold its weights and records in SRAM
+  // (held_constants.h), their region: its bytes, SRAM address and lifetime in layers.
+  std::vector<BufferPlacement> held_constants;
 };
 
 struct CompiledModel {

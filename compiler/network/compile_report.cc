@@ -34,19 +34,22 @@ std::string CompileReport(const CompiledModel& m) {
   const MemoryPlan& mem = m.memory;
   uint64_t on_chip = 0, off_chip = 0;
   for (const BufferPlacement& b : mem.buffers) (b.on_chip ? on_chip : off_chip) += b.bytes;
+  uint64_t held = 0;
+  for (const BufferPlacement& b : mem.held_constants) held += b.bytes;
   r += fmt::format(
       "\nio: operands in SRAM (S) or DRAM (D), inputs > output\n"
       "DRAM: instructions {}, constants {}, activation arena {} (liveness lower bound {}, "
       "{:.3f}x)\n"
       "SRAM: peak {} of the buffers and scratch; activations kept on chip {}, through DRAM {}; "
-      "{} elementwise layers in place; cross-layer prefetch {}; {} buffer(s) sent back to DRAM to "
+      "{} elementwise layers in place; cross-layer prefetch for {} of {} layers; {} buffer(s) sent "
+      "back to DRAM to "
       "fit; {} node(s) of fused groups hold their constants across their strips ({})\n"
       "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n",
       Kib(mem.instruction_bytes), Kib(mem.constants_bytes), Kib(mem.arena_bytes),
       Kib(mem.arena_lower_bound),
       mem.arena_lower_bound ? double(mem.arena_bytes) / mem.arena_lower_bound : 1.0,
       Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.elementwise_in_place,
-      mem.prefetch ? "on" : "off", mem.evicted, mem.held_constants, Kib(mem.held_bytes),
+      mem.prefetched, m.layers.size(), mem.evicted, mem.held_constants.size(), Kib(held),
       Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
       m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0);
   return r;

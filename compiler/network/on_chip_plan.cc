@@ -36,22 +36,25 @@ class Planner {
       NPU_TRY(ScheduleAll(on_chip, schedules, failed));
       int victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
       if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
-      // Step 3: place, with prefetch if possible, with held constants if possible.
+      // Step 3: held constants; step 4: place, every layer's scratch from the layer before on
+      // (if try_prefetch), with the held regions (given up one by one, the least saving first),
+      // then without; then, likewise, with prefetch only where it fits.
       Holding plain{schedules, {}, std::vector<int>(schedules.size(), -1)};
       Holding held = failed < 0 && hold_constants_
                          ? HoldConstants(c_, net_, on_chip, schedules, LiveBytes(on_chip))
                          : Holding{};
-      for (bool prefetch : {true, false}) {
+      for (bool where_fits : {false, true}) {
         if (failed >= 0) break;
-        if (prefetch && !try_prefetch) continue;
-        // Regions that do not place are given up one by one, the least saving first.
         for (Holding h = held; !h.regions.empty(); DropLastRegion(h, schedules)) {
-          if (auto p = Place(on_chip, h, prefetch, plan.evicted, nullptr)) return *std::move(p);
+          if (auto p = Place(on_chip, h, try_prefetch, where_fits, plan.evicted, nullptr)) {
+            return *std::move(p);
+          }
         }
-        int* overflow = prefetch ? nullptr : &victim;
-        if (auto p = Place(on_chip, plain, prefetch, plan.evicted, overflow)) {
+        int* overflow = where_fits || !try_prefetch ? &victim : nullptr;
+        if (auto p = Place(on_chip, plain, try_prefetch, where_fits, plan.evicted, overflow)) {
           return *std::move(p);
         }
+        if (!try_prefetch) break;
       }
       NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
       on_chip[victim] = false;
@@ -113,7 +116,7 @@ class Planner {
 
   // Buffers first (empty if off chip), then each layer's scratch, then the held regions.
   std::vector<PlanItem> Items(const std::vector<bool>& on_chip, const Holding& holding,
-                              bool prefetch) const {
+                              const std::vector<bool>& prefetch) const {
     const std::vector<LayerSchedule>& schedules = holding.schedules;
     std::vector<PlanItem> items;
     for (size_t b = 0; b < on_chip.size(); ++b) {
@@ -122,25 +125,52 @@ class Planner {
                                  : PlanItem{});
     }
     for (size_t i = 0; i < schedules.size(); ++i) {
-      const int first = prefetch && i > 0 ? int(i) - 1 : int(i);
+      const int first = prefetch[i] && i > 0 ? int(i) - 1 : int(i);
       items.push_back({AlignUp(schedules[i].scratch_bytes, stripe_), first, int(i)});
     }
     for (const HeldRegion& r : holding.regions) items.push_back({r.bytes, r.first, r.last});
     return items;
   }
 
-  // The plan if everything fits the SRAM; else nothing, and `victim` (if given) is a buffer to
-  // send back to DRAM.
+  // The plan if everything fits the SRAM, every layer's scratch allocated from the layer before
+  // on if `prefetch`; or, `where_fits`, then for fewer layers until it fits or none is left
+  // (LessPrefetch). Else nothing, and `victim` (if given) is a buffer to send back to DRAM.
   std::optional<OnChipPlan> Place(const std::vector<bool>& on_chip, Holding& holding,
-                                  bool prefetch, int evicted, int* victim) const {
-    std::vector<PlanItem> items = Items(on_chip, holding, prefetch);
-    ArenaPlan placed = PlanArena(items, stripe_);
-    if (placed.peak > sram_) {
-      if (victim != nullptr) *victim = Victim(on_chip, items, placed);
-      return std::nullopt;
+                                  bool prefetch, bool where_fits, int evicted, int* victim) const {
+    std::vector<bool> early(holding.schedules.size(), prefetch);
+    for (;;) {
+      std::vector<PlanItem> items = Items(on_chip, holding, early);
+      ArenaPlan placed = PlanArena(items, stripe_);
+      if (placed.peak <= sram_) {
+        if (prefetch) AllocateEarly(on_chip, items, placed);
+        return Finish(on_chip, std::move(holding), items, placed, early, evicted);
+      }
+      if (!where_fits || !LessPrefetch(items, placed, early)) {
+        if (victim != nullptr) *victim = Victim(on_chip, items, placed);
+        return std::nullopt;
+      }
     }
-    if (prefetch) AllocateEarly(on_chip, items, placed);
-    return Finish(on_chip, std::move(holding), items, placed, prefetch, evicted);
+  }
+
+  // Stops the prefetch of the layers whose scratch, allocated from the layer before on, is alive
+  // where an item lies beyond the SRAM; if there are none, of every layer. False if no layer
+  // prefetches. wide_resnet50_2, resnext50_32x4d, vgg11 and lraspp placed no layer's scratch
+  // early when every layer's did not fit.
+  bool LessPrefetch(const std::vector<PlanItem>& items, const ArenaPlan& placed,
+                    std::vector<bool>& prefetch) const {
+    if (std::none_of(prefetch.begin(), prefetch.end(), [](bool p) { return p; })) return false;
+    bool fewer = false;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].alive() || placed.offsets[i] + items[i].bytes <= sram_) continue;
+      // Layer l's scratch allocated early is alive at l - 1.
+      const int end = std::min(items[i].last + 1, int(prefetch.size()) - 1);
+      for (int l = std::max(1, items[i].first + 1); l <= end; ++l) {
+        fewer |= prefetch[l];
+        prefetch[l] = false;
+      }
+    }
+    if (!fewer) std::fill(prefetch.begin(), prefetch.end(), false);
+    return true;
   }
 
   // Each on-chip buffer, in order, allocated from the layer before the one writing it on, then
@@ -191,7 +221,8 @@ class Planner {
   }
 
   OnChipPlan Finish(std::vector<bool> on_chip, Holding holding, const std::vector<PlanItem>& items,
-                    const ArenaPlan& placed, bool prefetch, int evicted) const {
+                    const ArenaPlan& placed, const std::vector<bool>& prefetch,
+                    int evicted) const {
     OnChipPlan plan;
     std::vector<LayerSchedule>& schedules = holding.schedules;
     const size_t buffers = on_chip.size(), layers = schedules.size();
@@ -201,8 +232,12 @@ class Planner {
     for (const int region : holding.region_of) {
       plan.held_base.push_back(region < 0 ? 0 : *(held + region));
     }
-    plan.held_regions = int(holding.regions.size());
-    for (const HeldRegion& r : holding.regions) plan.held_bytes += r.bytes;
+    for (size_t r = 0; r < holding.regions.size(); ++r) {
+      const PlanItem& item = items[buffers + layers + r];
+      plan.held_regions.push_back({item.first, item.last, item.bytes});
+      plan.held_addr.push_back(*(held + r));
+    }
+    for (size_t i = 0; i < layers; ++i) plan.scratch_first.push_back(items[buffers + i].first);
     for (size_t i = 0; i < schedules.size(); ++i) {
       uint64_t bytes = 0;
       for (const PlanItem& item : items) {
@@ -212,7 +247,9 @@ class Planner {
     }
     plan.on_chip = std::move(on_chip);
     plan.schedules = std::move(schedules);
-    plan.prefetch = prefetch;
+    plan.prefetched = int(std::count(prefetch.begin() + (prefetch.empty() ? 0 : 1),
+                                     prefetch.end(), true));
+    plan.prefetch = plan.prefetched > 0;
     plan.sram_peak = placed.peak;
     plan.evicted = evicted;
     return plan;

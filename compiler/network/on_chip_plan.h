@@ -12,9 +12,10 @@
 //   4. Placement (memory/interval_planner.h, stripe-aligned so every buffer starts on bank 0):
 //      on-chip buffers over their lifetimes, each layer's scratch from the previous layer
 //      on, so its first loads (weights) overlap the previous layer's compute, and the held
-//      regions. If that does not fit, without held constants; then scratch lives only during
-//      its layer; if that does not fit either, the largest on-chip buffer alive where the SRAM
-//      overflows goes back to DRAM and steps 2-4 repeat.
+//      regions. If that does not fit, without held constants; then (with and without) each
+//      layer's scratch from the previous layer on only where it fits, down to none; if that does
+//      not fit either, the largest on-chip buffer alive where the SRAM overflows goes back to
+//      DRAM and steps 2-4 repeat.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "compiler/lower/network.h"
+#include "compiler/network/held_constants.h"
 #include "compiler/network/layer_schedule.h"
 #include "hw/spec/npu_config.pb.h"
 #include "hw/spec/status.h"
@@ -42,11 +44,13 @@ struct OnChipPlan {
   std::vector<uint64_t> sram_addr;       // per buffer, if on chip
   std::vector<LayerSchedule> schedules;  // per layer
   std::vector<uint64_t> scratch_base;    // per layer: SRAM address of its buffers
+  std::vector<int> scratch_first;        // per layer: the layer its buffers are allocated from
   std::vector<uint64_t> held_base;       // per layer: SRAM address of its held constants, if any
-  int held_regions = 0;                  // nodes whose strips hold their constants
-  uint64_t held_bytes = 0;               // their regions' bytes
+  std::vector<HeldRegion> held_regions;  // nodes whose strips hold their constants (as placed:
+  std::vector<uint64_t> held_addr;       // from `first`, which may be earlier than the strip's)
   std::vector<uint64_t> sram_in_use;     // per layer: bytes allocated while it runs
-  bool prefetch = false;                 // scratch allocated from the previous layer on
+  bool prefetch = false;  // some layer's scratch allocated from the previous layer on
+  int prefetched = 0;     // layers whose scratch is (AllocateEarly may place more earlier still)
   uint64_t sram_peak = 0;                // highest SRAM byte used + 1
   int evicted = 0;                       // buffers sent back to DRAM by step 3
 };

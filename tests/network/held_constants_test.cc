@@ -58,8 +58,8 @@ TEST(HeldConstants, StripsOfANodeLoadItsWeightsAndRecordsOnce) {
   ASSERT_TRUE(loading.ok()) << loading.status().message();
   ASSERT_EQ(held.row_strip_groups.size(), 1u);
   ASSERT_EQ(held.row_strip_groups[0].strips.size(), 6u);  // 12 pool rows (stride 2), 2 a strip
-  EXPECT_EQ(held.memory.held_constants, 2);                // conv_a's and conv_b's
-  EXPECT_EQ(loading->memory.held_constants, 0);
+  EXPECT_EQ(held.memory.held_constants.size(), 2u);       // conv_a's and conv_b's
+  EXPECT_TRUE(loading->memory.held_constants.empty());
   for (const std::string node : {"conv_a", "conv_b"}) {
     SCOPED_TRACE(node);
     int strips = 0;

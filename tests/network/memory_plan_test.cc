@@ -38,7 +38,8 @@ TEST(IntervalPlanner, FindOverlapReportsAClash) {
   EXPECT_EQ(FindOverlap(items, bad), std::make_pair(0, 1));
 }
 
-// Every SRAM item of a compiled model: on-chip buffers and layer scratch, with lifetimes.
+// Every SRAM item of a compiled model: on-chip buffers, layer scratch and held constants, with
+// lifetimes.
 std::vector<PlanItem> SramItems(const CompiledModel& m, std::vector<uint64_t>& addresses) {
   std::vector<PlanItem> items;
   for (const BufferPlacement& b : m.memory.buffers) {
@@ -47,9 +48,12 @@ std::vector<PlanItem> SramItems(const CompiledModel& m, std::vector<uint64_t>& a
     addresses.push_back(b.address);
   }
   for (size_t i = 0; i < m.layers.size(); ++i) {
-    const int first = m.memory.prefetch && i > 0 ? int(i) - 1 : int(i);
-    items.push_back({m.layers[i].scratch_bytes, first, int(i)});
+    items.push_back({m.layers[i].scratch_bytes, int(m.layers[i].scratch_from), int(i)});
     addresses.push_back(m.layers[i].scratch_base);
+  }
+  for (const BufferPlacement& h : m.memory.held_constants) {
+    items.push_back({h.bytes, h.lifetime.first, h.lifetime.last});
+    addresses.push_back(h.address);
   }
   return items;
 }
