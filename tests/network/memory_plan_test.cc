@@ -190,5 +190,25 @@ TEST(MemoryPlan, ActivationsStayOnChipWhenTheyFitAndNotWhenTold) {
   ExpectSoundPlan(off->compiled, Config({}));
 }
 
+TEST(MemoryPlan, LayersPrefetchWhereTheSramHoldsItWhenNotEverywhere) {
+  // With 64 KiB of SRAM mobilenet_v2's layers cannot all allocate their buffers from the layer
+  // before on; those that can still do, and the plan stays sound.
+  ModelPipelineOptions options;
+  options.image_size = 112;
+  options.calibration_samples = 1;
+  options.compute_reference = false;
+  const spec::NpuConfig tiny = Config({"sram.size_bytes=65536"});
+  StatusOr<PreparedModel> p = PrepareModel("mobilenet_v2", tiny, options);
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  const CompiledModel& m = p->compiled;
+  int early = 0;
+  for (size_t i = 1; i < m.layers.size(); ++i) early += m.layers[i].scratch_from < i;
+  EXPECT_GE(early, m.memory.prefetched);  // and those that fit earlier still (AllocateEarly)
+  EXPECT_TRUE(m.memory.prefetch);
+  EXPECT_GT(m.memory.prefetched, 0);
+  EXPECT_LT(m.memory.prefetched, int(m.layers.size()) - 1);
+  ExpectSoundPlan(m, tiny);
+}
+
 }  // namespace
 }  // namespace npu::compiler::testing
