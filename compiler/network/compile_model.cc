@@ -19,6 +19,7 @@
 #include "compiler/network/model_program.h"
 #include "compiler/network/on_chip_plan.h"
 #include "compiler/network/pool_placement.h"
+#include "compiler/network/parallel_for.h"
 #include "compiler/network/row_strips.h"
 #include "compiler/qinterp/check.h"
 #include "compiler/schedule/dependencies.h"
@@ -245,7 +246,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   };
   // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted best
   // (Preferred) of the whole graph, the pairs split by default (pointwise producers), and every
-  // pair split, as chains and as pairs.
+  // pair split, as chains and as pairs; each with and without joins' branches.
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(quantized, {});
   const auto split_graph =
@@ -254,27 +255,44 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     NPU_ASSIGN_OR_RETURN(Groups groups, SplitRowStrips(config, strips, options.strip_rows, strip));
     return std::pair<ir::Graph, Groups>(std::move(strips), std::move(groups));
   };
-  NPU_ASSIGN_OR_RETURN(const auto split, split_graph({}));
+  NPU_ASSIGN_OR_RETURN(auto split, split_graph({}));
   if (options.row_strips == RowStrips::kOn) {
     return split.second.empty() ? compile(quantized, {}) : compile(split.first, split.second);
   }
-  StatusOr<CompiledModel> best = compile(quantized, {});
-  std::set<std::vector<std::string>> tried = {{}};  // each variant's groups by name
-  const auto consider = [&](const std::pair<ir::Graph, Groups>& strips) {
+  // The variants, each with other groups (by name) than those before it, compiled side by side
+  // and judged in this order.
+  std::vector<std::pair<ir::Graph, Groups>> variants;
+  variants.emplace_back(quantized.Clone(), Groups{});
+  std::set<std::vector<std::string>> distinct = {{}};
+  const auto add = [&](std::pair<ir::Graph, Groups> strips) {
     std::vector<std::string> names;
     for (const RowStripGroup& g : strips.second) names.push_back(g.name());
-    if (!tried.insert(names).second) return;  // the same groups as a variant before
-    StatusOr<CompiledModel> m = compile(strips.first, strips.second);
-    if (m.ok() && (!best.ok() || Preferred(m->cost, best->cost))) best = std::move(m);
+    if (distinct.insert(names).second) variants.push_back(std::move(strips));
   };
-  consider(split);
+  add(std::move(split));
+  NPU_ASSIGN_OR_RETURN(auto unbranched, split_graph({.branches = false}));
+  add(std::move(unbranched));
   const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);
       })) {
     for (const bool chains : {true, false}) {
-      NPU_ASSIGN_OR_RETURN(const auto all, split_graph({.every_pair = true, .chains = chains}));
-      consider(all);
+      for (const bool branches : {true, false}) {
+        NPU_ASSIGN_OR_RETURN(
+            auto all, split_graph({.every_pair = true, .chains = chains, .branches = branches}));
+        add(std::move(all));
+      }
+    }
+  }
+  std::vector<StatusOr<CompiledModel>> compiled(variants.size(), InvalidArgument("not compiled"));
+  ParallelFor(variants.size(), [&](size_t i) {
+    compiled[i] = variants[i].second.empty() ? compile(quantized, {})
+                                             : compile(variants[i].first, variants[i].second);
+  });
+  StatusOr<CompiledModel> best = std::move(compiled[0]);
+  for (size_t i = 1; i < compiled.size(); ++i) {
+    if (compiled[i].ok() && (!best.ok() || Preferred(compiled[i]->cost, best->cost))) {
+      best = std::move(compiled[i]);
     }
   }
   return best;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -217,7 +218,24 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
 // (tables.back() after it, or null).
 struct Chain {
   std::vector<Node*> nodes, tables;
+  Node* branch = nullptr;  // a join's other operand's convolution, split with it (BranchOf)
 };
+
+// The convolution writing a join's other operand, if it is one whose strips read no rows twice
+// (one kernel row) and whose output, read by the join alone, is too large for a quarter of the
+// SRAM: its strips compute the join's rows of it from row slices of its own input, so it never
+// goes through DRAM either (a bottleneck's downsampling 1x1: resnet50's layer1.0 wrote and read
+// back its 56x56x256 output, 1.6 MB of traffic).
+Node* BranchOf(const ir::Graph& g, const Node& join, int operand, int64_t limit) {
+  const Tensor* t = join.input(1 - operand);
+  Node* p = t->producer();
+  if (p == nullptr || !IsImageConv(*p) || t->users().size() != 1 || g.IsGraphOutput(t) ||
+      Bytes(t) <= limit) {
+    return nullptr;
+  }
+  const RowWindow w(*p);
+  return w.kernel == 1 && w.stride == 1 ? p : nullptr;
+}
 
 // The input rows node `n` reads for its output rows [o0, o1), clipped to its `h` input rows.
 std::pair<int64_t, int64_t> InputRows(const Node& n, int64_t o0, int64_t o1, int64_t h) {
@@ -260,11 +278,22 @@ bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) 
   return true;
 }
 
+// The strip of a join's branch convolution computing the join's rows [r0, r1) of its output.
+Tensor* BranchStrip(ir::Graph& g, const Node& branch, int64_t r0, int64_t r1,
+                    const std::string& tag) {
+  std::vector<Tensor*> in = branch.inputs();
+  const int64_t h = in[0]->shape()[1];
+  const auto [b0, b1] = InputRows(branch, r0, r1, h);
+  in[0] = RowSlice(g, in[0], b0, b1, tag);
+  return StripNode(g, branch, in, tag, r1 - r0, StripAttributes(branch, r0, r1, h));
+}
+
 // Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
 RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   RowStripGroup group;
   group.rows = rows;
   for (const Node* n : c.nodes) group.nodes.push_back(n->name());
+  if (c.branch != nullptr) group.branch = c.branch->name();
   const Node* last = c.tables.back() != nullptr ? c.tables.back() : c.nodes.back();
   Tensor* x = c.nodes[0]->input(0);
   Tensor* y = last->output(0);
@@ -285,9 +314,16 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       std::vector<Tensor*> in = n.inputs();
       const int64_t in_h = in[operand]->shape()[1];
       in[operand] = part;
-      if (IsJoin(n)) in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
+      std::optional<RowStripGroup::Layer> branch;
+      if (IsJoin(n) && c.branch != nullptr) {
+        in[1 - operand] = BranchStrip(g, *c.branch, r0, r1, tag);
+        branch = RowStripGroup::Layer{in[1 - operand]->producer()->name(), r1 - r0, 0};
+      } else if (IsJoin(n)) {
+        in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
+      }
       part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
       layers.push_back({part->producer()->name(), r1 - r0, std::max<int64_t>(0, computed[i] - r0)});
+      if (branch) layers.push_back(*branch);  // last, after the chain's (RowStripGroup::branch)
       computed[i] = r1;
       if (c.tables[i] != nullptr) {
         part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
@@ -306,15 +342,17 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
     if (c.tables[i] != nullptr) g.EraseNode(c.tables[i]);
     g.EraseNode(c.nodes[i]);
   }
+  if (c.branch != nullptr) g.EraseNode(c.branch);
   g.RemoveUnusedTensors();
   g.RenameTensor(whole, name);
   return group;
 }
 
 // The chains the chosen pairs make, in graph order: pairs sharing a node (one's consumer the
-// other's producer) split as one, or with `as_chains` false each run's first, third, ... pair
+// other's producer) split as one, or with options.chains false each run's first, third, ... pair
 // alone.
-std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers, bool as_chains) {
+std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers,
+                          const StripOptions& options, int64_t limit) {
   // Each chosen pair by its producer: the table between them (or null) and its consumer.
   std::map<const Node*, std::pair<Node*, Node*>> pair_from;
   std::vector<Node*> producers;  // in the consumers' (graph) order
@@ -331,12 +369,16 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
     Chain chain{{p}, {}};
     for (Node* n = p; pair_from.contains(n); n = chain.nodes.back()) {
       done.insert(n);
-      if (!as_chains && chain.nodes.size() == 2) break;  // this pair stays whole
+      if (!options.chains && chain.nodes.size() == 2) break;  // this pair stays whole
       const auto [table, next] = pair_from.at(n);
       chain.tables.push_back(table);
       chain.nodes.push_back(next);
     }
     chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
+    const Node& last = *chain.nodes.back();
+    if (options.branches && IsJoin(last)) {
+      chain.branch = BranchOf(g, last, StripOperand(g, last), limit);
+    }
     chains.push_back(std::move(chain));
   }
   return chains;
@@ -344,7 +386,9 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
 
 }  // namespace
 
-std::string RowStripGroup::name() const { return fmt::format("{}", fmt::join(nodes, "+")); }
+std::string RowStripGroup::name() const {
+  return fmt::format("{}{}", fmt::join(nodes, "+"), branch.empty() ? "" : "+" + branch);
+}
 
 bool RowStripGroup::Splits(const std::string& consumer) const {
   return std::find(nodes.begin() + 1, nodes.end(), consumer) != nodes.end();
@@ -387,7 +431,7 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     rows_of[consumer] = {rows, told != strip_rows.end()};
   }
   std::vector<RowStripGroup> split;
-  for (const Chain& chain : Chains(g, consumers, options.chains)) {
+  for (const Chain& chain : Chains(g, consumers, options, limit)) {
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
     // limit unless a tuning told them.
     auto [rows, told] = rows_of.at(chain.nodes.back());

@@ -5,9 +5,11 @@
 // the result, padded only at the image's borders. The consumer is a convolution (an inverted
 // residual's expansion and its depthwise), a max pool (conv1 and its pool), or a residual join
 // (a bottleneck's last 1x1 and the addition of the block's input), whose other operand is
-// sliced to the strip's rows. A lookup table between the two (the quantiser's SiLU or HardSwish
-// after the producer) or after a convolution consumer, read only by the node before it, is
-// applied by each strip to its own rows (and fused into the strip's convolution when lowered).
+// sliced to the strip's rows, or computed by the strip if a 1x1 convolution writes it for the
+// join alone (RowStripGroup::branch). A lookup table between the two (the quantiser's SiLU or
+// HardSwish after the producer) or after a convolution consumer, read only by the node before
+// it, is applied by each strip to its own rows (and fused into the strip's convolution when
+// lowered).
 // The strips' outputs are concatenated along the rows. The intermediate of one strip fits on
 // chip, so it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's
 // consumer with the next strip's producer. The halo rows are computed twice (by both strips they
@@ -52,8 +54,13 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
 // A chain of pairs split into strips: a fused layer group, which reports show as one.
 struct RowStripGroup {
   std::vector<std::string> nodes;  // the chain's node names in order (a pair's producer, consumer)
+  // Ending in a residual join: the convolution writing the join's other operand, if its output
+  // (read by the join alone) is too large for a quarter of the SRAM and its kernel is one row
+  // (a bottleneck's downsampling 1x1): each strip computes its rows of it too, after the chain's
+  // nodes. "" if none.
+  std::string branch;
   int64_t rows = 0;  // the last node's output rows per strip (the last strip may have fewer)
-  // Per strip, in order, its nodes (one per node of the chain).
+  // Per strip, in order, its nodes (one per node of the chain, then the branch's if any).
   struct Layer {
     std::string name;
     int64_t rows = 0;             // its output rows
@@ -62,7 +69,7 @@ struct RowStripGroup {
   std::vector<std::vector<Layer>> strips;
   const std::string& producer() const { return nodes.front(); }
   const std::string& consumer() const { return nodes.back(); }
-  // The nodes' names joined by '+'.
+  // The nodes' names (then the branch's) joined by '+'.
   std::string name() const;
   // Whether pair `consumer` is split by this group (a node after the first).
   bool Splits(const std::string& consumer) const;
@@ -76,6 +83,9 @@ struct StripOptions {
   // split as one. Else the first pair of each such run splits, the one after it stays whole
   // (its producer is gone), and so on.
   bool chains = true;
+  // A chain ending in a residual join splits the convolution writing the join's other operand
+  // too, where RowStripGroup::branch says it may.
+  bool branches = true;
 };
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given

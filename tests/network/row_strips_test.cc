@@ -124,29 +124,46 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
 
 TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
   // expand's 20 x 14 x 32 = 8,960 bytes exceed a quarter of 16 KiB; a join's strip keeps
-  // within a third of that, 1,365 bytes: 3 rows of 448 a strip, 7 strips.
+  // within a third of that, 1,365 bytes: 3 rows of 448 a strip, 7 strips. A projected residual
+  // (the 1x1 downsample's 8,960 bytes, read by the join alone) is the group's branch: each
+  // strip computes its rows of it too, unless told not to (it is then sliced like x).
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
   for (bool project_residual : {false, true}) {
-    SCOPED_TRACE(project_residual);
-    const ir::Graph whole = Bottleneck(project_residual);
-    ir::Graph strips = whole.Clone();
-    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
-    ASSERT_TRUE(split.ok()) << split.status().message();
-    ASSERT_EQ(split->size(), 1u);
-    // The join's first operand written by a pointwise convolution is the strips' producer.
-    EXPECT_EQ((*split)[0].name(), "expand+join");
-    EXPECT_EQ((*split)[0].rows, 3);
-    EXPECT_EQ((*split)[0].strips.size(), 7u);
-    // Each strip slices expand's input and the residual.
-    EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 2 * 7);
-    EXPECT_EQ(Count(strips, ir::OpKind::kFusedAdd), 7);
-    ExpectSameBytes(whole, strips, {1u, 2u});
+    for (bool branches : {true, false}) {
+      SCOPED_TRACE(::testing::Message() << project_residual << branches);
+      const bool branch = project_residual && branches;
+      const ir::Graph whole = Bottleneck(project_residual);
+      ir::Graph strips = whole.Clone();
+      StatusOr<std::vector<RowStripGroup>> split =
+          SplitRowStrips(config, strips, {}, {.branches = branches});
+      ASSERT_TRUE(split.ok()) << split.status().message();
+      ASSERT_EQ(split->size(), 1u);
+      // The join's first operand written by a pointwise convolution is the strips' producer.
+      const RowStripGroup& group = (*split)[0];
+      EXPECT_EQ(group.name(), branch ? "expand+join+downsample" : "expand+join");
+      EXPECT_EQ(group.branch, branch ? "downsample" : "");
+      EXPECT_EQ(group.rows, 3);
+      ASSERT_EQ(group.strips.size(), 7u);
+      EXPECT_EQ(group.strips[1].size(), branch ? 3u : 2u);
+      if (branch) {
+        EXPECT_EQ(group.strips[1][2].name, "downsample#strip1");
+        EXPECT_EQ(group.strips[1][2].rows, 3);
+        EXPECT_EQ(group.strips[1][2].recomputed_rows, 0);
+      }
+      // Each strip slices expand's input and the residual (or, with the branch, its input).
+      EXPECT_EQ(Count(strips, ir::OpKind::kSlice), 2 * 7);
+      EXPECT_EQ(Count(strips, ir::OpKind::kFusedAdd), 7);
+      EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv),
+                2 + 7 + (project_residual ? (branch ? 7 : 1) : 0));
+      ExpectSameBytes(whole, strips, {1u, 2u});
+    }
     CompileOptions on;
     on.row_strips = CompileOptions::RowStrips::kOn;
-    const CompiledModel m = ExpectBitExact(whole, config, 2, on);
-    int joins = 0;
-    for (const ModelLayer& l : m.layers) joins += l.fused_group == "expand+join";
-    EXPECT_EQ(joins, 2 * 7);
+    const CompiledModel m = ExpectBitExact(Bottleneck(project_residual), config, 2, on);
+    const std::string group = project_residual ? "expand+join+downsample" : "expand+join";
+    int in_group = 0;
+    for (const ModelLayer& l : m.layers) in_group += l.fused_group == group;
+    EXPECT_EQ(in_group, (project_residual ? 3 : 2) * 7);
   }
   // The next block's residual is rows of this one's strips: the strips still write their rows
   // of the sum in place (no copy, no concatenation left on the control core), and the second
