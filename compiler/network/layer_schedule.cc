@@ -37,10 +37,17 @@ CopyTiling CopyResidency(const LayerResidency& r) {
 }
 
 // Whether a depthwise convolution (which may run as DWCONVs on the vector unit) reads `layer`'s
-// output. Other readers on the vector unit (a residual add, a pool) gained nothing from row
-// bands and cost resnet50 3.4 % (4,305,230 -> 4,449,557 cycles, full-size export, default config).
+// output, or a channel shuffle's window (lower/shuffle_windows.h) reads the buffer it writes
+// (shufflenet_v2's units write a concatenation's slice that the next unit's windows read).
+// Other readers on the vector unit (a residual add, a pool) gained nothing from row bands and
+// cost resnet50 3.4 % (4,305,230 -> 4,449,557 cycles, full-size export, default config).
 bool ReadByDepthwise(const Network& net, const NetLayer& layer) {
+  const int buffer = net.value(layer.output).buffer;
   return std::any_of(net.layers.begin(), net.layers.end(), [&](const NetLayer& reader) {
+    if (reader.op == "channel_shuffle") {
+      return std::any_of(reader.inputs.begin(), reader.inputs.end(),
+                         [&](int v) { return net.value(v).buffer == buffer; });
+    }
     return reader.op == "depthwise_conv2d" &&
            std::find(reader.inputs.begin(), reader.inputs.end(), layer.output) !=
                reader.inputs.end();
