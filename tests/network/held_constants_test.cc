@@ -12,16 +12,6 @@
 namespace npu::compiler::testing {
 namespace {
 
-// x (24 x 16 x 8) -> 3x3 to 16 -> 3x3 to 16 -> 3x3 max pool: on 16 KiB of SRAM both
-// intermediates (6 KiB) exceed a quarter of it, so the three layers split as one chain.
-ir::Graph TwoConvolutionsAndAPool() {
-  QuantGraphBuilder b("held", 23);
-  ir::Tensor* x = b.Input("x", 24, 16, 8);
-  const ConvSpec conv3x3 = {
-      .out_c = 16, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .activation = "relu"};
-  ir::Tensor* t = b.Conv(b.Conv(x, "conv_a", conv3x3), "conv_b", conv3x3);
-  return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
-}
 
 CompileOptions Strips(bool hold) {
   CompileOptions o;
@@ -52,7 +42,9 @@ uint64_t ConstantBytesLoaded(const CompiledModel& m, const ModelLayer& l) {
 
 TEST(HeldConstants, StripsOfANodeLoadItsWeightsAndRecordsOnce) {
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
-  const ir::Graph whole = TwoConvolutionsAndAPool();
+  // On 16 KiB of SRAM both intermediates (6 KiB) exceed a quarter of it: the three layers split
+  // as one chain.
+  const ir::Graph whole = TwoConvolutionsAndAPool("held", 23, 8, 16);
   const CompiledModel held = ExpectBitExact(whole, config, 2, Strips(true));
   StatusOr<CompiledModel> loading = CompileModel(config, whole, Strips(false));
   ASSERT_TRUE(loading.ok()) << loading.status().message();

@@ -278,4 +278,14 @@ ir::Graph QuantGraphBuilder::Finish(const std::vector<ir::Tensor*>& outputs) {
   return std::move(g_);
 }
 
+ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_t in_c,
+                                  int64_t out_c) {
+  QuantGraphBuilder b(name, seed);
+  ir::Tensor* x = b.Input("x", 24, 16, in_c);
+  const ConvSpec conv3x3 = {
+      .out_c = out_c, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .activation = "relu"};
+  ir::Tensor* t = b.Conv(b.Conv(x, "conv_a", conv3x3), "conv_b", conv3x3);
+  return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
+}
+
 }  // namespace npu::compiler::testing

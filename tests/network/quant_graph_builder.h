@@ -79,4 +79,9 @@ class QuantGraphBuilder {
   std::mt19937 rng_;
 };
 
+// x (24 x 16 x in_c) -> 3x3 conv_a to out_c -> 3x3 conv_b to out_c (both padded, ReLU) -> 3x3
+// max pool `pool` at stride 2: a stem whose two pairs row strips split as one chain.
+ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_t in_c,
+                                  int64_t out_c);
+
 }  // namespace npu::compiler::testing

@@ -328,24 +328,15 @@ TEST(RowStrips, WindowedProducersAndMaxPoolsSplitWithTheirHalos) {
   }
 }
 
-// x (24 x 16 x 3) -> 3x3 convolution to 32 -> 3x3 convolution to 32 -> 3x3 stride-2 max pool,
-// all padded: inception_v3's stem, whose two intermediates both exceed a quarter of the SRAM.
-ir::Graph TwoConvolutionsAndAPool() {
-  QuantGraphBuilder b("stem2", 17);
-  ir::Tensor* x = b.Input("x", 24, 16, 3);
-  const ConvSpec conv3x3 = {
-      .out_c = 32, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .activation = "relu"};
-  ir::Tensor* t = b.Conv(b.Conv(x, "conv_a", conv3x3), "conv_b", conv3x3);
-  return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
-}
-
 TEST(RowStrips, PairsSharingALayerSplitAsOneChain) {
   // conv_a -> conv_b and conv_b -> pool share conv_b: one group of the three layers, in strips
   // of the pool's rows. The pool's pair alone would take 3 rows a strip (conv_b's 7 of 512 bytes
   // within a quarter of 16 KiB), but conv_a's 9 rows would not fit: 2 pool rows a strip (conv_b's
   // 5 rows, conv_a's 7), 6 strips.
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
-  const ir::Graph whole = TwoConvolutionsAndAPool();
+  // x (24 x 16 x 3) -> 3x3 convolution to 32 -> 3x3 convolution to 32 -> 3x3 stride-2 max pool,
+  // all padded: inception_v3's stem, whose two intermediates both exceed a quarter of the SRAM.
+  const ir::Graph whole = TwoConvolutionsAndAPool("stem2", 17, 3, 32);
   const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
   ASSERT_EQ(pairs.size(), 2u);
   EXPECT_EQ(pairs[1].consumer, "pool");
