@@ -95,9 +95,11 @@ Holding HoldConstants(const spec::NpuConfig& config, const Network& net,
       candidates.push_back(*std::move(c));
     }
   }
-  std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    return a.Saved() > b.Saved() || (a.Saved() == b.Saved() && a.layers[0] < b.layers[0]);
-  });
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate& a, const Candidate& b) {
+                     return a.Saved() > b.Saved() ||
+                            (a.Saved() == b.Saved() && a.layers[0] < b.layers[0]);
+                   });
   const uint64_t sram = config.sram().size_bytes(), stripe = StripeBytes(config);
   std::vector<uint64_t> held(net.layers.size(), 0);  // per layer: the regions alive there
   for (Candidate& c : candidates) {

@@ -55,11 +55,14 @@ std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const ConvLayer& 
   return out;
 }
 
-// Layers with a convolution tiling, the largest gap between prediction and roofline first.
+// Layers with a convolution tiling, the largest gap between prediction and roofline first; not
+// a strip reusing held constants, whose tiling the on-chip plan searches again in the first
+// strip's channel tiles whatever it is told (held_constants.h).
 std::vector<size_t> SearchOrder(const CompiledModel& m) {
   std::vector<size_t> order;
   for (size_t i = 0; i < m.layers.size(); ++i) {
-    if (m.layers[i].conv_tiling) order.push_back(i);
+    const std::optional<ConvTiling>& t = m.layers[i].conv_tiling;
+    if (t && t->held != HeldConstants::kReuses) order.push_back(i);
   }
   auto gap = [&](size_t i) {
     const ModelLayer& l = m.layers[i];
