@@ -206,7 +206,6 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
   mem.arena_bytes = dram.arena_bytes;
   mem.arena_lower_bound = dram.arena_lower_bound;
   mem.sram_peak = chip.sram_peak;
-  mem.prefetch = chip.prefetch;
   mem.prefetched = chip.prefetched;
   mem.evicted = chip.evicted;
   for (size_t r = 0; r < chip.held_regions.size(); ++r) {
@@ -262,7 +261,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // The variants, each with other groups (by name) than those before it, compiled side by side
   // and judged in this order.
   std::vector<std::pair<ir::Graph, Groups>> variants;
-  variants.emplace_back(quantized.Clone(), Groups{});
+  variants.emplace_back(ir::Graph(), Groups{});  // compiles `quantized` itself (below)
   std::set<std::vector<std::string>> distinct = {{}};
   const auto add = [&](std::pair<ir::Graph, Groups> strips) {
     std::vector<std::string> names;

@@ -91,7 +91,6 @@ struct MemoryPlan {
   uint64_t arena_bytes = 0;        // peak of the activation arena
   uint64_t arena_lower_bound = 0;  // most bytes of off-chip buffers alive at once
   uint64_t sram_peak = 0;          // highest SRAM byte used + 1
-  bool prefetch = false;
   int prefetched = 0;  // layers whose scratch is allocated from the layer before on
   int elementwise_in_place = 0, evicted = 0;
   // Per node of a fused layer group whose strips hold its weights and records in SRAM

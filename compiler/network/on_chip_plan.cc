@@ -249,7 +249,6 @@ class Planner {
     plan.schedules = std::move(schedules);
     plan.prefetched = int(std::count(prefetch.begin() + (prefetch.empty() ? 0 : 1),
                                      prefetch.end(), true));
-    plan.prefetch = plan.prefetched > 0;
     plan.sram_peak = placed.peak;
     plan.evicted = evicted;
     return plan;

@@ -49,8 +49,8 @@ struct OnChipPlan {
   std::vector<HeldRegion> held_regions;  // nodes whose strips hold their constants (as placed:
   std::vector<uint64_t> held_addr;       // from `first`, which may be earlier than the strip's)
   std::vector<uint64_t> sram_in_use;     // per layer: bytes allocated while it runs
-  bool prefetch = false;  // some layer's scratch allocated from the previous layer on
-  int prefetched = 0;     // layers whose scratch is (AllocateEarly may place more earlier still)
+  int prefetched = 0;  // layers whose scratch is allocated from the previous layer on
+                       // (AllocateEarly may place more, and earlier still)
   uint64_t sram_peak = 0;                // highest SRAM byte used + 1
   int evicted = 0;                       // buffers sent back to DRAM by step 3
 };
