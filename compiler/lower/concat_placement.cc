@@ -225,6 +225,7 @@ class Placer {
       net_.buffers[x.buffer] = NetBuffer{};
       x.buffer = target;
       x.channel_offset = offset;
+      x.byte_offset = out.byte_offset;  // the output's rows: an outer concatenation's part
       offset += x.c;
     }
     if (net_.buffers[target].pixel_channels == 0) net_.buffers[target].pixel_channels = out.c;
@@ -238,7 +239,10 @@ class Placer {
     uint32_t offset = first.channel_offset;
     for (int v : l.inputs) {
       const ActivationValue& x = net_.value(v);
-      if (x.buffer != first.buffer || x.channel_offset != offset) return false;
+      if (x.buffer != first.buffer || x.channel_offset != offset ||
+          x.byte_offset != first.byte_offset) {
+        return false;
+      }
       offset += x.c;
     }
     if (!OutputMayStride(concat)) return false;
@@ -246,6 +250,7 @@ class Placer {
     net_.buffers[out.buffer] = NetBuffer{};
     out.buffer = first.buffer;
     out.channel_offset = first.channel_offset;
+    out.byte_offset = first.byte_offset;
     return true;
   }
 

@@ -12,6 +12,7 @@
 #include "compiler/codegen/program_builder.h"
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_graph.h"
+#include "compiler/network/channel_groups.h"
 #include "compiler/network/dram_plan.h"
 #include "compiler/network/group_packing.h"
 #include "compiler/network/layer_emission.h"
@@ -230,46 +231,59 @@ bool Preferred(const CostEstimate& a, const CostEstimate& b) {
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
                                      const CompileOptions& options) {
-  using Groups = std::vector<RowStripGroup>;
+  // A graph with fused layer groups: its row strips' and its channel groups'.
+  struct Fused {
+    ir::Graph graph;
+    std::vector<RowStripGroup> strips;
+    std::vector<ChannelGroupSplit> channels;
+    bool empty() const { return strips.empty() && channels.empty(); }
+  };
   // 1. Validate, lower.
   NPU_TRY(spec::Validate(config));
   NPU_TRY(qinterp::CheckQuantizedGraph(quantized).WithContext("the quantised graph"));
-  const auto compile = [&](const ir::Graph& graph, const Groups& groups) -> StatusOr<CompiledModel> {
+  // `fused`, or `quantized` itself if it has no groups.
+  const auto compile = [&](const Fused& fused) -> StatusOr<CompiledModel> {
     NPU_ASSIGN_OR_RETURN(Network network,
-                         LowerGraph(graph, {options.cpu_fallback, options.cpu_ops,
-                                            config.act().norm_dividers() > 0}));
-    MarkFusedGroups(groups, network);
+                         LowerGraph(fused.empty() ? quantized : fused.graph,
+                                    {options.cpu_fallback, options.cpu_ops,
+                                     config.act().norm_dividers() > 0}));
+    MarkFusedGroups(fused.strips, network);
     StatusOr<CompiledModel> m = CompileNetwork(config, std::move(network), options);
-    if (m.ok()) m->row_strip_groups = groups;
+    if (m.ok()) {
+      m->row_strip_groups = fused.strips;
+      m->channel_groups = fused.channels;
+    }
     return m;
   };
   // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted best
   // (Preferred) of the whole graph, the pairs split by default (pointwise producers), and every
   // pair split, as chains and as pairs; each with and without joins' branches.
   using RowStrips = CompileOptions::RowStrips;
-  if (options.row_strips == RowStrips::kOff) return compile(quantized, {});
-  const auto split_graph =
-      [&](const StripOptions& strip) -> StatusOr<std::pair<ir::Graph, Groups>> {
-    ir::Graph strips = quantized.Clone();
-    NPU_ASSIGN_OR_RETURN(Groups groups, SplitRowStrips(config, strips, options.strip_rows, strip));
-    return std::pair<ir::Graph, Groups>(std::move(strips), std::move(groups));
+  if (options.row_strips == RowStrips::kOff) return compile(Fused());
+  // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole.
+  const auto split_graph = [&](const StripOptions& strip) -> StatusOr<Fused> {
+    Fused fused;
+    fused.graph = quantized.Clone();
+    NPU_ASSIGN_OR_RETURN(fused.strips,
+                         SplitRowStrips(config, fused.graph, options.strip_rows, strip));
+    NPU_ASSIGN_OR_RETURN(fused.channels, SplitChannelGroups(config, fused.graph));
+    return fused;
   };
-  NPU_ASSIGN_OR_RETURN(auto split, split_graph({}));
-  if (options.row_strips == RowStrips::kOn) {
-    return split.second.empty() ? compile(quantized, {}) : compile(split.first, split.second);
-  }
+  NPU_ASSIGN_OR_RETURN(Fused split, split_graph({}));
+  if (options.row_strips == RowStrips::kOn) return compile(split);
   // The variants, each with other groups (by name) than those before it, compiled side by side
   // and judged in this order.
-  std::vector<std::pair<ir::Graph, Groups>> variants;
-  variants.emplace_back(ir::Graph(), Groups{});  // compiles `quantized` itself (below)
+  std::vector<Fused> variants;
+  variants.emplace_back();  // compiles `quantized` itself
   std::set<std::vector<std::string>> distinct = {{}};
-  const auto add = [&](std::pair<ir::Graph, Groups> strips) {
+  const auto add = [&](Fused fused) {
     std::vector<std::string> names;
-    for (const RowStripGroup& g : strips.second) names.push_back(g.name());
-    if (distinct.insert(names).second) variants.push_back(std::move(strips));
+    for (const RowStripGroup& g : fused.strips) names.push_back(g.name());
+    for (const ChannelGroupSplit& g : fused.channels) names.push_back(g.depthwise + "#channels");
+    if (distinct.insert(names).second) variants.push_back(std::move(fused));
   };
   add(std::move(split));
-  NPU_ASSIGN_OR_RETURN(auto unbranched, split_graph({.branches = false}));
+  NPU_ASSIGN_OR_RETURN(Fused unbranched, split_graph({.branches = false}));
   add(std::move(unbranched));
   const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
@@ -278,15 +292,14 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     for (const bool chains : {true, false}) {
       for (const bool branches : {true, false}) {
         NPU_ASSIGN_OR_RETURN(
-            auto all, split_graph({.every_pair = true, .chains = chains, .branches = branches}));
+            Fused all, split_graph({.every_pair = true, .chains = chains, .branches = branches}));
         add(std::move(all));
       }
     }
   }
   std::vector<StatusOr<CompiledModel>> compiled(variants.size(), InvalidArgument("not compiled"));
   ParallelFor(variants.size(), [&](size_t i) {
-    compiled[i] = variants[i].second.empty() ? compile(quantized, {})
-                                             : compile(variants[i].first, variants[i].second);
+    compiled[i] = compile(variants[i]);
   });
   StatusOr<CompiledModel> best = std::move(compiled[0]);
   for (size_t i = 1; i < compiled.size(); ++i) {

@@ -4,7 +4,8 @@
 //   platform::RunBinary(config, spec::SealProgram(m->program), {input_i8}, {});
 //
 //   1. Validate the config; split expansions too large for SRAM into row strips (row_strips.h:
-//      by default the network is compiled with and without them and the faster kept); lower the
+//      by default the network is compiled with and without them and the faster kept), then the
+//      pairs strips leave whole into channel groups (channel_groups.h); lower the
 //      graph to NPU and CPU layers (compiler/lower): what neither runs is one error listing it;
 //      decompositions and CPU placements are noted per layer.
 //   1c. Pack a grouped convolution's groups side by side on the array's columns (group_packing.h).
@@ -35,6 +36,7 @@
 #include "compiler/cost/cost_model.h"
 #include "compiler/ir/graph.h"
 #include "compiler/lower/network.h"
+#include "compiler/network/channel_groups.h"
 #include "compiler/network/layer_schedule.h"
 #include "compiler/network/row_strips.h"
 #include "hw/spec/binary.pb.h"
@@ -110,6 +112,7 @@ struct CompiledModel {
   uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
   uint64_t roofline_cycles = 0;       // sum of the layers'
   std::vector<RowStripGroup> row_strip_groups;  // pairs and chains compiled as row strips
+  std::vector<ChannelGroupSplit> channel_groups;  // pairs compiled as channel groups
 };
 
 // Of two compiles of a network (row-strip variants), whether `a` is preferred to `b`: the faster,

@@ -11,32 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "compiler/network/fusion_nodes.h"
+
 namespace npu::compiler {
 namespace {
 
 using ir::Node;
 using ir::OpKind;
 using ir::Tensor;
-
-// An int8 NHWC [1, H, W, C] activation.
-bool IsImage(const Tensor* t) {
-  return t != nullptr && t->dtype() == ir::DType::kInt8 && t->layout() == ir::Layout::kNHWC &&
-         t->shape().size() == 4 && t->shape()[0] == 1;
-}
-
-// What a strip's intermediate may take: the rest is for the layers' other operands.
-int64_t QuarterOfSram(const spec::NpuConfig& config) {
-  return int64_t{config.sram().size_bytes()} / 4;
-}
-
-int64_t Bytes(const Tensor* t) { return ir::NumElements(t->shape()); }
-
-// A convolution of an image: a strip's producer.
-bool IsImageConv(const Node& n) {
-  return n.kind() == OpKind::kFusedConv && n.num_inputs() >= 2 &&
-         n.attrs().GetInts("kernel_shape", {}).size() == 2 && IsImage(n.input(0)) &&
-         IsImage(n.output(0));
-}
 
 // A 1x1, stride-1, unpadded convolution: its output rows are its input rows one to one.
 bool IsPointwise(const Node& n) {
@@ -95,32 +77,6 @@ bool IsStripConsumer(const Node& n) {
   return IsImageConv(n) || (n.kind() == OpKind::kMaxPool && IsImage(n.input(0))) || IsJoin(n);
 }
 
-// The convolution writing `t`, directly or through a lookup table that alone reads its output
-// (the quantiser's SiLU or HardSwish, `*table`): a strip applies the table to its own rows.
-// Null if neither.
-Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table = nullptr) {
-  Node* p = t->producer();
-  Node* lut = nullptr;
-  if (p != nullptr && p->kind() == OpKind::kLut) {
-    const Tensor* in = p->input(0);
-    if (in->users().size() != 1 || g.IsGraphOutput(in)) return nullptr;
-    lut = p;
-    p = in->producer();
-  }
-  if (p == nullptr || !IsImageConv(*p)) return nullptr;
-  if (table != nullptr) *table = lut;
-  return p;
-}
-
-// The lookup table that alone reads a convolution consumer's output: a strip applies it too,
-// as the convolution's ACTs would (lowering fuses a table into the convolution it follows).
-Node* TableAfter(const ir::Graph& g, const Node& consumer) {
-  const Tensor* y = consumer.output(0);
-  if (!IsImageConv(consumer) || y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
-  Node* u = y->users()[0];
-  return u->kind() == OpKind::kLut ? u : nullptr;
-}
-
 // The consumer's operand a strip's producer writes: a convolution's or pool's input; a join's
 // first operand written by a convolution (the other is sliced to the strip's rows). -1 if none.
 int StripOperand(const ir::Graph& g, const Node& consumer) {
@@ -139,7 +95,7 @@ bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
   return ConvWriting(g, t) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
-         t->users().size() == 1 && !g.IsGraphOutput(t) && Bytes(t) > limit;
+         t->users().size() == 1 && !g.IsGraphOutput(t) && ImageBytes(t) > limit;
 }
 
 Tensor* Like(Node* node, const Tensor* model, ir::Shape shape) {
@@ -230,7 +186,7 @@ Node* BranchOf(const ir::Graph& g, const Node& join, int operand, int64_t limit)
   const Tensor* t = join.input(1 - operand);
   Node* p = t->producer();
   if (p == nullptr || !IsImageConv(*p) || t->users().size() != 1 || g.IsGraphOutput(t) ||
-      Bytes(t) <= limit) {
+      ImageBytes(t) <= limit) {
     return nullptr;
   }
   const RowWindow w(*p);

@@ -38,6 +38,17 @@ std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t s
   return inputs;
 }
 
+void ExpectSameBytes(const ir::Graph& whole, const ir::Graph& rewritten,
+                     std::initializer_list<uint32_t> seeds) {
+  for (uint32_t seed : seeds) {
+    const auto inputs = RandomInputs(whole, seed);
+    auto a = qinterp::InterpretQuantized(whole, inputs);
+    auto b = qinterp::InterpretQuantized(rewritten, inputs);
+    ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
+    EXPECT_EQ(*a, *b) << "seed " << seed;
+  }
+}
+
 namespace {
 
 // Runs `compiled` on the functional executor in stream order and `random_orders` token-legal

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,11 @@ const ModelLayer& LayerNamed(const CompiledModel& m, const std::string& name);
 
 // One seeded int8 buffer per graph input.
 std::vector<std::vector<int8_t>> RandomInputs(const ir::Graph& graph, uint32_t seed);
+
+// EXPECTs the integer reference to give graph `rewritten` the bytes of `whole`, on each seed's
+// inputs (a rewrite that should be exact: row strips, channel groups).
+void ExpectSameBytes(const ir::Graph& whole, const ir::Graph& rewritten,
+                     std::initializer_list<uint32_t> seeds);
 
 // Compiles `graph` for `config` (EXPECTs success), checks the token protocol, runs it on the
 // functional executor in stream order and in `random_orders` token-legal random orders, and

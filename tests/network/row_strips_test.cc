@@ -55,18 +55,6 @@ ir::Graph Bottleneck(bool project_residual = false, int blocks = 1) {
   return b.Finish({x});
 }
 
-// The integer reference gives the split graph the whole one's bytes, on each seed's inputs.
-void ExpectSameBytes(const ir::Graph& whole, const ir::Graph& split,
-                     std::initializer_list<uint32_t> seeds) {
-  for (uint32_t seed : seeds) {
-    const auto inputs = RandomInputs(whole, seed);
-    auto a = qinterp::InterpretQuantized(whole, inputs);
-    auto b = qinterp::InterpretQuantized(split, inputs);
-    ASSERT_TRUE(a.ok() && b.ok()) << (a.ok() ? b.status().message() : a.status().message());
-    EXPECT_EQ(*a, *b) << "seed " << seed;
-  }
-}
-
 int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
 
 TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {

@@ -1,0 +1,163 @@
+// Channel groups (channel_groups.h).
+#include "compiler/network/channel_groups.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/network/fusion_nodes.h"
+
+namespace npu::compiler {
+namespace {
+
+using ir::Node;
+using ir::OpKind;
+using ir::Tensor;
+
+// A convolution, the table after it (or null), its depthwise convolution and the table after
+// that (or null).
+struct Pair {
+  Node *conv, *table, *depthwise, *table_after;
+};
+
+bool ConstantOperands(const Node& n) {
+  return n.num_inputs() == 3 && n.input(1)->is_constant() && n.input(2)->is_constant();
+}
+
+std::optional<Pair> PairEndingAt(const ir::Graph& g, Node& depthwise, int64_t limit) {
+  if (!IsDepthwiseConv(depthwise) || !ConstantOperands(depthwise)) return std::nullopt;
+  const Tensor* t = depthwise.input(0);
+  Node* table = nullptr;
+  Node* conv = ConvWriting(g, t, &table);
+  if (conv == nullptr || conv->attrs().GetInt("group", 1) != 1 || !ConstantOperands(*conv) ||
+      t->users().size() != 1 || g.IsGraphOutput(t) || ImageBytes(t) <= limit ||
+      ImageBytes(conv->input(0)) > limit) {
+    return std::nullopt;
+  }
+  return Pair{conv, table, &depthwise, TableAfter(g, depthwise)};
+}
+
+// Per group, its channels: as few groups as keep a group's intermediate within `limit`, each of
+// a multiple of `unit` channels (the last the rest). Empty if one group of `unit` exceeds it.
+std::vector<int64_t> GroupChannels(const Tensor* intermediate, int64_t unit, int64_t limit) {
+  const ir::Shape& s = intermediate->shape();
+  const int64_t plane = s[1] * s[2], channels = s[3];
+  for (int64_t groups = 2; groups <= channels; ++groups) {
+    const int64_t per = (channels + groups - 1) / groups;
+    const int64_t group = (per + unit - 1) / unit * unit;
+    if (group * plane > limit) continue;
+    if (group >= channels) return {};
+    std::vector<int64_t> sizes;
+    for (int64_t c = 0; c < channels; c += group) sizes.push_back(std::min(group, channels - c));
+    return sizes;
+  }
+  return {};
+}
+
+// A constant holding outer rows [o0, o1) of constant `c` (a weight's output channels, a bias's
+// values), with its per-channel quantisation along them.
+Tensor* OuterRows(ir::Graph& g, const Tensor* c, int64_t o0, int64_t o1, const std::string& tag) {
+  const size_t per = c->bytes().size() / size_t(c->shape()[0]);
+  ir::Shape shape = c->shape();
+  shape[0] = o1 - o0;
+  Tensor* t = g.AddConstant<int8_t>(g.UniqueName(c->name() + tag), shape, {});
+  t->set_bytes(c->dtype(), std::vector<uint8_t>(c->bytes().begin() + o0 * per,
+                                                c->bytes().begin() + o1 * per));
+  t->set_layout(c->layout());
+  t->quant() = c->quant();
+  ir::QuantParams& q = t->quant();
+  if (q.axis == 0 && int64_t(q.scale.size()) == c->shape()[0]) {
+    q.scale.assign(c->quant().scale.begin() + o0, c->quant().scale.begin() + o1);
+    if (int64_t(q.zero_point.size()) == c->shape()[0]) {
+      q.zero_point.assign(c->quant().zero_point.begin() + o0, c->quant().zero_point.begin() + o1);
+    }
+  }
+  return t;
+}
+
+// A node's output like `model`'s, with `channels` channels.
+Tensor* LikeWithChannels(Node* node, const Tensor* model, int64_t channels) {
+  Tensor* t = node->output(0);
+  t->set_dtype(model->dtype());
+  t->set_layout(model->layout());
+  ir::Shape shape = model->shape();
+  shape[3] = channels;
+  t->set_shape(std::move(shape));
+  t->quant() = model->quant();
+  return t;
+}
+
+// Convolution `conv`'s output channels [c0, c1) from `x`: its weights, bias and per-channel
+// requantisation cut to them (a depthwise convolution's groups too).
+Tensor* ConvChannels(ir::Graph& g, const Node& conv, Tensor* x, int64_t c0, int64_t c1,
+                     const std::string& tag) {
+  ir::Attributes attrs = conv.attrs();
+  for (const char* name : {"multiplier", "shift"}) {
+    const std::vector<int64_t> v = attrs.GetInts(name, {});
+    if (!v.empty()) attrs.Set(name, std::vector<int64_t>(v.begin() + c0, v.begin() + c1));
+  }
+  if (IsDepthwiseConv(conv)) attrs.Set("group", c1 - c0);
+  Node* n = g.AddNode(conv.kind(), g.UniqueName(conv.name() + tag),
+                      {x, OuterRows(g, conv.input(1), c0, c1, tag),
+                       OuterRows(g, conv.input(2), c0, c1, tag)},
+                      {g.UniqueName(conv.output(0)->name() + tag)}, std::move(attrs));
+  return LikeWithChannels(n, conv.output(0), c1 - c0);
+}
+
+// Table `table` (or none) applied to `x`.
+Tensor* Tabled(ir::Graph& g, const Node* table, Tensor* x, const std::string& tag) {
+  if (table == nullptr) return x;
+  Node* n = g.AddNode(table->kind(), g.UniqueName(table->name() + tag), {x},
+                      {g.UniqueName(table->output(0)->name() + tag)}, table->attrs());
+  return LikeWithChannels(n, table->output(0), x->shape()[3]);
+}
+
+// Replaces the pair by its groups, their outputs concatenated along the channels.
+void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
+  const Node* last = p.table_after != nullptr ? p.table_after : p.depthwise;
+  Tensor* y = last->output(0);
+  std::vector<Tensor*> parts;
+  int64_t c0 = 0;
+  for (size_t k = 0; k < channels.size(); ++k) {
+    const std::string tag = fmt::format("#ch{}", k);
+    const int64_t c1 = c0 + channels[k];
+    Tensor* t = Tabled(g, p.table, ConvChannels(g, *p.conv, p.conv->input(0), c0, c1, tag), tag);
+    parts.push_back(Tabled(g, p.table_after, ConvChannels(g, *p.depthwise, t, c0, c1, tag), tag));
+    c0 = c1;
+  }
+  ir::Attributes concat;
+  concat.Set("axis", int64_t{3});
+  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(p.depthwise->name() + "#channels"),
+                           parts, {g.UniqueName(y->name() + "#channels")}, std::move(concat));
+  Tensor* whole = LikeWithChannels(joined, y, y->shape()[3]);
+  const std::string name = y->name();
+  g.ReplaceAllUsesWith(y, whole);
+  for (Node* n : {p.table_after, p.depthwise, p.table, p.conv}) {
+    if (n != nullptr) g.EraseNode(n);
+  }
+  g.RemoveUnusedTensors();
+  g.RenameTensor(whole, name);
+}
+
+}  // namespace
+
+StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
+                                                            ir::Graph& g) {
+  const int64_t limit = QuarterOfSram(config), unit = int64_t{config.mac().cols()};
+  std::vector<ChannelGroupSplit> split;
+  for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
+    const std::optional<Pair> pair = PairEndingAt(g, *n, limit);
+    if (!pair) continue;
+    const std::vector<int64_t> channels = GroupChannels(pair->depthwise->input(0), unit, limit);
+    if (channels.empty()) continue;
+    split.push_back({pair->conv->name(), pair->depthwise->name(), channels});
+    Split(g, *pair, channels);
+  }
+  if (!split.empty()) NPU_TRY(g.SortTopologically());
+  return split;
+}
+
+}  // namespace npu::compiler

@@ -1,0 +1,42 @@
+// Fused layer groups in channel groups (issue 15), where row strips do not pay: a convolution
+// whose output is too large to stay in SRAM (over a quarter of it), read only by a depthwise
+// convolution, splits with it into groups of channels. Group k's convolution computes its output
+// channels from the whole input (which stays on chip: every group reads it), and its depthwise
+// convolution filters just those channels (a depthwise channel reads only its own), so the
+// intermediate never goes through DRAM and, unlike row strips, nothing is computed twice. Row
+// strips serve most such pairs (an inverted residual's expansion and depthwise); the pairs they
+// leave whole are those whose strips would compute the window's halo rows many times over
+// (row_strips.cc, kMaxDefaultRecompute): lraspp's dilated 5x5 depthwise layers at 33x33, whose
+// 33x33x960 expansions each made three trips through DRAM (written, read by the depthwise with
+// its halos twice over). A lookup table after either convolution splits with it. The depthwise
+// outputs are concatenated along the channels: placement (concat_placement.h) has each write its
+// channel slice, no copy.
+//
+// Exact: every channel is computed from the same inputs with the same integer arithmetic, so the
+// rewritten graph gives the original's bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/graph.h"
+#include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
+
+namespace npu::compiler {
+
+// A convolution and its depthwise convolution split into channel groups.
+struct ChannelGroupSplit {
+  std::string conv, depthwise;    // the pair's node names
+  std::vector<int64_t> channels;  // per group, in order, its channels
+};
+
+// Splits every such pair the graph has (call it after row strips: the pairs they split are gone)
+// whose convolution's input takes at most a quarter of the SRAM, into as few groups as keep a
+// group's intermediate within a quarter of the SRAM, each of a multiple of the array's columns
+// channels (the last may have fewer). A pair whose groups would not fit stays whole.
+StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
+                                                            ir::Graph& g);
+
+}  // namespace npu::compiler

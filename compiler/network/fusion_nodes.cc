@@ -1,0 +1,54 @@
+// Nodes of fused layer groups (fusion_nodes.h).
+#include "compiler/network/fusion_nodes.h"
+
+namespace npu::compiler {
+
+using ir::Node;
+using ir::OpKind;
+using ir::Tensor;
+
+bool IsImage(const Tensor* t) {
+  return t != nullptr && t->dtype() == ir::DType::kInt8 && t->layout() == ir::Layout::kNHWC &&
+         t->shape().size() == 4 && t->shape()[0] == 1;
+}
+
+int64_t ImageBytes(const Tensor* t) { return ir::NumElements(t->shape()); }
+
+int64_t QuarterOfSram(const spec::NpuConfig& config) {
+  return int64_t{config.sram().size_bytes()} / 4;
+}
+
+bool IsImageConv(const Node& n) {
+  return n.kind() == OpKind::kFusedConv && n.num_inputs() >= 2 &&
+         n.attrs().GetInts("kernel_shape", {}).size() == 2 && IsImage(n.input(0)) &&
+         IsImage(n.output(0));
+}
+
+bool IsDepthwiseConv(const Node& n) {
+  if (!IsImageConv(n)) return false;
+  const int64_t c = n.input(0)->shape()[3];
+  return c > 1 && n.attrs().GetInt("group", 1) == c && n.output(0)->shape()[3] == c;
+}
+
+Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table) {
+  Node* p = t->producer();
+  Node* lut = nullptr;
+  if (p != nullptr && p->kind() == OpKind::kLut) {
+    const Tensor* in = p->input(0);
+    if (in->users().size() != 1 || g.IsGraphOutput(in)) return nullptr;
+    lut = p;
+    p = in->producer();
+  }
+  if (p == nullptr || !IsImageConv(*p)) return nullptr;
+  if (table != nullptr) *table = lut;
+  return p;
+}
+
+Node* TableAfter(const ir::Graph& g, const Node& conv) {
+  const Tensor* y = conv.output(0);
+  if (!IsImageConv(conv) || y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
+  Node* u = y->users()[0];
+  return u->kind() == OpKind::kLut ? u : nullptr;
+}
+
+}  // namespace npu::compiler

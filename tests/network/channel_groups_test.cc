@@ -1,0 +1,134 @@
+// Channel groups (compiler/network/channel_groups.h): an expansion and the dilated depthwise
+// convolution reading it, which row strips leave whole, become groups of channels whose
+// intermediates fit a quarter of the SRAM, with the same output bytes (the integer reference on
+// both graphs), bit-exact on the NPU in any token-legal order, with less DRAM traffic; pairs
+// whose input or whose single group would not fit, or whose intermediate has another reader,
+// stay whole.
+#include "compiler/network/channel_groups.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/network/row_strips.h"
+#include "tests/network/network_test_util.h"
+#include "tests/network/quant_graph_builder.h"
+
+namespace npu::compiler::testing {
+namespace {
+
+// x (20 x 14 x in_c) -> 1x1 expansion to 48, a table -> 5x5 depthwise dilated by 2 (a window of
+// 9 rows, as lraspp's), a table -> 1x1 to 8; with `fork`, the expansion read by another 1x1.
+ir::Graph DilatedBlock(int64_t in_c = 8, bool fork = false) {
+  QuantGraphBuilder b("dilated", 17);
+  ir::Tensor* x = b.Input("x", 20, 14, in_c);
+  ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "hardswish1");
+  ir::Tensor* d = b.Conv(t, "depthwise",
+                         {.out_c = 48,
+                          .kh = 5,
+                          .kw = 5,
+                          .pads = {4, 4, 4, 4},
+                          .dilation_h = 2,
+                          .dilation_w = 2,
+                          .group = 48});
+  ir::Tensor* y = b.Conv(b.Lut(d, "hardswish2"), "project", {.out_c = 8});
+  return fork ? b.Finish({y, b.Conv(t, "other", {.out_c = 4})}) : b.Finish({y});
+}
+
+// 16 KiB of SRAM: the 20 x 14 x 48 = 13,440-byte expansion exceeds a quarter (4,096 bytes);
+// groups of a multiple of 8 columns: 6 of 8 channels (2,240 bytes; 16 would take 4,480).
+spec::NpuConfig SmallConfig() {
+  return Config({"sram.size_bytes=16384", "mac.rows=8", "mac.cols=8"});
+}
+
+int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
+
+TEST(ChannelGroups, SplitIntoGroupsThatFitAndComputeTheSameBytes) {
+  const spec::NpuConfig config = SmallConfig();
+  const ir::Graph whole = DilatedBlock();
+  ir::Graph strips = whole.Clone();
+  // Row strips would compute the expansion's rows up to 9 times over: they leave it whole.
+  ASSERT_TRUE(SplitRowStrips(config, strips)->empty());
+  StatusOr<std::vector<ChannelGroupSplit>> split = SplitChannelGroups(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].conv, "expand");
+  EXPECT_EQ((*split)[0].depthwise, "depthwise");
+  EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
+  EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 6 * 2 + 1);
+  EXPECT_EQ(Count(strips, ir::OpKind::kLut), 6 * 2);
+  EXPECT_EQ(Count(strips, ir::OpKind::kConcat), 1);
+  for (const ir::Node* n : strips.NodesOfKind(ir::OpKind::kFusedConv)) {
+    if (n->name().find("depthwise#ch") == 0) {
+      EXPECT_EQ(n->attrs().GetInt("group", 0), 8) << n->name();
+      EXPECT_EQ(n->input(1)->shape(), (ir::Shape{8, 5, 5, 1})) << n->name();
+    }
+  }
+  ExpectSameBytes(whole, strips, {1u, 2u, 3u});
+  // Compiled (row strips on: channel groups come with them), bit-exact in random orders too;
+  // each group's depthwise writes its slice of the concatenation (none is left to the control
+  // core, no copy), and the expansion no longer goes through DRAM.
+  CompileOptions on, off;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  int groups = 0;
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_FALSE(l.on_cpu) << l.name;
+    EXPECT_EQ(l.name.find("copy"), std::string::npos) << l.name;
+    groups += l.name.find("#ch") != std::string::npos;
+  }
+  EXPECT_EQ(groups, 6 * 2);
+  EXPECT_EQ(m.channel_groups.size(), 1u);
+  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_LT(m.cost.dram_bytes(), plain->cost.dram_bytes());
+}
+
+TEST(ChannelGroups, SplitTheStripsOfRowStripsTooLargeForTheSram) {
+  // Told to, row strips split the pair in strips of 2 output rows, which compute up to 10 of the
+  // expansion's rows (10 x 14 x 48 = 6,720 bytes; the first and last strip 6, 4,032 bytes, within
+  // a quarter): the other 8 strips' pairs split into channel groups too, and each strip's
+  // concatenation of channels is placed at its rows of the concatenation of rows.
+  const spec::NpuConfig config = SmallConfig();
+  const ir::Graph whole = DilatedBlock();
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> rows = SplitRowStrips(config, strips, {{"depthwise", 2}});
+  ASSERT_TRUE(rows.ok() && rows->size() == 1u);
+  ASSERT_EQ((*rows)[0].strips.size(), 10u);
+  StatusOr<std::vector<ChannelGroupSplit>> split = SplitChannelGroups(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  EXPECT_EQ(split->size(), 8u);
+  ExpectSameBytes(whole, strips, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.strip_rows = {{"depthwise", 2}};
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  EXPECT_EQ(m.channel_groups.size(), 8u);
+  for (const ModelLayer& l : m.layers) EXPECT_FALSE(l.on_cpu) << l.name;
+}
+
+TEST(ChannelGroups, OtherPairsStayWhole) {
+  const spec::NpuConfig config = SmallConfig();
+  // The expansion read by another layer too; an input every group would read from DRAM (20 x 14
+  // x 16 = 4,480 bytes, over a quarter); no group of 8 channels fitting (an 8x8 array of 32
+  // columns: 32 x 280 bytes).
+  struct Case {
+    const char* what;
+    ir::Graph graph;
+    spec::NpuConfig config;
+  };
+  Case cases[] = {
+      {"fork", DilatedBlock(8, /*fork=*/true), config},
+      {"large input", DilatedBlock(16), config},
+      {"wide columns", DilatedBlock(), Config({"sram.size_bytes=16384", "mac.cols=32"})},
+  };
+  for (Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    StatusOr<std::vector<ChannelGroupSplit>> split = SplitChannelGroups(c.config, c.graph);
+    ASSERT_TRUE(split.ok());
+    EXPECT_TRUE(split->empty());
+    EXPECT_EQ(Count(c.graph, ir::OpKind::kConcat), 0);
+  }
+}
+
+}  // namespace
+}  // namespace npu::compiler::testing
