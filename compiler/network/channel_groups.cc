@@ -40,6 +40,16 @@ std::optional<Pair> PairEndingAt(const ir::Graph& g, Node& depthwise, int64_t li
   return Pair{conv, table, &depthwise, TableAfter(g, depthwise)};
 }
 
+// The pair's output is read by a global pool (a squeeze-and-excitation's): it must be whole
+// before the pool ends, so row strips gain nothing over groups there.
+bool ReadByGlobalPool(const Pair& p) {
+  const Node* last = p.table_after != nullptr ? p.table_after : p.depthwise;
+  const std::vector<Node*>& users = last->output(0)->users();
+  return std::any_of(users.begin(), users.end(), [](const Node* u) {
+    return u->kind() == OpKind::kGlobalAveragePool;
+  });
+}
+
 // Per group, its channels: as few groups as keep a group's intermediate within `limit`, each of
 // a multiple of `unit` channels (the last the rest). Empty if one group of `unit` exceeds it.
 std::vector<int64_t> GroupChannels(const Tensor* intermediate, int64_t unit, int64_t limit) {
@@ -145,12 +155,12 @@ void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
 }  // namespace
 
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
-                                                            ir::Graph& g) {
+                                                            ir::Graph& g, bool pooled_only) {
   const int64_t limit = QuarterOfSram(config), unit = int64_t{config.mac().cols()};
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
     const std::optional<Pair> pair = PairEndingAt(g, *n, limit);
-    if (!pair) continue;
+    if (!pair || (pooled_only && !ReadByGlobalPool(*pair))) continue;
     const std::vector<int64_t> channels = GroupChannels(pair->depthwise->input(0), unit, limit);
     if (channels.empty()) continue;
     split.push_back({pair->conv->name(), pair->depthwise->name(), channels});

@@ -32,11 +32,16 @@ struct ChannelGroupSplit {
   std::vector<int64_t> channels;  // per group, in order, its channels
 };
 
-// Splits every such pair the graph has (call it after row strips: the pairs they split are gone)
-// whose convolution's input takes at most a quarter of the SRAM, into as few groups as keep a
-// group's intermediate within a quarter of the SRAM, each of a multiple of the array's columns
-// channels (the last may have fewer). A pair whose groups would not fit stays whole.
+// Splits every such pair the graph has (after row strips: the pairs they split are gone) whose
+// convolution's input takes at most a quarter of the SRAM, into as few groups as keep a group's
+// intermediate within a quarter of the SRAM, each of a multiple of the array's columns channels
+// (the last may have fewer). A pair whose groups would not fit stays whole. With `pooled_only`
+// (before row strips), only the pairs whose depthwise output a global pool reads: a squeeze-and-
+// excitation needs it whole before anything reads it again, so strips gain nothing over groups,
+// which compute no halo twice (lraspp's undilated 33x33x672 pair: its strips' intermediates went
+// through DRAM beside the 731 KB output).
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
-                                                            ir::Graph& g);
+                                                            ir::Graph& g,
+                                                            bool pooled_only = false);
 
 }  // namespace npu::compiler

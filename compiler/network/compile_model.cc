@@ -257,16 +257,24 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   };
   // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted best
   // (Preferred) of the whole graph, the pairs split by default (pointwise producers), and every
-  // pair split, as chains and as pairs; each with and without joins' branches.
+  // pair split, as chains and as pairs; each with and without joins' branches; and the default
+  // split with the pairs a global pool reads in channel groups first.
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(Fused());
   // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole.
-  const auto split_graph = [&](const StripOptions& strip) -> StatusOr<Fused> {
+  const auto split_graph = [&](const StripOptions& strip,
+                                bool pooled_channels_first = false) -> StatusOr<Fused> {
     Fused fused;
     fused.graph = quantized.Clone();
+    if (pooled_channels_first) {
+      NPU_ASSIGN_OR_RETURN(fused.channels,
+                           SplitChannelGroups(config, fused.graph, /*pooled_only=*/true));
+    }
     NPU_ASSIGN_OR_RETURN(fused.strips,
                          SplitRowStrips(config, fused.graph, options.strip_rows, strip));
-    NPU_ASSIGN_OR_RETURN(fused.channels, SplitChannelGroups(config, fused.graph));
+    NPU_ASSIGN_OR_RETURN(std::vector<ChannelGroupSplit> rest,
+                         SplitChannelGroups(config, fused.graph));
+    fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
   };
   NPU_ASSIGN_OR_RETURN(Fused split, split_graph({}));
@@ -285,6 +293,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   add(std::move(split));
   NPU_ASSIGN_OR_RETURN(Fused unbranched, split_graph({.branches = false}));
   add(std::move(unbranched));
+  NPU_ASSIGN_OR_RETURN(Fused pooled_channels_first, split_graph({}, true));
+  add(std::move(pooled_channels_first));
   const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);

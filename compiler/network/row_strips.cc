@@ -59,12 +59,32 @@ bool IsJoin(const Node& n) {
                      [&](const Tensor* t) { return IsImage(t) && t->shape() == y->shape(); });
 }
 
+// A product of an image and a per-channel scale of shape [1, 1, 1, C] computed by the network (a
+// squeeze-and-excitation's): each output row is its image's row scaled, so a strip slices the
+// image's rows and reads the scale whole.
+bool IsChannelScaling(const Node& n) {
+  if (n.kind() != OpKind::kMul || n.num_inputs() != 2 || !IsImage(n.output(0))) return false;
+  const ir::Shape& y = n.output(0)->shape();
+  for (int i = 0; i < 2; ++i) {
+    if (n.input(i)->shape() == y && n.input(1 - i)->shape() == ir::Shape{1, 1, 1, y[3]}) {
+      return IsImage(n.input(i));
+    }
+  }
+  return false;
+}
+
+// The operand of a strip's producer whose rows a strip slices: a convolution's input, a
+// scaling's image.
+int RowOperand(const Node& producer) {
+  return IsChannelScaling(producer) && producer.input(0)->shape() != producer.output(0)->shape();
+}
+
 // The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
 // RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
 ir::Attributes StripAttributes(const Node& n, int64_t o0, int64_t o1, int64_t h) {
   const RowWindow w(n);
   ir::Attributes attrs = n.attrs();
-  if (IsJoin(n)) return attrs;  // no window
+  if (IsJoin(n) || IsChannelScaling(n)) return attrs;  // no window
   std::vector<int64_t> p = attrs.GetInts("pads", {0, 0, 0, 0});
   p[0] = std::max<int64_t>(0, -w.First(o0));
   p[2] = std::max<int64_t>(0, w.End(o1) - h);
@@ -87,6 +107,19 @@ int StripOperand(const ir::Graph& g, const Node& consumer) {
   return -1;
 }
 
+// The node writing the consumer's operand a strip's producer writes: a convolution (or a table
+// over one, `*table`); for a convolution consumer, a channel scaling read by it alone too
+// (lraspp's squeeze-and-excitation products, 33x33x960, read by each block's projection). Null
+// if neither.
+Node* StripProducer(const ir::Graph& g, const Node& consumer, Node** table = nullptr) {
+  const Tensor* t = consumer.input(StripOperand(g, consumer));
+  if (Node* conv = ConvWriting(g, t, table)) return conv;
+  Node* p = t->producer();
+  if (!IsImageConv(consumer) || p == nullptr || !IsChannelScaling(*p)) return nullptr;
+  if (table != nullptr) *table = nullptr;
+  return p;
+}
+
 // The producer -> consumer pairs to split: the producer a convolution (or a table over one),
 // its output (too large) read only by the consumer.
 bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
@@ -94,7 +127,7 @@ bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   const int operand = StripOperand(g, consumer);
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
-  return ConvWriting(g, t) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
+  return StripProducer(g, consumer) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
          t->users().size() == 1 && !g.IsGraphOutput(t) && ImageBytes(t) > limit;
 }
 
@@ -169,9 +202,9 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
   return Like(n, out, {1, rows, out->shape()[2], out->shape()[3]});
 }
 
-// Layers split together: nodes[0] a convolution, each next node the consumer of the one
-// before's output (through tables[i] after nodes[i], or null), the last a strip consumer
-// (tables.back() after it, or null).
+// Layers split together: nodes[0] a convolution (or a channel scaling), each next node the
+// consumer of the one before's output (through tables[i] after nodes[i], or null), the last a
+// strip consumer (tables.back() after it, or null).
 struct Chain {
   std::vector<Node*> nodes, tables;
   Node* branch = nullptr;  // a join's other operand's convolution, split with it (BranchOf)
@@ -201,7 +234,7 @@ std::pair<int64_t, int64_t> InputRows(const Node& n, int64_t o0, int64_t o1, int
 
 // The operand of chain node i that the node before it writes (a join's other operand is sliced).
 int ChainOperand(const ir::Graph& g, const Chain& c, size_t i) {
-  return i == 0 ? 0 : StripOperand(g, *c.nodes[i]);
+  return i == 0 ? RowOperand(*c.nodes[0]) : StripOperand(g, *c.nodes[i]);
 }
 
 // Per node of the chain, the output rows a strip of the last node's output rows [o0, o1) needs
@@ -251,7 +284,7 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   for (const Node* n : c.nodes) group.nodes.push_back(n->name());
   if (c.branch != nullptr) group.branch = c.branch->name();
   const Node* last = c.tables.back() != nullptr ? c.tables.back() : c.nodes.back();
-  Tensor* x = c.nodes[0]->input(0);
+  Tensor* x = c.nodes[0]->input(RowOperand(*c.nodes[0]));
   Tensor* y = last->output(0);
   const int64_t out_h = y->shape()[1];
   std::vector<Tensor*> parts;
@@ -314,7 +347,7 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
   std::vector<Node*> producers;  // in the consumers' (graph) order
   for (Node* c : consumers) {
     Node* table = nullptr;
-    Node* producer = ConvWriting(g, c->input(StripOperand(g, *c)), &table);
+    Node* producer = StripProducer(g, *c, &table);
     pair_from[producer] = {table, c};
     producers.push_back(producer);
   }
@@ -357,11 +390,12 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     if (!Eligible(g, *consumer, limit)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
-    const Node& producer = *ConvWriting(g, consumer->input(StripOperand(g, *consumer)));
+    const Node& producer = *StripProducer(g, *consumer);
     const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
     pairs.push_back(
         {consumer->name(), consumer->output(0)->shape()[1], rows,
-         IsPointwise(producer) && RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
+         (IsPointwise(producer) || IsChannelScaling(producer)) &&
+             RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
          producer.name()});
   }
   return pairs;

@@ -9,7 +9,9 @@
 // join alone (RowStripGroup::branch). A lookup table between the two (the quantiser's SiLU or
 // HardSwish after the producer) or after a convolution consumer, read only by the node before
 // it, is applied by each strip to its own rows (and fused into the strip's convolution when
-// lowered).
+// lowered). The producer may also be a channel scaling read by a convolution consumer: an image
+// times a per-channel scale the network computes (a squeeze-and-excitation's product and the
+// block's projection), each strip scaling its rows by the whole scale.
 // The strips' outputs are concatenated along the rows. The intermediate of one strip fits on
 // chip, so it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's
 // consumer with the next strip's producer. The halo rows are computed twice (by both strips they

@@ -106,6 +106,26 @@ TEST(ChannelGroups, SplitTheStripsOfRowStripsTooLargeForTheSram) {
   for (const ModelLayer& l : m.layers) EXPECT_FALSE(l.on_cpu) << l.name;
 }
 
+TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
+  // A squeeze-and-excitation pools the depthwise's whole output before anything reads it again:
+  // row strips of the pair would gain nothing over groups, which compute no halo twice. Asked
+  // for pooled pairs only, channel groups split that pair (row strips would have: 3x3,
+  // undilated) and leave the dilated block's (no pool reads it) to after the strips. By default
+  // the compiler tries both orders and keeps the better: bit-exact either way.
+  const spec::NpuConfig config = SmallConfig();
+  const ir::Graph whole = SqueezeExcitationBlock("se", 23);
+  ir::Graph grouped = whole.Clone();
+  StatusOr<std::vector<ChannelGroupSplit>> split =
+      SplitChannelGroups(config, grouped, /*pooled_only=*/true);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
+  ExpectSameBytes(whole, grouped, {1u, 2u});
+  ir::Graph dilated = DilatedBlock();
+  EXPECT_TRUE(SplitChannelGroups(config, dilated, /*pooled_only=*/true)->empty());
+  ExpectBitExact(whole, config, 2);
+}
+
 TEST(ChannelGroups, OtherPairsStayWhole) {
   const spec::NpuConfig config = SmallConfig();
   // The expansion read by another layer too; an input every group would read from DRAM (20 x 14

@@ -229,6 +229,20 @@ ir::Tensor* QuantGraphBuilder::MatMul(ir::Tensor* a, ir::Tensor* b, const std::s
   return Out(n, y, s_y, zp);
 }
 
+ir::Tensor* QuantGraphBuilder::Mul(ir::Tensor* a, ir::Tensor* b, const std::string& name) {
+  // Products of operands about 74 from their zero points (5,500), scaled to 40.
+  const double real = 40.0 / 5500.0;
+  const QuantizedMultiplier m = Mult(real);
+  ir::Attributes attrs;
+  attrs.Set("multiplier", int64_t{m.multiplier});
+  attrs.Set("shift", int64_t{m.shift});
+  const int32_t zp = Int(-30, 30);
+  const float s_y = float(double(Scale(a)) * Scale(b) / real);
+  SetClamp(attrs, "none", s_y, zp);
+  ir::Node* n = g_.AddNode(ir::OpKind::kMul, name, {a, b}, {name}, std::move(attrs));
+  return Out(n, a->shape(), s_y, zp);
+}
+
 ir::Tensor* QuantGraphBuilder::Flatten(ir::Tensor* x, const std::string& name) {
   ir::Attributes a;
   a.Set("axis", int64_t{1});
@@ -286,6 +300,24 @@ ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_
       .out_c = out_c, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .activation = "relu"};
   ir::Tensor* t = b.Conv(b.Conv(x, "conv_a", conv3x3), "conv_b", conv3x3);
   return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
+}
+
+ir::Graph SqueezeExcitationBlock(const std::string& name, uint32_t seed, int64_t dilation) {
+  QuantGraphBuilder b(name, seed);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "table1");
+  ir::Tensor* d = b.Lut(b.Conv(t, "depthwise",
+                               {.out_c = 48,
+                                .kh = 3,
+                                .kw = 3,
+                                .pads = {dilation, dilation, dilation, dilation},
+                                .dilation_h = dilation,
+                                .dilation_w = dilation,
+                                .group = 48}),
+                        "table2");
+  ir::Tensor* e = b.Conv(b.GlobalAvgPool(d, "pool"), "fc1", {.out_c = 12, .activation = "relu"});
+  ir::Tensor* s = b.Lut(b.Conv(e, "fc2", {.out_c = 48}), "gate");
+  return b.Finish({b.Conv(b.Mul(d, s, "scale"), "project", {.out_c = 8})});
 }
 
 }  // namespace npu::compiler::testing

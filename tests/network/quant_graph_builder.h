@@ -54,6 +54,9 @@ class QuantGraphBuilder {
   // A lookup table (a SiLU- or HardSwish-like activation the quantiser made a table of): a
   // seeded monotone table, quantised like its input.
   ir::Tensor* Lut(ir::Tensor* x, const std::string& name);
+  // The elementwise product of two activations, b broadcast where its dims are 1 (a squeeze-
+  // and-excitation's per-channel scale [1, 1, 1, C]).
+  ir::Tensor* Mul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   // The product of two activations [.., M, K] x [.., K, N], batch dims broadcast.
   ir::Tensor* MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);
@@ -83,5 +86,11 @@ class QuantGraphBuilder {
 // max pool `pool` at stride 2: a stem whose two pairs row strips split as one chain.
 ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_t in_c,
                                   int64_t out_c);
+
+// x (20 x 14 x 8) -> 1x1 `expand` to 48, a table -> 3x3 `depthwise` (dilated by `dilation`,
+// padded), a table -> squeeze and excitation (global pool, 1x1 to 12 with ReLU, 1x1 back to 48,
+// a table) -> `scale` (the depthwise's output times the excitation) -> 1x1 `project` to 8:
+// mobilenet_v3's and lraspp's blocks.
+ir::Graph SqueezeExcitationBlock(const std::string& name, uint32_t seed, int64_t dilation = 1);
 
 }  // namespace npu::compiler::testing

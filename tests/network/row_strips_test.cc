@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compiler/network/model_pipeline.h"
 #include "compiler/qinterp/qinterp.h"
 #include "tests/network/network_test_util.h"
@@ -406,6 +408,38 @@ WholeAndChosen CompileWholeAndChosen(const std::string& model) {
   CompileOptions whole;
   whole.row_strips = CompileOptions::RowStrips::kOff;
   return {CompileForConfig(*q, Config({}), whole), CompileForConfig(*q, Config({}), {})};
+}
+
+TEST(RowStrips, AChannelScalingAndTheConvolutionReadingIt) {
+  // The squeeze-and-excitation product (20 x 14 x 48 = 13,440 bytes, over a quarter of 16 KiB)
+  // is a strip's producer: each strip scales its rows of the depthwise's output (a row slice)
+  // by the whole excitation and projects them, by default (6 rows of 672 bytes a strip: 4
+  // strips); the product never goes through DRAM.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = SqueezeExcitationBlock("se", 19);
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  const auto pair = std::find_if(pairs.begin(), pairs.end(),
+                                 [](const RowStripPair& p) { return p.producer == "scale"; });
+  ASSERT_NE(pair, pairs.end());
+  EXPECT_EQ(pair->consumer, "project");
+  EXPECT_TRUE(pair->by_default);
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  const auto group = std::find_if(split->begin(), split->end(),
+                                  [](const RowStripGroup& g) { return g.producer() == "scale"; });
+  ASSERT_NE(group, split->end());
+  EXPECT_EQ(group->name(), "scale+project");
+  EXPECT_EQ(group->rows, 6);
+  EXPECT_EQ(group->strips.size(), 4u);
+  EXPECT_EQ(Count(strips, ir::OpKind::kMul), 4);
+  ExpectSameBytes(whole, strips, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  int scaled = 0;
+  for (const ModelLayer& l : m.layers) scaled += l.fused_group == "scale+project";
+  EXPECT_EQ(scaled, 2 * 4);
 }
 
 TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
