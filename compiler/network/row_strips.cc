@@ -120,15 +120,57 @@ Node* StripProducer(const ir::Graph& g, const Node& consumer, Node** table = nul
   return p;
 }
 
+// The residual join reading `t` besides `consumer`, if `t` has just these two readers and the
+// join ends the run of single-reader layers from `consumer` (at most kMaxResidualPath of them,
+// tables aside) as its strip operand, its other operand `t` itself: an inverted residual whose
+// block input is the output of the layer before (lraspp's and mobilenet_v3's first block, after
+// the 3x3 stride-2 stem). A chain through the run computes the join's rows of `t` anyway.
+constexpr int kMaxResidualPath = 4;
+const Node* ResidualJoin(const ir::Graph& g, const Tensor& t, const Node& consumer) {
+  if (t.users().size() != 2) return nullptr;
+  const Node* join = t.users()[0] == &consumer ? t.users()[1] : t.users()[0];
+  if (join == &consumer || !IsJoin(*join)) return nullptr;
+  const Node* n = &consumer;
+  for (int step = 0; step < kMaxResidualPath; ++step) {
+    const Tensor* y = n->output(0);
+    if (y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
+    n = y->users()[0];
+    if (n->kind() == OpKind::kLut) continue;
+    if (n == join) return join->input(1 - StripOperand(g, *join)) == &t ? join : nullptr;
+  }
+  return nullptr;
+}
+
+// The layers from each consumer whose strip operand a residual join reads too (ResidualJoin)
+// to that join, tables aside: the pairs they end are split by default whatever their producer,
+// since only a chain of them all keeps the residual off DRAM (lraspp's 260x260x16 stem output,
+// its first block's depthwise output and the sum, and likewise its third block's input:
+// 3,197,261 -> 3,033,073 cycles, DRAM 44.1 -> 35.5 MB; full-size export, default config,
+// --timing-only --no-tuning).
+std::set<const Node*> ResidualPaths(const ir::Graph& g, int64_t limit) {
+  std::set<const Node*> path;
+  for (const Node* consumer : g.nodes()) {
+    if (!IsStripConsumer(*consumer) || StripOperand(g, *consumer) < 0) continue;
+    const Tensor* t = consumer->input(StripOperand(g, *consumer));
+    const Node* join = ResidualJoin(g, *t, *consumer);
+    if (join == nullptr || ImageBytes(t) <= limit) continue;
+    for (const Node* n = consumer; n != join; n = n->output(0)->users()[0]) path.insert(n);
+    path.insert(join);
+  }
+  return path;
+}
+
 // The producer -> consumer pairs to split: the producer a convolution (or a table over one),
-// its output (too large) read only by the consumer.
+// its output (too large) read only by the consumer, or by it and a residual join (ResidualJoin)
+// that a chain through the consumer must then end in.
 bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
   if (!IsStripConsumer(consumer)) return false;
   const int operand = StripOperand(g, consumer);
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
   return StripProducer(g, consumer) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
-         t->users().size() == 1 && !g.IsGraphOutput(t) && ImageBytes(t) > limit;
+         (t->users().size() == 1 || ResidualJoin(g, *t, consumer) != nullptr) &&
+         !g.IsGraphOutput(t) && ImageBytes(t) > limit;
 }
 
 Tensor* Like(Node* node, const Tensor* model, ir::Shape shape) {
@@ -296,6 +338,7 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
     const auto [x0, x1] = InputRows(*c.nodes[0], r[0].first, r[0].second, x->shape()[1]);
     Tensor* part = RowSlice(g, x, x0, x1, tag);
     std::vector<RowStripGroup::Layer>& layers = group.strips.emplace_back();
+    std::map<const Tensor*, std::pair<Tensor*, int64_t>> rows_of;  // a node's output: its strip's
     for (size_t i = 0; i < c.nodes.size(); ++i) {
       const Node& n = *c.nodes[i];
       const int operand = ChainOperand(g, c, i);
@@ -307,6 +350,12 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       if (IsJoin(n) && c.branch != nullptr) {
         in[1 - operand] = BranchStrip(g, *c.branch, r0, r1, tag);
         branch = RowStripGroup::Layer{in[1 - operand]->producer()->name(), r1 - r0, 0};
+      } else if (const auto residual = rows_of.find(in[1 - operand]); IsJoin(n) &&
+                                                                       residual != rows_of.end()) {
+        // An earlier node's output (DropUnjoinedResiduals): its strip computed these rows too.
+        const auto [rows, first] = residual->second;
+        NPU_CHECK(first <= r0 && r1 - first <= rows->shape()[1]);
+        in[1 - operand] = RowSlice(g, rows, r0 - first, r1 - first, tag);
       } else if (IsJoin(n)) {
         in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
       }
@@ -317,6 +366,7 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       if (c.tables[i] != nullptr) {
         part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
       }
+      rows_of[(c.tables[i] != nullptr ? c.tables[i] : c.nodes[i])->output(0)] = {part, r0};
     }
     parts.push_back(part);
   }
@@ -335,6 +385,21 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   g.RemoveUnusedTensors();
   g.RenameTensor(whole, name);
   return group;
+}
+
+// A chain node's output (after its table) read besides by the next node must be the residual of
+// the join ending the chain (Eligible); a chain not ending so starts after the last such node.
+void DropUnjoinedResiduals(Chain& c) {
+  for (size_t i = c.nodes.size() - 1; i-- > 0;) {
+    const std::vector<Node*>& users =
+        (c.tables[i] != nullptr ? c.tables[i] : c.nodes[i])->output(0)->users();
+    const bool joined = users.size() == 2 && IsJoin(*c.nodes.back()) &&
+                        std::count(users.begin(), users.end(), c.nodes.back()) == 1;
+    if (users.size() == 1 || joined) continue;
+    c.nodes.erase(c.nodes.begin(), c.nodes.begin() + i + 1);
+    c.tables.erase(c.tables.begin(), c.tables.begin() + i + 1);
+    return;
+  }
 }
 
 // The chains the chosen pairs make, in graph order: pairs sharing a node (one's consumer the
@@ -364,6 +429,8 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       chain.nodes.push_back(next);
     }
     chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
+    DropUnjoinedResiduals(chain);
+    if (chain.nodes.size() < 2) continue;
     const Node& last = *chain.nodes.back();
     if (options.branches && IsJoin(last)) {
       chain.branch = BranchOf(g, last, StripOperand(g, last), limit);
@@ -385,6 +452,7 @@ bool RowStripGroup::Splits(const std::string& consumer) const {
 
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& g) {
   const int64_t limit = QuarterOfSram(config);
+  const std::set<const Node*> residual_path = ResidualPaths(g, limit);
   std::vector<RowStripPair> pairs;
   for (const Node* consumer : g.nodes()) {
     if (!Eligible(g, *consumer, limit)) continue;
@@ -392,11 +460,11 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     // against 553,796 cycles).
     const Node& producer = *StripProducer(g, *consumer);
     const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
-    pairs.push_back(
-        {consumer->name(), consumer->output(0)->shape()[1], rows,
-         (IsPointwise(producer) || IsChannelScaling(producer)) &&
-             RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
-         producer.name()});
+    pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
+                     (IsPointwise(producer) || IsChannelScaling(producer) ||
+                      residual_path.contains(consumer)) &&
+                         RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
+                     producer.name()});
   }
   return pairs;
 }

@@ -17,7 +17,9 @@
 // consumer with the next strip's producer. The halo rows are computed twice (by both strips they
 // border). Pairs sharing a node (one's consumer the other's producer) may split as one chain:
 // each strip works back from its rows of the last node, through every window's halo, to the rows
-// of the chain's input it slices, so none of the chain's intermediates goes through DRAM.
+// of the chain's input it slices, so none of the chain's intermediates goes through DRAM. A
+// chain may end in a join whose other operand is an earlier node's output (an inverted residual
+// whose block input is the layer before's output): each strip slices its rows from its own.
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row

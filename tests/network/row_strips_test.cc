@@ -442,6 +442,52 @@ TEST(RowStrips, AChannelScalingAndTheConvolutionReadingIt) {
   EXPECT_EQ(scaled, 2 * 4);
 }
 
+// x (20 x 14 x 4) -> 3x3 `stem` to 16, a table -> 3x3 depthwise -> 1x1 `project` -> `join`,
+// the sum of project's output and the stem's: lraspp's and mobilenet_v3's first block, whose
+// input is the stem's output.
+ir::Graph StemAndResidualBlock() {
+  QuantGraphBuilder b("stem_block", 29);
+  ir::Tensor* x = b.Input("x", 20, 14, 4);
+  ir::Tensor* s =
+      b.Lut(b.Conv(x, "stem", {.out_c = 16, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}}), "table");
+  ir::Tensor* d = b.Conv(
+      s, "depthwise", {.out_c = 16, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .group = 16});
+  return b.Finish({b.Add(b.Conv(d, "project", {.out_c = 16}), s, "join")});
+}
+
+TEST(RowStrips, AChainEndingInAJoinOfAnEarlierNodesOutput) {
+  // The stem's 20 x 14 x 16 = 4,480-byte output (over a quarter of 16 KiB) is read by the
+  // depthwise and by the join: a chain through the depthwise and project to the join computes
+  // the join's rows of it anyway, so its strips slice the stem's rows from their own, and none
+  // of the three intermediates goes through DRAM. Its pairs split by default though two have
+  // windowed producers. Split as pairs, the stem's pair cannot stand alone (the join would read
+  // an output no longer there): it is left whole.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = StemAndResidualBlock();
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_EQ(pairs.size(), 3u);
+  for (const RowStripPair& pair : pairs) EXPECT_TRUE(pair.by_default) << pair.consumer;
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(), "stem+depthwise+project+join");
+  EXPECT_EQ(strips.FindTensor("stem"), nullptr);
+  ExpectSameBytes(whole, strips, {1u, 2u, 3u});
+  ir::Graph paired = whole.Clone();
+  split = SplitRowStrips(config, paired, {}, {.chains = false});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  for (const RowStripGroup& g : *split) EXPECT_NE(g.producer(), "stem") << g.name();
+  ExpectSameBytes(whole, paired, {1u, 2u});
+  CompileOptions on, off;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_LT(m.cost.dram_bytes(), plain->cost.dram_bytes());
+}
+
 TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
   const WholeAndChosen m = CompileWholeAndChosen("mobilenet_v2");
   const StatusOr<CompiledModel>& off = m.whole;
