@@ -54,6 +54,15 @@ TileTaps LoadTaps(const ResizeLayer& l, const ResizeTiling& t, const VectorPlan&
   return taps;
 }
 
+// A band's held rows (ResizeArgs::row_blends) where they take fewer lane operations than
+// blending each element's four neighbours: 2 (blends + rows) < 4 rows; 0 otherwise (a band of
+// one or two rows, or of rows each reading new source rows).
+uint32_t HeldRowBlends(const ResizeLayer& l, Span1D band) {
+  const uint32_t blends =
+      spec::ResizeRowBlends(std::span(l.row_taps).subspan(band.begin, band.size));
+  return blends + band.size < 2 * band.size ? blends : 0;
+}
+
 // Steps 3-5 for one tile: output rows `band`, columns `block`, channels `ch`; the k-th tile.
 void ResizeTile(const ResizeLayer& l, const ResizeTiling& t, const VectorPlan& plan,
                 const ResizeOperands& ops, Span1D band, Span1D block, Span1D ch,
@@ -78,6 +87,7 @@ void ResizeTile(const ResizeLayer& l, const ResizeTiling& t, const VectorPlan& p
   r.row_taps_addr = static_cast<uint32_t>(taps.rows);
   r.col_taps_addr = static_cast<uint32_t>(taps.cols);
   r.zero_point = l.zero_point;
+  r.row_blends = HeldRowBlends(l, band);
   out.push_back({spec::Opcode::kResize, 0, 0, r});
   if (t.output_on_chip) return;
   Dma(out, spec::Opcode::kStore,

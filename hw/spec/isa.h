@@ -216,6 +216,11 @@ struct ResizeArgs {
   uint32_t out_pixel_stride = 0;
   uint32_t row_taps_addr = 0, col_taps_addr = 0;
   int32_t zero_point = 0;  // of the input and the output (resampling keeps the quantisation)
+  // Held rows (resize.h, ResizeRowBlends): 0, every output element blends its four neighbours
+  // (kResizeTapsPerElement taps); else the lanes hold the horizontal blends of two source rows
+  // while consecutive output rows read them, and this is how many source rows the instruction
+  // blends, as its row taps make it (the unit faults on any other count).
+  uint32_t row_blends = 0;
   bool operator==(const ResizeArgs&) const = default;
 };
 

@@ -152,6 +152,7 @@ void ResizeFields(A& a, F& f) {
   f("row_taps_addr", a.row_taps_addr, 24, false);
   f("col_taps_addr", a.col_taps_addr, 24, false);
   f("zero_point", a.zero_point, 8, true);
+  f("row_blends", a.row_blends, 16, false);
 }
 
 template <class A, class F>

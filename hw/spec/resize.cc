@@ -79,10 +79,31 @@ std::string CheckResize(const ResizeArgs& r) {
   return "";
 }
 
+uint32_t ResizeRowBlends(std::span<const ResizeTap> row_taps) {
+  constexpr uint32_t kNone = UINT32_MAX;
+  uint32_t held[2] = {kNone, kNone}, blends = 0;
+  for (const ResizeTap& t : row_taps) {
+    for (const uint32_t row : {t.i0, t.i1}) {
+      if (row == held[0] || row == held[1]) continue;
+      ++blends;
+      const uint32_t other = row == t.i0 ? t.i1 : t.i0;  // the row this output row reads too
+      held[held[0] == other ? 1 : 0] = row;
+    }
+  }
+  return blends;
+}
+
 std::string CheckResizeTaps(const ResizeArgs& r, std::span<const uint8_t> row_taps,
                             std::span<const uint8_t> col_taps) {
   std::string bad = BadTap("row", row_taps, r.out_h, r.in_h);
-  return bad.empty() ? BadTap("column", col_taps, r.out_w, r.in_w) : bad;
+  if (bad.empty()) bad = BadTap("column", col_taps, r.out_w, r.in_w);
+  if (!bad.empty() || r.row_blends == 0) return bad;
+  std::vector<ResizeTap> rows(r.out_h);
+  for (uint32_t oy = 0; oy < r.out_h; ++oy) rows[oy] = ReadResizeTap(row_taps, oy);
+  const uint32_t blends = ResizeRowBlends(rows);
+  return blends == r.row_blends ? ""
+                                : fmt::format("row_blends {} but its row taps blend {} source rows",
+                                              r.row_blends, blends);
 }
 
 void ComputeResize(const ResizeArgs& r, std::span<const int8_t> input,

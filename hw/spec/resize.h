@@ -46,11 +46,19 @@ uint64_t ResizeInputBytes(const ResizeArgs& resize);
 uint64_t ResizeInputSpan(const ResizeArgs& resize);
 uint64_t ResizeOutputSpan(const ResizeArgs& resize);
 
+// The source rows a RESIZE with held rows blends horizontally for `row_taps` (its output rows'
+// taps, in order): the lanes hold two blended rows; an output row blends each of its two source
+// rows (one if i0 == i1) that is not held, replacing the held row it does not read. Each held
+// row then serves every output row that reads it with a vertical blend alone (2 taps an element
+// where blending both neighbours' pairs takes 4): an 8x upscale's band of 16 output rows blends
+// 3 or 4 source rows, 40 taps a column where it took 64.
+uint32_t ResizeRowBlends(std::span<const ResizeTap> row_taps);
+
 // Field sanity the encoding cannot express: an empty region or output, pixel strides below
 // `channels` (pixels would overlap). Empty when valid.
 std::string CheckResize(const ResizeArgs& resize);
-// The taps read from SRAM: an index outside the region or a weight over 1024 names the tap.
-// Empty when valid.
+// The taps read from SRAM: an index outside the region or a weight over 1024 names the tap; a
+// nonzero row_blends other than the row taps' ResizeRowBlends names both. Empty when valid.
 std::string CheckResizeTaps(const ResizeArgs& resize, std::span<const uint8_t> row_taps,
                             std::span<const uint8_t> col_taps);
 

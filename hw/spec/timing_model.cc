@@ -186,7 +186,10 @@ uint64_t EltwiseLaneOps(const EltwiseArgs& e) {
 }
 uint64_t LutLaneOps(const LutArgs& l) { return l.count; }
 uint64_t ResizeLaneOps(const ResizeArgs& r) {
-  return kResizeTapsPerElement * r.out_h * r.out_w * r.channels;
+  const uint64_t elements = uint64_t{r.out_w} * r.channels;
+  if (r.row_blends == 0) return kResizeTapsPerElement * r.out_h * elements;
+  // Held rows: two taps a held row's element when blended, two per output element after.
+  return 2 * (uint64_t{r.row_blends} + r.out_h) * elements;
 }
 uint64_t DwConvLaneOps(const DwConvArgs& d) { return uint64_t{d.out_h} * d.out_w * d.channels; }
 uint64_t LnormLaneOps(const LnormArgs& l) { return 2 * uint64_t{l.pixels} * l.channels; }

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "compiler/layer/resize_layer.h"
 #include "compiler/schedule/resize_emitter.h"
 #include "hw/spec/config.h"
+#include "hw/spec/timing_model.h"
 
 namespace npu::compiler {
 namespace {
@@ -115,6 +118,39 @@ TEST(ResizeTiling, AnOnChipInputIsReadInPlaceInChannelBlocks) {
     EXPECT_EQ((r->in_addr - 0x10000) % 64, (resizes - 1) % blocks * t.tile_c);  // channels inner
   }
   EXPECT_EQ(resizes, bands * blocks);
+}
+
+TEST(ResizeTiling, BandsOfAnUpscaleHoldTheirSourceRows) {
+  // An 8x upscale of 4 rows (half-pixel taps: 4 edge rows, then runs of 8 reading one pair of
+  // source rows): in DRAM with room to spare the chosen bands are taller than a row, and each
+  // RESIZE of more than two rows holds its source rows, saying how many it blends.
+  ResizeLayer l;
+  l.name = "up8";
+  l.in_h = 4, l.in_w = 4, l.channels = 16, l.out_h = 32, l.out_w = 32;
+  for (uint32_t o = 0; o < 32; ++o) {
+    const double src = std::max(0.0, (o + 0.5) / 8 - 0.5);
+    const uint32_t y0 = uint32_t(src), y1 = std::min(y0 + 1, 3u);
+    const ResizeTap tap{y0, y1, uint32_t((src - y0) * 1024)};
+    l.row_taps.push_back(tap);
+    l.col_taps.push_back(tap);
+  }
+  const spec::NpuConfig c = spec::DefaultConfig();
+  StatusOr<VectorChoice<ResizeTiling>> choice = ChooseResizeTiling(c, l, {});
+  ASSERT_TRUE(choice.ok()) << choice.status().message();
+  EXPECT_GT(choice->tiling.tile_oh, 2u);
+  uint64_t lane_ops = 0, held = 0;
+  const ResizeOperands ops{DramTensor(0, 16), DramTensor(0x1000, 16), 0x8000};
+  for (const spec::Instruction& insn : EmitResize(l, choice->tiling, choice->plan, ops)) {
+    const auto* r = std::get_if<spec::ResizeArgs>(&insn.args);
+    if (r == nullptr) continue;
+    lane_ops += spec::VectorLaneOps(insn);
+    if (r->out_h > 2) {
+      EXPECT_GT(r->row_blends, 0u);
+      ++held;
+    }
+  }
+  EXPECT_GT(held, 0u);
+  EXPECT_LT(lane_ops, spec::kResizeTapsPerElement * 32 * 32 * 16);
 }
 
 TEST(ResizeTiling, NothingFitsOnlyWithAnOperandOnChip) {

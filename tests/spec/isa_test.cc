@@ -214,7 +214,7 @@ TEST(Isa, LnormEncodesDecodesAndDisassemblesOnTheVectorQueue) {
 }
 
 TEST(Isa, ResizeEncodesDecodesAndDisassembles) {
-  ResizeArgs r{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -12};
+  ResizeArgs r{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -12, 13};
   StatusOr<InsnWord> w = Encode({Opcode::kResize, 1, 8, r});
   ASSERT_TRUE(w.ok()) << w.status().message();
   EXPECT_EQ((*w)[0], 8);
@@ -225,13 +225,15 @@ TEST(Isa, ResizeEncodesDecodesAndDisassembles) {
   EXPECT_EQ(Disassemble(*back),
             "resize wait=L signal=S in_addr=1 in_h=2 in_w=3 channels=4 in_pixel_stride=5 out_h=6 "
             "out_w=7 out_addr=8 out_pixel_stride=9 row_taps_addr=10 col_taps_addr=11 "
-            "zero_point=-12");
+            "zero_point=-12 row_blends=13");
   r = {}, r.out_h = 1u << 16;
   ExpectOverflow({Opcode::kResize, 0, 0, r}, "resize: field out_h = 65536 does not fit in 16 bits");
   r = {}, r.col_taps_addr = 1u << 24;
   ExpectOverflow({Opcode::kResize, 0, 0, r}, "col_taps_addr = 16777216 does not fit in 24 bits");
   r = {}, r.zero_point = 128;
   ExpectOverflow({Opcode::kResize, 0, 0, r}, "zero_point = 128 does not fit in 8 signed");
+  r = {}, r.row_blends = 1u << 16;
+  ExpectOverflow({Opcode::kResize, 0, 0, r}, "row_blends = 65536 does not fit in 16 bits");
   EXPECT_FALSE(Encode({Opcode::kResize, 0, 0, LutArgs{}}).ok());
 }
 

@@ -197,5 +197,42 @@ TEST(ResizeTiming, FourTapsPerOutputElementOrTheSram) {
   EXPECT_EQ(IdealCycles(narrow, StridedResize()), 32u);
 }
 
+TEST(ResizeRowBlends, CountsTheSourceRowsBlendedWithTwoHeld) {
+  // A 2x upscale's rows (half-pixel: 0,0 | 0,1 | 0,1 | 1,2 | 1,2 | 2,2): rows 0, 1, 2 blended once.
+  EXPECT_EQ(ResizeRowBlends(std::vector<ResizeTap>{
+                {0, 0, 0}, {0, 1, 256}, {0, 1, 768}, {1, 2, 256}, {1, 2, 768}, {2, 2, 0}}),
+            3u);
+  // A row reading neither held row replaces the first; one reading one keeps it.
+  EXPECT_EQ(ResizeRowBlends(std::vector<ResizeTap>{{0, 1, 0}, {2, 3, 0}, {0, 1, 0}}), 6u);
+  EXPECT_EQ(ResizeRowBlends(std::vector<ResizeTap>{{0, 1, 0}, {1, 2, 0}, {0, 1, 0}}), 4u);
+  EXPECT_EQ(ResizeRowBlends(std::vector<ResizeTap>{{5, 5, 0}, {5, 5, 0}}), 1u);
+  EXPECT_EQ(ResizeRowBlends(std::vector<ResizeTap>{}), 0u);
+}
+
+TEST(CheckResizeTaps, HeldRowsMustCountTheRowsTheirTapsBlend) {
+  ResizeArgs r;
+  r.in_h = 3, r.in_w = 1, r.channels = 1, r.out_h = 4, r.out_w = 1;
+  const std::vector<uint8_t> rows = Taps({{0, 1, 10}, {0, 1, 500}, {1, 2, 0}, {1, 2, 9}});
+  const std::vector<uint8_t> cols = Taps({{0, 0, 0}});
+  EXPECT_EQ(CheckResizeTaps(r, rows, cols), "");  // 0: no held rows
+  r.row_blends = 3;
+  EXPECT_EQ(CheckResizeTaps(r, rows, cols), "");
+  r.row_blends = 4;
+  EXPECT_EQ(CheckResizeTaps(r, rows, cols), "row_blends 4 but its row taps blend 3 source rows");
+}
+
+TEST(ResizeTiming, HeldRowsTakeTwoTapsPerBlendedRowElementAndPerOutputElement) {
+  // StridedResize's 4 output rows with 3 source rows blended: 2 * (3 + 4) * 7*2 = 196 lane
+  // operations where four taps an element take 224: 4 + ceil(196 / 32) = 11 cycles; on 8 lanes
+  // 4 + 196 / 8 = 29 (32 without held rows).
+  Instruction held = StridedResize();
+  std::get<ResizeArgs>(held.args).row_blends = 3;
+  EXPECT_EQ(VectorLaneOps(held), 196u);
+  EXPECT_EQ(VectorLaneOps(StridedResize()), 224u);
+  NpuConfig narrow = Banks(16);
+  narrow.mutable_act()->set_lanes(8);
+  EXPECT_EQ(IdealCycles(narrow, held), 29u);
+}
+
 }  // namespace
 }  // namespace npu::spec
