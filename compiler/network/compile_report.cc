@@ -1,5 +1,9 @@
 // The compile report: what was decided per layer and for memory, and what is predicted.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
 
 #include "compiler/network/compile_model.h"
 
@@ -13,6 +17,19 @@ std::string OnChipText(const ModelLayer& l, size_t inputs) {
 }
 
 std::string Kib(uint64_t bytes) { return fmt::format("{:.1f} KiB", bytes / 1024.0); }
+
+// The row-strip groups (their strips) and channel-group splits (their groups), or "none".
+std::string FusedGroupsText(const CompiledModel& m) {
+  std::vector<std::string> groups;
+  for (const RowStripGroup& g : m.row_strip_groups) {
+    groups.push_back(fmt::format("{} ({} row strips)", g.name(), g.strips.size()));
+  }
+  for (const ChannelGroupSplit& g : m.channel_groups) {
+    groups.push_back(fmt::format("{}+{} ({} channel groups)", g.conv, g.depthwise,
+                                 g.channels.size()));
+  }
+  return groups.empty() ? "none" : fmt::format("{}", fmt::join(groups, "; "));
+}
 
 }  // namespace
 
@@ -44,14 +61,16 @@ std::string CompileReport(const CompiledModel& m) {
       "{} elementwise layers in place; cross-layer prefetch for {} of {} layers; {} buffer(s) sent "
       "back to DRAM to "
       "fit; {} node(s) of fused groups hold their constants across their strips ({})\n"
-      "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n",
+      "predicted DRAM traffic {} (minimum {}, {:.3f}x)\n"
+      "fused layer groups: {}\n",
       Kib(mem.instruction_bytes), Kib(mem.constants_bytes), Kib(mem.arena_bytes),
       Kib(mem.arena_lower_bound),
       mem.arena_lower_bound ? double(mem.arena_bytes) / mem.arena_lower_bound : 1.0,
       Kib(mem.sram_peak), Kib(on_chip), Kib(off_chip), mem.elementwise_in_place,
       mem.prefetched, m.layers.size(), mem.evicted, mem.held_constants.size(), Kib(held),
       Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
-      m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0);
+      m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0,
+      FusedGroupsText(m));
   return r;
 }
 

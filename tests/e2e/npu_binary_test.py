@@ -252,6 +252,21 @@ def watchdog(plain):
     assert "--timeout" in p.stderr, p.stderr
 
 
+def compile_report():
+    """--report prints what the compiler decided per layer and the memory plan; a single-layer
+    workload has no compile report: refused, nothing written."""
+    path = os.path.join(TMP, "reported.npub")
+    p = run(COMPILE, "small_cnn", "-o", path, "--quiet", "--report")
+    for needle in ("model 'small_cnn'", "predicted DRAM traffic", "fused layer groups: "):
+        assert needle in p.stdout, p.stdout
+    assert any(line.startswith("conv1 ") for line in p.stdout.splitlines()), p.stdout
+    assert os.path.exists(path)
+    single = os.path.join(TMP, "single.npub")
+    p = run(COMPILE, "conv3x3", "-o", single, "--report", expect=2)
+    assert "--report: 'conv3x3' is a single-layer workload" in p.stderr, p.stderr
+    assert not os.path.exists(single)
+
+
 def main():
     plain, _ = same_cycles_as_the_model()
     batch_and_cpu_ops()
@@ -259,6 +274,7 @@ def main():
     configs(plain)
     damaged_files(plain)
     watchdog(plain)
+    compile_report()
     p = run(COMPILE, "small_cnn", expect=2)
     assert "-o FILE" in p.stderr, p.stderr
     assert run(COMPILE, "--version").stdout.startswith("npu_compile ")

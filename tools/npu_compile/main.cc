@@ -3,6 +3,7 @@
 //   npu_compile resnet18 -o resnet18.npub
 //   npu_compile model.onnx --config small --set mac.rows=16 --calib x.npy -o model.npub
 //   npu_compile small_cnn --with-reference -o small_cnn.npub   carries its quantised graph
+//   npu_compile mobilenet_v2 -o m.npub --report                prints what the compiler decided
 //   run_workload resnet18.npub [--input x.npy]                 runs it (docs/binary-format.md)
 //
 // The model is prepared, quantised and compiled exactly as run_workload MODEL does with the same
@@ -37,6 +38,7 @@ struct CompileRequest {
   Options model;  // MODEL and the options that decide what it compiles to
   std::string output;
   bool with_reference = false;
+  bool report = false;  // print the compile report (compile_model.h, CompileReport) on stdout
 };
 
 po::options_description Visible() {
@@ -53,7 +55,11 @@ po::options_description Visible() {
       ("with-reference",
        "also store the quantised graph, so that run_workload FILE checks every output byte "
        "against the integer reference (whole models only; the file grows by about the weights)")
-      ("quiet,q", "no summary on stderr");
+      ("quiet,q", "no summary on stderr")
+      ("report",
+       "print on stdout what the compiler decided and predicts: per layer its tiling, operands "
+       "on chip or in DRAM, predicted and roofline cycles; the fused layer groups; SRAM, DRAM "
+       "plan and traffic (whole models only)");
   // clang-format on
   d.add(ModelOptionsDescription());
   return d;
@@ -73,25 +79,29 @@ int Parse(int argc, char** argv, CompileRequest& request, bool& quiet) {
     return kExitUsage;
   }
   request.with_reference = vm.count("with-reference") > 0;
+  request.report = vm.count("report") > 0;
   quiet = vm.count("quiet") > 0;
   request.model.reference = false;  // the reference's outputs are run_workload's business
   return TakeModelOptions("npu_compile", vm, request.model);
 }
 
-StatusOr<spec::Program> Compile(const CompileRequest& request) {
+StatusOr<PreparedWorkload> Compile(const CompileRequest& request) {
   NPU_ASSIGN_OR_RETURN(const spec::NpuConfig config,
                        spec::ResolveConfig(request.model.config_file, request.model.overrides));
   NPU_ASSIGN_OR_RETURN(PreparedWorkload w, PrepareWorkload(request.model, config));
-  if (request.with_reference) {
-    if (!w.model) {
+  for (const auto& [option, wanted] : {std::pair{"--with-reference", request.with_reference},
+                                       std::pair{"--report", request.report}}) {
+    if (wanted && !w.model) {
       return InvalidArgument(fmt::format(
-          "--with-reference: '{}' is a single-layer workload without a quantised graph; the "
-          "option needs a whole model",
-          request.model.model));
+          "{}: '{}' is a single-layer workload without a quantised graph; the option needs a "
+          "whole model",
+          option, request.model.model));
     }
+  }
+  if (request.with_reference) {
     w.program.set_reference_graph(compiler::ir::SerializeGraph(w.model->quantized));
   }
-  return std::move(w.program);
+  return w;
 }
 
 std::string Summary(const std::string& path, const spec::Program& p, size_t file_bytes) {
@@ -120,11 +130,12 @@ int Run(int argc, char** argv) {
   CompileRequest request;
   bool quiet = false;
   if (const int code = Parse(argc, argv, request, quiet); code >= 0) return code;
-  StatusOr<spec::Program> program = Compile(request);
-  if (!program.ok()) {
-    std::cerr << "npu_compile: " << program.status().message() << "\n";
+  StatusOr<PreparedWorkload> compiled = Compile(request);
+  if (!compiled.ok()) {
+    std::cerr << "npu_compile: " << compiled.status().message() << "\n";
     return kExitError;
   }
+  const spec::Program* program = &compiled->program;
   const std::string sealed = spec::SealProgram(*program);
   OutputFiles files;
   files.Add(request.output, sealed);
@@ -133,6 +144,7 @@ int Run(int argc, char** argv) {
     return kExitError;
   }
   if (!quiet) std::cerr << Summary(request.output, *program, sealed.size());
+  if (request.report) std::cout << compiled->compile_report;
   return 0;
 }
 

@@ -271,6 +271,7 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
         int8.cost.dram_bytes(), compiled.cost.cycles,  compiled.cost.dram_bytes()};
   }
   p.name = m->name;
+  p.compile_report = compiler::CompileReport(compiled);
   p.program = std::move(compiled.program);
   p.inputs = m->inputs;
   p.expected = m->expected;

@@ -41,6 +41,7 @@ struct PreparedWorkload {
   };
   std::optional<PrecisionComparison> precision;
   std::optional<report::TuningSummary> tuning;  // --tune or a stored tuning
+  std::string compile_report;  // whole models: compiler::CompileReport of the compile
 };
 
 // The names --list shows, each with a one-line description.
