@@ -138,6 +138,22 @@ TEST(ResizeOp, ResamplesAChannelBlockInItsVectorCycles) {
   EXPECT_EQ(Duration(*r, 1), 23u);
 }
 
+TEST(ResizeOp, HeldRowsGiveTheSameBytesInFewerVectorCycles) {
+  // The 7 output rows read source rows 0-1 (three), 1-2 (three), 2: 3 blended. Vector: 4 +
+  // ceil(2 * (3 + 7) * 9*2 / 32) = 16 where four taps an element took 20; the same 3 cycles of
+  // bank conflicts.
+  const Bytes blob = Blob();
+  spec::Instruction held = Resize();
+  ASSERT_EQ(spec::ResizeRowBlends(RowTaps()), 3u);
+  std::get<spec::ResizeArgs>(held.args).row_blends = 3;
+  StatusOr<platform::RunResult> r = RunResize(Config(16), blob, held);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->outputs.at(0), Expected(blob));
+  using spec::regs::QueueCounterId;
+  EXPECT_EQ(r->counters[QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)], 19u);
+  EXPECT_EQ(Duration(*r, 1), 19u);
+}
+
 TEST(ResizeOp, OnOneBankIsBoundBySram) {
   // One bank: 3 + 4 + 15 + 8 = 30 cycles of SRAM.
   StatusOr<platform::RunResult> r = RunResize(Config(1), Blob(), Resize());
@@ -195,6 +211,15 @@ TEST(ResizeOp, AWeightOverOneFaults) {
   rows[2].w1 = 1025;
   PutTaps(blob, kRowTaps, rows);
   EXPECT_NE(FaultOf(blob, Resize()).find("bad resize tap"), std::string::npos);
+}
+
+TEST(ResizeOp, HeldRowsCountingOtherRowsThanTheTapsBlendFault) {
+  spec::Instruction resize = Resize();
+  std::get<spec::ResizeArgs>(resize.args).row_blends = 2;
+  const std::string fault = FaultOf(Blob(), resize);
+  EXPECT_NE(fault.find("error 'bad resize tap' at instruction 1"), std::string::npos) << fault;
+  EXPECT_NE(fault.find("row_blends 2 but its row taps blend 3 source rows"), std::string::npos)
+      << fault;
 }
 
 TEST(ResizeOp, OverlappingOutputPixelsAreABadInstruction) {
