@@ -21,14 +21,7 @@ ir::Graph DilatedBlock(int64_t in_c = 8, bool fork = false) {
   QuantGraphBuilder b("dilated", 17);
   ir::Tensor* x = b.Input("x", 20, 14, in_c);
   ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "hardswish1");
-  ir::Tensor* d = b.Conv(t, "depthwise",
-                         {.out_c = 48,
-                          .kh = 5,
-                          .kw = 5,
-                          .pads = {4, 4, 4, 4},
-                          .dilation_h = 2,
-                          .dilation_w = 2,
-                          .group = 48});
+  ir::Tensor* d = b.Conv(t, "depthwise", DepthwiseSpec(48, 5, 2));
   ir::Tensor* y = b.Conv(b.Lut(d, "hardswish2"), "project", {.out_c = 8});
   return fork ? b.Finish({y, b.Conv(t, "other", {.out_c = 4})}) : b.Finish({y});
 }

@@ -212,35 +212,31 @@ ir::Tensor* QuantGraphBuilder::Lut(ir::Tensor* x, const std::string& name) {
   return Out(n, x->shape(), Scale(x), Zp(x));
 }
 
+ir::Tensor* QuantGraphBuilder::Product(ir::OpKind kind, ir::Tensor* a, ir::Tensor* b,
+                                       const std::string& name, double real, ir::Shape y) {
+  const QuantizedMultiplier m = Mult(real);
+  ir::Attributes attrs;
+  attrs.Set("multiplier", int64_t{m.multiplier});
+  attrs.Set("shift", int64_t{m.shift});
+  const int32_t zp = Int(-30, 30);
+  const float s_y = float(double(Scale(a)) * Scale(b) / real);
+  SetClamp(attrs, "none", s_y, zp);
+  ir::Node* n = g_.AddNode(kind, name, {a, b}, {name}, std::move(attrs));
+  return Out(n, std::move(y), s_y, zp);
+}
+
 ir::Tensor* QuantGraphBuilder::MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name) {
   const ir::Shape &sa = a->shape(), &sb = b->shape();
   ir::Shape y(sa.begin(), sa.end() - 1);  // a's batch dims and M (b's broadcast to them)
   y.push_back(sb.back());
   // Products of operands about 74 from their zero points: a sum near 5500 sqrt(K), scaled to 40.
-  const double real = 40.0 / (5500.0 * std::sqrt(double(sa.back())));
-  const QuantizedMultiplier m = Mult(real);
-  ir::Attributes attrs;
-  attrs.Set("multiplier", int64_t{m.multiplier});
-  attrs.Set("shift", int64_t{m.shift});
-  const int32_t zp = Int(-30, 30);
-  const float s_y = float(double(Scale(a)) * Scale(b) / real);
-  SetClamp(attrs, "none", s_y, zp);
-  ir::Node* n = g_.AddNode(ir::OpKind::kMatMul, name, {a, b}, {name}, std::move(attrs));
-  return Out(n, y, s_y, zp);
+  return Product(ir::OpKind::kMatMul, a, b, name, 40.0 / (5500.0 * std::sqrt(double(sa.back()))),
+                 std::move(y));
 }
 
 ir::Tensor* QuantGraphBuilder::Mul(ir::Tensor* a, ir::Tensor* b, const std::string& name) {
   // Products of operands about 74 from their zero points (5,500), scaled to 40.
-  const double real = 40.0 / 5500.0;
-  const QuantizedMultiplier m = Mult(real);
-  ir::Attributes attrs;
-  attrs.Set("multiplier", int64_t{m.multiplier});
-  attrs.Set("shift", int64_t{m.shift});
-  const int32_t zp = Int(-30, 30);
-  const float s_y = float(double(Scale(a)) * Scale(b) / real);
-  SetClamp(attrs, "none", s_y, zp);
-  ir::Node* n = g_.AddNode(ir::OpKind::kMul, name, {a, b}, {name}, std::move(attrs));
-  return Out(n, a->shape(), s_y, zp);
+  return Product(ir::OpKind::kMul, a, b, name, 40.0 / 5500.0, a->shape());
 }
 
 ir::Tensor* QuantGraphBuilder::Flatten(ir::Tensor* x, const std::string& name) {
@@ -302,19 +298,22 @@ ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_
   return b.Finish({b.MaxPool(t, "pool", {.kh = 3, .kw = 3, .pads = {1, 1, 1, 1}})});
 }
 
+ConvSpec DepthwiseSpec(int64_t channels, int64_t k, int64_t dilation) {
+  const int64_t pad = k / 2 * dilation;
+  return {.out_c = channels,
+          .kh = k,
+          .kw = k,
+          .pads = {pad, pad, pad, pad},
+          .dilation_h = dilation,
+          .dilation_w = dilation,
+          .group = channels};
+}
+
 ir::Graph SqueezeExcitationBlock(const std::string& name, uint32_t seed, int64_t dilation) {
   QuantGraphBuilder b(name, seed);
   ir::Tensor* x = b.Input("x", 20, 14, 8);
   ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "table1");
-  ir::Tensor* d = b.Lut(b.Conv(t, "depthwise",
-                               {.out_c = 48,
-                                .kh = 3,
-                                .kw = 3,
-                                .pads = {dilation, dilation, dilation, dilation},
-                                .dilation_h = dilation,
-                                .dilation_w = dilation,
-                                .group = 48}),
-                        "table2");
+  ir::Tensor* d = b.Lut(b.Conv(t, "depthwise", DepthwiseSpec(48, 3, dilation)), "table2");
   ir::Tensor* e = b.Conv(b.GlobalAvgPool(d, "pool"), "fc1", {.out_c = 12, .activation = "relu"});
   ir::Tensor* s = b.Lut(b.Conv(e, "fc2", {.out_c = 48}), "gate");
   return b.Finish({b.Conv(b.Mul(d, s, "scale"), "project", {.out_c = 8})});

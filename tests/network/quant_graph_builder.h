@@ -27,6 +27,10 @@ struct ConvSpec {
   std::string activation = "none";  // "relu", "relu6"
 };
 
+// A depthwise k x k convolution of `channels`, stride 1, dilated by `dilation` and padded to
+// keep the size.
+ConvSpec DepthwiseSpec(int64_t channels, int64_t k, int64_t dilation = 1);
+
 struct PoolSpec {
   int64_t kh = 2, kw = 2, stride_h = 2, stride_w = 2;
   std::array<int64_t, 4> pads = {0, 0, 0, 0};
@@ -72,6 +76,9 @@ class QuantGraphBuilder {
 
  private:
   ir::Tensor* Out(ir::Node* n, ir::Shape shape, float scale, int32_t zp);
+  // A product of a and b of shape y (a matrix product, an elementwise one) requantised by `real`.
+  ir::Tensor* Product(ir::OpKind kind, ir::Tensor* a, ir::Tensor* b, const std::string& name,
+                      double real, ir::Shape y);
   void SetClamp(ir::Attributes& a, const std::string& activation, float scale, int32_t zp);
   // An average pool's multiplier/shift for s_x / s_y and its clamp; returns the output zero point.
   int32_t SetAverageRequant(ir::Attributes& a, float s_x, float s_y);

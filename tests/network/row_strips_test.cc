@@ -212,14 +212,7 @@ ir::Graph InvertedResidualWithTables(int64_t dilation = 1) {
   QuantGraphBuilder b("tables", 13);
   ir::Tensor* x = b.Input("x", 20, 14, 8);
   ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "silu1");
-  ir::Tensor* d = b.Conv(t, "depthwise",
-                         {.out_c = 48,
-                          .kh = 3,
-                          .kw = 3,
-                          .pads = {dilation, dilation, dilation, dilation},
-                          .dilation_h = dilation,
-                          .dilation_w = dilation,
-                          .group = 48});
+  ir::Tensor* d = b.Conv(t, "depthwise", DepthwiseSpec(48, 3, dilation));
   return b.Finish({b.Conv(b.Lut(d, "silu2"), "project", {.out_c = 8})});
 }
 
