@@ -160,9 +160,10 @@ inline constexpr uint64_t kResizeTapsPerElement = 4;
 // broadcast per channel or as a scalar (held in the lanes' per-channel registers); LUT one;
 // RESIZE kResizeTapsPerElement taps per output element (whether a tap's weight is 0, as in
 // nearest, does not matter), or with held rows (ResizeArgs::row_blends) two per element of each
-// source row it blends and two per output element; DWCONV one per output element (its passes: VectorLaneCycles); LNORM
-// two per element (statistics, requantisation); 0 for other instructions. The vector unit's time
-// (ActComputeCycles of it) and its energy (energy_model.h) both follow from it.
+// source row it blends and two per output element; DWCONV one per output element (its passes:
+// VectorLaneCycles); LNORM two per element (statistics, requantisation); 0 for other
+// instructions. The vector unit's time (ActComputeCycles of it) and its energy (energy_model.h)
+// both follow from it.
 uint64_t VectorLaneOps(const Instruction& insn);
 
 // DRAM: `bytes` occupy the data bus for ceil(bytes / bytes_per_cycle) cycles, after
