@@ -21,6 +21,8 @@ using ir::Tensor;
 // that (or null).
 struct Pair {
   Node *conv, *table, *depthwise, *table_after;
+  // The pair's last node: the depthwise's table, else the depthwise.
+  Node* last() const { return table_after != nullptr ? table_after : depthwise; }
 };
 
 bool ConstantOperands(const Node& n) {
@@ -43,8 +45,7 @@ std::optional<Pair> PairEndingAt(const ir::Graph& g, Node& depthwise, int64_t li
 // The pair's output is read by a global pool (a squeeze-and-excitation's): it must be whole
 // before the pool ends, so row strips gain nothing over groups there.
 bool ReadByGlobalPool(const Pair& p) {
-  const Node* last = p.table_after != nullptr ? p.table_after : p.depthwise;
-  const std::vector<Node*>& users = last->output(0)->users();
+  const std::vector<Node*>& users = p.last()->output(0)->users();
   return std::any_of(users.begin(), users.end(), [](const Node* u) {
     return u->kind() == OpKind::kGlobalAveragePool;
   });
@@ -90,14 +91,9 @@ Tensor* OuterRows(ir::Graph& g, const Tensor* c, int64_t o0, int64_t o1, const s
 
 // A node's output like `model`'s, with `channels` channels.
 Tensor* LikeWithChannels(Node* node, const Tensor* model, int64_t channels) {
-  Tensor* t = node->output(0);
-  t->set_dtype(model->dtype());
-  t->set_layout(model->layout());
   ir::Shape shape = model->shape();
   shape[3] = channels;
-  t->set_shape(std::move(shape));
-  t->quant() = model->quant();
-  return t;
+  return OutputLike(node, model, std::move(shape));
 }
 
 // Convolution `conv`'s output channels [c0, c1) from `x`: its weights, bias and per-channel
@@ -127,8 +123,6 @@ Tensor* Tabled(ir::Graph& g, const Node* table, Tensor* x, const std::string& ta
 
 // Replaces the pair by its groups, their outputs concatenated along the channels.
 void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
-  const Node* last = p.table_after != nullptr ? p.table_after : p.depthwise;
-  Tensor* y = last->output(0);
   std::vector<Tensor*> parts;
   int64_t c0 = 0;
   for (size_t k = 0; k < channels.size(); ++k) {
@@ -138,18 +132,11 @@ void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
     parts.push_back(Tabled(g, p.table_after, ConvChannels(g, *p.depthwise, t, c0, c1, tag), tag));
     c0 = c1;
   }
-  ir::Attributes concat;
-  concat.Set("axis", int64_t{3});
-  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(p.depthwise->name() + "#channels"),
-                           parts, {g.UniqueName(y->name() + "#channels")}, std::move(concat));
-  Tensor* whole = LikeWithChannels(joined, y, y->shape()[3]);
-  const std::string name = y->name();
-  g.ReplaceAllUsesWith(y, whole);
+  std::vector<Node*> erased;
   for (Node* n : {p.table_after, p.depthwise, p.table, p.conv}) {
-    if (n != nullptr) g.EraseNode(n);
+    if (n != nullptr) erased.push_back(n);
   }
-  g.RemoveUnusedTensors();
-  g.RenameTensor(whole, name);
+  ReplaceByConcat(g, p.last()->output(0), parts, /*axis=*/3, *p.depthwise, "#channels", erased);
 }
 
 }  // namespace

@@ -1,6 +1,10 @@
 // Nodes of fused layer groups (fusion_nodes.h).
 #include "compiler/network/fusion_nodes.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace npu::compiler {
 
 using ir::Node;
@@ -49,6 +53,30 @@ Node* TableAfter(const ir::Graph& g, const Node& conv) {
   if (!IsImageConv(conv) || y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
   Node* u = y->users()[0];
   return u->kind() == OpKind::kLut ? u : nullptr;
+}
+
+Tensor* OutputLike(Node* node, const Tensor* model, ir::Shape shape) {
+  Tensor* t = node->output(0);
+  t->set_dtype(model->dtype());
+  t->set_layout(model->layout());
+  t->set_shape(std::move(shape));
+  t->quant() = model->quant();
+  return t;
+}
+
+void ReplaceByConcat(ir::Graph& g, Tensor* y, const std::vector<Tensor*>& parts, int64_t axis,
+                     const Node& named_after, const std::string& tag,
+                     const std::vector<Node*>& erased) {
+  ir::Attributes concat;
+  concat.Set("axis", axis);
+  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(named_after.name() + tag), parts,
+                           {g.UniqueName(y->name() + tag)}, std::move(concat));
+  Tensor* whole = OutputLike(joined, y, y->shape());
+  const std::string name = y->name();
+  g.ReplaceAllUsesWith(y, whole);
+  for (Node* n : erased) g.EraseNode(n);
+  g.RemoveUnusedTensors();
+  g.RenameTensor(whole, name);
 }
 
 }  // namespace npu::compiler

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "compiler/ir/graph.h"
 #include "hw/spec/npu_config.pb.h"
@@ -31,5 +33,15 @@ ir::Node* ConvWriting(const ir::Graph& g, const ir::Tensor* t, ir::Node** table 
 
 // The lookup table that alone reads a convolution's output, or null.
 ir::Node* TableAfter(const ir::Graph& g, const ir::Node& conv);
+
+// Node `node`'s output, typed and quantised like `model`, of shape `shape`.
+ir::Tensor* OutputLike(ir::Node* node, const ir::Tensor* model, ir::Shape shape);
+
+// Replaces every use of `y` by the concatenation of `parts` along `axis` (a node named after
+// `named_after` and a tensor after `y`, both with `tag`), erases `erased` in order (each one's
+// outputs unused by then) and gives the concatenation `y`'s name.
+void ReplaceByConcat(ir::Graph& g, ir::Tensor* y, const std::vector<ir::Tensor*>& parts,
+                     int64_t axis, const ir::Node& named_after, const std::string& tag,
+                     const std::vector<ir::Node*>& erased);
 
 }  // namespace npu::compiler

@@ -173,15 +173,6 @@ bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
          !g.IsGraphOutput(t) && ImageBytes(t) > limit;
 }
 
-Tensor* Like(Node* node, const Tensor* model, ir::Shape shape) {
-  Tensor* t = node->output(0);
-  t->set_dtype(model->dtype());
-  t->set_layout(model->layout());
-  t->set_shape(std::move(shape));
-  t->quant() = model->quant();
-  return t;
-}
-
 // What a strip's intermediate may take: a join's strip holds two more tensors of its size (the
 // residual's rows and the sum) where a convolution's output is mostly smaller, so a third of
 // a convolution's. Measured (full-size exports, default config, --timing-only): resnet50
@@ -232,7 +223,7 @@ Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::str
   slice.Set("steps", std::vector<int64_t>{1, 1, 1, 1});
   Node* cut = g.AddNode(OpKind::kSlice, g.UniqueName(x->name() + tag), {x},
                         {g.UniqueName(x->name() + tag)}, std::move(slice));
-  return Like(cut, x, {1, r1 - r0, x->shape()[2], x->shape()[3]});
+  return OutputLike(cut, x, {1, r1 - r0, x->shape()[2], x->shape()[3]});
 }
 
 // A node like `model` reading `in`, named and shaped for a strip: `tag` added, `rows` rows.
@@ -241,7 +232,7 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
   const Tensor* out = model.output(0);
   Node* n = g.AddNode(model.kind(), g.UniqueName(model.name() + tag), std::move(in),
                       {g.UniqueName(out->name() + tag)}, std::move(attrs));
-  return Like(n, out, {1, rows, out->shape()[2], out->shape()[3]});
+  return OutputLike(n, out, {1, rows, out->shape()[2], out->shape()[3]});
 }
 
 // Layers split together: nodes[0] a convolution (or a channel scaling), each next node the
@@ -250,6 +241,10 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
 struct Chain {
   std::vector<Node*> nodes, tables;
   Node* branch = nullptr;  // a join's other operand's convolution, split with it (BranchOf)
+  // Node i's output after its table, if any.
+  Tensor* Output(size_t i) const {
+    return (tables[i] != nullptr ? tables[i] : nodes[i])->output(0);
+  }
 };
 
 // The convolution writing a join's other operand, if it is one whose strips read no rows twice
@@ -325,9 +320,8 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   group.rows = rows;
   for (const Node* n : c.nodes) group.nodes.push_back(n->name());
   if (c.branch != nullptr) group.branch = c.branch->name();
-  const Node* last = c.tables.back() != nullptr ? c.tables.back() : c.nodes.back();
   Tensor* x = c.nodes[0]->input(RowOperand(*c.nodes[0]));
-  Tensor* y = last->output(0);
+  Tensor* y = c.Output(c.nodes.size() - 1);
   const int64_t out_h = y->shape()[1];
   std::vector<Tensor*> parts;
   std::vector<int64_t> computed(c.nodes.size(), 0);  // per node, its output rows computed so far
@@ -366,24 +360,17 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       if (c.tables[i] != nullptr) {
         part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
       }
-      rows_of[(c.tables[i] != nullptr ? c.tables[i] : c.nodes[i])->output(0)] = {part, r0};
+      rows_of[c.Output(i)] = {part, r0};
     }
     parts.push_back(part);
   }
-  ir::Attributes concat;
-  concat.Set("axis", int64_t{1});
-  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(c.nodes.back()->name() + "#strips"), parts,
-                           {g.UniqueName(y->name() + "#strips")}, std::move(concat));
-  Tensor* whole = Like(joined, y, y->shape());
-  const std::string name = y->name();
-  g.ReplaceAllUsesWith(y, whole);
+  std::vector<Node*> erased;  // from the last node back, each after its table
   for (size_t i = c.nodes.size(); i-- > 0;) {
-    if (c.tables[i] != nullptr) g.EraseNode(c.tables[i]);
-    g.EraseNode(c.nodes[i]);
+    if (c.tables[i] != nullptr) erased.push_back(c.tables[i]);
+    erased.push_back(c.nodes[i]);
   }
-  if (c.branch != nullptr) g.EraseNode(c.branch);
-  g.RemoveUnusedTensors();
-  g.RenameTensor(whole, name);
+  if (c.branch != nullptr) erased.push_back(c.branch);
+  ReplaceByConcat(g, y, parts, /*axis=*/1, *c.nodes.back(), "#strips", erased);
   return group;
 }
 
@@ -391,8 +378,7 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
 // the join ending the chain (Eligible); a chain not ending so starts after the last such node.
 void DropUnjoinedResiduals(Chain& c) {
   for (size_t i = c.nodes.size() - 1; i-- > 0;) {
-    const std::vector<Node*>& users =
-        (c.tables[i] != nullptr ? c.tables[i] : c.nodes[i])->output(0)->users();
+    const std::vector<Node*>& users = c.Output(i)->users();
     const bool joined = users.size() == 2 && IsJoin(*c.nodes.back()) &&
                         std::count(users.begin(), users.end(), c.nodes.back()) == 1;
     if (users.size() == 1 || joined) continue;
