@@ -135,15 +135,14 @@ int Run(int argc, char** argv) {
     std::cerr << "npu_compile: " << compiled.status().message() << "\n";
     return kExitError;
   }
-  const spec::Program* program = &compiled->program;
-  const std::string sealed = spec::SealProgram(*program);
+  const std::string sealed = spec::SealProgram(compiled->program);
   OutputFiles files;
   files.Add(request.output, sealed);
   if (const Status s = files.Commit(); !s.ok()) {
     std::cerr << "npu_compile: " << s.message() << "\n";
     return kExitError;
   }
-  if (!quiet) std::cerr << Summary(request.output, *program, sealed.size());
+  if (!quiet) std::cerr << Summary(request.output, compiled->program, sealed.size());
   if (request.report) std::cout << compiled->compile_report;
   return 0;
 }
