@@ -49,6 +49,9 @@ struct CompileOptions {
   // Networks, with row strips: per consumer convolution (node name), the output rows of its
   // strips instead of the default; 0 keeps that pair whole (a tuning's band heights).
   std::map<std::string, int64_t> strip_rows = {};
+  // Networks, with row strips kOn: chains keep their halo rows instead of computing them twice,
+  // and run on through residual blocks (compiler/network/row_strips.h, StripOptions).
+  bool keep_halos = false;
   // Networks: pack a grouped convolution's groups side by side on the array's columns
   // (compiler/network/group_packing.h).
   bool pack_groups = true;

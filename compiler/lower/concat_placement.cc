@@ -51,12 +51,24 @@ class Placer {
   }
 
   // Before each channel concatenation Run left, a copy of every input whose producer cannot
-  // write its slice (a graph input, a view, a CPU layer, a value other layers read dense), so
-  // that the next Run places it. Returns the copies made.
+  // write its slice (a graph input, a view, a CPU layer, a value other layers read dense), and
+  // likewise of an outer one's inputs (views: the rows a row strip keeps of the strip before),
+  // so that the next Run places it. Returns the copies made.
   int CopyInputs() {
     std::vector<std::pair<int, std::vector<size_t>>> copies;  // (concat, its inputs), ascending
     int count = 0;
     for (int i = 0; i < int(net_.layers.size()); ++i) {
+      if (IsOuterConcat(i) && DenseButForViews(net_.layers[i].output)) {
+        std::set<int> seen;
+        std::vector<size_t> inputs;
+        for (size_t k = 0; k < net_.layers[i].inputs.size(); ++k) {
+          if (!OuterInputMayBePart(net_.layers[i].inputs[k], seen)) inputs.push_back(k);
+        }
+        if (inputs.empty()) continue;
+        count += int(inputs.size());
+        copies.emplace_back(i, std::move(inputs));
+        continue;
+      }
       if (!IsChannelConcat(i)) continue;
       const NetLayer& l = net_.layers[i];
       const ActivationValue& out = net_.value(l.output);
@@ -130,9 +142,16 @@ class Placer {
     if (!DenseButForViews(l.output)) return false;
     std::set<int> seen;
     for (int v : l.inputs) {
-      if (!seen.insert(v).second || io_.count(v) || !Dense(v) || !producer_.count(v)) return false;
+      if (!OuterInputMayBePart(v, seen)) return false;
     }
     return true;
+  }
+
+  // A layer writes v where an outer concatenation puts it: v is no graph input or output, no
+  // view, and is the concatenation's only once (views of it, rows the next row strip keeps
+  // of it, move with it).
+  bool OuterInputMayBePart(int v, std::set<int>& seen) const {
+    return seen.insert(v).second && !io_.count(v) && DenseButForViews(v) && producer_.count(v);
   }
 
   void PlaceOuter(int concat) {
@@ -140,11 +159,14 @@ class Placer {
     const int target = net_.value(l.output).buffer;
     uint64_t offset = 0;
     for (int v : l.inputs) {
-      ActivationValue& x = net_.values[v];
-      net_.buffers[x.buffer] = NetBuffer{};
-      x.buffer = target;
-      x.byte_offset = offset;
-      offset += x.bytes();
+      const int from = net_.values[v].buffer;
+      for (ActivationValue& x : net_.values) {  // v, and its views
+        if (x.buffer != from) continue;
+        x.buffer = target;
+        x.byte_offset += offset;
+      }
+      net_.buffers[from] = NetBuffer{};
+      offset += net_.values[v].bytes();
     }
   }
 

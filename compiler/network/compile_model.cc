@@ -96,9 +96,8 @@ void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
   std::map<std::string, std::tuple<std::string, uint32_t, uint32_t, uint32_t>> strip_of;
   for (const RowStripGroup& g : groups) {
     for (uint32_t k = 0; k < g.strips.size(); ++k) {
-      for (uint32_t n = 0; n < g.strips[k].size(); ++n) {
-        const RowStripGroup::Layer& l = g.strips[k][n];
-        strip_of[l.name] = {g.name(), k, uint32_t(l.recomputed_rows), n};
+      for (const RowStripGroup::Layer& l : g.strips[k]) {
+        strip_of[l.name] = {g.name(), k, uint32_t(l.recomputed_rows), l.node};
       }
     }
   }
@@ -257,8 +256,9 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   };
   // 1b. Row strips (row_strips.h): as told, or under kAuto whichever is predicted best
   // (Preferred) of the whole graph, the pairs split by default (pointwise producers), and every
-  // pair split, as chains and as pairs; each with and without joins' branches; and the default
-  // split with the pairs a global pool reads in channel groups first.
+  // pair split, as chains and as pairs; each with and without joins' branches; the default
+  // split with the pairs a global pool reads in channel groups first; and the default split
+  // with kept halos (chains then run on through residual blocks).
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(Fused());
   // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole.
@@ -277,15 +277,18 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
   };
+  if (options.row_strips == RowStrips::kOn) {
+    NPU_ASSIGN_OR_RETURN(Fused split, split_graph({.keep_halos = options.keep_halos}));
+    return compile(split);
+  }
   NPU_ASSIGN_OR_RETURN(Fused split, split_graph({}));
-  if (options.row_strips == RowStrips::kOn) return compile(split);
   // The variants, each with other groups (by name) than those before it, compiled side by side
   // and judged in this order.
   std::vector<Fused> variants;
   variants.emplace_back();  // compiles `quantized` itself
-  std::set<std::vector<std::string>> distinct = {{}};
-  const auto add = [&](Fused fused) {
-    std::vector<std::string> names;
+  std::set<std::vector<std::string>> distinct = {{""}};
+  const auto add = [&](Fused fused, const std::string& how = "") {
+    std::vector<std::string> names = {how};
     for (const RowStripGroup& g : fused.strips) names.push_back(g.name());
     for (const ChannelGroupSplit& g : fused.channels) names.push_back(g.depthwise + "#channels");
     if (distinct.insert(names).second) variants.push_back(std::move(fused));
@@ -295,6 +298,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   add(std::move(unbranched));
   NPU_ASSIGN_OR_RETURN(Fused pooled_channels_first, split_graph({}, true));
   add(std::move(pooled_channels_first));
+  NPU_ASSIGN_OR_RETURN(Fused kept, split_graph({.keep_halos = true}));
+  add(std::move(kept), "kept halos");
   const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -73,11 +72,6 @@ bool IsChannelScaling(const Node& n) {
   return false;
 }
 
-// The operand of a strip's producer whose rows a strip slices: a convolution's input, a
-// scaling's image.
-int RowOperand(const Node& producer) {
-  return IsChannelScaling(producer) && producer.input(0)->shape() != producer.output(0)->shape();
-}
 
 // The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
 // RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
@@ -107,15 +101,25 @@ int StripOperand(const ir::Graph& g, const Node& consumer) {
   return -1;
 }
 
+// The operand of a chain's first node whose rows a strip slices: a convolution's input, a
+// scaling's image, a join's strip operand (its other operand is sliced, or computed: Split).
+int RowOperand(const ir::Graph& g, const Node& first) {
+  if (IsJoin(first)) return std::max(0, StripOperand(g, first));
+  return IsChannelScaling(first) && first.input(0)->shape() != first.output(0)->shape();
+}
+
 // The node writing the consumer's operand a strip's producer writes: a convolution (or a table
-// over one, `*table`); for a convolution consumer, a channel scaling read by it alone too
-// (lraspp's squeeze-and-excitation products, 33x33x960, read by each block's projection). Null
-// if neither.
+// over one, `*table`); for a convolution consumer, a channel scaling (lraspp's
+// squeeze-and-excitation products, 33x33x960, read by each block's projection) or a residual
+// join (a bottleneck's sum, read by the next block's first convolution and its join). Null if
+// none of these.
 Node* StripProducer(const ir::Graph& g, const Node& consumer, Node** table = nullptr) {
   const Tensor* t = consumer.input(StripOperand(g, consumer));
   if (Node* conv = ConvWriting(g, t, table)) return conv;
   Node* p = t->producer();
-  if (!IsImageConv(consumer) || p == nullptr || !IsChannelScaling(*p)) return nullptr;
+  if (!IsImageConv(consumer) || p == nullptr || !(IsChannelScaling(*p) || IsJoin(*p))) {
+    return nullptr;
+  }
   if (table != nullptr) *table = nullptr;
   return p;
 }
@@ -160,17 +164,20 @@ std::set<const Node*> ResidualPaths(const ir::Graph& g, int64_t limit) {
   return path;
 }
 
-// The producer -> consumer pairs to split: the producer a convolution (or a table over one),
-// its output (too large) read only by the consumer, or by it and a residual join (ResidualJoin)
-// that a chain through the consumer must then end in.
-bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit) {
+// The producer -> consumer pairs to split: the producer a StripProducer, its output read only
+// by the consumer, or by it and a residual join (ResidualJoin) that a chain through the consumer
+// must then end in; the output too large, or on a residual path (which only a chain of all its
+// pairs keeps off DRAM: a bottleneck's 56x56x64 intermediates on the way from one block's sum
+// to the next block's).
+bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit,
+              const std::set<const Node*>& residual_path) {
   if (!IsStripConsumer(consumer)) return false;
   const int operand = StripOperand(g, consumer);
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
   return StripProducer(g, consumer) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
          (t->users().size() == 1 || ResidualJoin(g, *t, consumer) != nullptr) &&
-         !g.IsGraphOutput(t) && ImageBytes(t) > limit;
+         !g.IsGraphOutput(t) && (ImageBytes(t) > limit || residual_path.contains(&consumer));
 }
 
 // What a strip's intermediate may take: a join's strip holds two more tensors of its size (the
@@ -240,7 +247,11 @@ Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, cons
 // strip consumer (tables.back() after it, or null).
 struct Chain {
   std::vector<Node*> nodes, tables;
-  Node* branch = nullptr;  // a join's other operand's convolution, split with it (BranchOf)
+  // Strips keep the rows the next strip's windows read again (their halo) instead of it
+  // computing them twice.
+  bool keep_halo = false;
+  // Per node, a join's other operand's convolution split with it (BranchOf), or null.
+  std::vector<Node*> branches;
   // Node i's output after its table, if any.
   Tensor* Output(size_t i) const {
     return (tables[i] != nullptr ? tables[i] : nodes[i])->output(0);
@@ -271,35 +282,49 @@ std::pair<int64_t, int64_t> InputRows(const Node& n, int64_t o0, int64_t o1, int
 
 // The operand of chain node i that the node before it writes (a join's other operand is sliced).
 int ChainOperand(const ir::Graph& g, const Chain& c, size_t i) {
-  return i == 0 ? RowOperand(*c.nodes[0]) : StripOperand(g, *c.nodes[i]);
+  return i == 0 ? RowOperand(g, *c.nodes[0]) : StripOperand(g, *c.nodes[i]);
 }
 
-// Per node of the chain, the output rows a strip of the last node's output rows [o0, o1) needs
-// of it, clipped to its image: the clipped part is the strip's padding.
-std::vector<std::pair<int64_t, int64_t>> StripRowsOf(const ir::Graph& g, const Chain& c, int64_t o0,
-                                                     int64_t o1) {
-  std::vector<std::pair<int64_t, int64_t>> rows(c.nodes.size());
+// Per node of the chain, the output rows a strip of the last node's output rows [o0, o1)
+// computes of it, clipped to its image (the clipped part is the strip's padding): all it needs,
+// or with `kept` (per node, its rows [0, kept[i]) that strips before computed and keep) only
+// those after: the strip reads the rest (its windows' halo) from the strips before.
+using Rows = std::pair<int64_t, int64_t>;
+std::vector<Rows> StripRowsOf(const ir::Graph& g, const Chain& c, int64_t o0, int64_t o1,
+                              const std::vector<int64_t>* kept = nullptr) {
+  std::vector<Rows> rows(c.nodes.size());
   rows.back() = {o0, o1};
   for (size_t i = c.nodes.size() - 1; i > 0; --i) {
     const Node& n = *c.nodes[i];
     rows[i - 1] =
         InputRows(n, rows[i].first, rows[i].second, n.input(ChainOperand(g, c, i))->shape()[1]);
+    if (kept != nullptr) {
+      rows[i - 1] = {(*kept)[i - 1], std::max((*kept)[i - 1], rows[i - 1].second)};
+    }
   }
   return rows;
 }
 
-// Whether strips of `rows` of the last node's output rows keep every intermediate of the chain
-// within its consumer's strip limit.
+// The rows node i > 0 reads of the node before for its output rows `r`.
+Rows ReadRows(const ir::Graph& g, const Chain& c, size_t i, Rows r) {
+  const Node& n = *c.nodes[i];
+  return InputRows(n, r.first, r.second, n.input(ChainOperand(g, c, i))->shape()[1]);
+}
+
+// Whether strips of `rows` of the last node's output rows keep every intermediate a strip reads
+// within its consumer's strip limit (with kept halos, after the first strip, which computes the
+// rows the next strips' windows look ahead to as well).
 bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) {
   const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
+  std::vector<int64_t> kept(c.nodes.size(), 0);
   for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-    const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows));
-    for (size_t i = 0; i + 1 < c.nodes.size(); ++i) {
-      const ir::Shape& s = c.nodes[i]->output(0)->shape();
-      if ((r[i].second - r[i].first) * s[2] * s[3] > StripLimit(*c.nodes[i + 1], limit)) {
-        return false;
-      }
+    const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
+    for (size_t i = 1; i < c.nodes.size() && !(c.keep_halo && o0 == 0); ++i) {
+      const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
+      const Rows read = ReadRows(g, c, i, r[i]);
+      if ((read.second - read.first) * s[2] * s[3] > StripLimit(*c.nodes[i], limit)) return false;
     }
+    for (size_t i = 0; i < c.nodes.size(); ++i) kept[i] = r[i].second;
   }
   return true;
 }
@@ -314,83 +339,144 @@ Tensor* BranchStrip(ir::Graph& g, const Node& branch, int64_t r0, int64_t r1,
   return StripNode(g, branch, in, tag, r1 - r0, StripAttributes(branch, r0, r1, h));
 }
 
+// The rows a chain node's strips computed so far, each strip's part with its first row.
+using Parts = std::vector<std::pair<int64_t, Tensor*>>;
+
+// Rows [r0, r1) of the parts: one part's, or a view of them, or the concatenation of the views
+// of the parts they span (the rows a strip keeps from the strips before, and its own).
+Tensor* RowsOf(ir::Graph& g, const Parts& parts, int64_t r0, int64_t r1, const std::string& tag) {
+  std::vector<Tensor*> pieces;
+  for (const auto& [first, part] : parts) {
+    const int64_t end = first + part->shape()[1], a = std::max(r0, first), b = std::min(r1, end);
+    if (a >= b) continue;
+    pieces.push_back(a == first && b == end ? part : RowSlice(g, part, a - first, b - first, tag));
+  }
+  int64_t covered = 0;
+  for (const Tensor* p : pieces) covered += p->shape()[1];
+  NPU_CHECK(covered == r1 - r0);
+  if (pieces.size() == 1) return pieces[0];
+  const Tensor* model = pieces[0];
+  ir::Attributes concat;
+  concat.Set("axis", int64_t{1});
+  Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(model->name() + tag + "#rows"), pieces,
+                           {g.UniqueName(model->name() + tag + "#rows")}, std::move(concat));
+  const ir::Shape& s = model->shape();
+  return OutputLike(joined, model, {1, r1 - r0, s[2], s[3]});
+}
+
 // Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
 RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   RowStripGroup group;
   group.rows = rows;
   for (const Node* n : c.nodes) group.nodes.push_back(n->name());
-  if (c.branch != nullptr) group.branch = c.branch->name();
-  Tensor* x = c.nodes[0]->input(RowOperand(*c.nodes[0]));
+  for (const Node* b : c.branches) {
+    if (b != nullptr) group.branches.push_back(b->name());
+  }
+  Tensor* x = c.nodes[0]->input(RowOperand(g, *c.nodes[0]));
   Tensor* y = c.Output(c.nodes.size() - 1);
   const int64_t out_h = y->shape()[1];
-  std::vector<Tensor*> parts;
+  std::map<const Tensor*, size_t> node_of;  // a node's output (after its table): the node
+  for (size_t i = 0; i < c.nodes.size(); ++i) node_of[c.Output(i)] = i;
+  std::vector<Parts> parts(c.nodes.size());  // with kept halos, every strip's; else its own
   std::vector<int64_t> computed(c.nodes.size(), 0);  // per node, its output rows computed so far
   for (int64_t o0 = 0, k = 0; o0 < out_h; o0 += rows, ++k) {
     const int64_t o1 = std::min(out_h, o0 + rows);
-    const std::vector<std::pair<int64_t, int64_t>> r = StripRowsOf(g, c, o0, o1);
+    const std::vector<Rows> r = StripRowsOf(g, c, o0, o1, c.keep_halo ? &computed : nullptr);
     const std::string tag = fmt::format("#strip{}", k);
-    const auto [x0, x1] = InputRows(*c.nodes[0], r[0].first, r[0].second, x->shape()[1]);
-    Tensor* part = RowSlice(g, x, x0, x1, tag);
     std::vector<RowStripGroup::Layer>& layers = group.strips.emplace_back();
-    std::map<const Tensor*, std::pair<Tensor*, int64_t>> rows_of;  // a node's output: its strip's
+    std::vector<RowStripGroup::Layer> branches;  // after the chain's (RowStripGroup::branches)
     for (size_t i = 0; i < c.nodes.size(); ++i) {
       const Node& n = *c.nodes[i];
-      const int operand = ChainOperand(g, c, i);
       const auto [r0, r1] = r[i];
+      if (r0 == r1) continue;  // computed by the strips before (kept halos)
+      const int operand = ChainOperand(g, c, i);
       std::vector<Tensor*> in = n.inputs();
       const int64_t in_h = in[operand]->shape()[1];
-      in[operand] = part;
-      std::optional<RowStripGroup::Layer> branch;
-      if (IsJoin(n) && c.branch != nullptr) {
-        in[1 - operand] = BranchStrip(g, *c.branch, r0, r1, tag);
-        branch = RowStripGroup::Layer{in[1 - operand]->producer()->name(), r1 - r0, 0};
-      } else if (const auto residual = rows_of.find(in[1 - operand]); IsJoin(n) &&
-                                                                       residual != rows_of.end()) {
-        // An earlier node's output (DropUnjoinedResiduals): its strip computed these rows too.
-        const auto [rows, first] = residual->second;
-        NPU_CHECK(first <= r0 && r1 - first <= rows->shape()[1]);
-        in[1 - operand] = RowSlice(g, rows, r0 - first, r1 - first, tag);
+      const auto [x0, x1] = InputRows(n, r0, r1, in_h);
+      in[operand] = i == 0 ? RowSlice(g, x, x0, x1, tag) : RowsOf(g, parts[i - 1], x0, x1, tag);
+      if (IsJoin(n) && c.branches[i] != nullptr) {
+        in[1 - operand] = BranchStrip(g, *c.branches[i], r0, r1, tag);
+        branches.push_back({in[1 - operand]->producer()->name(), r1 - r0, 0,
+                            uint32_t(c.nodes.size() + branches.size())});
+      } else if (IsJoin(n) && node_of.contains(in[1 - operand])) {
+        // An earlier node's output (ReadInChain): its strips computed these rows too.
+        in[1 - operand] = RowsOf(g, parts[node_of.at(in[1 - operand])], r0, r1, tag);
       } else if (IsJoin(n)) {
         in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
       }
-      part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
-      layers.push_back({part->producer()->name(), r1 - r0, std::max<int64_t>(0, computed[i] - r0)});
-      if (branch) layers.push_back(*branch);  // last, after the chain's (RowStripGroup::branch)
+      Tensor* part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
+      layers.push_back({part->producer()->name(), r1 - r0, std::max<int64_t>(0, computed[i] - r0),
+                        uint32_t(i)});
       computed[i] = r1;
       if (c.tables[i] != nullptr) {
         part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
       }
-      rows_of[c.Output(i)] = {part, r0};
+      if (!c.keep_halo && i + 1 < c.nodes.size()) parts[i].clear();
+      parts[i].emplace_back(r0, part);
     }
-    parts.push_back(part);
+    layers.insert(layers.end(), branches.begin(), branches.end());
   }
-  std::vector<Node*> erased;  // from the last node back, each after its table
+  std::vector<Tensor*> strips;
+  for (const auto& [first, part] : parts.back()) strips.push_back(part);
+  std::vector<Node*> erased;  // from the last node back, each after its table, then its branch
   for (size_t i = c.nodes.size(); i-- > 0;) {
     if (c.tables[i] != nullptr) erased.push_back(c.tables[i]);
     erased.push_back(c.nodes[i]);
+    if (c.branches[i] != nullptr) erased.push_back(c.branches[i]);
   }
-  if (c.branch != nullptr) erased.push_back(c.branch);
-  ReplaceByConcat(g, y, parts, /*axis=*/1, *c.nodes.back(), "#strips", erased);
+  ReplaceByConcat(g, y, strips, /*axis=*/1, *c.nodes.back(), "#strips", erased);
   return group;
 }
 
-// A chain node's output (after its table) read besides by the next node must be the residual of
-// the join ending the chain (Eligible); a chain not ending so starts after the last such node.
-void DropUnjoinedResiduals(Chain& c) {
-  for (size_t i = c.nodes.size() - 1; i-- > 0;) {
-    const std::vector<Node*>& users = c.Output(i)->users();
-    const bool joined = users.size() == 2 && IsJoin(*c.nodes.back()) &&
-                        std::count(users.begin(), users.end(), c.nodes.back()) == 1;
-    if (users.size() == 1 || joined) continue;
-    c.nodes.erase(c.nodes.begin(), c.nodes.begin() + i + 1);
-    c.tables.erase(c.tables.begin(), c.tables.begin() + i + 1);
-    return;
-  }
+// Whether chain node i's output (after its table) has only readers in the chain: the next node,
+// and besides it a later join of the chain [i + 2, end) as its other operand (ResidualJoin).
+bool ReadInChain(const Chain& c, size_t i, size_t end) {
+  const std::vector<Node*>& users = c.Output(i)->users();
+  if (users.size() == 1) return true;
+  if (users.size() != 2) return false;
+  const auto later = c.nodes.begin() + i + 2, last = c.nodes.begin() + end;
+  return std::any_of(later, last, [&](const Node* n) {
+    return IsJoin(*n) && std::count(users.begin(), users.end(), n) == 1;
+  });
 }
+
+// The chains `c` makes when cut after each node whose output a node outside it reads too (its
+// output is then whole, and the chain after it slices it): runs of at least two nodes.
+std::vector<Chain> CutAtOutsideReaders(const Chain& c) {
+  std::vector<size_t> ends = {c.nodes.size()};  // each run's end, back to front
+  for (size_t i = c.nodes.size() - 1; i-- > 0;) {
+    if (!ReadInChain(c, i, ends.back())) ends.push_back(i + 1);
+  }
+  std::vector<Chain> runs;
+  for (size_t k = ends.size(), begin = 0; k-- > 0; begin = ends[k]) {
+    if (ends[k] - begin < 2) continue;
+    Chain& run = runs.emplace_back();
+    run.nodes.assign(c.nodes.begin() + begin, c.nodes.begin() + ends[k]);
+    run.tables.assign(c.tables.begin() + begin, c.tables.begin() + ends[k]);
+  }
+  return runs;
+}
+
+// The bytes of a node's constants (a convolution's weights and biases).
+int64_t ConstantBytes(const Node& n) {
+  int64_t bytes = 0;
+  for (const Tensor* t : n.inputs()) {
+    if (t->is_constant()) bytes += int64_t(t->bytes().size());
+  }
+  return bytes;
+}
+
+// A chain goes on through a residual join into the next block only while its constants (which
+// its strips hold on chip: held_constants.h) take at most this many times what an
+// intermediate may: resnet50's layer1 chain holds 0.17 MB, where one through all of layer2 held
+// 1.1 MB and reloaded them (+2.9 MB of DRAM traffic, +186,000 cycles; full-size export, default
+// config, --timing-only --no-tuning).
+constexpr int64_t kMaxChainConstants = 1;
 
 // The chains the chosen pairs make, in graph order: pairs sharing a node (one's consumer the
 // other's producer) split as one, or with options.chains false each run's first, third, ... pair
-// alone.
+// alone; cut where a node outside reads a node's output (CutAtOutsideReaders), and at a join
+// whose next block would take the chain's constants over kMaxChainConstants.
 std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers,
                           const StripOptions& options, int64_t limit) {
   // Each chosen pair by its producer: the table between them (or null) and its consumer.
@@ -405,23 +491,52 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
   std::set<const Node*> done;  // producers whose pair a chain took, or left whole after one
   std::vector<Chain> chains;
   for (Node* p : producers) {
-    if (done.contains(p)) continue;
-    Chain chain{{p}, {}};
+    if (done.contains(p) || (IsJoin(*p) && !options.keep_halos)) continue;
+    Chain chain;
+    chain.nodes = {p};
+    // A node's constants, and its branch's if it is a join.
+    const auto node_constants = [&](const Node& n) {
+      const Node* b = IsJoin(n) ? BranchOf(g, n, StripOperand(g, n), limit) : nullptr;
+      return ConstantBytes(n) + (b != nullptr ? ConstantBytes(*b) : 0);
+    };
+    int64_t constants = ConstantBytes(*p);
     for (Node* n = p; pair_from.contains(n); n = chain.nodes.back()) {
       done.insert(n);
       if (!options.chains && chain.nodes.size() == 2) break;  // this pair stays whole
+      if (IsJoin(*n) && !options.keep_halos) break;  // its strips would recompute its halo
+      if (chain.nodes.size() > 1 && IsJoin(*n)) {
+        // The next block's constants: its chosen pairs' nodes to its join.
+        int64_t block = 0;
+        const Node* m = n;
+        do {
+          m = pair_from.at(m).second;
+          block += node_constants(*m);
+        } while (!IsJoin(*m) && pair_from.contains(m));
+        if (constants + block > kMaxChainConstants * limit) break;  // it starts a chain
+      }
       const auto [table, next] = pair_from.at(n);
       chain.tables.push_back(table);
       chain.nodes.push_back(next);
+      constants += node_constants(*next);
     }
     chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
-    DropUnjoinedResiduals(chain);
-    if (chain.nodes.size() < 2) continue;
-    const Node& last = *chain.nodes.back();
-    if (options.branches && IsJoin(last)) {
-      chain.branch = BranchOf(g, last, StripOperand(g, last), limit);
+    for (Chain& run : CutAtOutsideReaders(chain)) {
+      // Pairs on a residual path whose intermediate fits split only to keep the residual off
+      // DRAM: at the front, where the residual is whole anyway, they stay whole.
+      while (run.nodes.size() > 1 &&
+             ImageBytes(run.nodes[1]->input(StripOperand(g, *run.nodes[1]))) <= limit) {
+        run.nodes.erase(run.nodes.begin());
+        run.tables.erase(run.tables.begin());
+      }
+      if (run.nodes.size() < 2) continue;
+      run.keep_halo = options.keep_halos;
+      for (const Node* n : run.nodes) {
+        run.branches.push_back(options.branches && IsJoin(*n)
+                                   ? BranchOf(g, *n, StripOperand(g, *n), limit)
+                                   : nullptr);
+      }
+      chains.push_back(std::move(run));
     }
-    chains.push_back(std::move(chain));
   }
   return chains;
 }
@@ -429,7 +544,9 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
 }  // namespace
 
 std::string RowStripGroup::name() const {
-  return fmt::format("{}{}", fmt::join(nodes, "+"), branch.empty() ? "" : "+" + branch);
+  std::vector<std::string> all = nodes;
+  all.insert(all.end(), branches.begin(), branches.end());
+  return fmt::format("{}", fmt::join(all, "+"));
 }
 
 bool RowStripGroup::Splits(const std::string& consumer) const {
@@ -441,16 +558,16 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
   const std::set<const Node*> residual_path = ResidualPaths(g, limit);
   std::vector<RowStripPair> pairs;
   for (const Node* consumer : g.nodes()) {
-    if (!Eligible(g, *consumer, limit)) continue;
+    if (!Eligible(g, *consumer, limit, residual_path)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
     const Node& producer = *StripProducer(g, *consumer);
     const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
+    const bool on_path = residual_path.contains(consumer);
     pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
-                     (IsPointwise(producer) || IsChannelScaling(producer) ||
-                      residual_path.contains(consumer)) &&
+                     (IsPointwise(producer) || IsChannelScaling(producer) || on_path) &&
                          RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
-                     producer.name()});
+                     producer.name(), on_path});
   }
   return pairs;
 }
@@ -469,7 +586,9 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     const int64_t rows = told != strip_rows.end()                ? told->second
                          : pair.by_default || options.every_pair ? pair.default_rows
                                                                  : 0;
-    if (rows <= 0 || rows >= pair.out_rows) continue;  // one strip: nothing to split
+    // One strip: nothing to split, unless its chain's strips (a residual path's) split it.
+    const bool told_whole = told != strip_rows.end() && rows >= pair.out_rows;
+    if (rows <= 0 || told_whole || (rows >= pair.out_rows && !pair.residual_path)) continue;
     Node* consumer = by_name.at(pair.consumer);
     consumers.push_back(consumer);
     rows_of[consumer] = {rows, told != strip_rows.end()};
@@ -480,6 +599,7 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     // limit unless a tuning told them.
     auto [rows, told] = rows_of.at(chain.nodes.back());
     while (!told && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
+    if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip
     split.push_back(Split(g, chain, rows));
   }
   if (!split.empty()) NPU_TRY(g.SortTopologically());

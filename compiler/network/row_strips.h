@@ -6,7 +6,7 @@
 // residual's expansion and its depthwise), a max pool (conv1 and its pool), or a residual join
 // (a bottleneck's last 1x1 and the addition of the block's input), whose other operand is
 // sliced to the strip's rows, or computed by the strip if a 1x1 convolution writes it for the
-// join alone (RowStripGroup::branch). A lookup table between the two (the quantiser's SiLU or
+// join alone (RowStripGroup::branches). A lookup table between the two (the quantiser's SiLU or
 // HardSwish after the producer) or after a convolution consumer, read only by the node before
 // it, is applied by each strip to its own rows (and fused into the strip's convolution when
 // lowered). The producer may also be a channel scaling read by a convolution consumer: an image
@@ -18,8 +18,10 @@
 // border). Pairs sharing a node (one's consumer the other's producer) may split as one chain:
 // each strip works back from its rows of the last node, through every window's halo, to the rows
 // of the chain's input it slices, so none of the chain's intermediates goes through DRAM. A
-// chain may end in a join whose other operand is an earlier node's output (an inverted residual
-// whose block input is the layer before's output): each strip slices its rows from its own.
+// chain's join may add an earlier node's output (an inverted residual whose block input is the
+// layer before's output; a bottleneck's sum read by the next block's first convolution and its
+// join): each strip slices its rows from its own. So a chain may run through residual blocks,
+// none of their sums going through DRAM.
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row
@@ -52,28 +54,33 @@ struct RowStripPair {
   // config).
   bool by_default = true;
   std::string producer;  // the producer's node name
+  // On a residual path (from a layer reading a join's other operand to the join): split with
+  // its chain even when its intermediate fits, since only a chain of all the path's pairs keeps
+  // the residual off DRAM; one strip alone is not split.
+  bool residual_path = false;
 };
 std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 
 // A chain of pairs split into strips: a fused layer group, which reports show as one.
 struct RowStripGroup {
   std::vector<std::string> nodes;  // the chain's node names in order (a pair's producer, consumer)
-  // Ending in a residual join: the convolution writing the join's other operand, if its output
-  // (read by the join alone) is too large for a quarter of the SRAM and its kernel is one row
-  // (a bottleneck's downsampling 1x1): each strip computes its rows of it too, after the chain's
-  // nodes. "" if none.
-  std::string branch;
+  // Per residual join of the chain in order, the convolution writing the join's other operand,
+  // if its output (read by the join alone) is too large for a quarter of the SRAM and its kernel
+  // is one row (a bottleneck's downsampling 1x1): each strip computes its rows of it too, after
+  // the chain's nodes.
+  std::vector<std::string> branches;
   int64_t rows = 0;  // the last node's output rows per strip (the last strip may have fewer)
-  // Per strip, in order, its nodes (one per node of the chain, then the branch's if any).
+  // Per strip, in order, its nodes (one per node of the chain, then the branches').
   struct Layer {
     std::string name;
     int64_t rows = 0;             // its output rows
     int64_t recomputed_rows = 0;  // of them, those the strip before computes too (the halo)
+    uint32_t node = 0;  // which of the chain's nodes (then its branches) it is a strip of
   };
   std::vector<std::vector<Layer>> strips;
   const std::string& producer() const { return nodes.front(); }
   const std::string& consumer() const { return nodes.back(); }
-  // The nodes' names (then the branch's) joined by '+'.
+  // The nodes' names (then the branches') joined by '+'.
   std::string name() const;
   // Whether pair `consumer` is split by this group (a node after the first).
   bool Splits(const std::string& consumer) const;
@@ -90,6 +97,9 @@ struct StripOptions {
   // A chain ending in a residual join splits the convolution writing the join's other operand
   // too, where RowStripGroup::branch says it may.
   bool branches = true;
+  // A chain's strips keep the rows of each intermediate that the next strip's windows read
+  // again (their halo), which it copies beside its own, instead of computing them twice.
+  bool keep_halos = false;
 };
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given

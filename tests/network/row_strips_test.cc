@@ -131,7 +131,8 @@ TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
       // The join's first operand written by a pointwise convolution is the strips' producer.
       const RowStripGroup& group = (*split)[0];
       EXPECT_EQ(group.name(), branch ? "expand+join+downsample" : "expand+join");
-      EXPECT_EQ(group.branch, branch ? "downsample" : "");
+      EXPECT_EQ(group.branches,
+                branch ? std::vector<std::string>{"downsample"} : std::vector<std::string>{});
       EXPECT_EQ(group.rows, 3);
       ASSERT_EQ(group.strips.size(), 7u);
       EXPECT_EQ(group.strips[1].size(), branch ? 3u : 2u);
@@ -384,6 +385,81 @@ TEST(RowStrips, PairsSharingALayerSplitAsOneChain) {
   for (const ModelLayer& l : plain->layers) plain_macs += l.macs;
   EXPECT_EQ(network_macs, plain_macs);
   EXPECT_EQ(m.min_dram_bytes, plain->min_dram_bytes);
+}
+
+TEST(RowStrips, KeptHalosComputeEveryRowOnce) {
+  // The chain conv_a -> conv_b -> pool (PairsSharingALayerSplitAsOneChain) with kept halos: each
+  // strip computes only the rows no strip before did, reading the rows its windows share with
+  // the strip before (kept) beside its own: no row is computed twice, and the bytes are the
+  // same. Compiled, the kept rows are copied next to the strip's own (no concatenation on the
+  // control core), bit-exact in any token-legal order, with fewer MACs than recomputing.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = TwoConvolutionsAndAPool("stem2", 17, 3, 32);
+  ir::Graph kept = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split =
+      SplitRowStrips(config, kept, {}, {.every_pair = true, .keep_halos = true});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  const RowStripGroup& chain = (*split)[0];
+  EXPECT_EQ(chain.name(), "conv_a+conv_b+pool");
+  std::vector<int64_t> rows(3, 0);
+  for (const auto& strip : chain.strips) {
+    for (const RowStripGroup::Layer& l : strip) {
+      EXPECT_EQ(l.recomputed_rows, 0) << l.name;
+      rows[l.node] += l.rows;
+    }
+  }
+  EXPECT_EQ(rows, (std::vector<int64_t>{24, 24, 12}));  // each node's output rows, once
+  EXPECT_GT(Count(kept, ir::OpKind::kConcat), 1);         // kept rows beside a strip's own
+  ExpectSameBytes(whole, kept, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.strip_rows = {{"pool", 2}};
+  const CompiledModel recomputing = ExpectBitExact(whole, config, 1, on);
+  on.keep_halos = true;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  uint64_t macs = 0, recomputing_macs = 0, copies = 0;
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_FALSE(l.on_cpu) << l.name;
+    EXPECT_EQ(l.recomputed_macs, 0u) << l.name;
+    macs += l.macs;
+    copies += l.name.find("copy") != std::string::npos;
+  }
+  for (const ModelLayer& l : recomputing.layers) recomputing_macs += l.macs;
+  EXPECT_GT(copies, 0u);
+  EXPECT_LT(macs, recomputing_macs);
+}
+
+TEST(RowStrips, KeptHalosChainsRunThroughResidualBlocks) {
+  // Three bottlenecks: each block's sum (20 x 14 x 32, over a quarter of 16 KiB) is read by the
+  // next block's reduce and its join. With kept halos one chain runs from the first expand
+  // through every block to the last join (the reduce -> conv3x3 -> expand pairs on the way split
+  // although their 2,240 bytes fit: only so the sums stay in strips), each strip reading its
+  // residual rows from the strips of the sum before; no sum is whole but the last. Recomputing,
+  // chains stop at each join: three groups, each block's sum whole.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = Bottleneck(false, 3);
+  ir::Graph kept = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split =
+      SplitRowStrips(config, kept, {}, {.keep_halos = true});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(),
+            "expand+join+reduce1+conv3x31+expand1+join1+reduce2+conv3x32+expand2+join2");
+  ExpectSameBytes(whole, kept, {1u, 2u});
+  ir::Graph recomputing = whole.Clone();
+  split = SplitRowStrips(config, recomputing);
+  ASSERT_TRUE(split.ok());
+  ASSERT_EQ(split->size(), 3u);
+  EXPECT_EQ((*split)[1].name(), "expand1+join1");
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel pairs = ExpectBitExact(whole, config, 1, on);
+  on.keep_halos = true;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  ASSERT_EQ(m.row_strip_groups.size(), 1u);
+  for (const ModelLayer& l : m.layers) EXPECT_FALSE(l.on_cpu) << l.name;
+  EXPECT_LT(m.cost.dram_bytes(), pairs.cost.dram_bytes());
 }
 
 // A built-in model compiled whole and as the automatic choice makes it, on the default config.
