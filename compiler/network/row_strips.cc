@@ -377,18 +377,38 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   const int64_t out_h = y->shape()[1];
   std::map<const Tensor*, size_t> node_of;  // a node's output (after its table): the node
   for (size_t i = 0; i < c.nodes.size(); ++i) node_of[c.Output(i)] = i;
-  std::vector<Parts> parts(c.nodes.size());  // with kept halos, every strip's; else its own
+  // Per strip, the rows each node computes, and of them those the strip before computed too.
+  std::vector<std::vector<Rows>> plan;
+  std::vector<std::vector<int64_t>> recomputed;
   std::vector<int64_t> computed(c.nodes.size(), 0);  // per node, its output rows computed so far
-  for (int64_t o0 = 0, k = 0; o0 < out_h; o0 += rows, ++k) {
-    const int64_t o1 = std::min(out_h, o0 + rows);
-    const std::vector<Rows> r = StripRowsOf(g, c, o0, o1, c.keep_halo ? &computed : nullptr);
-    const std::string tag = fmt::format("#strip{}", k);
-    std::vector<RowStripGroup::Layer>& layers = group.strips.emplace_back();
-    std::vector<RowStripGroup::Layer> branches;  // after the chain's (RowStripGroup::branches)
+  for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+    plan.push_back(StripRowsOf(g, c, o0, std::min(out_h, o0 + rows),
+                               c.keep_halo ? &computed : nullptr));
+    std::vector<int64_t>& again = recomputed.emplace_back();
     for (size_t i = 0; i < c.nodes.size(); ++i) {
+      again.push_back(std::max<int64_t>(0, computed[i] - plan.back()[i].first));
+      computed[i] = plan.back()[i].second;
+    }
+  }
+  const int64_t strips = int64_t(plan.size());
+  group.strips.resize(strips);
+  std::vector<std::vector<RowStripGroup::Layer>> branches(strips);  // after the chain's layers
+  // With kept halos, the blocks a chain's joins end are skewed a strip apart: block b of strip k
+  // comes with block 0 of strip k + b, so a block's join (on the vector unit) is followed by the
+  // next strip's convolutions, which do not wait for it, rather than by its own next block's.
+  std::vector<int64_t> block(c.nodes.size(), 0);
+  for (size_t i = 1; i < c.nodes.size(); ++i) {
+    block[i] = block[i - 1] + (c.keep_halo && IsJoin(*c.nodes[i - 1]) ? 1 : 0);
+  }
+  std::vector<Parts> parts(c.nodes.size());  // with kept halos, every strip's; else its own
+  for (int64_t step = 0; step < strips + block.back(); ++step) {
+    for (size_t i = 0; i < c.nodes.size(); ++i) {
+      const int64_t k = step - block[i];
+      if (k < 0 || k >= strips) continue;
       const Node& n = *c.nodes[i];
-      const auto [r0, r1] = r[i];
+      const auto [r0, r1] = plan[k][i];
       if (r0 == r1) continue;  // computed by the strips before (kept halos)
+      const std::string tag = fmt::format("#strip{}", k);
       const int operand = ChainOperand(g, c, i);
       std::vector<Tensor*> in = n.inputs();
       const int64_t in_h = in[operand]->shape()[1];
@@ -396,8 +416,8 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       in[operand] = i == 0 ? RowSlice(g, x, x0, x1, tag) : RowsOf(g, parts[i - 1], x0, x1, tag);
       if (IsJoin(n) && c.branches[i] != nullptr) {
         in[1 - operand] = BranchStrip(g, *c.branches[i], r0, r1, tag);
-        branches.push_back({in[1 - operand]->producer()->name(), r1 - r0, 0,
-                            uint32_t(c.nodes.size() + branches.size())});
+        branches[k].push_back({in[1 - operand]->producer()->name(), r1 - r0, 0,
+                               uint32_t(c.nodes.size() + branches[k].size())});
       } else if (IsJoin(n) && node_of.contains(in[1 - operand])) {
         // An earlier node's output (ReadInChain): its strips computed these rows too.
         in[1 - operand] = RowsOf(g, parts[node_of.at(in[1 - operand])], r0, r1, tag);
@@ -405,26 +425,26 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
         in[1 - operand] = RowSlice(g, in[1 - operand], r0, r1, tag);
       }
       Tensor* part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
-      layers.push_back({part->producer()->name(), r1 - r0, std::max<int64_t>(0, computed[i] - r0),
-                        uint32_t(i)});
-      computed[i] = r1;
+      group.strips[k].push_back({part->producer()->name(), r1 - r0, recomputed[k][i], uint32_t(i)});
       if (c.tables[i] != nullptr) {
         part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
       }
       if (!c.keep_halo && i + 1 < c.nodes.size()) parts[i].clear();
       parts[i].emplace_back(r0, part);
     }
-    layers.insert(layers.end(), branches.begin(), branches.end());
   }
-  std::vector<Tensor*> strips;
-  for (const auto& [first, part] : parts.back()) strips.push_back(part);
+  for (int64_t k = 0; k < strips; ++k) {
+    group.strips[k].insert(group.strips[k].end(), branches[k].begin(), branches[k].end());
+  }
+  std::vector<Tensor*> last;
+  for (const auto& [first, part] : parts.back()) last.push_back(part);
   std::vector<Node*> erased;  // from the last node back, each after its table, then its branch
   for (size_t i = c.nodes.size(); i-- > 0;) {
     if (c.tables[i] != nullptr) erased.push_back(c.tables[i]);
     erased.push_back(c.nodes[i]);
     if (c.branches[i] != nullptr) erased.push_back(c.branches[i]);
   }
-  ReplaceByConcat(g, y, strips, /*axis=*/1, *c.nodes.back(), "#strips", erased);
+  ReplaceByConcat(g, y, last, /*axis=*/1, *c.nodes.back(), "#strips", erased);
   return group;
 }
 

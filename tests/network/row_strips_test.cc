@@ -446,6 +446,17 @@ TEST(RowStrips, KeptHalosChainsRunThroughResidualBlocks) {
   ASSERT_EQ(split->size(), 1u);
   EXPECT_EQ((*split)[0].name(),
             "expand+join+reduce1+conv3x31+expand1+join1+reduce2+conv3x32+expand2+join2");
+  // Each block a strip behind the one before: a join is followed by the next strip's first
+  // convolution, which does not wait for it.
+  const auto position = [&](const std::string& name) {
+    const std::vector<ir::Node*> nodes = kept.nodes();
+    return std::find_if(nodes.begin(), nodes.end(),
+                        [&](const ir::Node* n) { return n->name() == name; }) -
+           nodes.begin();
+  };
+  EXPECT_LT(position("join#strip0"), position("expand#strip1"));
+  EXPECT_LT(position("expand#strip1"), position("reduce1#strip0"));
+  EXPECT_LT(position("join1#strip0"), position("expand#strip2"));
   ExpectSameBytes(whole, kept, {1u, 2u});
   ir::Graph recomputing = whole.Clone();
   split = SplitRowStrips(config, recomputing);
