@@ -21,7 +21,9 @@
 // chain's join may add an earlier node's output (an inverted residual whose block input is the
 // layer before's output; a bottleneck's sum read by the next block's first convolution and its
 // join): each strip slices its rows from its own. So a chain may run through residual blocks,
-// none of their sums going through DRAM.
+// none of their sums going through DRAM. Strips then keep their halo rows instead of computing
+// them twice (StripOptions::keep_halos): each computes only rows no strip before did and reads
+// the rest from the strips before, copied beside its own; a chain's blocks run a strip apart.
 //
 // Exact: every output value is computed from the same inputs with the same integer arithmetic,
 // so the rewritten graph gives the original's bytes. The row slices are views and the row
