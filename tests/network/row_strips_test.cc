@@ -457,6 +457,10 @@ TEST(RowStrips, KeptHalosChainsRunThroughResidualBlocks) {
   EXPECT_LT(position("join#strip0"), position("expand#strip1"));
   EXPECT_LT(position("expand#strip1"), position("reduce1#strip0"));
   EXPECT_LT(position("join1#strip0"), position("expand#strip2"));
+  // Skewed, each block's strip outputs stay a strip longer: the strips take half the rows.
+  const RowStripPair last = RowStripPairs(config, whole).back();
+  ASSERT_EQ(last.consumer, "join2");
+  EXPECT_EQ((*split)[0].rows, last.default_rows / 2);
   ExpectSameBytes(whole, kept, {1u, 2u});
   ir::Graph recomputing = whole.Clone();
   split = SplitRowStrips(config, recomputing);
