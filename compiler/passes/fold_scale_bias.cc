@@ -5,6 +5,8 @@
 //   Conv:   Mul s: W[o] *= s[o], b[o] *= s[o];    Add a: b[o] += a[o]
 //   Gemm:   Mul s: op(B)[:, n] *= s[n], C *= s;   Add a: C += a / beta        (C absent or [N])
 //   MatMul(A, B const 2-D): Mul s: B[:, n] *= s[n];  + Add(bias const): bias *= s / bias += a
+// Also through a Transpose that alone reads the producer's result and only the Mul/Add reads
+// (ConvNeXt's Linear -> permute to NCHW -> layer scale), the constant moved back through it.
 // Runs on NCHW graphs before fusion. After it, no such Mul/Add follows such a producer.
 #include "compiler/passes/passes.h"
 #include "compiler/passes/rewrite_util.h"
@@ -122,6 +124,39 @@ bool FoldIntoMatMul(ir::Graph& g, ir::Node* last, const ir::Tensor* c, bool mul)
   return true;
 }
 
+// The constant `c` as it broadcasts over the input of `transpose` (whose output it broadcasts
+// over): its dims, padded to the output's rank, moved back through the permutation. The values
+// keep their order: a constant folded varies along one axis at most.
+ir::Tensor* BeforeTranspose(ir::Graph& g, const ir::Node& transpose, const ir::Tensor* c) {
+  const std::vector<int64_t> perm = transpose.attrs().GetInts("perm");
+  const std::optional<std::vector<float>> v = FloatConstant(c);
+  const ir::Shape& out = transpose.output(0)->shape();
+  if (!v || perm.size() != out.size() || c->shape().size() > out.size()) return nullptr;
+  ir::Shape padded = c->shape();
+  padded.insert(padded.begin(), out.size() - padded.size(), 1);
+  ir::Shape before(out.size(), 1);
+  for (size_t a = 0; a < perm.size(); ++a) {
+    if (perm[a] < 0 || perm[a] >= int64_t(out.size())) return nullptr;
+    before[perm[a]] = padded[a];
+  }
+  return NewConstant(g, c, ".untransposed", before, *v);
+}
+
+// Folds the Mul or Add `n` by the constant `c` into the producer `p` of its other operand.
+bool FoldInto(ir::Graph& g, ir::Node* p, const ir::Tensor* c, bool mul) {
+  switch (p->kind()) {
+    case ir::OpKind::kConv:
+      return FoldIntoConv(g, p, c, mul);
+    case ir::OpKind::kGemm:
+      return FoldIntoGemm(g, p, c, mul);
+    case ir::OpKind::kMatMul:
+    case ir::OpKind::kAdd:
+      return FoldIntoMatMul(g, p, c, mul);
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 Status FoldScaleBias(ir::Graph& graph, PassContext& ctx) {
@@ -135,13 +170,20 @@ Status FoldScaleBias(ir::Graph& graph, PassContext& ctx) {
     }
     ir::Node* p = y->producer();
     if (p == nullptr || SoleUser(graph, y) != n) continue;
-    bool folded = false;
-    if (p->kind() == ir::OpKind::kConv) folded = FoldIntoConv(graph, p, c, mul);
-    if (p->kind() == ir::OpKind::kGemm) folded = FoldIntoGemm(graph, p, c, mul);
-    if (p->kind() == ir::OpKind::kMatMul || p->kind() == ir::OpKind::kAdd) {
-      folded = FoldIntoMatMul(graph, p, c, mul);
+    // Through a transpose read by `n` alone (torchvision's ConvNeXt scales its blocks' Linear
+    // output after permuting it back to NCHW): the constant moved back through it.
+    ir::Node* t = p->kind() == ir::OpKind::kTranspose ? p : nullptr;
+    ir::Node* before = t != nullptr ? t->input(0)->producer() : nullptr;
+    if (t != nullptr && (before == nullptr || SoleUser(graph, t->input(0)) != t ||
+                         graph.IsGraphOutput(t->input(0)))) {
+      continue;
     }
-    if (!folded) continue;
+    if (t != nullptr) {
+      c = BeforeTranspose(graph, *t, c);
+      if (c == nullptr) continue;
+      p = before;
+    }
+    if (!FoldInto(graph, p, c, mul)) continue;
     ReplaceNode(graph, n, y);
     ctx.Count(std::string("fold-scale-bias.") + (mul ? "mul" : "add"));
   }

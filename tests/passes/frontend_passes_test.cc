@@ -192,6 +192,43 @@ TEST(FoldScaleBias, ConvGemmAndMatMulAbsorbChannelConstants) {
   EXPECT_EQ(CountKind(g, ir::OpKind::kMul), 0u) << ir::PrintGraph(g);
 }
 
+// torchvision's ConvNeXt: Linear on channels-last pixels, permuted back to NCHW, then its layer
+// scale [C, 1, 1]: the scale moves back through the permutation into the weights and bias.
+TEST(FoldScaleBias, ALayerScaleAfterATransposeFoldsThroughIt) {
+  ir::Graph g("g");
+  ir::Tensor* v = g.AddInput("v", ir::DType::kFloat32, {1, 5, 4, 8}, ir::Layout::kNone);
+  ir::Tensor* mm = Op(g, ir::OpKind::kMatMul, "mm", {v, RandomConst(g, "w", {8, 6}, 1)});
+  ir::Tensor* b = Op(g, ir::OpKind::kAdd, "b", {RandomConst(g, "bias", {6}, 2), mm});
+  ir::Attributes perm;
+  perm.Set("perm", std::vector<int64_t>{0, 3, 1, 2});
+  ir::Tensor* t = Op(g, ir::OpKind::kTranspose, "t", {b}, perm);
+  g.AddOutput(Op(g, ir::OpKind::kMul, "ls", {RandomConst(g, "gamma", {6, 1, 1}, 3), t}));
+  Infer(g);
+  const PassContext ctx = ExpectSoundPass("fold-scale-bias", g);
+  EXPECT_EQ(ctx.Stat("fold-scale-bias.mul"), 1);
+  EXPECT_EQ(CountKind(g, ir::OpKind::kMul), 0u) << ir::PrintGraph(g);
+  EXPECT_EQ(CountKind(g, ir::OpKind::kTranspose), 1u);
+}
+
+// A constant varying along an axis that the transpose takes from the pixels, or a transposed
+// result read twice, stays.
+TEST(FoldScaleBias, ATransposedResultReadTwiceOrScaledAlongPixelsStays) {
+  ir::Graph g("g");
+  ir::Tensor* v = g.AddInput("v", ir::DType::kFloat32, {1, 5, 4, 8}, ir::Layout::kNone);
+  ir::Attributes perm;
+  perm.Set("perm", std::vector<int64_t>{0, 3, 1, 2});
+  ir::Tensor* mm = Op(g, ir::OpKind::kMatMul, "mm", {v, RandomConst(g, "w", {8, 6}, 1)});
+  ir::Tensor* t = Op(g, ir::OpKind::kTranspose, "t", {mm}, perm);
+  g.AddOutput(Op(g, ir::OpKind::kMul, "rows", {t, RandomConst(g, "s", {5, 1}, 2)}));
+  ir::Tensor* mm2 = Op(g, ir::OpKind::kMatMul, "mm2", {v, RandomConst(g, "w2", {8, 6}, 3)});
+  ir::Tensor* t2 = Op(g, ir::OpKind::kTranspose, "t2", {mm2}, perm);
+  g.AddOutput(Op(g, ir::OpKind::kMul, "ls", {t2, RandomConst(g, "gamma", {6, 1, 1}, 4)}));
+  g.AddOutput(t2);
+  Infer(g);
+  EXPECT_EQ(ExpectSoundPass("fold-scale-bias", g).stats.size(), 0u);
+  EXPECT_EQ(CountKind(g, ir::OpKind::kMul), 2u);
+}
+
 TEST(FoldScaleBias, SpatialConstantOrSharedResultStays) {
   ir::Graph g("g");
   ir::Tensor* c = AddConv(g, "c", Input4D(g), 4, 3, 1)->output();
