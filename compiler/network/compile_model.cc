@@ -235,6 +235,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     ir::Graph graph;
     std::vector<RowStripGroup> strips;
     std::vector<ChannelGroupSplit> channels;
+    bool kept_halos = false;  // StripOptions::keep_halos
     bool empty() const { return strips.empty() && channels.empty(); }
   };
   // 1. Validate, lower.
@@ -251,6 +252,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     if (m.ok()) {
       m->row_strip_groups = fused.strips;
       m->channel_groups = fused.channels;
+      m->kept_halos = fused.kept_halos && !fused.strips.empty();
     }
     return m;
   };
@@ -266,6 +268,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                                 bool pooled_channels_first = false) -> StatusOr<Fused> {
     Fused fused;
     fused.graph = quantized.Clone();
+    fused.kept_halos = strip.keep_halos;
     if (pooled_channels_first) {
       NPU_ASSIGN_OR_RETURN(fused.channels,
                            SplitChannelGroups(config, fused.graph, /*pooled_only=*/true));

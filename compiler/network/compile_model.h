@@ -112,6 +112,7 @@ struct CompiledModel {
   uint64_t min_dram_bytes = 0;        // constants once, the inputs once, the outputs once
   uint64_t roofline_cycles = 0;       // sum of the layers'
   std::vector<RowStripGroup> row_strip_groups;  // pairs and chains compiled as row strips
+  bool kept_halos = false;  // the strips keep their halo rows (CompileOptions::keep_halos)
   std::vector<ChannelGroupSplit> channel_groups;  // pairs compiled as channel groups
 };
 

@@ -256,6 +256,7 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
     if (!tuning->strip_rows.empty()) {
       compile.row_strips = compiler::CompileOptions::RowStrips::kOn;
       compile.strip_rows = tuning->strip_rows;
+      compile.keep_halos = tuning->keep_halos;
     }
   }
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
