@@ -393,6 +393,16 @@ Status StoreTuning(const std::string& path, const Tuning& tuning) {
   return spec::WriteFileAtomically(path, SerializeTuning(tuning), "tuning file");
 }
 
+CompileOptions WithTuning(CompileOptions options, const Tuning& tuning) {
+  options.tilings = tuning.tilings;
+  if (!tuning.strip_rows.empty()) {
+    options.row_strips = CompileOptions::RowStrips::kOn;
+    options.strip_rows = tuning.strip_rows;
+    options.keep_halos = tuning.keep_halos;
+  }
+  return options;
+}
+
 uint64_t PairsSplit(const Tuning& t) {
   return std::count_if(t.strip_rows.begin(), t.strip_rows.end(),
                        [](const auto& pair) { return pair.second > 0; });

@@ -86,6 +86,10 @@ TuningLookup LoadTuning(const std::string& path, const TuningKey& key);
 // The row-strip pairs the tuning splits (a band height of at least 1).
 uint64_t PairsSplit(const Tuning& tuning);
 
+// `options` compiling as the tuning searched: its tilings, and its band heights (and whether
+// strips keep their halos) with row strips kOn, if it has any.
+CompileOptions WithTuning(CompileOptions options, const Tuning& tuning);
+
 // Writes atomically; the error names the path.
 Status StoreTuning(const std::string& path, const Tuning& tuning);
 

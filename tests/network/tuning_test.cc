@@ -76,11 +76,7 @@ TEST(Tuning, FindsAFasterResnet18ThatCompilesToWhatItPredicted) {
   EXPECT_LE(band_candidates, 3u);
   // Measured at stop 30: 1,849,011 -> 1,839,850 (-0.50 %; the heuristics keep closing in).
   EXPECT_LT(double(t->tuned_cycles), 0.997 * double(t->baseline_cycles));
-  CompileOptions tuned;
-  tuned.tilings = t->tilings;
-  tuned.row_strips = CompileOptions::RowStrips::kOn;
-  tuned.strip_rows = t->strip_rows;
-  StatusOr<CompiledModel> m = CompileModel(Config({}), g, tuned);
+  StatusOr<CompiledModel> m = CompileModel(Config({}), g, WithTuning({}, *t));
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
   // 20 convolutions and the fully connected layer, conv1 as one per strip if split.
@@ -110,12 +106,7 @@ TEST(Tuning, SearchesTheBandHeightsOfRowStripsAndCompilesToWhatItPredicted) {
     ASSERT_TRUE(m.ok());
     EXPECT_LE(t->tuned_cycles, m->cost.cycles);
   }
-  CompileOptions tuned;
-  tuned.row_strips = CompileOptions::RowStrips::kOn;
-  tuned.strip_rows = t->strip_rows;
-  tuned.keep_halos = t->keep_halos;
-  tuned.tilings = t->tilings;
-  StatusOr<CompiledModel> m = CompileModel(config, g, tuned);
+  StatusOr<CompiledModel> m = CompileModel(config, g, WithTuning({}, *t));
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
   size_t pairs_split = 0;  // a chain of pairs split as one group counts each
@@ -139,12 +130,7 @@ TEST(Tuning, AfterKeptHalosSearchesTheBandsWithAndWithoutThemAndSaysWhich) {
   StatusOr<Tuning> t = TuneModel(config, g, kept, 5, MakeTuningKey("test", g, config));
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_LE(t->tuned_cycles, baseline->cost.cycles);
-  CompileOptions tuned;
-  tuned.row_strips = CompileOptions::RowStrips::kOn;
-  tuned.strip_rows = t->strip_rows;
-  tuned.keep_halos = t->keep_halos;
-  tuned.tilings = t->tilings;
-  StatusOr<CompiledModel> m = CompileModel(config, g, tuned);
+  StatusOr<CompiledModel> m = CompileModel(config, g, WithTuning({}, *t));
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->cost.cycles, t->tuned_cycles);
   EXPECT_EQ(m->kept_halos, t->keep_halos && !m->row_strip_groups.empty());

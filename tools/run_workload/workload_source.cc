@@ -251,14 +251,7 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   compiler::CompileOptions compile = PipelineOptions(options).compile;
   std::optional<TuningSummary> summary;
   NPU_ASSIGN_OR_RETURN(const MaybeTuning tuning, FindTuning(*m, options, config, summary));
-  if (tuning) {
-    compile.tilings = tuning->tilings;
-    if (!tuning->strip_rows.empty()) {
-      compile.row_strips = compiler::CompileOptions::RowStrips::kOn;
-      compile.strip_rows = tuning->strip_rows;
-      compile.keep_halos = tuning->keep_halos;
-    }
-  }
+  if (tuning) compile = compiler::WithTuning(std::move(compile), *tuning);
   NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
                        compiler::CompileForConfig(*m, config, compile));
   PreparedWorkload p;
