@@ -463,7 +463,8 @@ bool ReadInChain(const Chain& c, size_t i, size_t end) {
 // Whether a chain's blocks run a strip apart (Split): it keeps its halos and runs through a join
 // into the next block. Each block's strip outputs then stay in SRAM a strip longer, until the
 // next block's strip reads them, so about twice as many strips' intermediates are alive as
-// without; its strips take half the rows to keep them in the same SRAM. Measured (full-size
+// without; its strips take half the rows (StripOptions::skewed_rows) to keep them in the same
+// SRAM. Measured (full-size
 // exports, default config, --timing-only --no-tuning, the kept-halos variant): resnet50's layer1
 // chain in strips of 6 rows took 4,301,615 cycles and 31.5 MB of DRAM traffic, of 3 rows
 // 4,293,394 and 29.6 MB (4 rows: 4,278,236 and 30.8 MB; 2: 4,310,852 and 29.7 MB);
@@ -631,7 +632,9 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
     // limit unless a tuning told them.
     auto [rows, told] = rows_of.at(chain.nodes.back());
-    if (!told && Skewed(chain)) rows = std::max<int64_t>(1, rows / 2);
+    if (!told && Skewed(chain)) {
+      rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
+    }
     while (!told && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
     if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip
     split.push_back(Split(g, chain, rows));

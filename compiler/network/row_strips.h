@@ -102,6 +102,10 @@ struct StripOptions {
   // A chain's strips keep the rows of each intermediate that the next strip's windows read
   // again (their halo), which it copies beside its own, instead of computing them twice.
   bool keep_halos = false;
+  // With kept halos, the share of its rows a chain through residual blocks (its blocks a strip
+  // apart: row_strips.cc, Skewed) takes per strip, rounded down (at least one): half, since about
+  // twice as many strips' intermediates are alive; kAuto also tries two thirds.
+  double skewed_rows = 0.5;
 };
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given

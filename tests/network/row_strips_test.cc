@@ -461,6 +461,11 @@ TEST(RowStrips, KeptHalosChainsRunThroughResidualBlocks) {
   const RowStripPair last = RowStripPairs(config, whole).back();
   ASSERT_EQ(last.consumer, "join2");
   EXPECT_EQ((*split)[0].rows, last.default_rows / 2);
+  ir::Graph taller = whole.Clone();
+  split = SplitRowStrips(config, taller, {}, {.keep_halos = true, .skewed_rows = 1});
+  ASSERT_TRUE(split.ok());
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].rows, last.default_rows);
   ExpectSameBytes(whole, kept, {1u, 2u});
   ir::Graph recomputing = whole.Clone();
   split = SplitRowStrips(config, recomputing);
