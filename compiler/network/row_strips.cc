@@ -364,6 +364,18 @@ Tensor* RowsOf(ir::Graph& g, const Parts& parts, int64_t r0, int64_t r1, const s
   return OutputLike(joined, model, {1, r1 - r0, s[2], s[3]});
 }
 
+// Per chain node, its block's lag in strips: with kept halos, the blocks a chain's joins end are
+// skewed a strip apart (block b of strip k comes with block 0 of strip k + b), so a block's join
+// (on the vector unit) is followed by the next strip's convolutions, which do not wait for it,
+// rather than by its own next block's. Without kept halos, all 0.
+std::vector<int64_t> Blocks(const Chain& c) {
+  std::vector<int64_t> block(c.nodes.size(), 0);
+  for (size_t i = 1; i < c.nodes.size(); ++i) {
+    block[i] = block[i - 1] + (c.keep_halo && IsJoin(*c.nodes[i - 1]) ? 1 : 0);
+  }
+  return block;
+}
+
 // Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
 RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   RowStripGroup group;
@@ -393,13 +405,7 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   const int64_t strips = int64_t(plan.size());
   group.strips.resize(strips);
   std::vector<std::vector<RowStripGroup::Layer>> branches(strips);  // after the chain's layers
-  // With kept halos, the blocks a chain's joins end are skewed a strip apart: block b of strip k
-  // comes with block 0 of strip k + b, so a block's join (on the vector unit) is followed by the
-  // next strip's convolutions, which do not wait for it, rather than by its own next block's.
-  std::vector<int64_t> block(c.nodes.size(), 0);
-  for (size_t i = 1; i < c.nodes.size(); ++i) {
-    block[i] = block[i - 1] + (c.keep_halo && IsJoin(*c.nodes[i - 1]) ? 1 : 0);
-  }
+  const std::vector<int64_t> block = Blocks(c);
   std::vector<Parts> parts(c.nodes.size());  // with kept halos, every strip's; else its own
   for (int64_t step = 0; step < strips + block.back(); ++step) {
     for (size_t i = 0; i < c.nodes.size(); ++i) {
@@ -460,19 +466,16 @@ bool ReadInChain(const Chain& c, size_t i, size_t end) {
   });
 }
 
-// Whether a chain's blocks run a strip apart (Split): it keeps its halos and runs through a join
-// into the next block. Each block's strip outputs then stay in SRAM a strip longer, until the
-// next block's strip reads them, so about twice as many strips' intermediates are alive as
+// Whether a chain's blocks run a strip apart (Blocks): it keeps its halos and runs through a
+// join into the next block. Each block's strip outputs then stay in SRAM a strip longer, until
+// the next block's strip reads them, so about twice as many strips' intermediates are alive as
 // without; its strips take half the rows (StripOptions::skewed_rows) to keep them in the same
-// SRAM. Measured (full-size
-// exports, default config, --timing-only --no-tuning, the kept-halos variant): resnet50's layer1
-// chain in strips of 6 rows took 4,301,615 cycles and 31.5 MB of DRAM traffic, of 3 rows
-// 4,293,394 and 29.6 MB (4 rows: 4,278,236 and 30.8 MB; 2: 4,310,852 and 29.7 MB);
-// resnext50_32x4d 4,533,060 cycles and 38.8 MB (another variant) -> 4,529,073 and 34.1 MB.
-bool Skewed(const Chain& c) {
-  return c.keep_halo && std::any_of(c.nodes.begin(), c.nodes.end() - 1,
-                                    [](const Node* n) { return IsJoin(*n); });
-}
+// SRAM. Measured (full-size exports, default config, --timing-only --no-tuning, the kept-halos
+// variant): resnet50's layer1 chain in strips of 6 rows took 4,301,615 cycles and 31.5 MB of
+// DRAM traffic, of 3 rows 4,293,394 and 29.6 MB (4 rows: 4,278,236 and 30.8 MB; 2: 4,310,852 and
+// 29.7 MB); resnext50_32x4d 4,533,060 cycles and 38.8 MB (another variant) -> 4,529,073 and
+// 34.1 MB.
+bool Skewed(const Chain& c) { return Blocks(c).back() > 0; }
 
 // The chains `c` makes when cut after each node whose output a node outside it reads too (its
 // output is then whole, and the chain after it slices it): runs of at least two nodes.

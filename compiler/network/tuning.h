@@ -51,8 +51,8 @@ struct Tuning {
   // Every row-strip pair's band height (row_strips.h: output rows per strip, 0 whole); empty
   // when the network has no pair or row strips were off. Applied with row strips kOn.
   std::map<std::string, int64_t> strip_rows;
-  // With strip_rows: the strips keep their halo rows (CompileOptions::keep_halos), as the
-  // baseline compile's did.
+  // With strip_rows: the strips keep their halo rows (CompileOptions::keep_halos), as the band
+  // search kept them (only tried if the heuristics' compile kept them).
   bool keep_halos = false;
   uint64_t baseline_cycles = 0;  // predicted, with the heuristics' tilings
   uint64_t tuned_cycles = 0;     // predicted, with `tilings`

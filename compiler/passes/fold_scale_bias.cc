@@ -172,14 +172,10 @@ Status FoldScaleBias(ir::Graph& graph, PassContext& ctx) {
     if (p == nullptr || SoleUser(graph, y) != n) continue;
     // Through a transpose read by `n` alone (torchvision's ConvNeXt scales its blocks' Linear
     // output after permuting it back to NCHW): the constant moved back through it.
-    ir::Node* t = p->kind() == ir::OpKind::kTranspose ? p : nullptr;
-    ir::Node* before = t != nullptr ? t->input(0)->producer() : nullptr;
-    if (t != nullptr && (before == nullptr || SoleUser(graph, t->input(0)) != t ||
-                         graph.IsGraphOutput(t->input(0)))) {
-      continue;
-    }
-    if (t != nullptr) {
-      c = BeforeTranspose(graph, *t, c);
+    if (p->kind() == ir::OpKind::kTranspose) {
+      ir::Node* before = p->input(0)->producer();
+      if (before == nullptr || SoleUser(graph, p->input(0)) != p) continue;
+      c = BeforeTranspose(graph, *p, c);
       if (c == nullptr) continue;
       p = before;
     }
