@@ -60,7 +60,7 @@ std::optional<Candidate> HeldTilings(const spec::NpuConfig& config, const Networ
     held.held = k == 0 ? HeldConstants::kLoads : HeldConstants::kReuses;
     const uint64_t scratch = schedules[layers[k]].scratch_bytes;
     if (scratch == 0) return std::nullopt;  // (0 would be the whole SRAM)
-    TilingContext context{scratch, r.input[0], r.output};
+    TilingContext context = ConvLayerContext(net, layer, r, scratch);
     context.held = &held;
     StatusOr<TilingChoice> chosen =
         ChooseTiling(config, layer.conv_parts()->front().conv, context);

@@ -56,18 +56,18 @@ bool ReadByDepthwise(const Network& net, const NetLayer& layer) {
 
 // `preferred` with the residency the network decided, if it fits; else the search's choice.
 StatusOr<TilingChoice> ConvChoice(const spec::NpuConfig& config, const ConvLayer& conv,
-                                  const LayerResidency& r, uint64_t budget,
-                                  const ConvTiling* preferred, bool read_by_depthwise = false) {
+                                  TilingContext context, const ConvTiling* preferred,
+                                  bool read_by_depthwise = false) {
   if (preferred != nullptr) {
     ConvTiling t = *preferred;
-    t.input_on_chip = r.input[0];
-    t.output_on_chip = r.output;
+    t.input_on_chip = context.input_on_chip;
+    t.output_on_chip = context.output_on_chip;
+    t.input_pixel_stride = context.input_pixel_stride;
     t.held = HeldConstants::kNone;  // the on-chip plan's to decide (held_constants.h)
-    StatusOr<TilingChoice> fitted = FitTiling(config, conv, t, budget);
+    StatusOr<TilingChoice> fitted = FitTiling(config, conv, t, context.sram_budget);
     if (fitted.ok()) return fitted;
   }
-  TilingContext context = ConvContext(r, budget);
-  context.output_read_by_depthwise = r.output && read_by_depthwise;
+  context.output_read_by_depthwise = context.output_on_chip && read_by_depthwise;
   return ChooseTiling(config, conv, context);
 }
 
@@ -80,6 +80,16 @@ LayerSchedule Scheduled(Choice choice) {
 }
 
 }  // namespace
+
+TilingContext ConvLayerContext(const Network& net, const NetLayer& layer, const LayerResidency& r,
+                               uint64_t budget) {
+  TilingContext context = ConvContext(r, budget);
+  const int input = layer.inputs[0];
+  if (r.input[0] && net.PixelStride(input) != net.value(input).c) {
+    context.input_pixel_stride = net.PixelStride(input);
+  }
+  return context;
+}
 
 std::string LayerSchedule::Describe() const {
   return std::visit(
@@ -102,8 +112,14 @@ bool CanBeOnChip(const Network& net, const NetLayer& layer, int index) {
     return !v.fp16 && net.PixelStride(id) <= kMaxLutPixelStride;
   }
   if (v.channel_offset != 0 || net.PixelStride(id) != v.c) {
-    return index < 0 &&
-           (layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work));
+    if (index < 0) {
+      return layer.conv_parts() != nullptr || std::holds_alternative<PoolLayer>(layer.work);
+    }
+    // DWCONV reads one with its in_pixel_stride (the tiling search keeps such an input to
+    // tilings on the vector unit, or fails, and then the input stays in DRAM).
+    const auto* parts = layer.conv_parts();
+    return index == 0 && parts != nullptr && parts->size() == 1 &&
+           parts->front().conv.depthwise && parts->front().in_channel_offset == 0;
   }
   // A matrix product's b is LOADed block by block from DRAM; its a is read in place only with
   // dense rows (not through a transpose of heads); its output is written in place with its row
@@ -126,13 +142,15 @@ StatusOr<LayerSchedule> ScheduleLayer(const spec::NpuConfig& config, const Netwo
   }
   if (const auto* parts = layer.conv_parts()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice,
-                         ConvChoice(config, parts->front().conv, residency, sram_budget, preferred,
-                                    ReadByDepthwise(net, layer)));
+                         ConvChoice(config, parts->front().conv,
+                                    ConvLayerContext(net, layer, residency, sram_budget),
+                                    preferred, ReadByDepthwise(net, layer)));
     return Scheduled(std::move(choice));
   }
   if (const MatMulLayer* matmul = layer.matmul()) {
     NPU_ASSIGN_OR_RETURN(TilingChoice choice,
-                         ConvChoice(config, matmul->AsConv(), residency, sram_budget, preferred));
+                         ConvChoice(config, matmul->AsConv(), ConvContext(residency, sram_budget),
+                                    preferred));
     return Scheduled(std::move(choice));
   }
   if (const auto* pool = std::get_if<PoolLayer>(&layer.work)) {
@@ -176,7 +194,8 @@ StatusOr<TilingOutlook> SurveyLayer(const spec::NpuConfig& config, const Network
                                     uint64_t sram_budget, TilingSurveyMemo& memo) {
   if (layer.on_cpu()) return TilingOutlook{0, 0};
   if (const auto* parts = layer.conv_parts()) {
-    return memo.Survey(parts->front().conv, ConvContext(residency, sram_budget));
+    return memo.Survey(parts->front().conv,
+                       ConvLayerContext(net, layer, residency, sram_budget));
   }
   if (const MatMulLayer* matmul = layer.matmul()) {
     return memo.Survey(matmul->AsConv(), ConvContext(residency, sram_budget));

@@ -43,12 +43,21 @@ struct LayerSchedule {
 // matrix product's b (its blocks are LOADed), and so does every operand of a CPU layer (the
 // control core reaches DRAM only) and of a gather (DMA between DRAM places). An operand that is a
 // channel slice of a wider buffer (a part of a concatenation by placement) is read in place only
-// by a copy (CONV and POOL read dense pixels); it is written in place by a convolution's ACT, a
-// POOL or a copy, which write with a pixel stride. A copy's int8 operands may be on chip whatever
-// they are, if their pixel stride fits LUT's field (kMaxLutPixelStride): its LUTs move them.
+// by a copy or a depthwise convolution, whose DWCONVs read it with their in_pixel_stride (CONV and
+// POOL read dense pixels; the tiling search keeps such a convolution on the vector unit, or finds
+// no tiling and the residency keeps the buffer in DRAM); it is written in place by a
+// convolution's ACT, a POOL or a copy, which write with a pixel stride. A copy's int8 operands
+// may be on chip whatever they are, if their pixel stride fits LUT's field (kMaxLutPixelStride):
+// its LUTs move them.
 bool CanBeOnChip(const Network& net, const NetLayer& layer, int index);
 
 inline constexpr uint32_t kMaxLutPixelStride = 65535;  // LUT's 16-bit pixel strides
+
+// A convolution's tiling context under `residency` within `budget` bytes: which operands are in
+// place, and the pixel stride of an on-chip input that is a channel block of a wider tensor (a
+// prefix of a concatenation kept on chip; TilingContext::input_pixel_stride).
+TilingContext ConvLayerContext(const Network& net, const NetLayer& layer,
+                               const LayerResidency& residency, uint64_t budget);
 
 // `preferred`: a convolution's (or matrix product's) tiling to take instead of the search's if
 // it fits the residency and the budget (a tuning's, tuning.h); otherwise the search decides.

@@ -38,7 +38,8 @@ std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
 // The layer's best other tilings by the analytic estimate, with the residency it has.
 std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const ConvLayer& conv,
                                      const ModelLayer& layer) {
-  const TilingContext context{0, layer.on_chip.input[0], layer.on_chip.output};
+  TilingContext context{0, layer.on_chip.input[0], layer.on_chip.output};
+  if (layer.conv_tiling) context.input_pixel_stride = layer.conv_tiling->input_pixel_stride;
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> ranked;
   const std::vector<ConvTiling> candidates = CandidateTilings(c, conv, context);
   for (size_t i = 0; i < candidates.size(); ++i) {

@@ -44,6 +44,8 @@ class Emitter {
         batches_(operands.batches.empty() ? ConsecutiveBatches(layer) : operands.batches) {}
 
   std::vector<spec::Instruction> Run() {
+    // Only DWCONV reads an on-chip input's pixels with a stride (ConvTiling::input_pixel_stride).
+    NPU_CHECK(!tiling_.input_on_chip || tiling_.on_vector || ops_.input.channels == layer_.in_c);
     if (!layer_.table.empty() && ops_.load_table && !TableInParamSlots(layer_, tiling_)) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
@@ -170,9 +172,13 @@ class Emitter {
 
   // The tile's CONV and ACT (through the table after its records, if any) as one DWCONV
   // (ConvTiling::on_vector: one kernel block, int8), and the STORE.
+  // An on-chip input that is a channel block of a wider tensor is read with its pixel stride.
   void DwConvAndStore(const ConvStep& s, const InputRegion& in, uint64_t in_addr) {
-    const spec::ActArgs act = TileAct(s);
-    out_.push_back({spec::Opcode::kDwConv, 0, 0, spec::DwConvOf(TileConv(s, in, in_addr), act)});
+    spec::DwConvArgs dw = spec::DwConvOf(TileConv(s, in, in_addr), TileAct(s));
+    if (tiling_.input_on_chip && Input(s).channels != in.channels.size) {
+      dw.in_pixel_stride = Input(s).channels;
+    }
+    out_.push_back({spec::Opcode::kDwConv, 0, 0, dw});
     Store(s);
   }
 

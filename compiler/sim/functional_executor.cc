@@ -232,16 +232,17 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
 
 Status FunctionalExecutor::DwConv(const spec::DwConvArgs& d) {
   if (const std::string bad = spec::CheckDwConv(d); !bad.empty()) return InvalidArgument(bad);
-  const uint64_t in = spec::DwConvInputBytes(d), wt = spec::DwConvWeightBytes(d);
-  const uint64_t params = spec::DwConvParamBytes(d);
-  if (!InRange(d.in_addr, in, sram_.size()) || !InRange(d.wt_addr, wt, sram_.size()) ||
+  const uint64_t wt = spec::DwConvWeightBytes(d), params = spec::DwConvParamBytes(d);
+  if (!InRange(d.in_addr, spec::DwConvInputSpan(d), sram_.size()) ||
+      !InRange(d.wt_addr, wt, sram_.size()) ||
       !InRange(d.param_addr, params, sram_.size()) ||
       !InRange(d.out_addr, spec::DwConvOutputSpan(d), sram_.size())) {
     return InvalidArgument("DWCONV operand out of range");
   }
-  std::vector<int8_t> out;
+  std::vector<int8_t> in, out;
+  ReadPixels(d.in_addr, in, uint64_t{d.in_h} * d.in_w, d.channels, spec::DwConvInPixelStride(d));
   const auto* bytes = reinterpret_cast<const uint8_t*>(Sram());
-  if (spec::ComputeDwConv(d, {Sram() + d.in_addr, in}, {Sram() + d.wt_addr, wt},
+  if (spec::ComputeDwConv(d, in, {Sram() + d.wt_addr, wt},
                           {bytes + d.param_addr, params}, out) != spec::regs::ErrorCode::kNone) {
     return InvalidArgument("DWCONV requantisation shift outside 1..62");
   }

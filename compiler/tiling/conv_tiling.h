@@ -43,6 +43,10 @@ struct ConvTiling {
   // bands or single rows.
   bool input_on_chip = false;
   bool output_on_chip = false;
+  // An on-chip input that is a channel block of a wider tensor (a prefix of a concatenation kept
+  // on chip): its pixel stride, in elements; 0 for a dense input. Only DWCONV reads such pixels
+  // (its in_pixel_stride), so such a tiling is on_vector.
+  uint32_t input_pixel_stride = 0;
   // A depthwise layer on the vector unit's depthwise datapath (act.depthwise_taps): one DWCONV
   // per tile instead of CONV + ACT, leaving the MAC array to the layers around it
   // (CheckVectorDepthwise, tiling_search.h, says when it can).

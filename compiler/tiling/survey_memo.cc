@@ -34,7 +34,8 @@ std::vector<int64_t> Key(const ConvLayer& l, const TilingContext& c) {
           int64_t(l.table.size()),
           int64_t(c.sram_budget),
           c.input_on_chip,
-          c.output_on_chip};
+          c.output_on_chip,
+          c.input_pixel_stride};
 }
 
 }  // namespace

@@ -31,7 +31,9 @@ constexpr double kDramMargin = 1.10;
 constexpr uint32_t kMaxExtent = 4095;            // CONV out_h/out_w/in_h/in_w: 12 bits
 constexpr uint32_t kMaxChannels = 65535;         // CONV in_c/out_c, ACT channels: 16 bits
 constexpr uint64_t kMaxPixels = (1u << 20) - 1;  // ACT pixels: 20 bits
-constexpr uint32_t kMaxDwConvField = 15;         // DWCONV kernel, stride, dilation, pad: 4 bits
+constexpr uint32_t kMaxDwConvField = 15;         // DWCONV kernel, pad: 4 bits
+constexpr uint32_t kMaxDwConvStep = 7;           // DWCONV stride, dilation: 3 bits
+constexpr uint32_t kMaxDwConvInStride = 2047;    // DWCONV in_pixel_stride: 11 bits
 constexpr uint32_t kMaxDwConvExtent = 4095;      // DWCONV channels, pixel stride, extents: 12
 
 // Tile sizes for one axis: the whole extent, near-even splits into k tiles (k growing roughly
@@ -153,6 +155,7 @@ bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
                           ((l.depthwise || l.groups > 1) && t.tile_oc != l.out_c))) {
     return false;
   }
+  if (t.input_pixel_stride != 0 && (!t.input_on_chip || !t.on_vector)) return false;
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) return false;
   if ((l.stride_h > kMaxConvField && t.tile_oh != 1) ||
       (l.stride_w > kMaxConvField && t.tile_ow != 1)) {
@@ -231,9 +234,12 @@ std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const Co
   ConvOperands ops = PlaceData(l);
   const uint64_t stripe = uint64_t{c.sram().banks()} * c.sram().bank_width_bytes();
   const uint64_t after = (choice.plan.sram_bytes + stripe - 1) / stripe * stripe;
-  if (choice.tiling.input_on_chip) ops.input = {true, after, l.in_c, 0};
+  const uint32_t in_pixel = choice.tiling.input_pixel_stride ? choice.tiling.input_pixel_stride
+                                                              : l.in_c;
+  if (choice.tiling.input_on_chip) ops.input = {true, after, in_pixel, 0};
   if (choice.tiling.output_on_chip) {
-    ops.output = {true, after + uint64_t{l.batches} * l.InputBytes(), l.out_c, 0};
+    const uint64_t input_bytes = uint64_t{l.batches} * l.InputBytes() / l.in_c * in_pixel;
+    ops.output = {true, after + input_bytes, l.out_c, 0};
   }
   std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, ops);
   AssignDependencies(insns);
@@ -276,6 +282,12 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
                           ((l.depthwise || l.groups > 1) && t.tile_oc != l.out_c))) {
     return InvalidArgument(
         "an on-chip input is read in place: tiles must be whole rows of every input channel");
+  }
+  if (t.input_pixel_stride != 0 && (!t.input_on_chip || !t.on_vector)) {
+    return InvalidArgument(fmt::format(
+        "an on-chip input with a pixel stride of {} (a channel block of a wider tensor) is read "
+        "only by DWCONV: the tiling must be on the vector unit",
+        t.input_pixel_stride));
   }
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) {
     return InvalidArgument(
@@ -323,13 +335,15 @@ Status CheckVectorDepthwise(const spec::NpuConfig& c, const ConvLayer& l, const 
   const TileGrid g(l, t);
   const uint32_t stride = t.output_on_chip ? l.out_c : t.tile_oc;
   if (g.reductions() != 1 || g.MaxPadBefore() > kMaxDwConvField ||
-      std::max({l.kernel_h, l.kernel_w, l.stride_h, l.stride_w, l.dilation_h, l.dilation_w}) >
-          kMaxDwConvField ||
-      std::max({t.tile_oc, stride, g.MaxInputRows(), g.MaxInputCols()}) > kMaxDwConvExtent) {
+      std::max(l.kernel_h, l.kernel_w) > kMaxDwConvField ||
+      std::max({l.stride_h, l.stride_w, l.dilation_h, l.dilation_w}) > kMaxDwConvStep ||
+      std::max({t.tile_oc, stride, g.MaxInputRows(), g.MaxInputCols()}) > kMaxDwConvExtent ||
+      t.input_pixel_stride > kMaxDwConvInStride) {
     return InvalidArgument(fmt::format(
-        "on the vector unit: DWCONV encodes kernels, strides, dilations and padding up to {} and "
-        "channels, pixel strides and input extents up to {}",
-        kMaxDwConvField, kMaxDwConvExtent));
+        "on the vector unit: DWCONV encodes kernels and padding up to {}, strides and dilations "
+        "up to {}, channels, output pixel strides and input extents up to {} and input pixel "
+        "strides up to {}",
+        kMaxDwConvField, kMaxDwConvStep, kMaxDwConvExtent, kMaxDwConvInStride));
   }
   return Status::Ok();
 }
@@ -367,6 +381,7 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
             ConvTiling base{oh, ow, oc, ic, order};
             base.input_on_chip = ctx.input_on_chip;
             base.output_on_chip = ctx.output_on_chip;
+            base.input_pixel_stride = ctx.input_pixel_stride;
             if (ctx.held != nullptr) {
               for (ConvTiling t : HeldResidency(base, *ctx.held)) {
                 if (!t.on_vector || CheckVectorDepthwise(c, l, t).ok()) out.push_back(t);

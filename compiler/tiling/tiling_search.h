@@ -21,6 +21,7 @@ struct TilingContext {
   uint64_t sram_budget = 0;  // bytes; 0: the whole SRAM
   bool input_on_chip = false;
   bool output_on_chip = false;
+  uint32_t input_pixel_stride = 0;  // ConvTiling::input_pixel_stride
   // The output stays on chip and a depthwise convolution (which may run as DWCONVs on the
   // vector unit) reads it: row bands are preferred (ChooseTiling).
   bool output_read_by_depthwise = false;
@@ -41,9 +42,10 @@ struct TilingChoice {
 Status CheckTilingFields(const ConvLayer& layer, const ConvTiling& tiling);
 
 // Ok if an on_vector tiling can run as DWCONVs on this config: a depthwise int8 layer without a
-// weight zero point (a table follows the records in each parameter slot), act.depthwise_taps > 0, and tiles
-// within DWCONV's fields (4-bit kernel, stride, dilation and padding, 12-bit channels and pixel
-// stride); the error says which. Ok for any tiling that is not on_vector.
+// weight zero point (a table follows the records in each parameter slot), act.depthwise_taps > 0,
+// and tiles within DWCONV's fields (4-bit kernel and padding, 3-bit stride and dilation, 12-bit
+// channels, output pixel stride and extents, 11-bit input pixel stride); the error says which.
+// Ok for any tiling that is not on_vector.
 Status CheckVectorDepthwise(const spec::NpuConfig& config, const ConvLayer& layer,
                             const ConvTiling& tiling);
 

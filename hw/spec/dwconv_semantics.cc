@@ -1,5 +1,7 @@
 // DWCONV's semantics, defined as the depthwise CONV and the ACT it fuses (isa.h): the vector
 // unit's depthwise datapath gives the bytes the MAC array and ACT would.
+#include <fmt/format.h>
+
 #include "hw/spec/semantics.h"
 
 namespace npu::spec {
@@ -60,6 +62,13 @@ uint64_t DwConvTableAddr(uint64_t param_addr, uint64_t channels) {
 }
 
 uint64_t DwConvInputBytes(const DwConvArgs& dw) { return ConvInputBytes(DwConvAsConv(dw)); }
+uint64_t DwConvInPixelStride(const DwConvArgs& dw) {
+  return dw.in_pixel_stride == 0 ? dw.channels : dw.in_pixel_stride;
+}
+uint64_t DwConvInputSpan(const DwConvArgs& dw) {
+  const uint64_t pixels = uint64_t{dw.in_h} * dw.in_w;
+  return pixels == 0 ? 0 : (pixels - 1) * DwConvInPixelStride(dw) + dw.channels;
+}
 uint64_t DwConvWeightBytes(const DwConvArgs& dw) { return ConvWeightBytes(DwConvAsConv(dw)); }
 uint64_t DwConvParamBytes(const DwConvArgs& dw) {
   return ActParamBytes(DwConvAsAct(dw)) + (dw.use_table ? kLutEntries : 0);
@@ -68,6 +77,10 @@ uint64_t DwConvOutputSpan(const DwConvArgs& dw) { return ActOutputSpan(DwConvAsA
 
 std::string CheckDwConv(const DwConvArgs& dw) {
   if (std::string bad = CheckConv(DwConvAsConv(dw)); !bad.empty()) return bad;
+  if (uint64_t{dw.in_h} * dw.in_w > 1 && DwConvInPixelStride(dw) < dw.channels) {
+    return fmt::format("in_pixel_stride {} < channels {}: pixels would overlap", dw.in_pixel_stride,
+                       dw.channels);
+  }
   return CheckAct(DwConvAsAct(dw));
 }
 

@@ -58,7 +58,7 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
     f.push_back({Space::kSram, l->in_addr, l->in_addr + LutInputSpan(*l), false, "in_addr"});
     f.push_back({Space::kSram, l->out_addr, l->out_addr + LutOutputSpan(*l), true, "out_addr"});
   } else if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
-    f.push_back({Space::kSram, d->in_addr, d->in_addr + DwConvInputBytes(*d), false, "in_addr"});
+    f.push_back({Space::kSram, d->in_addr, d->in_addr + DwConvInputSpan(*d), false, "in_addr"});
     f.push_back({Space::kSram, d->wt_addr, d->wt_addr + DwConvWeightBytes(*d), false, "wt_addr"});
     f.push_back(
         {Space::kSram, d->param_addr, d->param_addr + DwConvParamBytes(*d), false, "param_addr"});

@@ -230,8 +230,9 @@ struct ResizeArgs {
 //   acc = sum over kh, kw of in(oh*stride_h + kh*dilation_h - pad_top,
 //                               ow*stride_w + kw*dilation_w - pad_left, c)
 //                            * w[(c*kernel_h + kh)*kernel_w + kw]      (int32)
-// with in(y, x, c) = input[(y*in_w + x)*channels + c] inside the in_h x in_w region and pad_value
-// outside, and out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's
+// with in(y, x, c) = input[(y*in_w + x)*in_pixel_stride + c] inside the in_h x in_w region
+// (in_pixel_stride 0: channels, dense pixels; above channels: a channel block of a wider tensor,
+// such as a prefix of a concatenation kept on chip) and pad_value outside, and out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's
 // record at param_addr. With use_table that ACT maps every result through the kLutEntries-byte
 // table that follows the records, at param_addr + channels*kActParamBytes (the encoding has no
 // room for a table address; the requantisation pipeline applies it as ACT's does, in the same
@@ -252,6 +253,7 @@ struct DwConvArgs {
   int32_t out_zero_point = 0;
   int32_t clamp_min = -128, clamp_max = 127;
   bool use_table = false;
+  uint32_t in_pixel_stride = 0;  // 0: channels (dense pixels)
   bool operator==(const DwConvArgs&) const = default;
 };
 

@@ -166,10 +166,10 @@ void DwConvFields(A& a, F& f) {
   f("pad_value", a.pad_value, 8, true);
   f("kernel_h", a.kernel_h, 4, false);
   f("kernel_w", a.kernel_w, 4, false);
-  f("stride_h", a.stride_h, 4, false);
-  f("stride_w", a.stride_w, 4, false);
-  f("dilation_h", a.dilation_h, 4, false);
-  f("dilation_w", a.dilation_w, 4, false);
+  f("stride_h", a.stride_h, 3, false);
+  f("stride_w", a.stride_w, 3, false);
+  f("dilation_h", a.dilation_h, 3, false);
+  f("dilation_w", a.dilation_w, 3, false);
   f("out_h", a.out_h, 12, false);
   f("out_w", a.out_w, 12, false);
   f("wt_addr", a.wt_addr, 24, false);
@@ -180,6 +180,7 @@ void DwConvFields(A& a, F& f) {
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
   f("use_table", a.use_table, 1, false);
+  f("in_pixel_stride", a.in_pixel_stride, 11, false);
 }
 template <class A, class F>
 void LnormFields(A& a, F& f) {

@@ -69,7 +69,8 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
   }
   if (const auto* d = std::get_if<DwConvArgs>(&insn.args)) {
     return {Read(d->param_addr, DwConvParamBytes(*d)), Read(d->wt_addr, DwConvWeightBytes(*d)),
-            Read(d->in_addr, DwConvInputBytes(*d)),
+            Pixels(d->in_addr, uint64_t{d->in_h} * d->in_w, d->channels, DwConvInPixelStride(*d),
+                   false),
             PixelWrite(d->out_addr, uint64_t{d->out_h} * d->out_w, d->channels,
                        d->out_pixel_stride, 1)};
   }

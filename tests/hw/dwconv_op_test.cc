@@ -117,6 +117,41 @@ TEST(DwConvOp, AppliesTheTableAfterItsRecordsInTheSamePass) {
   testing::ExpectReplayMatchesRun(Config(9), run.insns, *run.result);
 }
 
+// Channels 8..31 of the 40-channel pixels, read with in_pixel_stride 40 (a channel block of a
+// wider tensor, as a concatenation's prefix kept on chip): the bytes of the same DWCONV over a
+// dense copy of them, timed as the replay times them.
+TEST(DwConvOp, ReadsAChannelBlockOfWiderPixelsWithItsPixelStride) {
+  constexpr uint32_t kFirst = 8, kBlock = 24;
+  spec::DwConvArgs strided = Args();
+  strided.in_addr = kPixels + kFirst, strided.channels = kBlock, strided.in_pixel_stride = kC;
+  strided.out_pixel_stride = kBlock;
+  spec::DwConvArgs dense = strided;
+  dense.in_pixel_stride = 0;
+  EXPECT_EQ(spec::DwConvInputSpan(strided), (kInH * kInW - 1) * kC + kBlock);
+  EXPECT_EQ(spec::DwConvInputSpan(dense), kInH * kInW * kBlock);
+  const Bytes blob = Blob();
+  Bytes block;
+  for (uint32_t p = 0; p < kInH * kInW; ++p) {
+    for (uint32_t c = 0; c < kBlock; ++c) block.push_back(blob[kPixels + p * kC + kFirst + c]);
+  }
+  Bytes expected;
+  const auto* params = reinterpret_cast<const uint8_t*>(blob.data());
+  ASSERT_EQ(spec::ComputeDwConv(dense, block, {blob.data() + kWeights, kBlock * 9},
+                                {params, kBlock * spec::kActParamBytes}, expected),
+            spec::regs::ErrorCode::kNone);
+  const uint32_t out_bytes = kOutH * kOutW * kBlock;
+  const testing::VectorOpRun run = testing::RunVectorOp(
+      Config(9), blob, {spec::Opcode::kDwConv, 0, 0, strided}, kResult, out_bytes);
+  ASSERT_TRUE(run.result.ok()) << run.result.status().message();
+  EXPECT_EQ(run.result->outputs.at(0), expected);
+  EXPECT_NE(expected, Bytes(out_bytes, 0));
+  testing::ExpectReplayMatchesRun(Config(9), run.insns, *run.result);
+  // A stride below the channels would overlap pixels: the unit refuses it.
+  strided.in_pixel_stride = kBlock - 1;
+  EXPECT_NE(spec::CheckDwConv(strided).find("in_pixel_stride 23 < channels 24"),
+            std::string::npos);
+}
+
 TEST(DwConvOp, FewerTapsTakeMorePasses) {
   // 3 taps a cycle: ceil(9 / 3) = 3 passes, 4 + ceil(3000 / 32) = 98 cycles; the same bytes.
   const testing::VectorOpRun run = RunDwConv(Config(3));

@@ -196,6 +196,46 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
   EXPECT_EQ(SlicesWrittenOnChip(m), 0);
 }
 
+// BatchNormalization and ReLU of `c` channels (a depthwise 1x1 layer once lowered).
+ir::Tensor* BnRelu(FloatBuilder& b, ir::Tensor* x, int64_t c) {
+  std::vector<float> scale(c), var(c);
+  for (int64_t i = 0; i < c; ++i) scale[i] = 0.8f + 0.05f * float(i % 5), var[i] = 0.5f + 0.1f * i;
+  ir::Tensor* bn = b.Op(OpKind::kBatchNormalization,
+                        {x, b.Floats(scale), b.Const({c}, 0.2f), b.Const({c}, 0.3f), b.Floats(var)});
+  return b.Op(OpKind::kRelu, {bn});
+}
+
+TEST(TensorOps, ADenseBlockStaysOnChipForItsNormalisationsReadPrefixesInPlace) {
+  // densenet's block: each layer normalises the concatenation of everything before it (a prefix
+  // of the block's buffer), then a 1x1 and a 3x3 convolution add 4 channels. The normalisations
+  // run as DWCONVs reading the prefix in place with its pixel stride, so the buffer stays in SRAM
+  // and the 3x3 convolutions write their slices into it.
+  FloatBuilder b("dense_block");
+  std::vector<ir::Tensor*> features = {
+      b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 12, 3)})};
+  for (int layer = 0; layer < 3; ++layer) {
+    const int64_t c = 12 + 4 * layer;
+    ir::Tensor* cat = features.size() == 1
+                          ? features[0]
+                          : b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
+    ir::Tensor* bottleneck = b.Op(OpKind::kRelu, {b.Conv(BnRelu(b, cat, c), c, 8, 1)});
+    features.push_back(b.Conv(bottleneck, 8, 4, 3));
+  }
+  ir::Tensor* block = b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
+  const CompiledModel m = Check(b.Finish(b.Conv(BnRelu(b, block, 24), 24, 5, 1)), 0.97);
+  int prefixes_in_place = 0;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const int in = m.network.layers[i].inputs[0];
+    if (m.layers[i].on_chip.input[0] && m.network.PixelStride(in) != m.network.value(in).c) {
+      EXPECT_EQ(m.layers[i].op, "depthwise_conv2d") << m.layers[i].name;
+      EXPECT_NE(m.layers[i].tiling.find("unit=vector"), std::string::npos) << m.layers[i].tiling;
+      ++prefixes_in_place;
+    }
+  }
+  EXPECT_EQ(prefixes_in_place, 3);  // the block's three layers; the last reads it whole
+  EXPECT_EQ(SlicesWrittenOnChip(m), 4);  // the first convolution's and the three 3x3's
+}
+
 TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {
   // An inception block read whole by a convolution: its convolutions (ACT) and its pool (POOL)
   // write their slices into SRAM with the concatenation's pixel stride, the convolution reads the

@@ -50,10 +50,10 @@ Instruction RandomInstruction(std::mt19937& rng) {
     insn.args = ResizeArgs{bits(24), bits(16), bits(16), bits(16), bits(16), bits(16),
                            bits(16), bits(24), bits(16), bits(24), bits(24), sbits(8)};
   } else if (op == Opcode::kDwConv) {
-    insn.args = DwConvArgs{bits(24), bits(12), bits(12), bits(12), bits(4),  bits(4),
-                           sbits(8), bits(4),  bits(4),  bits(4),  bits(4),  bits(4),
-                           bits(4),  bits(12), bits(12), bits(24), bits(24), bits(24),
-                           bits(12), sbits(8), sbits(8), sbits(8)};
+    insn.args = DwConvArgs{bits(24), bits(12), bits(12), bits(12), bits(4),      bits(4),
+                           sbits(8), bits(4),  bits(4),  bits(3),  bits(3),      bits(3),
+                           bits(3),  bits(12), bits(12), bits(24), bits(24),     bits(24),
+                           bits(12), sbits(8), sbits(8), sbits(8), bits(1) != 0, bits(11)};
   } else if (op == Opcode::kLnorm) {
     insn.args = LnormArgs{bits(24), bits(24), bits(24), bits(24), bits(16),
                           sbits(8), sbits(8), bits(32), sbits(8), sbits(8)};
@@ -179,7 +179,8 @@ TEST(Isa, NewInstructionsDecodeAndDisassemble) {
 }
 
 TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
-  DwConvArgs d{1, 2, 3, 4, 5, 6, -7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -20, -21, 22, true};
+  DwConvArgs d{1,  2,  3,  4,  5,   6,   -7,  8,  9,   7,   5,   6,
+               3,  14, 15, 16, 17,  18,  19,  -20, -21, 22, true, 2047};
   StatusOr<InsnWord> w = Encode({Opcode::kDwConv, 2, 8, d});
   ASSERT_TRUE(w.ok()) << w.status().message();
   EXPECT_EQ((*w)[0], 9);
@@ -189,12 +190,18 @@ TEST(Isa, DwConvEncodesDecodesAndDisassemblesOnTheVectorQueue) {
   EXPECT_EQ(std::get<DwConvArgs>(back->args), d);
   EXPECT_EQ(Disassemble(*back),
             "dwconv wait=C signal=S in_addr=1 in_h=2 in_w=3 channels=4 pad_top=5 pad_left=6 "
-            "pad_value=-7 kernel_h=8 kernel_w=9 stride_h=10 stride_w=11 dilation_h=12 "
-            "dilation_w=13 out_h=14 out_w=15 wt_addr=16 param_addr=17 out_addr=18 "
-            "out_pixel_stride=19 out_zero_point=-20 clamp_min=-21 clamp_max=22 use_table=1");
+            "pad_value=-7 kernel_h=8 kernel_w=9 stride_h=7 stride_w=5 dilation_h=6 "
+            "dilation_w=3 out_h=14 out_w=15 wt_addr=16 param_addr=17 out_addr=18 "
+            "out_pixel_stride=19 out_zero_point=-20 clamp_min=-21 clamp_max=22 use_table=1 "
+            "in_pixel_stride=2047");
   d = {}, d.channels = 1u << 12;
   ExpectOverflow({Opcode::kDwConv, 0, 0, d},
                  "dwconv: field channels = 4096 does not fit in 12 bits");
+  d = {}, d.stride_h = 8;
+  ExpectOverflow({Opcode::kDwConv, 0, 0, d}, "dwconv: field stride_h = 8 does not fit in 3 bits");
+  d = {}, d.in_pixel_stride = 2048;
+  ExpectOverflow({Opcode::kDwConv, 0, 0, d},
+                 "dwconv: field in_pixel_stride = 2048 does not fit in 11 bits");
 }
 
 TEST(Isa, LnormEncodesDecodesAndDisassemblesOnTheVectorQueue) {
