@@ -15,6 +15,7 @@
 #include "compiler/network/channel_groups.h"
 #include "compiler/network/dram_plan.h"
 #include "compiler/network/group_packing.h"
+#include "compiler/network/image_gemms.h"
 #include "compiler/network/layer_emission.h"
 #include "compiler/network/layer_interleave.h"
 #include "compiler/network/model_program.h"
@@ -267,11 +268,13 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // config).
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(Fused());
-  // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole.
+  // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole, in the
+  // graph with Linear layers over images as 1x1 convolutions (image_gemms.h).
+  const ir::Graph splittable = ImageGemmsAsConvolutions(quantized);
   const auto split_graph = [&](const StripOptions& strip,
                                 bool pooled_channels_first = false) -> StatusOr<Fused> {
     Fused fused;
-    fused.graph = quantized.Clone();
+    fused.graph = splittable.Clone();
     fused.kept_halos = strip.keep_halos;
     if (pooled_channels_first) {
       NPU_ASSIGN_OR_RETURN(fused.channels,
@@ -312,7 +315,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                          split_graph({.keep_halos = true, .skewed_rows = skewed_rows}));
     add(std::move(kept), "kept halos");
   }
-  const std::vector<RowStripPair> pairs = RowStripPairs(config, quantized);
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, splittable);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);
       })) {

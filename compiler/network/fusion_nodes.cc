@@ -34,10 +34,16 @@ bool IsDepthwiseConv(const Node& n) {
   return c > 1 && n.attrs().GetInt("group", 1) == c && n.output(0)->shape()[3] == c;
 }
 
-Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table) {
+bool IsTable(const Node& n, Tables tables) {
+  if (n.kind() == OpKind::kLut) return true;
+  return tables == Tables::kPerPixel && n.kind() == OpKind::kLayerNormalization &&
+         IsImage(n.input(0)) && IsImage(n.output(0)) && n.attrs().GetInt("axis", -1) == 3;
+}
+
+Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table, Tables tables) {
   Node* p = t->producer();
   Node* lut = nullptr;
-  if (p != nullptr && p->kind() == OpKind::kLut) {
+  if (p != nullptr && IsTable(*p, tables)) {
     const Tensor* in = p->input(0);
     if (in->users().size() != 1 || g.IsGraphOutput(in)) return nullptr;
     lut = p;
@@ -48,11 +54,11 @@ Node* ConvWriting(const ir::Graph& g, const Tensor* t, Node** table) {
   return p;
 }
 
-Node* TableAfter(const ir::Graph& g, const Node& conv) {
+Node* TableAfter(const ir::Graph& g, const Node& conv, Tables tables) {
   const Tensor* y = conv.output(0);
   if (!IsImageConv(conv) || y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
   Node* u = y->users()[0];
-  return u->kind() == OpKind::kLut ? u : nullptr;
+  return IsTable(*u, tables) ? u : nullptr;
 }
 
 Tensor* OutputLike(Node* node, const Tensor* model, ir::Shape shape) {

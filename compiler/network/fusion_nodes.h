@@ -27,12 +27,21 @@ bool IsImageConv(const ir::Node& n);
 // A depthwise convolution of an image: one group a channel.
 bool IsDepthwiseConv(const ir::Node& n);
 
-// The convolution writing `t`, directly or through a lookup table that alone reads its output
-// (the quantiser's SiLU or HardSwish, `*table`). Null if neither.
-ir::Node* ConvWriting(const ir::Graph& g, const ir::Tensor* t, ir::Node** table = nullptr);
+// What may travel with a convolution as its table: a lookup table (per element, so a channel
+// group's slice of it too), or also a layer normalisation over an image's channels (per pixel:
+// a strip of rows, not a slice of channels; convnext's after each depthwise convolution).
+enum class Tables { kLookup, kPerPixel };
 
-// The lookup table that alone reads a convolution's output, or null.
-ir::Node* TableAfter(const ir::Graph& g, const ir::Node& conv);
+// Whether `n` is such a table of an image.
+bool IsTable(const ir::Node& n, Tables tables);
+
+// The convolution writing `t`, directly or through a table that alone reads its output
+// (the quantiser's SiLU or HardSwish, `*table`). Null if neither.
+ir::Node* ConvWriting(const ir::Graph& g, const ir::Tensor* t, ir::Node** table = nullptr,
+                      Tables tables = Tables::kLookup);
+
+// The table that alone reads a convolution's output, or null.
+ir::Node* TableAfter(const ir::Graph& g, const ir::Node& conv, Tables tables = Tables::kLookup);
 
 // Node `node`'s output, typed and quantised like `model`, of shape `shape`.
 ir::Tensor* OutputLike(ir::Node* node, const ir::Tensor* model, ir::Shape shape);

@@ -96,7 +96,7 @@ bool IsStripConsumer(const Node& n) {
 int StripOperand(const ir::Graph& g, const Node& consumer) {
   if (!IsJoin(consumer)) return 0;
   for (int i = 0; i < 2; ++i) {
-    if (ConvWriting(g, consumer.input(i)) != nullptr) return i;
+    if (ConvWriting(g, consumer.input(i), nullptr, Tables::kPerPixel) != nullptr) return i;
   }
   return -1;
 }
@@ -115,7 +115,7 @@ int RowOperand(const ir::Graph& g, const Node& first) {
 // none of these.
 Node* StripProducer(const ir::Graph& g, const Node& consumer, Node** table = nullptr) {
   const Tensor* t = consumer.input(StripOperand(g, consumer));
-  if (Node* conv = ConvWriting(g, t, table)) return conv;
+  if (Node* conv = ConvWriting(g, t, table, Tables::kPerPixel)) return conv;
   Node* p = t->producer();
   if (!IsImageConv(consumer) || p == nullptr || !(IsChannelScaling(*p) || IsJoin(*p))) {
     return nullptr;
@@ -135,12 +135,13 @@ const Node* ResidualJoin(const ir::Graph& g, const Tensor& t, const Node& consum
   const Node* join = t.users()[0] == &consumer ? t.users()[1] : t.users()[0];
   if (join == &consumer || !IsJoin(*join)) return nullptr;
   const Node* n = &consumer;
-  for (int step = 0; step < kMaxResidualPath; ++step) {
+  for (int step = 0; step < kMaxResidualPath;) {
     const Tensor* y = n->output(0);
     if (y->users().size() != 1 || g.IsGraphOutput(y)) return nullptr;
     n = y->users()[0];
-    if (n->kind() == OpKind::kLut) continue;
+    if (IsTable(*n, Tables::kPerPixel)) continue;
     if (n == join) return join->input(1 - StripOperand(g, *join)) == &t ? join : nullptr;
+    ++step;
   }
   return nullptr;
 }
@@ -162,6 +163,33 @@ std::set<const Node*> ResidualPaths(const ir::Graph& g, int64_t limit) {
     path.insert(join);
   }
   return path;
+}
+
+// The bytes of a node's constants (a convolution's weights and biases).
+int64_t ConstantBytes(const Node& n) {
+  int64_t bytes = 0;
+  for (const Tensor* t : n.inputs()) {
+    if (t->is_constant()) bytes += int64_t(t->bytes().size());
+  }
+  return bytes;
+}
+
+// A chain goes on through a residual join into the next block only while its constants (which
+// its strips hold on chip: held_constants.h) take at most this many times what an
+// intermediate may: resnet50's layer1 chain holds 0.17 MB, where one through all of layer2 held
+// 1.1 MB and reloaded them (+2.9 MB of DRAM traffic, +186,000 cycles; full-size export, default
+// config, --timing-only --no-tuning).
+constexpr int64_t kMaxChainConstants = 1;
+
+// Whether a pair's constants are too many for its strips to hold (more than a chain may hold:
+// kMaxChainConstants), so that every strip after the first LOADs them again. Such a pair is split
+// only as a tuning says: convnext_tiny's stage-2 and stage-3 Linear pairs (0.3 and 1.2 MB of
+// weights; 28x28x768 and 14x14x1536 intermediates, which stay on chip unsplit) took 4,820,588
+// cycles and 32.0 MB of DRAM traffic split, 4,778,899 and 30.0 MB whole, with stage 1's blocks
+// in strips either way; resnext50_32x4d 4,529,073 -> 4,522,744 cycles (full-size exports,
+// default config, --timing-only --no-tuning).
+bool ConstantsReloadedByEveryStrip(const Node& producer, const Node& consumer, int64_t limit) {
+  return ConstantBytes(producer) + ConstantBytes(consumer) > kMaxChainConstants * limit;
 }
 
 // The producer -> consumer pairs to split: the producer a StripProducer, its output read only
@@ -432,8 +460,16 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
       }
       Tensor* part = StripNode(g, n, in, tag, r1 - r0, StripAttributes(n, r0, r1, in_h));
       group.strips[k].push_back({part->producer()->name(), r1 - r0, recomputed[k][i], uint32_t(i)});
-      if (c.tables[i] != nullptr) {
-        part = StripNode(g, *c.tables[i], {part}, tag, r1 - r0, c.tables[i]->attrs());
+      if (c.tables[i] != nullptr) {  // its other inputs (a normalisation's scale) whole
+        std::vector<Tensor*> table_in = c.tables[i]->inputs();
+        table_in[0] = part;
+        part = StripNode(g, *c.tables[i], table_in, tag, r1 - r0, c.tables[i]->attrs());
+        // A layer normalisation stays a layer of the strip (a lookup table is fused into the
+        // convolution before it when lowered).
+        if (c.tables[i]->kind() != OpKind::kLut) {
+          group.strips[k].push_back({part->producer()->name(), r1 - r0, recomputed[k][i],
+                                     uint32_t(i)});
+        }
       }
       if (!c.keep_halo && i + 1 < c.nodes.size()) parts[i].clear();
       parts[i].emplace_back(r0, part);
@@ -494,22 +530,6 @@ std::vector<Chain> CutAtOutsideReaders(const Chain& c) {
   return runs;
 }
 
-// The bytes of a node's constants (a convolution's weights and biases).
-int64_t ConstantBytes(const Node& n) {
-  int64_t bytes = 0;
-  for (const Tensor* t : n.inputs()) {
-    if (t->is_constant()) bytes += int64_t(t->bytes().size());
-  }
-  return bytes;
-}
-
-// A chain goes on through a residual join into the next block only while its constants (which
-// its strips hold on chip: held_constants.h) take at most this many times what an
-// intermediate may: resnet50's layer1 chain holds 0.17 MB, where one through all of layer2 held
-// 1.1 MB and reloaded them (+2.9 MB of DRAM traffic, +186,000 cycles; full-size export, default
-// config, --timing-only --no-tuning).
-constexpr int64_t kMaxChainConstants = 1;
-
 // The chains the chosen pairs make, in graph order: pairs sharing a node (one's consumer the
 // other's producer) split as one, or with options.chains false each run's first, third, ... pair
 // alone; cut where a node outside reads a node's output (CutAtOutsideReaders), and at a join
@@ -556,7 +576,7 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       chain.nodes.push_back(next);
       constants += node_constants(*next);
     }
-    chain.tables.push_back(TableAfter(g, *chain.nodes.back()));
+    chain.tables.push_back(TableAfter(g, *chain.nodes.back(), Tables::kPerPixel));
     for (Chain& run : CutAtOutsideReaders(chain)) {
       // Pairs on a residual path whose intermediate fits split only to keep the residual off
       // DRAM: at the front, where the residual is whole anyway, they stay whole.
@@ -603,7 +623,8 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     const bool on_path = residual_path.contains(consumer);
     pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
                      (IsPointwise(producer) || IsChannelScaling(producer) || on_path) &&
-                         RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute,
+                         RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute &&
+                         !ConstantsReloadedByEveryStrip(producer, *consumer, limit),
                      producer.name(), on_path});
   }
   return pairs;

@@ -48,8 +48,9 @@ struct RowStripPair {
   int64_t out_rows;      // the consumer's output rows
   int64_t default_rows;  // per strip, keeping a strip's intermediate within a quarter of the SRAM
                          // (a twelfth for a join: row_strips.cc, StripLimit)
-  // Split unless told otherwise: the producer is pointwise, and its strips compute at most 1.5x
-  // its output rows (the consumer's halo rows twice; row_strips.cc, kMaxDefaultRecompute). A
+  // Split unless told otherwise: the producer is pointwise, its strips compute at most 1.5x
+  // its output rows (the consumer's halo rows twice; row_strips.cc, kMaxDefaultRecompute), and
+  // the pair's constants are few enough to hold (ConstantsReloadedByEveryStrip). A
   // windowed producer (whose strips recompute its own halo too) is split only as a tuning says:
   // split by default as well, they made resnet50 0.3 % and resnext50_32x4d 0.8 % slower, and
   // googlenet, vgg11 and densenet121 slower than no strips at all (full-size exports, default
@@ -78,6 +79,7 @@ struct RowStripGroup {
     int64_t rows = 0;             // its output rows
     int64_t recomputed_rows = 0;  // of them, those the strip before computes too (the halo)
     uint32_t node = 0;  // which of the chain's nodes (then its branches) it is a strip of
+                        // (a layer normalisation after a node: that node's)
   };
   std::vector<std::vector<Layer>> strips;
   const std::string& producer() const { return nodes.front(); }

@@ -15,6 +15,7 @@
 #include "compiler/network/cache_dir.h"
 #include "compiler/network/compile_model.h"
 #include "compiler/network/parallel_for.h"
+#include "compiler/network/image_gemms.h"
 #include "compiler/network/row_strips.h"
 #include "compiler/tiling/tiling_estimate.h"
 #include "compiler/tiling/tiling_search.h"
@@ -277,7 +278,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   // whole), so candidates compile once each and the tuning applies as searched.
   const std::vector<RowStripPair> pairs =
       options.row_strips == CompileOptions::RowStrips::kOff ? std::vector<RowStripPair>{}
-                                                           : RowStripPairs(config, quantized);
+                                                           : RowStripPairs(config, ImageGemmsAsConvolutions(quantized));
   if (!pairs.empty()) {
     search.trial.row_strips = CompileOptions::RowStrips::kOn;
     for (const RowStripPair& pair : pairs) {

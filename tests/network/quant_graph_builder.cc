@@ -98,7 +98,7 @@ ir::Tensor* QuantGraphBuilder::Conv(ir::Tensor* x, const std::string& name, cons
 
 ir::Tensor* QuantGraphBuilder::Gemm(ir::Tensor* x, const std::string& name, int64_t n_out,
                                     bool relu) {
-  const int64_t k = x->shape()[1];
+  const int64_t k = x->shape().back();
   std::vector<int8_t> w(n_out * k);
   std::vector<float> w_scale(n_out);
   std::vector<int32_t> bias(n_out);
@@ -123,7 +123,37 @@ ir::Tensor* QuantGraphBuilder::Gemm(ir::Tensor* x, const std::string& name, int6
   wt->quant() = {w_scale, std::vector<int32_t>(n_out, 0), 0};
   ir::Tensor* bt = g_.AddConstant(name + ".b", {n_out}, bias);
   ir::Node* n = g_.AddNode(ir::OpKind::kGemm, name, {x, wt, bt}, {name}, std::move(a));
-  return Out(n, {1, n_out}, s_y, zp);
+  ir::Shape y = x->shape();
+  y.back() = n_out;
+  return Out(n, std::move(y), s_y, zp);
+}
+
+ir::Tensor* QuantGraphBuilder::LayerNorm(ir::Tensor* x, const std::string& name) {
+  const int64_t c = x->shape().back();
+  std::vector<int8_t> w(c);
+  std::vector<float> w_scale(c);
+  std::vector<int32_t> bias(c);
+  std::vector<int64_t> mult, shift;
+  for (int64_t k = 0; k < c; ++k) {
+    w[k] = static_cast<int8_t>(Int(20, 127));
+    w_scale[k] = static_cast<float>((0.5 + Unit()) * 0.01);
+    bias[k] = Int(-20000, 20000);
+    mult.push_back(Int(1 << 30, (1 << 30) + (1 << 29)));
+    shift.push_back(Int(42, 44));  // a normalised value (x4096) times the weight to int8
+  }
+  ir::Attributes a;
+  a.Set("axis", int64_t(x->shape().size()) - 1);
+  a.Set("eps_term", int64_t{3});
+  a.Set("multiplier", mult);
+  a.Set("shift", shift);
+  const int32_t zp = Int(-10, 10);
+  SetClamp(a, "none", 0.04f, zp);
+  ir::Tensor* wt = g_.AddConstant(name + ".w", {c}, w);
+  wt->quant() = {w_scale, std::vector<int32_t>(c, 0), 0};
+  ir::Tensor* bt = g_.AddConstant(name + ".b", {c}, bias);
+  ir::Node* n =
+      g_.AddNode(ir::OpKind::kLayerNormalization, name, {x, wt, bt}, {name}, std::move(a));
+  return Out(n, x->shape(), 0.04f, zp);
 }
 
 namespace {

@@ -50,7 +50,11 @@ class QuantGraphBuilder {
   ir::Tensor* Input(const std::string& name, int64_t h, int64_t w, int64_t c);
   ir::Tensor* VectorInput(const std::string& name, int64_t k);  // [1, K]
   ir::Tensor* Conv(ir::Tensor* x, const std::string& name, const ConvSpec& spec);
+  // x [.., K] times weights [n, K]: a vector's fully connected layer, or over an image [1, H, W,
+  // K] a Linear layer on each pixel's channels (convnext's).
   ir::Tensor* Gemm(ir::Tensor* x, const std::string& name, int64_t n, bool relu = false);
+  // Layer normalisation of each pixel's channels (convnext's), seeded weights and bias.
+  ir::Tensor* LayerNorm(ir::Tensor* x, const std::string& name);
   ir::Tensor* MaxPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
   ir::Tensor* AvgPool(ir::Tensor* x, const std::string& name, const PoolSpec& spec);
   ir::Tensor* GlobalAvgPool(ir::Tensor* x, const std::string& name);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "compiler/network/image_gemms.h"
 #include "compiler/network/model_pipeline.h"
 #include "compiler/qinterp/qinterp.h"
 #include "tests/network/network_test_util.h"
@@ -245,6 +246,75 @@ TEST(RowStrips, TablesBetweenAndAfterThePairRunInTheStrips) {
     strip_layers += l.fused_group == "expand+depthwise";
   }
   EXPECT_EQ(strip_layers, 2 * 5);
+}
+
+// x (20 x 14 x 16) -> `blocks` convnext blocks: a 7x7 depthwise convolution, a layer
+// normalisation, a Linear layer to `expand` channels, a table (GELU), a Linear layer back to 16,
+// added to the block's input.
+ir::Graph ConvNextStage(int blocks, int64_t expand = 24) {
+  QuantGraphBuilder b("convnext", 17);
+  ir::Tensor* x = b.Input("x", 20, 14, 16);
+  for (int i = 0; i < blocks; ++i) {
+    const std::string n = std::to_string(i);
+    ir::Tensor* t = b.LayerNorm(b.Conv(x, "dw" + n, DepthwiseSpec(16, 7, 1)), "norm" + n);
+    t = b.Lut(b.Gemm(t, "linear1_" + n, expand), "gelu" + n);
+    x = b.Add(b.Gemm(t, "linear2_" + n, 16), x, "join" + n);
+  }
+  return b.Finish({x});
+}
+
+TEST(RowStrips, ConvNextBlocksRunAsOneChainThroughTheirNormalisations) {
+  // The Linear layers over the image are 1x1 convolutions to the rewrite (image_gemms.h), and a
+  // layer normalisation is the table of the depthwise convolution before it (per pixel: a strip
+  // normalises its own rows), so with kept halos both blocks split as one chain: dw -> norm ->
+  // linear1 -> gelu -> linear2 -> join, the first block's sum read by the second's depthwise and
+  // join in the strips (the two blocks' constants, 3.6 KB, within a chain's quarter of the SRAM).
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = ConvNextStage(2);
+  const ir::Graph convs = ImageGemmsAsConvolutions(whole);
+  EXPECT_EQ(Count(convs, ir::OpKind::kGemm), 0);
+  EXPECT_EQ(Count(convs, ir::OpKind::kFusedConv), 6);
+  ExpectSameBytes(whole, convs, {1u, 2u});
+  std::vector<std::string> consumers;
+  for (const RowStripPair& pair : RowStripPairs(config, convs)) {
+    consumers.push_back(pair.consumer);
+    EXPECT_TRUE(pair.by_default) << pair.consumer;
+  }
+  EXPECT_EQ(consumers, (std::vector<std::string>{"linear1_0", "linear2_0", "join0", "dw1",
+                                                 "linear1_1", "linear2_1", "join1"}));
+  ir::Graph strips = convs.Clone();
+  StatusOr<std::vector<RowStripGroup>> split =
+      SplitRowStrips(config, strips, {}, {.keep_halos = true});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u) << (*split)[0].name();
+  EXPECT_EQ((*split)[0].nodes, (std::vector<std::string>{"dw0", "linear1_0", "linear2_0", "join0",
+                                                          "dw1", "linear1_1", "linear2_1",
+                                                          "join1"}));
+  for (const ir::Node* n : strips.NodesOfKind(ir::OpKind::kLayerNormalization)) {
+    EXPECT_NE(n->name().find("#strip"), std::string::npos) << n->name();
+  }
+  EXPECT_GT(Count(strips, ir::OpKind::kLayerNormalization), 2);
+  ExpectSameBytes(whole, strips, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.keep_halos = true;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  ASSERT_EQ(m.row_strip_groups.size(), 1u);
+  int norms = 0;
+  for (const ModelLayer& l : m.layers) {
+    norms += l.name.rfind("norm", 0) == 0 && l.fused_group == (*split)[0].name();
+  }
+  EXPECT_EQ(norms, Count(strips, ir::OpKind::kLayerNormalization));
+}
+
+TEST(RowStrips, PairsWhoseConstantsStripsWouldReloadSplitOnlyAsTold) {
+  // Expanding to 160 channels, each Linear layer's weights (2,560 bytes) and bias (640) take the
+  // pair's constants (6,400 bytes) past a quarter of 16 KiB: no strip could hold them, every
+  // strip would LOAD them again.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  for (const RowStripPair& pair : RowStripPairs(config, ImageGemmsAsConvolutions(ConvNextStage(1, 160)))) {
+    EXPECT_EQ(pair.by_default, pair.consumer != "linear2_0") << pair.consumer;
+  }
 }
 
 TEST(RowStrips, PairsRecomputingMuchOfTheirHaloSplitOnlyAsTold) {
