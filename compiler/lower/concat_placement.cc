@@ -8,8 +8,10 @@
 //   2. Otherwise it is placed where its output lives (its own buffer, or a slice of an outer
 //      concatenation's): each input becomes the slice at its offset, its producer writing there.
 // Step 2 requires of every input: no graph input or output, the output's plane, a buffer of its
-// own, produced by a convolution, a pool or a concatenation placeable in turn, and read otherwise
-// only by convolutions, pools and concatenations step 1 will make views of this one.
+// own (but for row slices of it, read by layers that stride, which move with it), produced by a
+// convolution, a pool, a concatenation placeable in turn or a concatenation of rows whose parts
+// such layers write (row strips), and read otherwise only by convolutions, pools and
+// concatenations step 1 will make views of this one.
 #include "compiler/lower/concat_placement.h"
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace npu::compiler {
@@ -136,13 +139,37 @@ class Placer {
     return true;
   }
 
-  // Any layer writes a contiguous range; its readers read it dense.
+  // Any layer writes a contiguous range; its readers read it dense. Or, the output being a
+  // channel slice (a channel concatenation placed it: row strips' outputs, which a dense
+  // block's concatenation reads), layers that stride write its parts' rows of it.
   bool CanPlaceOuter(int concat) const {
     const NetLayer& l = net_.layers[concat];
+    if (Strided(l.output)) return OuterPartsMayStride(concat);
     if (!DenseButForViews(l.output)) return false;
     std::set<int> seen;
     for (int v : l.inputs) {
       if (!OuterInputMayBePart(v, seen)) return false;
+    }
+    return true;
+  }
+
+  // v is a channel slice of a placed concatenation's buffer.
+  bool Strided(int v) const { return net_.buffer_of(v).pixel_channels != 0; }
+
+  // Each of the outer concatenation's inputs, whole rows of its output, is written by a layer
+  // that strides (row strips' convolutions), once, and is no graph input or output.
+  bool OuterPartsMayStride(int concat) const {
+    const NetLayer& l = net_.layers[concat];
+    const ActivationValue& out = net_.value(l.output);
+    std::set<int> seen;
+    for (int v : l.inputs) {
+      const ActivationValue& x = net_.value(v);
+      const auto p = producer_.find(v);
+      if (!seen.insert(v).second || io_.count(v) || p == producer_.end() || !Strides(p->second) ||
+          x.w != out.w || x.c != out.c || x.fp16 != out.fp16 || Strided(v) ||
+          !StridedRowViews(v)) {
+        return false;
+      }
     }
     return true;
   }
@@ -157,6 +184,18 @@ class Placer {
   void PlaceOuter(int concat) {
     const NetLayer& l = net_.layers[concat];
     const int target = net_.value(l.output).buffer;
+    if (Strided(l.output)) {  // each part at its rows of the channel slice
+      const ActivationValue out = net_.value(l.output);
+      const uint64_t row = uint64_t{out.w} * net_.buffers[target].pixel_channels *
+                           out.element_bytes();
+      uint64_t rows = 0;
+      for (int v : l.inputs) {
+        net_.buffers[net_.values[v].buffer] = NetBuffer{};
+        MoveWithViews(v, target, out.channel_offset, out.byte_offset + rows * row);
+        rows += net_.values[v].h;
+      }
+      return;
+    }
     uint64_t offset = 0;
     for (int v : l.inputs) {
       const int from = net_.values[v].buffer;
@@ -191,6 +230,48 @@ class Placer {
     return true;
   }
 
+  // The other values in v's buffer if each is a row slice of v (row strips read such views:
+  // v's width and channels, from a whole row of v on) read only by layers that stride; nullopt
+  // if any is not.
+  std::optional<std::vector<int>> StridedRowViews(int v) const {
+    const ActivationValue& x = net_.value(v);
+    const uint64_t row = uint64_t{x.w} * x.c * x.element_bytes();
+    std::vector<int> views;
+    for (size_t u = 0; u < net_.values.size(); ++u) {
+      const ActivationValue& y = net_.values[u];
+      if (int(u) == v || y.buffer != x.buffer) continue;
+      if (y.w != x.w || y.c != x.c || y.fp16 != x.fp16 || y.channel_offset != x.channel_offset ||
+          y.byte_offset < x.byte_offset || (y.byte_offset - x.byte_offset) % row != 0 ||
+          producer_.count(int(u)) || io_.count(int(u))) {
+        return std::nullopt;
+      }
+      for (int r : Readers(int(u))) {
+        if (!Strides(r)) return std::nullopt;
+      }
+      views.push_back(int(u));
+    }
+    return views;
+  }
+
+  // Moves v, and its row views, to `channel_offset` of `target` from its row `byte_offset` on
+  // (strided by the target's pixel channels): a view's rows are as many pixel strides further.
+  void MoveWithViews(int v, int target, uint32_t channel_offset, uint64_t byte_offset) {
+    const std::vector<int> views = *StridedRowViews(v);
+    ActivationValue& x = net_.values[v];
+    const uint64_t row = uint64_t{x.w} * x.c * x.element_bytes();
+    const uint64_t strided_row =
+        uint64_t{x.w} * net_.buffers[target].pixel_channels * x.element_bytes();
+    for (int u : views) {
+      ActivationValue& y = net_.values[u];
+      y.byte_offset = byte_offset + (y.byte_offset - x.byte_offset) / row * strided_row;
+      y.buffer = target;
+      y.channel_offset = channel_offset;
+    }
+    x.buffer = target;
+    x.channel_offset = channel_offset;
+    x.byte_offset = byte_offset;
+  }
+
   // Concat `inner`'s inputs are a run of `outer`'s, in order.
   bool SubRun(int inner, int outer) const {
     const std::vector<int>&a = net_.layers[inner].inputs, &b = net_.layers[outer].inputs;
@@ -200,7 +281,7 @@ class Placer {
   // Its output may become a strided slice: read only by layers that stride.
   bool OutputMayStride(int layer) const {
     const int out = net_.layers[layer].output;
-    if (io_.count(out) || !AloneInBuffer(out)) return false;
+    if (io_.count(out) || !StridedRowViews(out)) return false;
     for (int r : Readers(out)) {
       if (!Strides(r)) return false;
     }
@@ -210,11 +291,13 @@ class Placer {
   // With `hopeful`, an input that is a concatenation counts as placeable (copies will make it so).
   bool InputMayBeSlice(int concat, int v, std::set<int>& visiting, bool hopeful = false) const {
     const ActivationValue &x = net_.value(v), &out = net_.value(net_.layers[concat].output);
-    if (io_.count(v) || x.h != out.h || x.w != out.w || !AloneInBuffer(v)) return false;
+    if (io_.count(v) || x.h != out.h || x.w != out.w || !StridedRowViews(v)) return false;
     auto p = producer_.find(v);
     if (p == producer_.end()) return false;
     const bool inner_concat = IsChannelConcat(p->second);
-    if (!Strides(p->second) && !(inner_concat && (hopeful || CanPlace(p->second, visiting)))) {
+    const bool strips = IsOuterConcat(p->second) && OuterPartsMayStride(p->second);
+    if (!Strides(p->second) && !strips &&
+        !(inner_concat && (hopeful || CanPlace(p->second, visiting)))) {
       return false;
     }
     for (int r : Readers(v)) {
@@ -241,16 +324,14 @@ class Placer {
   void Place(int concat) {
     const ActivationValue& out = net_.value(net_.layers[concat].output);
     const int target = out.buffer;
+    if (net_.buffers[target].pixel_channels == 0) net_.buffers[target].pixel_channels = out.c;
     uint32_t offset = out.channel_offset;
     for (int v : net_.layers[concat].inputs) {
-      ActivationValue& x = net_.values[v];
-      net_.buffers[x.buffer] = NetBuffer{};
-      x.buffer = target;
-      x.channel_offset = offset;
-      x.byte_offset = out.byte_offset;  // the output's rows: an outer concatenation's part
-      offset += x.c;
+      net_.buffers[net_.values[v].buffer] = NetBuffer{};
+      // At the output's rows: an outer concatenation's part.
+      MoveWithViews(v, target, offset, out.byte_offset);
+      offset += net_.values[v].c;
     }
-    if (net_.buffers[target].pixel_channels == 0) net_.buffers[target].pixel_channels = out.c;
   }
 
   // Step 1: inputs already side by side in one buffer, in order: the output is their run.
@@ -268,11 +349,8 @@ class Placer {
       offset += x.c;
     }
     if (!OutputMayStride(concat)) return false;
-    ActivationValue& out = net_.values[l.output];
-    net_.buffers[out.buffer] = NetBuffer{};
-    out.buffer = first.buffer;
-    out.channel_offset = first.channel_offset;
-    out.byte_offset = first.byte_offset;
+    net_.buffers[net_.values[l.output].buffer] = NetBuffer{};
+    MoveWithViews(l.output, first.buffer, first.channel_offset, first.byte_offset);
     return true;
   }
 

@@ -1,7 +1,11 @@
 // Concatenation by placement: the convolutions and pools producing a channel concatenation's inputs
 // write straight into channel slices of the concatenation's buffer (their ACTs' pixel stride is the
 // concatenation's channels), so the concatenation itself moves no byte and disappears. A
-// concatenation of concatenations nests (DenseNet's growing feature maps share one buffer).
+// concatenation of concatenations nests (DenseNet's growing feature maps share one buffer). Row
+// strips nest in it too (row_strips.h): a strip's row slice of a placed concatenation (or of a
+// prefix of one) is a view at its rows, with the buffer's pixel stride, and a concatenation of
+// rows (the strips' outputs) placed as a channel slice has each strip write its rows of the
+// slice.
 //
 // A Concat (a CPU layer after lowering) over the channel axis is placed when every input is
 // produced by an NPU convolution, pool or copy or by a placed concatenation, is no graph input or

@@ -205,24 +205,29 @@ ir::Tensor* BnRelu(FloatBuilder& b, ir::Tensor* x, int64_t c) {
   return b.Op(OpKind::kRelu, {bn});
 }
 
-TEST(TensorOps, ADenseBlockStaysOnChipForItsNormalisationsReadPrefixesInPlace) {
-  // densenet's block: each layer normalises the concatenation of everything before it (a prefix
-  // of the block's buffer), then a 1x1 and a 3x3 convolution add 4 channels. The normalisations
-  // run as DWCONVs reading the prefix in place with its pixel stride, so the buffer stays in SRAM
-  // and the 3x3 convolutions write their slices into it.
+// densenet's block over an h x w image: each of three layers normalises the concatenation of
+// everything before it (a prefix of the block's buffer), then a 1x1 convolution to `bottleneck`
+// channels and a 3x3 one add 4 channels; the block's 24 channels normalised, to 5.
+ir::Graph DenseBlock(int64_t h, int64_t w, int64_t bottleneck) {
   FloatBuilder b("dense_block");
   std::vector<ir::Tensor*> features = {
-      b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, 7, 9}), 3, 12, 3)})};
+      b.Op(OpKind::kRelu, {b.Conv(b.Input({1, 3, h, w}), 3, 12, 3)})};
   for (int layer = 0; layer < 3; ++layer) {
     const int64_t c = 12 + 4 * layer;
     ir::Tensor* cat = features.size() == 1
                           ? features[0]
                           : b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
-    ir::Tensor* bottleneck = b.Op(OpKind::kRelu, {b.Conv(BnRelu(b, cat, c), c, 8, 1)});
-    features.push_back(b.Conv(bottleneck, 8, 4, 3));
+    ir::Tensor* t = b.Op(OpKind::kRelu, {b.Conv(BnRelu(b, cat, c), c, bottleneck, 1)});
+    features.push_back(b.Conv(t, bottleneck, 4, 3));
   }
   ir::Tensor* block = b.Op(OpKind::kConcat, features, Attr("axis", int64_t{1}));
-  const CompiledModel m = Check(b.Finish(b.Conv(BnRelu(b, block, 24), 24, 5, 1)), 0.97);
+  return b.Finish(b.Conv(BnRelu(b, block, 24), 24, 5, 1));
+}
+
+TEST(TensorOps, ADenseBlockStaysOnChipForItsNormalisationsReadPrefixesInPlace) {
+  // The normalisations run as DWCONVs reading the prefix in place with its pixel stride, so the
+  // buffer stays in SRAM and the 3x3 convolutions write their slices into it.
+  const CompiledModel m = Check(DenseBlock(7, 9, 8), 0.97);
   int prefixes_in_place = 0;
   for (size_t i = 0; i < m.layers.size(); ++i) {
     const int in = m.network.layers[i].inputs[0];
@@ -234,6 +239,25 @@ TEST(TensorOps, ADenseBlockStaysOnChipForItsNormalisationsReadPrefixesInPlace) {
   }
   EXPECT_EQ(prefixes_in_place, 3);  // the block's three layers; the last reads it whole
   EXPECT_EQ(SlicesWrittenOnChip(m), 4);  // the first convolution's and the three 3x3's
+}
+
+TEST(TensorOps, ADenseBlockInRowStripsWritesItsConcatenationInPlace) {
+  // On 4 KiB of SRAM a quarter is 1 KiB: each layer's normalisation -> 1x1 -> 3x3 splits in row
+  // strips, which read rows of the block's prefixes and write rows of their 4 channels: views of
+  // the placed concatenation and a concatenation of rows placed inside its channel slice, so no
+  // copy (before, every strip's output was copied into its slice).
+  ir::Graph f = DenseBlock(14, 9, 16);
+  StatusOr<ir::Graph> q = PipelineAndQuantize(f);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  CompileOptions strips;
+  strips.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(*q, Config({"sram.size_bytes=4096"}), 2, strips);
+  EXPECT_GE(m.row_strip_groups.size(), 3u);
+  EXPECT_EQ(m.network.concats_placed, 3 + int(m.row_strip_groups.size()));
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_EQ(l.op.find("copy"), std::string::npos) << l.name;
+    EXPECT_FALSE(l.on_cpu) << l.name;
+  }
 }
 
 TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {
