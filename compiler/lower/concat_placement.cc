@@ -22,6 +22,8 @@
 #include <optional>
 #include <set>
 
+#include "hw/spec/status.h"
+
 namespace npu::compiler {
 namespace {
 
@@ -256,12 +258,13 @@ class Placer {
   // Moves v, and its row views, to `channel_offset` of `target` from its row `byte_offset` on
   // (strided by the target's pixel channels): a view's rows are as many pixel strides further.
   void MoveWithViews(int v, int target, uint32_t channel_offset, uint64_t byte_offset) {
-    const std::vector<int> views = *StridedRowViews(v);
+    const std::optional<std::vector<int>> views = StridedRowViews(v);
+    NPU_CHECK(views.has_value());  // the caller's CanPlace, CanPlaceOuter or OutputMayStride
     ActivationValue& x = net_.values[v];
     const uint64_t row = uint64_t{x.w} * x.c * x.element_bytes();
     const uint64_t strided_row =
         uint64_t{x.w} * net_.buffers[target].pixel_channels * x.element_bytes();
-    for (int u : views) {
+    for (int u : *views) {
       ActivationValue& y = net_.values[u];
       y.byte_offset = byte_offset + (y.byte_offset - x.byte_offset) / row * strided_row;
       y.buffer = target;
