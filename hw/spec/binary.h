@@ -13,7 +13,9 @@
 namespace npu::spec {
 
 inline constexpr std::string_view kBinaryMagic = "npu-binary";
-inline constexpr uint32_t kBinaryFormatVersion = 2;  // 2: programs are steps (NPU runs, CPU ops)
+// 2: programs are steps (NPU runs, CPU ops); 3: DWCONV's in_pixel_stride (its stride and
+// dilation fields 3 bits: a version-2 DWCONV would decode wrongly).
+inline constexpr uint32_t kBinaryFormatVersion = 3;
 
 // CRC-64/XZ, the checksum of binaries and of config fingerprints.
 uint64_t Crc64(std::string_view bytes);

@@ -169,7 +169,7 @@ TEST(ProgramCheck, RefusesDamagedEnvelopes) {
   const std::vector<std::pair<Status, const char*>> cases = {
       {spec::OpenProgram(sealed.substr(0, sealed.size() / 2)).status(), "not an NPU binary"},
       {with([](auto& e) { e.set_magic("npu-binarz"); }), "not an NPU binary"},
-      {with([](auto& e) { e.set_format_version(3); }), "format version 3 is not supported"},
+      {with([](auto& e) { e.set_format_version(2); }), "format version 2 is not supported"},
       {with([](auto& e) { e.set_checksum(e.checksum() ^ 1); }), "checksum mismatch"},
       {with([](auto& e) { e.mutable_program()->back() ^= 1; }), "checksum mismatch"},
   };

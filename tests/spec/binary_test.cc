@@ -32,7 +32,7 @@ TEST(Binary, RefusesOtherVersion) {
   e.set_format_version(kBinaryFormatVersion + 1);
   const Status s = OpenProgram(e.SerializeAsString()).status();
   EXPECT_EQ(s.kind(), ErrorKind::kFailedPrecondition);
-  EXPECT_NE(s.message().find("version 2"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("version 3"), std::string::npos) << s.message();
 }
 
 TEST(Binary, RefusesBadChecksum) {
