@@ -277,8 +277,9 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   // Every pair's band height is stated (the baseline's: the rows of the pairs it split, else
   // whole), so candidates compile once each and the tuning applies as searched.
   const std::vector<RowStripPair> pairs =
-      options.row_strips == CompileOptions::RowStrips::kOff ? std::vector<RowStripPair>{}
-                                                           : RowStripPairs(config, ImageGemmsAsConvolutions(quantized));
+      options.row_strips == CompileOptions::RowStrips::kOff
+          ? std::vector<RowStripPair>{}
+          : RowStripPairs(config, ImageGemmsAsConvolutions(quantized));
   if (!pairs.empty()) {
     search.trial.row_strips = CompileOptions::RowStrips::kOn;
     for (const RowStripPair& pair : pairs) {

@@ -232,8 +232,9 @@ struct ResizeArgs {
 //                            * w[(c*kernel_h + kh)*kernel_w + kw]      (int32)
 // with in(y, x, c) = input[(y*in_w + x)*in_pixel_stride + c] inside the in_h x in_w region
 // (in_pixel_stride 0: channels, dense pixels; above channels: a channel block of a wider tensor,
-// such as a prefix of a concatenation kept on chip) and pad_value outside, and out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's
-// record at param_addr. With use_table that ACT maps every result through the kLutEntries-byte
+// such as a prefix of a concatenation kept on chip) and pad_value outside, and
+// out[out_addr + p*out_pixel_stride + c] is ACT's result for acc with channel c's record at
+// param_addr. With use_table that ACT maps every result through the kLutEntries-byte
 // table that follows the records, at param_addr + channels*kActParamBytes (the encoding has no
 // room for a table address; the requantisation pipeline applies it as ACT's does, in the same
 // pass). Exactly a depthwise CONV with zero points 0 followed by that ACT (semantics.h builds

@@ -312,7 +312,8 @@ TEST(RowStrips, PairsWhoseConstantsStripsWouldReloadSplitOnlyAsTold) {
   // pair's constants (6,400 bytes) past a quarter of 16 KiB: no strip could hold them, every
   // strip would LOAD them again.
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
-  for (const RowStripPair& pair : RowStripPairs(config, ImageGemmsAsConvolutions(ConvNextStage(1, 160)))) {
+  const ir::Graph convs = ImageGemmsAsConvolutions(ConvNextStage(1, 160));
+  for (const RowStripPair& pair : RowStripPairs(config, convs)) {
     EXPECT_EQ(pair.by_default, pair.consumer != "linear2_0") << pair.consumer;
   }
 }

@@ -200,8 +200,9 @@ TEST(TensorOps, ConcatenationsOfConvolutionsAndPoolsArePlacement) {
 ir::Tensor* BnRelu(FloatBuilder& b, ir::Tensor* x, int64_t c) {
   std::vector<float> scale(c), var(c);
   for (int64_t i = 0; i < c; ++i) scale[i] = 0.8f + 0.05f * float(i % 5), var[i] = 0.5f + 0.1f * i;
-  ir::Tensor* bn = b.Op(OpKind::kBatchNormalization,
-                        {x, b.Floats(scale), b.Const({c}, 0.2f), b.Const({c}, 0.3f), b.Floats(var)});
+  ir::Tensor* bn =
+      b.Op(OpKind::kBatchNormalization,
+           {x, b.Floats(scale), b.Const({c}, 0.2f), b.Const({c}, 0.3f), b.Floats(var)});
   return b.Op(OpKind::kRelu, {bn});
 }
 
