@@ -61,7 +61,6 @@ uint64_t DwConvTableAddr(uint64_t param_addr, uint64_t channels) {
   return param_addr + channels * kActParamBytes;
 }
 
-uint64_t DwConvInputBytes(const DwConvArgs& dw) { return ConvInputBytes(DwConvAsConv(dw)); }
 uint64_t DwConvInPixelStride(const DwConvArgs& dw) {
   return dw.in_pixel_stride == 0 ? dw.channels : dw.in_pixel_stride;
 }

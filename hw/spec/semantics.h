@@ -128,16 +128,15 @@ ActArgs DwConvAsAct(const DwConvArgs& dw);
 // (the accumulator addresses aside). An ACT with a table gives use_table: its table must then
 // lie right after its records (table_addr = DwConvTableAddr).
 DwConvArgs DwConvOf(const ConvArgs& conv, const ActArgs& act);
-uint64_t DwConvInputBytes(const DwConvArgs& dw);   // in_h * in_w * channels (dense)
 uint64_t DwConvInPixelStride(const DwConvArgs& dw);  // in_pixel_stride, or channels for 0
-uint64_t DwConvInputSpan(const DwConvArgs& dw);    // the SRAM its input pixels lie in
+uint64_t DwConvInputSpan(const DwConvArgs& dw);      // the SRAM its input pixels lie in
 uint64_t DwConvWeightBytes(const DwConvArgs& dw);  // channels * kernel_h * kernel_w
 uint64_t DwConvParamBytes(const DwConvArgs& dw);   // channels ACT records, then any table
 uint64_t DwConvTableAddr(uint64_t param_addr, uint64_t channels);  // right after the records
 uint64_t DwConvOutputSpan(const DwConvArgs& dw);   // as ACT's
 // CheckConv and CheckAct of the two, and an in_pixel_stride that would overlap pixels.
 std::string CheckDwConv(const DwConvArgs& dw);
-// `input` holds the input's pixels dense (DwConvInputBytes; the unit gathers them by
+// `input` holds the input's pixels dense (in_h * in_w * channels bytes; the unit gathers them by
 // in_pixel_stride). Dense [out pixels][channels] int8 result (the unit writes it with
 // out_pixel_stride): ComputeConv then ComputeAct. Fails (kBadParameter) on a requantisation shift
 // outside 1..62.
