@@ -126,10 +126,12 @@ struct Lifetime {
 };
 std::vector<Lifetime> BufferLifetimes(const Network& network);
 
-// Makes every elementwise layer (ELTWISE, LUT, LNORM) whose input (a or b of the output's size) dies at
-// that layer write its output over that input (same bytes, read before written), unless the
-// input is a graph input. Returns the number of layers made in place. Views keep sharing
-// buffers; unused buffers stay (zero-length lifetimes).
+// Makes elementwise layers (ELTWISE, LUT, LNORM) write their output over an input (a or b at
+// the same bytes, read before written) where nothing reads those bytes of the input after
+// them, unless the input is a graph input or output: a buffer written only by such layers
+// (one whole, or a fused group's strips, each its rows) merges into the input's buffer.
+// Returns the number of layers made in place. Views keep sharing buffers; unused buffers stay
+// (zero-length lifetimes).
 int MakeElementwiseInPlace(Network& network);
 
 }  // namespace npu::compiler

@@ -265,7 +265,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // blocks in strips of half its rows and of two thirds (StripOptions::skewed_rows: resnet50
   // 4,293,394 cycles and 29.6 MB of DRAM traffic at half, 4,278,236 and 30.8 MB at two thirds;
   // resnext50_32x4d 4,529,073 at half, unchanged at two thirds; full-size exports, default
-  // config).
+  // config); and the default split of only the pairs whose intermediate and output overflow
+  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny).
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(Fused());
   // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole, in the
@@ -315,6 +316,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                          split_graph({.keep_halos = true, .skewed_rows = skewed_rows}));
     add(std::move(kept), "kept halos");
   }
+  NPU_ASSIGN_OR_RETURN(Fused overflowing, split_graph({.overflowing_only = true}));
+  add(std::move(overflowing));
   const std::vector<RowStripPair> pairs = RowStripPairs(config, splittable);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);

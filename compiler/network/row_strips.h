@@ -108,6 +108,11 @@ struct StripOptions {
   // apart: row_strips.cc, Skewed) takes per strip, rounded down (at least one): half, since about
   // twice as many strips' intermediates are alive; kAuto also tries two thirds.
   double skewed_rows = 0.5;
+  // Only pairs whose intermediate and consumer's output cannot both stay in SRAM (beyond those
+  // told): a pair whose two tensors fit side by side runs whole as well, and its strips would
+  // only take SRAM from the tensors around it (densenet121's dense blocks, which only a few
+  // pairs overflow: row_strips.cc, Overflows).
+  bool overflowing_only = false;
 };
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given

@@ -42,10 +42,12 @@ ir::Graph InvertedResidual(int64_t stride, bool fork = false, int64_t expand_ker
 }
 
 // x (20 x 14 x 32) -> 1x1 to 8 -> 3x3 to 8 -> 1x1 back to 32, added to x (a bottleneck), or
-// to a 1x1 projection of x too (`project_residual`); `blocks` of them one after the other.
-ir::Graph Bottleneck(bool project_residual = false, int blocks = 1) {
+// to a 1x1 projection of x too (`project_residual`); `blocks` of them one after the other,
+// their last sum the output, or every block's (`every_sum`).
+ir::Graph Bottleneck(bool project_residual = false, int blocks = 1, bool every_sum = false) {
   QuantGraphBuilder b("bottleneck", 7);
   ir::Tensor* x = b.Input("x", 20, 14, 32);
+  std::vector<ir::Tensor*> sums;
   for (int i = 0; i < blocks; ++i) {
     const std::string n = i == 0 ? "" : std::to_string(i);
     ir::Tensor* t = b.Conv(x, "reduce" + n, {.out_c = 8, .activation = "relu"});
@@ -54,8 +56,9 @@ ir::Graph Bottleneck(bool project_residual = false, int blocks = 1) {
     ir::Tensor* residual =
         project_residual && i == 0 ? b.Conv(x, "downsample", {.out_c = 32}) : x;
     x = b.Add(t, residual, "join" + n, /*relu=*/true);
+    sums.push_back(x);
   }
-  return b.Finish({x});
+  return b.Finish(every_sum ? sums : std::vector<ir::Tensor*>{x});
 }
 
 int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
@@ -170,6 +173,23 @@ TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
   }
 }
 
+TEST(RowStrips, AJoinsStripsWriteTheSumOverTheirRowsOfTheBlocksInput) {
+  // Two bottlenecks, each expand -> join in 7 strips of 3 rows (above): the second join's
+  // strips each write their rows of the sum over their rows of the first sum, which nothing
+  // reads after them, so the two sums share a buffer (compiler/lower/network.h,
+  // MakeElementwiseInPlace). The first sum's input is the graph's, which stays.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(Bottleneck(false, 2), config, 2, on);
+  EXPECT_EQ(m.row_strip_groups.size(), 2u);
+  EXPECT_EQ(m.memory.elementwise_in_place, 7);
+  // Not if the host reads the first sum too.
+  const CompiledModel both = ExpectBitExact(Bottleneck(false, 2, true), config, 2, on);
+  EXPECT_EQ(both.row_strip_groups.size(), 2u);
+  EXPECT_EQ(both.memory.elementwise_in_place, 0);
+}
+
 TEST(RowStrips, BandHeightsAsTold) {
   // The default is 4 output rows a strip (above); a tuning may say otherwise, or keep it whole.
   const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
@@ -193,6 +213,29 @@ TEST(RowStrips, BandHeightsAsTold) {
     EXPECT_EQ(Count(g, ir::OpKind::kSlice), strips);
     if (strips == 0) continue;
     ExpectSameBytes(whole, g, {1u});
+  }
+}
+
+TEST(RowStrips, OnlyPairsOverflowingTheSramSplitWhenAsked) {
+  // expand -> depthwise: 13,440 bytes of intermediate and as many of output. Over a quarter of
+  // 32 KiB, so split by default, but the two fit side by side: with overflowing_only the pair
+  // stays whole, unless a tuning says. In 24 KiB they do not: split.
+  for (const auto& [sram, split_pairs] : {std::pair{32768, 0u}, {24576, 1u}}) {
+    SCOPED_TRACE(sram);
+    const spec::NpuConfig config = Config({"sram.size_bytes=" + std::to_string(sram)});
+    ir::Graph by_default = InvertedResidual(1);
+    EXPECT_EQ(SplitRowStrips(config, by_default)->size(), 1u);
+    ir::Graph overflowing = InvertedResidual(1);
+    StatusOr<std::vector<RowStripGroup>> split =
+        SplitRowStrips(config, overflowing, {}, {.overflowing_only = true});
+    ASSERT_TRUE(split.ok());
+    ASSERT_EQ(split->size(), split_pairs);
+    if (split_pairs > 0) {
+      EXPECT_EQ((*split)[0].name(), "expand+depthwise");
+    }
+    ir::Graph told = InvertedResidual(1);
+    EXPECT_EQ(SplitRowStrips(config, told, {{"depthwise", 5}}, {.overflowing_only = true})->size(),
+              1u);
   }
 }
 
