@@ -27,7 +27,13 @@ namespace npu::compiler {
 namespace {
 
 using Json = nlohmann::ordered_json;
-constexpr const char* kFormat = "npu-tuning 2";
+constexpr const char* kFormat = "npu-tuning 3";
+
+// Whether the compiler prefers cost `a` to `b` (Preferred), and they differ: an equal one
+// keeps what was found first.
+bool Better(const CostEstimate& a, const CostEstimate& b) {
+  return Preferred(a, b) && (a.cycles != b.cycles || a.dram_bytes() != b.dram_bytes());
+}
 
 // The convolution a layer's tiling applies to (a grouped convolution's parts are alike).
 std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
@@ -137,7 +143,7 @@ std::vector<int64_t> BandCandidates(const RowStripPair& pair, int64_t current) {
   return out;
 }
 
-// The search's state: the options being improved, the best cycles, the clock.
+// The search's state: the options being improved, the best cost, the clock.
 struct Search {
   const spec::NpuConfig& config;
   const ir::Graph& quantized;
@@ -146,36 +152,37 @@ struct Search {
   Tuning& tuning;
   CompileOptions trial;
   const std::function<void(const std::string&)>& progress;
+  CostEstimate best;  // trial's
 
   bool BudgetLeft() const { return Since(start) < budget_seconds; }
 
   // Compiles the network once per variation of `trial` (on every hardware thread; one not
-  // started once the budget is spent) and keeps the fastest if it beats the best so far: the
-  // fewest cycles, then the earliest, the same whatever the schedule. False if the budget ran
-  // out.
+  // started once the budget is spent) and keeps the best if the compiler prefers it to the
+  // best so far (Better), the earliest of equals, the same whatever the schedule. False if the
+  // budget ran out.
   bool TryEach(size_t count, const std::function<void(size_t, CompileOptions&)>& vary) {
-    std::vector<std::optional<uint64_t>> cycles(count);
+    std::vector<std::optional<StatusOr<CostEstimate>>> costs(count);
     ParallelFor(count, [&](size_t k) {
       if (!BudgetLeft()) return;
       CompileOptions own = trial;
       vary(k, own);
       const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
-      cycles[k] = m.ok() ? m->cost.cycles : std::numeric_limits<uint64_t>::max();
+      costs[k] = m.ok() ? StatusOr<CostEstimate>(m->cost) : m.status();
     });
-    std::optional<size_t> best;
+    std::optional<size_t> chosen;
     bool complete = true;
     for (size_t k = 0; k < count; ++k) {
-      if (!cycles[k]) {
+      if (!costs[k]) {
         complete = false;
         continue;
       }
       ++tuning.candidates;
-      if (*cycles[k] < tuning.tuned_cycles) {
-        tuning.tuned_cycles = *cycles[k];
-        best = k;
+      if (costs[k]->ok() && Better(**costs[k], best)) {
+        best = **costs[k];
+        chosen = k;
       }
     }
-    if (best) vary(*best, trial);
+    if (chosen) vary(*chosen, trial);
     if (!complete) tuning.budget_spent = true;
     return complete;
   }
@@ -214,23 +221,23 @@ void SearchBands(Search& s, const std::vector<RowStripPair>& pairs) {
 
 // The band heights searched with kept halos if the heuristics kept them, then also without
 // (recomputing: resnet50's bands reached 4,254,506 cycles so and 4,277,892 keeping them, from
-// 4,293,394; full-size export, default config, --tune 40), the fewer cycles kept (kept halos if
-// as few). Each search starts from the heuristics' heights and cycles.
+// 4,293,394; full-size export, default config, --tune 40), the better kept (Better: kept halos
+// if as good). Each search starts from the heuristics' heights and cost.
 void SearchBandsKeepingHalosOrNot(Search& s, const std::vector<RowStripPair>& pairs,
                                   bool kept_halos) {
   const CompileOptions start = s.trial;
-  const uint64_t baseline = s.tuning.tuned_cycles;
-  std::optional<std::pair<CompileOptions, uint64_t>> best;
+  const CostEstimate baseline = s.best;
+  std::optional<std::pair<CompileOptions, CostEstimate>> best;
   for (const bool keep : {true, false}) {
     if (keep && !kept_halos) continue;
     s.trial = start;
     s.trial.keep_halos = keep;
-    s.tuning.tuned_cycles = baseline;
+    s.best = baseline;
     SearchBands(s, pairs);
-    if (!best || s.tuning.tuned_cycles < best->second) best = {s.trial, s.tuning.tuned_cycles};
+    if (!best || Better(s.best, best->second)) best = {s.trial, s.best};
   }
   s.trial = best->first;
-  s.tuning.tuned_cycles = best->second;
+  s.best = best->second;
 }
 
 // Convolution tilings, layer by layer from the largest gap to the roofline in `current` (the
@@ -251,7 +258,7 @@ void SearchTilings(Search& s, const CompiledModel& current) {
     ++s.tuning.layers_searched;
     if (s.progress) {
       s.progress(fmt::format("tuning {}: {} predicted cycles after {} of {} layers, {:.1f} s",
-                             s.tuning.model, s.tuning.tuned_cycles, s.tuning.layers_searched,
+                             s.tuning.model, s.best.cycles, s.tuning.layers_searched,
                              s.tuning.layers, Since(s.start)));
     }
   }
@@ -272,8 +279,9 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   Tuning tuning;
   tuning.key = key;
   tuning.model = baseline.network.name;
-  tuning.baseline_cycles = tuning.tuned_cycles = baseline.cost.cycles;
-  Search search{config, quantized, budget_seconds, start, tuning, options, progress};
+  tuning.baseline_cycles = baseline.cost.cycles;
+  tuning.baseline_dram_bytes = baseline.cost.dram_bytes();
+  Search search{config, quantized, budget_seconds, start, tuning, options, progress, baseline.cost};
   // Every pair's band height is stated (the baseline's: the rows of the pairs it split, else
   // whole), so candidates compile once each and the tuning applies as searched.
   const std::vector<RowStripPair> pairs =
@@ -294,9 +302,9 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
     if (progress) {
       progress(fmt::format("tuning {}: {} predicted cycles after the band heights of {} row-strip "
                            "pairs, {:.1f} s",
-                           tuning.model, tuning.tuned_cycles, pairs.size(), Since(start)));
+                           tuning.model, search.best.cycles, pairs.size(), Since(start)));
     }
-    if (tuning.tuned_cycles < tuning.baseline_cycles) {
+    if (Better(search.best, baseline.cost)) {
       NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, search.trial));
     }
   }
@@ -308,6 +316,8 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
       tuning.tilings[name] = tiling;
     }
   }
+  tuning.tuned_cycles = search.best.cycles;
+  tuning.tuned_dram_bytes = search.best.dram_bytes();
   tuning.seconds = Since(start);
   return tuning;
 }
@@ -330,6 +340,8 @@ std::string SerializeTuning(const Tuning& t) {
                   {"model", t.model},
                   {"baseline_cycles", t.baseline_cycles},
                   {"tuned_cycles", t.tuned_cycles},
+                  {"baseline_dram_bytes", t.baseline_dram_bytes},
+                  {"tuned_dram_bytes", t.tuned_dram_bytes},
                   {"candidates", t.candidates},
                   {"layers_searched", t.layers_searched},
                   {"layers", t.layers},
@@ -373,6 +385,8 @@ TuningLookup LoadTuning(const std::string& path, const TuningKey& key) {
     t.model = j.at("model").get<std::string>();
     t.baseline_cycles = j.at("baseline_cycles").get<uint64_t>();
     t.tuned_cycles = j.at("tuned_cycles").get<uint64_t>();
+    t.baseline_dram_bytes = j.at("baseline_dram_bytes").get<uint64_t>();
+    t.tuned_dram_bytes = j.at("tuned_dram_bytes").get<uint64_t>();
     t.candidates = j.at("candidates").get<uint64_t>();
     t.layers_searched = j.at("layers_searched").get<uint64_t>();
     t.layers = j.at("layers").get<uint64_t>();
@@ -412,13 +426,16 @@ uint64_t PairsSplit(const Tuning& t) {
 }
 
 std::string DescribeTuning(const Tuning& t) {
-  const double change =
-      t.baseline_cycles ? 100.0 * (double(t.tuned_cycles) / double(t.baseline_cycles) - 1) : 0;
+  const auto change = [](uint64_t from, uint64_t to) {
+    return from ? 100.0 * (double(to) / double(from) - 1) : 0;
+  };
   return fmt::format(
       "{} of {} layers searched{}, {} candidates in {:.1f} s: {} -> {} predicted cycles "
-      "({:+.2f} %), {} tiling{} changed",
+      "({:+.2f} %), DRAM traffic {:.1f} -> {:.1f} MB ({:+.2f} %), {} tiling{} changed",
       t.layers_searched, t.layers, t.budget_spent ? " (the budget ran out)" : "", t.candidates,
-      t.seconds, t.baseline_cycles, t.tuned_cycles, change, t.tilings.size(),
+      t.seconds, t.baseline_cycles, t.tuned_cycles, change(t.baseline_cycles, t.tuned_cycles),
+      double(t.baseline_dram_bytes) / 1e6, double(t.tuned_dram_bytes) / 1e6,
+      change(t.baseline_dram_bytes, t.tuned_dram_bytes), t.tilings.size(),
       t.tilings.size() == 1 ? "" : "s") +
          (t.strip_rows.empty()
               ? ""

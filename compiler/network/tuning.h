@@ -8,7 +8,8 @@
 // own); a chain's inner pair, whose height only says to split it, whole or one height. Then, layer by layer from the largest gap between a layer's predicted cycles and its
 // roofline, compile the whole network with each of the layer's best other candidates (ranked by
 // the analytic estimate: tile sizes, loop orders, residencies) in place of its tiling. A
-// candidate is kept if the network's predicted cycles drop. Each try is the full CompileModel
+// candidate is kept if the compiler would prefer it to the best so far (compile_model.h,
+// Preferred: fewer predicted cycles, unless the other moves much less DRAM traffic). Each try is the full CompileModel
 // (on-chip plan, prefetch, interleaving), so what is kept is what will run, and a kept choice
 // changes what the next are tried against. The budget is checked before every compile; when it
 // runs out the result is as good as the search reached.
@@ -56,6 +57,7 @@ struct Tuning {
   bool keep_halos = false;
   uint64_t baseline_cycles = 0;  // predicted, with the heuristics' tilings
   uint64_t tuned_cycles = 0;     // predicted, with `tilings`
+  uint64_t baseline_dram_bytes = 0, tuned_dram_bytes = 0;  // predicted DRAM traffic, likewise
   uint64_t candidates = 0;       // whole-network compiles tried
   uint64_t layers_searched = 0, layers = 0;  // convolution layers reached, of all of them
   double seconds = 0;

@@ -235,7 +235,9 @@ std::string ToJson(const RunReport& r) {
                    {"row_strip_pairs", t->row_strip_pairs},
                    {"row_strip_pairs_split", t->row_strip_pairs_split},
                    {"baseline_predicted_cycles", t->baseline_cycles},
-                   {"tuned_predicted_cycles", t->tuned_cycles}};
+                   {"tuned_predicted_cycles", t->tuned_cycles},
+                   {"baseline_predicted_dram_bytes", t->baseline_dram_bytes},
+                   {"tuned_predicted_dram_bytes", t->tuned_dram_bytes}};
   }
   return j.dump(2) + "\n";
 }

@@ -15,6 +15,7 @@ struct TuningSummary {
   double seconds = 0;
   bool budget_spent = false;
   uint64_t baseline_cycles = 0, tuned_cycles = 0;  // predicted
+  uint64_t baseline_dram_bytes = 0, tuned_dram_bytes = 0;  // predicted
 };
 
 }  // namespace npu::report

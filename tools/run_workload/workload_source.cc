@@ -195,7 +195,9 @@ TuningSummary Summary(const compiler::Tuning& t, std::string source, std::string
           t.seconds,
           t.budget_spent,
           t.baseline_cycles,
-          t.tuned_cycles};
+          t.tuned_cycles,
+          t.baseline_dram_bytes,
+          t.tuned_dram_bytes};
 }
 
 // The tuning to compile with (compiler/network/tuning.h): searched now with --tune and stored,
