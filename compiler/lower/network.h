@@ -87,6 +87,11 @@ struct NetLayer {
   // Which node of the group's chain it is a strip of (RowStripGroup::nodes): the strips of one
   // node share its constants (on_chip_plan.h, held constants).
   uint32_t group_node = 0;
+  // The channel-group split it is a group of (ChannelGroupSplit::name,
+  // compiler/network/channel_groups.h), and which group; "" if none. Each group has constants
+  // of its own (its output channels' weights).
+  std::string channel_group;
+  uint32_t channel_part = 0;
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);

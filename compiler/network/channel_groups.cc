@@ -121,15 +121,21 @@ Tensor* Tabled(ir::Graph& g, const Node* table, Tensor* x, const std::string& ta
   return LikeWithChannels(n, table->output(0), x->shape()[3]);
 }
 
-// Replaces the pair by its groups, their outputs concatenated along the channels.
-void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
+// Replaces the pair by its groups, their outputs concatenated along the channels. Returns each
+// group's nodes' names.
+std::vector<std::vector<std::string>> Split(ir::Graph& g, const Pair& p,
+                                            const std::vector<int64_t>& channels) {
   std::vector<Tensor*> parts;
+  std::vector<std::vector<std::string>> names;
   int64_t c0 = 0;
   for (size_t k = 0; k < channels.size(); ++k) {
     const std::string tag = fmt::format("#ch{}", k);
     const int64_t c1 = c0 + channels[k];
+    const size_t first = g.nodes().size();
     Tensor* t = Tabled(g, p.table, ConvChannels(g, *p.conv, p.conv->input(0), c0, c1, tag), tag);
     parts.push_back(Tabled(g, p.table_after, ConvChannels(g, *p.depthwise, t, c0, c1, tag), tag));
+    names.emplace_back();
+    for (size_t i = first; i < g.nodes().size(); ++i) names.back().push_back(g.nodes()[i]->name());
     c0 = c1;
   }
   std::vector<Node*> erased;
@@ -137,6 +143,7 @@ void Split(ir::Graph& g, const Pair& p, const std::vector<int64_t>& channels) {
     if (n != nullptr) erased.push_back(n);
   }
   ReplaceByConcat(g, p.last()->output(0), parts, /*axis=*/3, *p.depthwise, "#channels", erased);
+  return names;
 }
 
 }  // namespace
@@ -150,8 +157,8 @@ StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfi
     if (!pair || (pooled_only && !ReadByGlobalPool(*pair))) continue;
     const std::vector<int64_t> channels = GroupChannels(pair->depthwise->input(0), unit, limit);
     if (channels.empty()) continue;
-    split.push_back({pair->conv->name(), pair->depthwise->name(), channels});
-    Split(g, *pair, channels);
+    const std::string conv = pair->conv->name(), depthwise = pair->depthwise->name();
+    split.push_back({conv, depthwise, channels, Split(g, *pair, channels)});
   }
   if (!split.empty()) NPU_TRY(g.SortTopologically());
   return split;

@@ -30,6 +30,8 @@ namespace npu::compiler {
 struct ChannelGroupSplit {
   std::string conv, depthwise;    // the pair's node names
   std::vector<int64_t> channels;  // per group, in order, its channels
+  std::vector<std::vector<std::string>> parts;  // per group, its nodes' names (tables too)
+  std::string name() const { return conv + "+" + depthwise; }  // as reports show it
 };
 
 // Splits every such pair the graph has (after row strips: the pairs they split are gone) whose

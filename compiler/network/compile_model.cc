@@ -72,6 +72,8 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
     l.note = layer.on_cpu() ? "on the control core: " + layer.cpu()->reason : layer.note;
     l.fused_group = layer.fused_group;
     l.strip = layer.strip;
+    l.channel_group = layer.channel_group;
+    l.channel_part = layer.channel_part;
     l.on_cpu = layer.on_cpu();
     l.first_instruction = static_cast<uint32_t>(m.instructions.size());
     l.instruction_count = static_cast<uint32_t>(insns.size());
@@ -92,8 +94,10 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
   }
 }
 
-// The strips' layers say which group they belong to (reports show each group).
-void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
+// The strips' and channel groups' layers say which group they belong to (reports show each
+// group).
+void MarkFusedGroups(const std::vector<RowStripGroup>& groups,
+                     const std::vector<ChannelGroupSplit>& channel_groups, Network& net) {
   std::map<std::string, std::tuple<std::string, uint32_t, uint32_t, uint32_t>> strip_of;
   for (const RowStripGroup& g : groups) {
     for (uint32_t k = 0; k < g.strips.size(); ++k) {
@@ -102,10 +106,19 @@ void MarkFusedGroups(const std::vector<RowStripGroup>& groups, Network& net) {
       }
     }
   }
+  std::map<std::string, std::pair<std::string, uint32_t>> part_of;
+  for (const ChannelGroupSplit& g : channel_groups) {
+    for (uint32_t k = 0; k < g.parts.size(); ++k) {
+      for (const std::string& name : g.parts[k]) part_of[name] = {g.name(), k};
+    }
+  }
   for (NetLayer& layer : net.layers) {
     if (const auto it = strip_of.find(layer.name); it != strip_of.end()) {
       std::tie(layer.fused_group, layer.strip, layer.recomputed_rows, layer.group_node) =
           it->second;
+    }
+    if (const auto it = part_of.find(layer.name); it != part_of.end()) {
+      std::tie(layer.channel_group, layer.channel_part) = it->second;
     }
   }
 }
@@ -248,7 +261,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                          LowerGraph(fused.empty() ? quantized : fused.graph,
                                     {options.cpu_fallback, options.cpu_ops,
                                      config.act().norm_dividers() > 0}));
-    MarkFusedGroups(fused.strips, network);
+    MarkFusedGroups(fused.strips, fused.channels, network);
     StatusOr<CompiledModel> m = CompileNetwork(config, std::move(network), options);
     if (m.ok()) {
       m->row_strip_groups = fused.strips;

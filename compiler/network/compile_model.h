@@ -74,6 +74,8 @@ struct ModelLayer {
   uint64_t roofline_cycles = 0;  // max(MACs / array, minimum DRAM bytes / bandwidth)
   std::string fused_group;       // NetLayer::fused_group and strip
   uint32_t strip = 0;
+  std::string channel_group;  // NetLayer::channel_group and channel_part
+  uint32_t channel_part = 0;
 };
 
 // One buffer of the memory plan.

@@ -45,6 +45,8 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
   info->set_engine(l.on_cpu ? "cpu" : "npu");
   info->set_fused_group(l.fused_group);
   info->set_strip(l.strip);
+  info->set_channel_group(l.channel_group);
+  info->set_channel_part(l.channel_part);
   info->set_recomputed_macs(l.recomputed_macs);
   info->set_step(l.step);
 }

@@ -91,7 +91,9 @@ Json LayerJson(const LayerReport& l) {
           {"instructions", l.instruction_count},
           {"interleaved", l.interleaved},
           {"fused_group", l.fused_group},
+          {"channel_group", l.channel_group},
           {"strip", l.strip},
+          {"channel_part", l.channel_part},
           {"macs", l.macs},
           {"cycles", l.cycles},
           {"busy_cycles", BusyJson(l.busy_cycles)},
@@ -110,7 +112,9 @@ Json GroupsJson(const RunReport& r) {
   Json groups = Json::array();
   for (const GroupReport& g : r.groups) {
     groups.push_back({{"name", g.name},
+                      {"kind", g.kind},
                       {"strips", g.strips},
+                      {"channel_groups", g.channel_groups},
                       {"layers", g.layers},
                       {"cycles", g.cycles},
                       {"predicted_cycles", g.predicted_cycles},

@@ -91,6 +91,8 @@ LayerReport Layer(const RunInputs& in, int index, uint64_t& latest_end) {
   l.peak_sram_bytes = info.peak_sram_bytes();
   l.fused_group = info.fused_group();
   l.strip = info.strip();
+  l.channel_group = info.channel_group();
+  l.channel_part = info.channel_part();
   latest_end = 0;
   spec::DramTraffic traffic;
   for (uint32_t i : l.instructions) {
@@ -144,20 +146,38 @@ void AddLayers(const RunInputs& in, RunReport& r) {
   }
 }
 
-// The fused layer groups, from their layers.
+// The group of `kind` named `name`, added after the others if new.
+GroupReport& GroupNamed(RunReport& r, const std::string& kind, const std::string& name) {
+  auto g = std::find_if(r.groups.begin(), r.groups.end(), [&](const GroupReport& g) {
+    return g.kind == kind && g.name == name;
+  });
+  if (g == r.groups.end()) g = r.groups.insert(r.groups.end(), GroupReport{name, kind});
+  return *g;
+}
+
+void Add(const LayerReport& l, GroupReport& g) {
+  ++g.layers;
+  g.cycles += l.cycles;
+  g.predicted_cycles += l.predicted_cycles;
+  g.roofline_cycles += l.roofline_cycles;
+  g.dram_read_bytes += l.dram_read_bytes;
+  g.dram_write_bytes += l.dram_write_bytes;
+}
+
+// The fused layer groups, from their layers (a layer of a strip split in channel groups counts
+// in both).
 void AddGroups(RunReport& r) {
   for (const LayerReport& l : r.layers) {
-    if (l.fused_group.empty()) continue;
-    auto g = std::find_if(r.groups.begin(), r.groups.end(),
-                          [&](const GroupReport& g) { return g.name == l.fused_group; });
-    if (g == r.groups.end()) g = r.groups.insert(r.groups.end(), GroupReport{l.fused_group});
-    g->strips = std::max(g->strips, l.strip + 1);
-    ++g->layers;
-    g->cycles += l.cycles;
-    g->predicted_cycles += l.predicted_cycles;
-    g->roofline_cycles += l.roofline_cycles;
-    g->dram_read_bytes += l.dram_read_bytes;
-    g->dram_write_bytes += l.dram_write_bytes;
+    if (!l.fused_group.empty()) {
+      GroupReport& g = GroupNamed(r, "row_strips", l.fused_group);
+      g.strips = std::max(g.strips, l.strip + 1);
+      Add(l, g);
+    }
+    if (!l.channel_group.empty()) {
+      GroupReport& g = GroupNamed(r, "channel_groups", l.channel_group);
+      g.channel_groups = std::max(g.channel_groups, l.channel_part + 1);
+      Add(l, g);
+    }
   }
 }
 

@@ -44,6 +44,8 @@ struct LayerReport {
   bool interleaved = false;  // its first instruction comes before the previous layer's last
   std::string fused_group;   // the row-strip group it is a strip of ("" if none), and which
   uint32_t strip = 0;
+  std::string channel_group;  // the channel-group split it is a group of ("" if none), and which
+  uint32_t channel_part = 0;
   uint64_t macs = 0;
   uint64_t int4_macs = 0;  // of macs, with int4 weights (W4A8)
   uint64_t fp16_macs = 0;  // of macs, in FP16
@@ -86,7 +88,10 @@ struct CheckReport {
 // A fused layer group (row strips: compiler/network/row_strips.h), its layers' figures summed.
 struct GroupReport {
   std::string name;  // its nodes joined by '+' ("<producer>+<consumer>" for a pair)
-  uint32_t strips = 0, layers = 0;
+  // Row strips (compiler/network/row_strips.h) or channel groups (channel_groups.h), and how
+  // many of them: strips for the one, channel_groups for the other, 0 for the other count.
+  std::string kind = "row_strips";  // or "channel_groups"
+  uint32_t strips = 0, channel_groups = 0, layers = 0;
   uint64_t cycles = 0, predicted_cycles = 0, roofline_cycles = 0;
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
 };

@@ -60,10 +60,12 @@ std::string ComputeTable(const RunReport& r) {
         fmt::join(interleaved, ", "));
   }
   for (const GroupReport& g : r.groups) {
+    const bool strips = g.kind == "row_strips";
     t += fmt::format(
-        "fused in row strips (intermediate on chip): {}: {} strips, {} layers, {} cycles "
-        "(roofline {}), DRAM {} KiB\n",
-        g.name, g.strips, g.layers, Grouped(g.cycles), Grouped(g.roofline_cycles),
+        "fused in {} (intermediate on chip): {}: {} {}, {} layers, {} cycles (roofline {}), DRAM "
+        "{} KiB\n",
+        strips ? "row strips" : "channel groups", g.name, strips ? g.strips : g.channel_groups,
+        strips ? "strips" : "groups", g.layers, Grouped(g.cycles), Grouped(g.roofline_cycles),
         KiB(g.dram_read_bytes + g.dram_write_bytes));
   }
   return t;

@@ -46,6 +46,9 @@ TEST(ChannelGroups, SplitIntoGroupsThatFitAndComputeTheSameBytes) {
   EXPECT_EQ((*split)[0].conv, "expand");
   EXPECT_EQ((*split)[0].depthwise, "depthwise");
   EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
+  EXPECT_EQ((*split)[0].name(), "expand+depthwise");
+  ASSERT_EQ((*split)[0].parts.size(), 6u);
+  EXPECT_EQ((*split)[0].parts[2].front(), "expand#ch2");  // then its table, depthwise#ch2, ...
   EXPECT_EQ(Count(strips, ir::OpKind::kFusedConv), 6 * 2 + 1);
   EXPECT_EQ(Count(strips, ir::OpKind::kLut), 6 * 2);
   EXPECT_EQ(Count(strips, ir::OpKind::kConcat), 1);
@@ -63,11 +66,20 @@ TEST(ChannelGroups, SplitIntoGroupsThatFitAndComputeTheSameBytes) {
   on.row_strips = CompileOptions::RowStrips::kOn;
   off.row_strips = CompileOptions::RowStrips::kOff;
   const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  // Each group's layers say their split and group, in the binary too (reports show each split).
   int groups = 0;
-  for (const ModelLayer& l : m.layers) {
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const ModelLayer& l = m.layers[i];
     EXPECT_FALSE(l.on_cpu) << l.name;
     EXPECT_EQ(l.name.find("copy"), std::string::npos) << l.name;
-    groups += l.name.find("#ch") != std::string::npos;
+    const size_t tag = l.name.find("#ch");
+    groups += tag != std::string::npos;
+    EXPECT_EQ(l.channel_group, tag != std::string::npos ? "expand+depthwise" : "") << l.name;
+    EXPECT_EQ(l.channel_part, tag != std::string::npos ? std::stoul(l.name.substr(tag + 3)) : 0)
+        << l.name;
+    EXPECT_EQ(m.program.layers(int(i)).channel_group(), l.channel_group);
+    EXPECT_EQ(m.program.layers(int(i)).channel_part(), l.channel_part);
+    EXPECT_EQ(l.fused_group, "") << l.name;  // not row strips: each group's constants its own
   }
   EXPECT_EQ(groups, 6 * 2);
   EXPECT_EQ(m.channel_groups.size(), 1u);

@@ -155,6 +155,23 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
     EXPECT_GT(r.int4_macs, 0u);
     EXPECT_LT(r.int4_macs, r.macs);
   }
+  // Each fused group lists its layers' figures summed: a row-strip group its strips' layers, a
+  // channel-group split its groups'.
+  for (const report::GroupReport& g : r.groups) {
+    const bool strips = g.kind == "row_strips";
+    uint32_t layers = 0, parts = 0;
+    uint64_t cycles = 0;
+    for (const report::LayerReport& l : r.layers) {
+      if ((strips ? l.fused_group : l.channel_group) != g.name) continue;
+      ++layers;
+      cycles += l.cycles;
+      parts = std::max(parts, (strips ? l.strip : l.channel_part) + 1);
+    }
+    EXPECT_EQ(g.layers, layers) << g.name;
+    EXPECT_EQ(g.cycles, cycles) << g.name;
+    EXPECT_EQ(strips ? g.strips : g.channel_groups, parts) << g.name;
+    EXPECT_EQ(strips ? g.channel_groups : g.strips, 0u) << g.name;
+  }
   for (const report::LayerReport& l : r.layers) {
     EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
         << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
