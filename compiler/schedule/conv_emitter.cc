@@ -44,8 +44,12 @@ class Emitter {
         batches_(operands.batches.empty() ? ConsecutiveBatches(layer) : operands.batches) {}
 
   std::vector<spec::Instruction> Run() {
-    // Only DWCONV reads an on-chip input's pixels with a stride (ConvTiling::input_pixel_stride).
-    NPU_CHECK(!tiling_.input_on_chip || tiling_.on_vector || ops_.input.channels == layer_.in_c);
+    // An on-chip input's pixel stride is the tiling's (ConvTiling::input_pixel_stride: only
+    // DWCONV reads a channel block of wider pixels) and the place's, which the DMA and DWCONV
+    // read: they must agree.
+    NPU_CHECK(!tiling_.input_on_chip ||
+              ops_.input.channels == (tiling_.input_pixel_stride != 0 ? tiling_.input_pixel_stride
+                                                                      : layer_.in_c));
     if (!layer_.table.empty() && ops_.load_table && !TableInParamSlots(layer_, tiling_)) {
       Dma(spec::Opcode::kLoad,
           ContiguousCopy(ops_.table, plan_.table.base, uint64_t{spec::kLutEntries}));
