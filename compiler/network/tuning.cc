@@ -16,6 +16,7 @@
 #include "compiler/network/compile_model.h"
 #include "compiler/network/parallel_for.h"
 #include "compiler/network/image_gemms.h"
+#include "compiler/network/layer_schedule.h"
 #include "compiler/network/row_strips.h"
 #include "compiler/tiling/tiling_estimate.h"
 #include "compiler/tiling/tiling_search.h"
@@ -42,11 +43,11 @@ std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
   return std::nullopt;
 }
 
-// The layer's best other tilings by the analytic estimate, with the residency it has.
-std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const ConvLayer& conv,
-                                     const ModelLayer& layer) {
-  TilingContext context{0, layer.on_chip.input[0], layer.on_chip.output};
-  if (layer.conv_tiling) context.input_pixel_stride = layer.conv_tiling->input_pixel_stride;
+// The layer's best other tilings by the analytic estimate, with the residency it has (and the
+// on-chip input's pixel stride: ConvLayerContext).
+std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const Network& net, size_t i,
+                                     const ConvLayer& conv, const ModelLayer& layer) {
+  const TilingContext context = ConvLayerContext(net, net.layers[i], layer.on_chip, 0);
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> ranked;
   const std::vector<ConvTiling> candidates = CandidateTilings(c, conv, context);
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -249,7 +250,8 @@ void SearchTilings(Search& s, const CompiledModel& current) {
     const ModelLayer& layer = current.layers[i];
     const std::optional<ConvLayer> conv = ConvOf(current.network.layers[i]);
     if (!conv) continue;
-    const std::vector<ConvTiling> candidates = Alternatives(s.config, *conv, layer);
+    const std::vector<ConvTiling> candidates =
+        Alternatives(s.config, current.network, i, *conv, layer);
     if (!s.TryEach(candidates.size(), [&](size_t k, CompileOptions& o) {
           o.tilings[layer.name] = candidates[k];
         })) {
