@@ -175,11 +175,11 @@ std::vector<size_t> WritersOf(const Network& n, int buffer) {
 // each write their rows of the output over their rows of the input: a bottleneck's sum over
 // the block's input (wide_resnet50_2 85.3 -> 81.2 MB of DRAM traffic, 11,549,961 -> 11,532,271
 // cycles; resnet50 30.8 -> 29.6 MB, 4,278,236 -> 4,269,509 cycles; resnext50_32x4d 4,522,744
-// -> 4,513,801 cycles, 33.8 -> 34.9 MB, as kAuto now prefers another variant). One layer writing a whole buffer does so only over
-// a buffer neither is sliced (Whole): writing a sum over a convolution's strips' output tied two
-// buffers of different lives in the residency (lraspp_mobilenet_v3_large 2,890,045 -> 2,924,430
-// cycles, convnext_tiny 4,701,977 -> 4,713,899). Full-size exports, default config,
-// --timing-only --no-tuning.
+// -> 4,513,801 cycles, 33.8 -> 34.9 MB, as kAuto now prefers another variant). One layer
+// writing a whole buffer does so only where neither buffer is sliced (Whole): writing a sum over
+// a convolution's strips' output tied two buffers of different lives in the residency
+// (lraspp_mobilenet_v3_large 2,890,045 -> 2,924,430 cycles, convnext_tiny 4,701,977 ->
+// 4,713,899). Full-size exports, default config, --timing-only --no-tuning.
 bool CanWriteOver(const Network& n, int out, int in) {
   const NetBuffer& a = n.buffers[in];
   if (in == out || a.graph_input || a.graph_output || a.bytes != n.buffers[out].bytes ||

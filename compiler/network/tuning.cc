@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <tuple>
 #include <vector>
@@ -45,9 +44,10 @@ std::optional<ConvLayer> ConvOf(const NetLayer& layer) {
 
 // The layer's best other tilings by the analytic estimate, with the residency it has (and the
 // on-chip input's pixel stride: ConvLayerContext).
-std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const Network& net, size_t i,
-                                     const ConvLayer& conv, const ModelLayer& layer) {
-  const TilingContext context = ConvLayerContext(net, net.layers[i], layer.on_chip, 0);
+std::vector<ConvTiling> Alternatives(const spec::NpuConfig& c, const Network& net,
+                                     size_t layer_index, const ConvLayer& conv,
+                                     const ModelLayer& layer) {
+  const TilingContext context = ConvLayerContext(net, net.layers[layer_index], layer.on_chip, 0);
   std::vector<std::tuple<uint64_t, uint64_t, size_t>> ranked;
   const std::vector<ConvTiling> candidates = CandidateTilings(c, conv, context);
   for (size_t i = 0; i < candidates.size(); ++i) {

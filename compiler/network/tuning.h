@@ -5,14 +5,15 @@
 // The search: compile once with the heuristics (every layer's tiling chosen alone, by its own
 // replay). Then the band heights of row strips (row_strips.h), pair by pair in graph order: whole,
 // half the default rows, the default, twice (first, because a pair's strips are layers of their
-// own); a chain's inner pair, whose height only says to split it, whole or one height. Then, layer by layer from the largest gap between a layer's predicted cycles and its
-// roofline, compile the whole network with each of the layer's best other candidates (ranked by
-// the analytic estimate: tile sizes, loop orders, residencies) in place of its tiling. A
-// candidate is kept if the compiler would prefer it to the best so far (compile_model.h,
-// Preferred: fewer predicted cycles, unless the other moves much less DRAM traffic). Each try is the full CompileModel
-// (on-chip plan, prefetch, interleaving), so what is kept is what will run, and a kept choice
-// changes what the next are tried against. The budget is checked before every compile; when it
-// runs out the result is as good as the search reached.
+// own); a chain's inner pair, whose height only says to split it, whole or one height. Then,
+// layer by layer from the largest gap between a layer's predicted cycles and its roofline,
+// compile the whole network with each of the layer's best other candidates (ranked by the
+// analytic estimate: tile sizes, loop orders, residencies) in place of its tiling. A candidate
+// is kept if the compiler would prefer it to the best so far (compile_model.h, Preferred: fewer
+// predicted cycles, unless the other moves much less DRAM traffic). Each try is the full
+// CompileModel (on-chip plan, prefetch, interleaving), so what is kept is what will run, and a
+// kept choice changes what the next are tried against. The budget is checked before every
+// compile; when it runs out the result is as good as the search reached.
 //
 // A tuning file (JSON) carries its key: the compiler build, the quantised graph and the config.
 // One with another key, or one that does not parse, is ignored with a notice, never trusted; and

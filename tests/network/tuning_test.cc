@@ -1,8 +1,9 @@
 // Offline auto-tuning (compiler/network/tuning.h): a preferred tiling is taken where it fits and
 // searched where it does not; the search never ends with what the compiler would not prefer to
-// the heuristics (fewer cycles, unless much less DRAM traffic), finds a faster resnet18, is the same on every run, stops at its budget and refuses a budget of 0; a stored
-// tuning round-trips, and one from another compiler build, config or model, or a damaged file,
-// is ignored with a notice.
+// the heuristics (fewer cycles, unless much less DRAM traffic), finds a faster resnet18, is the
+// same on every run, stops at its budget and refuses a budget of 0; a stored tuning round-trips,
+// and one from another compiler build, config or model, or a damaged file, is ignored with a
+// notice.
 #include "compiler/network/tuning.h"
 
 #include <fmt/format.h>
