@@ -1,6 +1,8 @@
 // Node- and tensor-level pieces of the layout conversion.
 #include "compiler/passes/layout_util.h"
 
+#include <algorithm>
+
 #include "compiler/interp/host_tensor.h"
 #include "compiler/interp/op_semantics.h"
 #include "compiler/passes/rewrite_util.h"
@@ -155,23 +157,27 @@ bool PermuteGemmWeights(ir::Graph& g, const ir::Node& flatten, const ir::Tensor&
     }
   }
   // 2. Row k_nhwc = (h*W + w)*C + c of the new B is row k_nchw = (c*H + h)*W + w of the old one
-  //    (columns if transB).
-  const int64_t c_count = t.shape()[1], h_count = t.shape()[2], w_count = t.shape()[3];
+  //    (columns if transB). Each row (transB: each output's row of K) is permuted whole, in
+  //    memory order: with the loop over outputs innermost, striding 100 KB per access through
+  //    vgg11's 4096 x 25088 classifier, `npu_compile vgg11.op17.onnx --no-tuning` took 10.9 s
+  //    (median of 3, quantised model cached; this 2-vCPU VM), now 8.7 s.
+  const int64_t c_count = t.shape()[1], hw_count = t.shape()[2] * t.shape()[3];
+  const auto k_nchw = [&](int64_t k_nhwc) {
+    return (k_nhwc % c_count) * hw_count + k_nhwc / c_count;
+  };
   for (ir::Node* u : std::vector<ir::Node*>(flat->users())) {
     const ir::Tensor* b = u->input(1);
     const bool trans_b = u->attrs().GetInt("transB", 0) != 0;
     const std::vector<float> old = *FloatConstant(b);
     std::vector<float> permuted(old.size());
     const int64_t rows = b->shape()[0], cols = b->shape()[1];
-    for (int64_t c = 0; c < c_count; ++c) {
-      for (int64_t hw = 0; hw < h_count * w_count; ++hw) {
-        const int64_t k_nchw = c * h_count * w_count + hw, k_nhwc = hw * c_count + c;
-        for (int64_t j = 0; j < (trans_b ? rows : cols); ++j) {
-          if (trans_b)
-            permuted[j * cols + k_nhwc] = old[j * cols + k_nchw];
-          else
-            permuted[k_nhwc * cols + j] = old[k_nchw * cols + j];
-        }
+    if (trans_b) {
+      for (int64_t j = 0; j < rows; ++j) {
+        for (int64_t k = 0; k < cols; ++k) permuted[j * cols + k] = old[j * cols + k_nchw(k)];
+      }
+    } else {
+      for (int64_t k = 0; k < rows; ++k) {
+        std::copy_n(old.begin() + k_nchw(k) * cols, cols, permuted.begin() + k * cols);
       }
     }
     g.SetNodeInput(u, 1, g.AddConstant(g.UniqueName(b->name() + "_nhwc"), b->shape(), permuted));

@@ -33,16 +33,22 @@ TEST(ConvertLayout, ConvNetGetsOneTransposeAtTheInput) {
 }
 
 TEST(ConvertLayout, SpatialFlattenIntoGemmPermutesTheWeights) {
-  ir::Graph g("g");
-  ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, 3, 4, 4}, ir::Layout::kNCHW);
-  ir::Node* c = AddConv(g, "c", x, 3, 2, 1);
-  ir::Tensor* f = g.AddNode(ir::OpKind::kFlatten, "flat", {c->output()}, {"f"})->output();
-  g.AddOutput(
-      g.AddNode(ir::OpKind::kGemm, "fc", {f, RandomConst(g, "fc.w", {32, 6}, 3)}, {"y"})->output());
-  Infer(g);
-  ExpectSoundPass("convert-layout-nhwc", g);
-  EXPECT_EQ(Transposes(g), 1u) << ir::PrintGraph(g);  // only the input's
-  EXPECT_EQ(g.nodes().back()->input(1)->name(), "fc.w_nhwc");
+  // B as [K, N], and transposed as [N, K] (PyTorch's Linear), whose rows are permuted.
+  for (const bool trans_b : {false, true}) {
+    SCOPED_TRACE(trans_b);
+    ir::Graph g("g");
+    ir::Tensor* x = g.AddInput("x", ir::DType::kFloat32, {1, 3, 4, 4}, ir::Layout::kNCHW);
+    ir::Node* c = AddConv(g, "c", x, 3, 2, 1);
+    ir::Tensor* f = g.AddNode(ir::OpKind::kFlatten, "flat", {c->output()}, {"f"})->output();
+    ir::Tensor* w = RandomConst(g, "fc.w", trans_b ? ir::Shape{6, 32} : ir::Shape{32, 6}, 3);
+    g.AddOutput(g.AddNode(ir::OpKind::kGemm, "fc", {f, w}, {"y"},
+                          A({{"transB", int64_t{trans_b}}}))
+                    ->output());
+    Infer(g);
+    ExpectSoundPass("convert-layout-nhwc", g);
+    EXPECT_EQ(Transposes(g), 1u) << ir::PrintGraph(g);  // only the input's
+    EXPECT_EQ(g.nodes().back()->input(1)->name(), "fc.w_nhwc");
+  }
 }
 
 TEST(ConvertLayout, SpatialFlattenElsewhereGetsATransposeBack) {
