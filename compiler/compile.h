@@ -65,6 +65,9 @@ struct CompileOptions {
   // op names to put there whatever the NPU could do.
   bool cpu_fallback = true;
   std::vector<std::string> cpu_ops = {};
+  // Networks: assemble the binary (CompiledModel::program, every layer's constants copied into
+  // it). The tuner's candidates are judged by their cost alone and skip it.
+  bool build_program = true;
 };
 
 struct CompiledLayer {

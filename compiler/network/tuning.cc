@@ -167,6 +167,7 @@ struct Search {
       if (!BudgetLeft()) return;
       CompileOptions own = trial;
       vary(k, own);
+      own.build_program = false;  // judged by the cost alone
       const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
       costs[k] = m.ok() ? StatusOr<CostEstimate>(m->cost) : m.status();
     });
@@ -277,7 +278,9 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
         fmt::format("--tune: the time budget must be more than 0 seconds, not {}", budget_seconds));
   }
   const auto start = std::chrono::steady_clock::now();
-  NPU_ASSIGN_OR_RETURN(CompiledModel baseline, CompileModel(config, quantized, options));
+  CompileOptions judged = options;  // the search needs costs and layers, not binaries
+  judged.build_program = false;
+  NPU_ASSIGN_OR_RETURN(CompiledModel baseline, CompileModel(config, quantized, judged));
   Tuning tuning;
   tuning.key = key;
   tuning.model = baseline.network.name;
@@ -307,7 +310,9 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
                            tuning.model, search.best.cycles, pairs.size(), Since(start)));
     }
     if (Better(search.best, baseline.cost)) {
-      NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, search.trial));
+      CompileOptions trial = search.trial;
+      trial.build_program = false;
+      NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, trial));
     }
   }
   tuning.strip_rows = search.trial.strip_rows;

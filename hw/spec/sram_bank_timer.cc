@@ -6,6 +6,17 @@
 #include "hw/spec/sram_words.h"
 
 namespace npu::spec {
+namespace {
+
+// a * b / c, rounded down, exactly: in 64 bits where the product fits (a 128-bit division is a
+// library call, and this is the compiler's innermost timing loop), else in 128.
+uint64_t MulDiv(uint64_t a, uint64_t b, uint64_t c) {
+  uint64_t product = 0;
+  if (!__builtin_mul_overflow(a, b, &product)) return product / c;
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(a) * b / c);
+}
+
+}  // namespace
 
 SramBankTimer::SramBankTimer(const NpuConfig& c)
     : banks_(c.sram().banks()),
@@ -17,7 +28,7 @@ SramBankTimer::SramBankTimer(const NpuConfig& c)
 uint64_t SramBankTimer::Stream::HeldBefore(uint64_t t) const {
   if (t <= start) return 0;
   if (t >= start + cycles) return words;
-  return static_cast<uint64_t>(static_cast<unsigned __int128>(words) * (t - start) / cycles);
+  return MulDiv(words, t - start, cycles);
 }
 
 uint64_t SramBankTimer::FinishAfter(uint64_t bank, uint64_t from, uint64_t words) const {
@@ -39,8 +50,7 @@ uint64_t SramBankTimer::FinishAfter(uint64_t bank, uint64_t from, uint64_t words
   // from that guess to a bracket, then bisect (left never decreases; a stream that leaves few
   // cycles can make the guess far off).
   const uint64_t spare = stream.cycles - stream.words;  // > 0: the stream leaves some cycles
-  const uint64_t guess =
-      from + static_cast<uint64_t>(static_cast<unsigned __int128>(words) * stream.cycles / spare);
+  const uint64_t guess = from + MulDiv(words, stream.cycles, spare);
   uint64_t lo = from, hi = end;  // left(lo) < words <= left(hi)
   const uint64_t t = std::clamp(guess, from + 1, end);
   uint64_t step = 1;
