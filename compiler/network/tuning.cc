@@ -167,7 +167,6 @@ struct Search {
       if (!BudgetLeft()) return;
       CompileOptions own = trial;
       vary(k, own);
-      own.build_program = false;  // judged by the cost alone
       const StatusOr<CompiledModel> m = CompileModel(config, quantized, own);
       costs[k] = m.ok() ? StatusOr<CostEstimate>(m->cost) : m.status();
     });
@@ -278,7 +277,8 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
         fmt::format("--tune: the time budget must be more than 0 seconds, not {}", budget_seconds));
   }
   const auto start = std::chrono::steady_clock::now();
-  CompileOptions judged = options;  // the search needs costs and layers, not binaries
+  // The search compiles for costs and layers, not binaries (CompileOptions::build_program).
+  CompileOptions judged = options;
   judged.build_program = false;
   NPU_ASSIGN_OR_RETURN(CompiledModel baseline, CompileModel(config, quantized, judged));
   Tuning tuning;
@@ -286,7 +286,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   tuning.model = baseline.network.name;
   tuning.baseline_cycles = baseline.cost.cycles;
   tuning.baseline_dram_bytes = baseline.cost.dram_bytes();
-  Search search{config, quantized, budget_seconds, start, tuning, options, progress, baseline.cost};
+  Search search{config, quantized, budget_seconds, start, tuning, judged, progress, baseline.cost};
   // Every pair's band height is stated (the baseline's: the rows of the pairs it split, else
   // whole), so candidates compile once each and the tuning applies as searched.
   const std::vector<RowStripPair> pairs =
@@ -310,9 +310,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
                            tuning.model, search.best.cycles, pairs.size(), Since(start)));
     }
     if (Better(search.best, baseline.cost)) {
-      CompileOptions trial = search.trial;
-      trial.build_program = false;
-      NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, trial));
+      NPU_ASSIGN_OR_RETURN(baseline, CompileModel(config, quantized, search.trial));
     }
   }
   tuning.strip_rows = search.trial.strip_rows;
