@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "compiler/memory/interval_planner.h"
+#include "compiler/network/eviction.h"
 #include "compiler/network/held_constants.h"
 #include "compiler/network/residency.h"
 
@@ -25,7 +26,8 @@ class Planner {
         tilings_(tilings),
         hold_constants_(hold_constants),
         sram_(c.sram().size_bytes()),
-        stripe_(StripeBytes(c)) {}
+        stripe_(StripeBytes(c)),
+        traffic_(OffChipTraffic(net)) {}
 
   StatusOr<OnChipPlan> Run(std::vector<bool> on_chip, bool try_prefetch) {
     OnChipPlan plan;
@@ -209,12 +211,19 @@ class Planner {
     return best;
   }
 
-  // An on-chip buffer alive where an item was placed beyond the SRAM.
+  // An on-chip buffer alive where an item was placed beyond the SRAM: the cheapest to evict
+  // (eviction.h) of those that make room for the item's overflow.
   int Victim(const std::vector<bool>& on_chip, const std::vector<PlanItem>& items,
              const ArenaPlan& placed) const {
     for (size_t i = 0; i < items.size(); ++i) {
       if (!items[i].alive() || placed.offsets[i] + items[i].bytes <= sram_) continue;
-      const int victim = LargestAlive(on_chip, items[i].first, items[i].last);
+      std::vector<EvictionCandidate> alive;
+      for (size_t b = 0; b < on_chip.size(); ++b) {
+        if (on_chip[b] && life_[b].first <= items[i].last && items[i].first <= life_[b].last) {
+          alive.push_back({int(b), AlignUp(net_.buffers[b].bytes, stripe_), traffic_[b]});
+        }
+      }
+      const int victim = CheapestToEvict(alive, placed.offsets[i] + items[i].bytes - sram_);
       if (victim >= 0) return victim;
     }
     return -1;
@@ -260,6 +269,7 @@ class Planner {
   const std::map<std::string, ConvTiling>* tilings_;
   const bool hold_constants_;
   const uint64_t sram_, stripe_;
+  const std::vector<uint64_t> traffic_;  // per buffer (OffChipTraffic)
   std::map<std::tuple<size_t, bool, bool, bool, uint64_t>, LayerSchedule> cache_;
 };
 

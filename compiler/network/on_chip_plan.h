@@ -14,8 +14,9 @@
 //      on, so its first loads (weights) overlap the previous layer's compute, and the held
 //      regions. If that does not fit, without held constants; then (with and without) each
 //      layer's scratch from the previous layer on only where it fits, down to none; if that does
-//      not fit either, the largest on-chip buffer alive where the SRAM overflows goes back to
-//      DRAM and steps 2-4 repeat.
+//      not fit either, an on-chip buffer alive where the SRAM overflows goes back to DRAM (the
+//      cheapest in traffic for the room it makes: eviction.h) and steps 2-4 repeat. (A layer
+//      that cannot be tiled in step 2 sends back the largest buffer alive at it.)
 #pragma once
 
 #include <cstdint>
