@@ -90,7 +90,8 @@ Json TilingJson(const ConvTiling& t) {
           {"inputs_resident", t.inputs_resident},
           {"weights_resident", t.weights_resident},
           {"params_resident", t.params_resident},
-          {"on_vector", t.on_vector}};
+          {"on_vector", t.on_vector},
+          {"subsampled_input", t.subsampled_input}};
 }
 
 // Throws nlohmann's exceptions on a missing or mistyped field.
@@ -112,6 +113,7 @@ ConvTiling TilingFromJson(const Json& j) {
   t.weights_resident = j.at("weights_resident").get<bool>();
   t.params_resident = j.at("params_resident").get<bool>();
   t.on_vector = j.at("on_vector").get<bool>();
+  t.subsampled_input = j.value("subsampled_input", false);  // absent before it existed
   if (t.tile_oh == 0 || t.tile_ow == 0 || t.tile_oc == 0 || t.tile_ic == 0) {
     throw std::invalid_argument("a tile size of 0");
   }

@@ -111,7 +111,7 @@ class Emitter {
     Dma(spec::Opcode::kLoad,
         HwcBlockCopy(t.At(in.rows.begin, in.cols.begin, in.channels.begin, layer_.in_w), sram_addr,
                      in.rows.size, in.cols.size, in.channels.size * t.element_bytes, layer_.in_w,
-                     t.PixelBytes()));
+                     t.PixelBytes(), in.rows.step, in.cols.step));
   }
 
   void LoadWeights(const ConvStep& s) {
@@ -156,8 +156,9 @@ class Emitter {
     c.kernel_w = b.w;
     c.out_h = grid_.Rows(s.sp).size;
     c.out_w = grid_.Cols(s.sp).size;
-    c.stride_h = c.out_h > 1 ? l.stride_h : 1;
-    c.stride_w = c.out_w > 1 ? l.stride_w : 1;
+    // A subsampled input holds only the pixels the windows read: stride 1.
+    c.stride_h = c.out_h > 1 && in.rows.step == 1 ? l.stride_h : 1;
+    c.stride_w = c.out_w > 1 && in.cols.step == 1 ? l.stride_w : 1;
     c.dilation_h = b.h > 1 ? l.dilation_h : 1;
     c.dilation_w = b.w > 1 ? l.dilation_w : 1;
     c.out_c = grid_.oc().At(s.oc).size;

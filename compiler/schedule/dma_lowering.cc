@@ -78,16 +78,22 @@ StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t by
 }
 
 StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
-                         uint64_t channels, uint64_t tensor_w, uint64_t tensor_c) {
-  return {dram_offset, sram_addr,           channels, cols,           rows,
-          tensor_c,    tensor_w * tensor_c, channels, cols * channels};
+                         uint64_t channels, uint64_t tensor_w, uint64_t tensor_c, uint64_t row_step,
+                         uint64_t col_step) {
+  StridedCopy copy{dram_offset, sram_addr, channels, cols, rows};
+  copy.dram_stride1 = col_step * tensor_c;
+  copy.dram_stride2 = row_step * tensor_w * tensor_c;
+  copy.sram_stride1 = channels;
+  copy.sram_stride2 = cols * channels;
+  return copy;
 }
 
 StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, uint64_t count,
                          uint64_t sram_addr) {
   const uint64_t pixel = offset / c, channel = offset % c, e = place.element_bytes;
   const uint64_t first = place.At(0, pixel, channel, 0);
-  if (place.channels == c || channel + count <= c) return ContiguousCopy(first, sram_addr, count * e);
+  if (place.channels == c || channel + count <= c)
+    return ContiguousCopy(first, sram_addr, count * e);
   NPU_CHECK(channel == 0 && count % c == 0);
   return {first, sram_addr, c * e, count / c, 1, place.PixelBytes(), 0, c * e, 0};
 }
@@ -97,8 +103,8 @@ StridedCopy ShuffledPixelsCopy(const TensorPlace& place, const CopyLayer& l, uin
   NPU_CHECK(l.group > 0 && l.c % l.group == 0);
   const uint64_t first =
       place.addr + pixel * place.channels + place.channel_offset + l.group_offset;
-  return {first,          sram_addr, l.PerGroup(), pixels, l.group, place.channels,
-          l.GroupStride(), l.c,      1,            l.group};
+  return {first,          sram_addr,       l.PerGroup(), pixels, l.group,
+          place.channels, l.GroupStride(), l.c,          1,      l.group};
 }
 
 std::vector<spec::DmaArgs> LowerCopy(const StridedCopy& copy) {

@@ -31,9 +31,12 @@ StridedCopy ContiguousCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t by
 
 // An HWC sub-block [rows][cols][channels] of an HWC tensor `tensor_w` x `tensor_c` at
 // `dram_offset` (the block's first byte), copied to/from dense SRAM at `sram_addr`. `channels`
-// and `tensor_c` are bytes: an FP16 tensor's are twice its channels.
+// and `tensor_c` are bytes: an FP16 tensor's are twice its channels. With steps, the block's
+// rows are every row_step-th row of the tensor and its columns every col_step-th column (a
+// subsampled input: tile_grid.h).
 StridedCopy HwcBlockCopy(uint64_t dram_offset, uint64_t sram_addr, uint64_t rows, uint64_t cols,
-                         uint64_t channels, uint64_t tensor_w, uint64_t tensor_c);
+                         uint64_t channels, uint64_t tensor_w, uint64_t tensor_c,
+                         uint64_t row_step = 1, uint64_t col_step = 1);
 
 // Elements [offset, offset + count) of the flattened HWC tensor of `c` channels at `place` in
 // DRAM (place.element_bytes each), copied to/from dense SRAM at `sram_addr`. A place that is a channel slice of a wider

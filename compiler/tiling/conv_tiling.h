@@ -52,6 +52,11 @@ struct ConvTiling {
   // (CheckVectorDepthwise, tiling_search.h, says when it can).
   bool on_vector = false;
   HeldConstants held = HeldConstants::kNone;
+  // A strided 1x1 convolution's input in DRAM (CanSubsampleInput, tile_grid.h): each tile LOADs
+  // only the pixels its windows read, every stride-th row and column, into a dense tile that
+  // CONV reads with stride 1; otherwise the tile spans the rows and columns between them too (a
+  // stride-2 downsampling reads four times the pixels it uses).
+  bool subsampled_input = false;
 
   bool operator==(const ConvTiling&) const = default;
 };
@@ -60,7 +65,7 @@ std::string_view LoopOrderName(LoopOrder order);
 
 // "tile 8x56x64 ic=64 order=spatial-outer resident=weights,params", plus " in=sram"/" out=sram"
 // for on-chip activations, " unit=vector" on the depthwise datapath and " held=load"/
-// " held=reuse" for held constants, for LayerInfo.tiling.
+// " held=reuse" for held constants and " in=subsampled", for LayerInfo.tiling.
 std::string ToString(const ConvTiling& tiling);
 
 }  // namespace npu::compiler

@@ -23,10 +23,10 @@ std::string ToString(const ConvTiling& t) {
   const char* held = t.held == HeldConstants::kLoads    ? " held=load"
                      : t.held == HeldConstants::kReuses ? " held=reuse"
                                                         : "";
-  return fmt::format("tile {}x{}x{} ic={} order={} resident={}{}{}{}{}", t.tile_oh, t.tile_ow,
+  return fmt::format("tile {}x{}x{} ic={} order={} resident={}{}{}{}{}{}", t.tile_oh, t.tile_ow,
                      t.tile_oc, t.tile_ic, LoopOrderName(t.order), resident,
-                     t.input_on_chip ? " in=sram" : "", t.output_on_chip ? " out=sram" : "",
-                     t.on_vector ? " unit=vector" : "", held);
+                     t.input_on_chip ? " in=sram" : "", t.subsampled_input ? " in=subsampled" : "",
+                     t.output_on_chip ? " out=sram" : "", t.on_vector ? " unit=vector" : "", held);
 }
 
 Span1D Axis::At(uint32_t i) const {
@@ -114,6 +114,14 @@ KernelBlock KernelBlocking::At(uint32_t i) const {
   return {h0, std::min(step_h_, kernel_h_ - h0), w0, std::min(step_w_, kernel_w_ - w0)};
 }
 
+bool CanSubsampleInput(const ConvLayer& l) {
+  const bool inside = l.OutH() > 0 && l.OutW() > 0 &&
+                      uint64_t{l.OutH() - 1} * l.stride_h < l.in_h &&
+                      uint64_t{l.OutW() - 1} * l.stride_w < l.in_w;
+  return l.kernel_h == 1 && l.kernel_w == 1 && (l.stride_h > 1 || l.stride_w > 1) &&
+         l.pad_top == 0 && l.pad_left == 0 && !l.activation_weights && inside;
+}
+
 TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
     : layer_(layer),
       oh_{layer.OutH(), t.tile_oh},
@@ -121,16 +129,19 @@ TileGrid::TileGrid(const ConvLayer& layer, const ConvTiling& t)
       oc_{layer.out_c, t.tile_oc},
       ic_{layer.WeightChannels(), t.tile_ic},
       blocks_(layer),
-      input_on_chip_(t.input_on_chip) {}
+      input_on_chip_(t.input_on_chip),
+      subsampled_(t.subsampled_input) {}
 
 InputWindow TileGrid::RowWindow(Span1D rows, const KernelBlock& b) const {
   const ConvLayer& l = layer_;
+  if (subsampled_) return {rows.begin * l.stride_h, rows.size, 0, l.stride_h};
   return WindowFor(rows, l.in_h, l.stride_h, l.dilation_h, b.h,
                    int64_t{l.pad_top} - int64_t{b.h0} * l.dilation_h);
 }
 
 InputWindow TileGrid::ColWindow(Span1D cols, const KernelBlock& b) const {
   const ConvLayer& l = layer_;
+  if (subsampled_) return {cols.begin * l.stride_w, cols.size, 0, l.stride_w};
   return WindowFor(cols, l.in_w, l.stride_w, l.dilation_w, b.w,
                    int64_t{l.pad_left} - int64_t{b.w0} * l.dilation_w);
 }
@@ -147,8 +158,8 @@ Span1D TileGrid::TileInputChannels(uint32_t oc_tile, uint32_t r) const {
 
 InputRegion TileGrid::Input(uint32_t sp, uint32_t oc_tile, uint32_t r) const {
   const KernelBlock b = Block(r);
-  InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b),
-                     TileInputChannels(oc_tile, r), layer_.ElementBytes()};
+  InputRegion region{RowWindow(Rows(sp), b), ColWindow(Cols(sp), b), TileInputChannels(oc_tile, r),
+                     layer_.ElementBytes()};
   // An on-chip input is read in place: whole rows of the dense HWC tensor, whatever the windows
   // need of them (the columns they skip are simply not read).
   if (input_on_chip_) region.cols.size = layer_.in_w;
@@ -195,6 +206,7 @@ std::vector<uint64_t> TileGrid::WeightTileOffsets() const {
 
 uint32_t TileGrid::MaxInputRows() const {
   const ConvLayer& l = layer_;
+  if (subsampled_) return oh_.At(0).size;
   uint32_t rows = 0;
   for (uint32_t i = 0; i < blocks_.count(); ++i) {
     const KernelBlock b = blocks_.At(i);
@@ -207,6 +219,7 @@ uint32_t TileGrid::MaxInputRows() const {
 uint32_t TileGrid::MaxInputCols() const {
   const ConvLayer& l = layer_;
   if (input_on_chip_) return l.in_w;
+  if (subsampled_) return ow_.At(0).size;
   uint32_t cols = 0;
   for (uint32_t i = 0; i < blocks_.count(); ++i) {
     const KernelBlock b = blocks_.At(i);
@@ -218,6 +231,7 @@ uint32_t TileGrid::MaxInputCols() const {
 
 uint32_t TileGrid::MaxPadBefore() const {
   const ConvLayer& l = layer_;
+  if (subsampled_) return 0;
   uint32_t pad = 0;
   for (uint32_t i = 0; i < blocks_.count(); ++i) {
     const KernelBlock b = blocks_.At(i);
@@ -231,8 +245,8 @@ uint32_t TileGrid::MaxPadBefore() const {
 }
 
 uint64_t TileGrid::MaxInputTileBytes() const {
-  return uint64_t{MaxInputRows()} * MaxInputCols() *
-         TileInputChannels(0, 0).size * layer_.ElementBytes();
+  return uint64_t{MaxInputRows()} * MaxInputCols() * TileInputChannels(0, 0).size *
+         layer_.ElementBytes();
 }
 
 uint64_t TileGrid::MaxWeightTileBytes() const {

@@ -43,6 +43,9 @@ struct InputWindow {
   uint32_t begin = 0;
   uint32_t size = 0;
   uint32_t pad_before = 0;
+  // A subsampled input (ConvTiling::subsampled_input): `size` rows from `begin` on, `step` apart
+  // in the tensor, dense in the tile.
+  uint32_t step = 1;
 };
 // `offset` = padding before the tensor minus the first tap's position (its kernel block's first
 // tap times the dilation), so it may be negative.
@@ -73,6 +76,11 @@ struct InputRegion {
   uint64_t element_bytes = 1;
   uint64_t bytes() const { return uint64_t{rows.size} * cols.size * channels.size * element_bytes; }
 };
+
+// Whether a tile may LOAD only the input pixels its windows read (ConvTiling::subsampled_input):
+// a strided 1x1 convolution (no padding, no activation weights) whose windows all lie inside the
+// input, so each output pixel reads exactly one input pixel, stride apart.
+bool CanSubsampleInput(const ConvLayer& layer);
 
 // Keeps a reference to the layer, which must outlive the grid. Reduction steps r run over
 // (input-channel tile r / blocks, kernel block r % blocks).
@@ -133,6 +141,7 @@ class TileGrid {
   Axis oh_, ow_, oc_, ic_;  // ic_ spans WeightChannels(): a single channel if depthwise
   KernelBlocking blocks_;
   bool input_on_chip_ = false;
+  bool subsampled_ = false;  // ConvTiling::subsampled_input
 };
 
 }  // namespace npu::compiler

@@ -100,10 +100,11 @@ uint64_t DmaQueueCycles(const spec::NpuConfig& c, std::initializer_list<Traffic>
   return static_cast<uint64_t>(cycles / channels);
 }
 
-// The contiguous run of an HWC block copy: channels, else whole pixels of a row, else rows.
+// The contiguous run of an HWC block copy: channels (or a subsampled input's pixels), else whole
+// pixels of a row, else rows.
 uint64_t BlockRunBytes(uint64_t rows, uint64_t cols, uint64_t channels, uint64_t tensor_w,
-                       uint64_t tensor_c) {
-  if (channels < tensor_c) return channels;
+                       uint64_t tensor_c, bool subsampled = false) {
+  if (channels < tensor_c || subsampled) return channels;
   if (cols < tensor_w) return cols * tensor_c;
   return rows * tensor_w * tensor_c;
 }
@@ -180,7 +181,8 @@ TilingEstimate EstimateTiling(const spec::NpuConfig& c, const ConvLayer& l, cons
       DmaQueueCycles(c,
                      {{loads.inputs, input_bytes,
                        BlockRunBytes(g.MaxInputRows(), g.MaxInputCols(),
-                                     g.TileInputChannels(0, 0).size, l.in_w, l.in_c)},
+                                     g.TileInputChannels(0, 0).size, l.in_w, l.in_c,
+                                     t.subsampled_input)},
                       {loads.weights, weight_bytes, WeightRunBytes(l, g, t)},
                       {loads.params, param_bytes, ParamSlotBytes(l, t, t.tile_oc)}},
                      c.dma().load_channels());

@@ -156,6 +156,7 @@ bool TilingFieldsFit(const ConvLayer& l, const ConvTiling& t) {
     return false;
   }
   if (t.input_pixel_stride != 0 && (!t.input_on_chip || !t.on_vector)) return false;
+  if (t.subsampled_input && (t.input_on_chip || !CanSubsampleInput(l))) return false;
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) return false;
   if ((l.stride_h > kMaxConvField && t.tile_oh != 1) ||
       (l.stride_w > kMaxConvField && t.tile_ow != 1)) {
@@ -289,6 +290,11 @@ Status CheckTilingFields(const ConvLayer& l, const ConvTiling& t) {
         "only by DWCONV: the tiling must be on the vector unit",
         t.input_pixel_stride));
   }
+  if (t.subsampled_input && (t.input_on_chip || !CanSubsampleInput(l))) {
+    return InvalidArgument(
+        "only a strided 1x1 convolution without padding, reading its input from DRAM, LOADs a "
+        "subsampled input");
+  }
   if (t.output_on_chip && t.tile_ow != l.OutW() && t.tile_oh != 1) {
     return InvalidArgument(
         "an on-chip output is written in place: tiles must be whole rows or a single row");
@@ -396,6 +402,15 @@ std::vector<ConvTiling> CandidateTilings(const spec::NpuConfig& c, const ConvLay
           }
         }
       }
+    }
+  }
+  // Each also LOADing a subsampled input, where it may (the estimate weighs the shorter DMA
+  // runs against the fewer bytes).
+  if (!ctx.input_on_chip && CanSubsampleInput(l)) {
+    const size_t plain = out.size();
+    for (size_t i = 0; i < plain; ++i) {
+      out.push_back(out[i]);
+      out.back().subsampled_input = true;
     }
   }
   return out;

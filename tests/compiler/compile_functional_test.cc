@@ -13,6 +13,7 @@
 #include "compiler/reference/reference_conv.h"
 #include "compiler/schedule/token_check.h"
 #include "compiler/sim/functional_executor.h"
+#include "compiler/tiling/tile_grid.h"
 #include "hw/spec/config.h"
 #include "workloads/single_layer.h"
 #include "workloads/synthetic_conv.h"
@@ -271,7 +272,8 @@ TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
     const ConvLayer dw = Depthwise(Spec(11, 9, 12, 12, k, stride, dilation));
     const std::vector<int8_t> input = workloads::MakeInputTensor(dw.InputBytes(), k + stride);
     SCOPED_TRACE(::testing::Message() << k << "x" << k << " stride " << stride);
-    const CompiledLayer chosen = ExpectMatchesReference(Config({"act.depthwise_taps=9"}), dw, input);
+    const CompiledLayer chosen =
+        ExpectMatchesReference(Config({"act.depthwise_taps=9"}), dw, input);
     EXPECT_TRUE(k != 3 || chosen.tiling.on_vector) << ToString(chosen.tiling);
     EXPECT_EQ(DwConvs(chosen) > 0, chosen.tiling.on_vector);
     ConvTiling forced{4, dw.OutW(), 12, 1, LoopOrder::kSpatialOuter};
@@ -344,6 +346,80 @@ TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
       SCOPED_TRACE(ToString(t));
       ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
     }
+  }
+}
+
+// The bytes a program's LOADs move.
+uint64_t LoadedBytes(const std::vector<spec::Instruction>& insns) {
+  uint64_t bytes = 0;
+  for (const spec::Instruction& insn : insns) {
+    if (insn.opcode != spec::Opcode::kLoad) continue;
+    const auto& d = std::get<spec::DmaArgs>(insn.args);
+    bytes += uint64_t{d.run_bytes} * d.n1 * d.n2;
+  }
+  return bytes;
+}
+
+// A strided 1x1 convolution reading its input from DRAM (a bottleneck's downsampling) LOADs only
+// the pixels its windows read (ConvTiling::subsampled_input): exact with every loop order and
+// residency, odd sizes, unequal strides and a tiny SRAM; the search takes it for a downsampling
+// layer, whose input it then reads a quarter of.
+TEST(CompileFunctional, StridedOneByOneConvolutionsLoadASubsampledInput) {
+  const spec::NpuConfig config = spec::DefaultConfig();
+  SyntheticConvSpec unequal = Spec(9, 11, 6, 10, 1, 3);
+  unequal.stride_w = 2;
+  for (const SyntheticConvSpec& spec :
+       {Spec(9, 8, 10, 12, 1, 2), Spec(7, 13, 5, 7, 1, 3), unequal}) {
+    StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(spec);
+    ASSERT_TRUE(layer.ok());
+    ASSERT_TRUE(CanSubsampleInput(*layer));
+    const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 5);
+    for (int order = 0; order < 2; ++order) {
+      for (int mask = 0; mask < 8; ++mask) {
+        ConvTiling t{2,
+                     3,
+                     5,
+                     4,
+                     order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
+                     bool(mask & 1),
+                     bool(mask & 2),
+                     bool(mask & 4)};
+        t.subsampled_input = true;
+        SCOPED_TRACE(ToString(t));
+        ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
+      }
+    }
+    SCOPED_TRACE("tiny SRAM");
+    StatusOr<ConvLayer> small = workloads::MakeSyntheticConv(spec);
+    ASSERT_TRUE(small.ok());
+    ExpectMatchesReference(TinyConfig(512), *small, input);
+  }
+  // A downsampling: 28x28x64 -> 14x14x128, stride 2.
+  StatusOr<ConvLayer> down = workloads::MakeSyntheticConv(Spec(28, 28, 64, 128, 1, 2));
+  ASSERT_TRUE(down.ok());
+  const std::vector<int8_t> input = workloads::MakeInputTensor(down->InputBytes(), 7);
+  const CompiledLayer chosen = ExpectMatchesReference(config, *down, input, 1);
+  EXPECT_TRUE(chosen.tiling.subsampled_input) << ToString(chosen.tiling);
+  ConvTiling whole = chosen.tiling;
+  whole.subsampled_input = false;
+  const CompiledLayer plain =
+      ExpectMatchesReference(config, *down, input, 1, CompileOptions{whole});
+  // The same tiles but the input's: the whole rows and columns between the pixels read (3 of
+  // every 4 rows for two output rows a tile, all 27 columns) against 14 x 14 pixels.
+  const uint64_t saved = LoadedBytes(plain.instructions) - LoadedBytes(chosen.instructions);
+  EXPECT_GT(saved, 2 * 14 * 14 * 64) << ToString(chosen.tiling);
+  EXPECT_EQ(chosen.cost.dram_write_bytes, plain.cost.dram_write_bytes);
+  // A padded or unstrided 1x1, or a 3x3, may not.
+  SyntheticConvSpec padded = Spec(9, 8, 10, 12, 1, 2);
+  padded.pad_top = 1;
+  for (const SyntheticConvSpec& spec :
+       {padded, Spec(9, 8, 10, 12, 1, 1), Spec(9, 8, 10, 12, 3, 2)}) {
+    StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(spec);
+    ASSERT_TRUE(layer.ok());
+    EXPECT_FALSE(CanSubsampleInput(*layer));
+    ConvTiling t{2, 3, 5, 4};
+    t.subsampled_input = true;
+    EXPECT_FALSE(CompileConvLayerDetailed(config, *layer, CompileOptions{t}).ok());
   }
 }
 
