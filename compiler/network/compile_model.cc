@@ -232,6 +232,15 @@ void DescribeMemory(CompiledModel& m, const std::vector<Lifetime>& life, const O
 
 }  // namespace
 
+std::vector<uint64_t> SmallerSplitSrams(const spec::NpuConfig& config) {
+  std::vector<uint64_t> sizes;
+  for (uint64_t bytes = config.sram().size_bytes() / 2; bytes >= kStripLimitsSramBytes;
+       bytes /= 2) {
+    sizes.push_back(bytes);
+  }
+  return sizes;
+}
+
 bool Preferred(const CostEstimate& a, const CostEstimate& b) {
   const auto trades = [](const CostEstimate& x, const CostEstimate& y) {  // x over faster y
     const double saved = 1 - double(x.dram_bytes()) / double(std::max<uint64_t>(1, y.dram_bytes()));
@@ -278,26 +287,30 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // blocks in strips of half its rows and of two thirds (StripOptions::skewed_rows: resnet50
   // 4,293,394 cycles and 29.6 MB of DRAM traffic at half, 4,278,236 and 30.8 MB at two thirds;
   // resnext50_32x4d 4,529,073 at half, unchanged at two thirds; full-size exports, default
-  // config); and the default split of only the pairs whose intermediate and output overflow
-  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny).
+  // config); the default split of only the pairs whose intermediate and output overflow
+  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny); and with an SRAM
+  // larger than kStripLimitsSramBytes, the default split with and without kept halos as for
+  // each smaller SRAM down to it, halving.
   using RowStrips = CompileOptions::RowStrips;
   if (options.row_strips == RowStrips::kOff) return compile(Fused());
   // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole, in the
   // graph with Linear layers over images as 1x1 convolutions (image_gemms.h).
   const ir::Graph splittable = ImageGemmsAsConvolutions(quantized);
-  const auto split_graph = [&](const StripOptions& strip,
-                                bool pooled_channels_first = false) -> StatusOr<Fused> {
+  // `split_config`: the config whose SRAM the split is for, if not `config`'s.
+  const auto split_graph = [&](const StripOptions& strip, bool pooled_channels_first = false,
+                                const spec::NpuConfig* split_config = nullptr) -> StatusOr<Fused> {
+    const spec::NpuConfig& sized = split_config != nullptr ? *split_config : config;
     Fused fused;
     fused.graph = splittable.Clone();
     fused.kept_halos = strip.keep_halos;
     if (pooled_channels_first) {
       NPU_ASSIGN_OR_RETURN(fused.channels,
-                           SplitChannelGroups(config, fused.graph, /*pooled_only=*/true));
+                           SplitChannelGroups(sized, fused.graph, /*pooled_only=*/true));
     }
     NPU_ASSIGN_OR_RETURN(fused.strips,
-                         SplitRowStrips(config, fused.graph, options.strip_rows, strip));
+                         SplitRowStrips(sized, fused.graph, options.strip_rows, strip));
     NPU_ASSIGN_OR_RETURN(std::vector<ChannelGroupSplit> rest,
-                         SplitChannelGroups(config, fused.graph));
+                         SplitChannelGroups(sized, fused.graph));
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
   };
@@ -331,6 +344,14 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   }
   NPU_ASSIGN_OR_RETURN(Fused overflowing, split_graph({.overflowing_only = true}));
   add(std::move(overflowing));
+  for (const uint64_t bytes : SmallerSplitSrams(config)) {
+    spec::NpuConfig smaller = config;
+    smaller.mutable_sram()->set_size_bytes(bytes);
+    for (const bool keep_halos : {false, true}) {
+      NPU_ASSIGN_OR_RETURN(Fused fused, split_graph({.keep_halos = keep_halos}, false, &smaller));
+      add(std::move(fused), keep_halos ? "kept halos" : "");
+    }
+  }
   const std::vector<RowStripPair> pairs = RowStripPairs(config, splittable);
   if (std::any_of(pairs.begin(), pairs.end(), [&](const RowStripPair& pair) {
         return !pair.by_default && !options.strip_rows.contains(pair.consumer);

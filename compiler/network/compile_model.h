@@ -125,6 +125,18 @@ struct CompiledModel {
 // of strips took 0.73 % more cycles and 18 % less DRAM, squeezenet1_1's strips 0.06 % and 20 %,
 // resnet18's 0.09 % and 5.4 % (full-size exports and built-in model, default config).
 inline constexpr double kDramTradeRate = 0.05, kMaxDramTradeCycles = 1.01;
+
+// The SRAM the row-strip limits (a quarter of it: row_strips.h) were measured on, the default
+// config's. With more, fewer intermediates exceed the limit and the pairs left whole crowd the
+// SRAM, so kAuto also tries the splits each smaller SRAM would make, halving down to this: at
+// 4 MiB, lraspp_mobilenet_v3_large took 2,991,837 cycles (DRAM 2.44x its least) against
+// 2,744,247 (1.88x) at 2 MiB; with the variants 2,667,623 (1.27x) at 4 MiB and 2,695,856
+// (1.81x) at 2 MiB; resnet50 4,304,256 -> 4,248,969 at 4 MiB, 4,283,184 -> 4,248,969 at 2 MiB;
+// resnext50_32x4d 4,507,898 -> 4,472,659 at 4 MiB (full-size exports, --timing-only
+// --no-tuning). At 1 MiB and below none of them won (the corpus CNNs), so none is tried there.
+inline constexpr uint64_t kStripLimitsSramBytes = uint64_t{1} << 20;
+// Those smaller SRAM sizes, largest first (none at kStripLimitsSramBytes or less).
+std::vector<uint64_t> SmallerSplitSrams(const spec::NpuConfig& config);
 bool Preferred(const CostEstimate& a, const CostEstimate& b);
 
 StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Graph& quantized,
