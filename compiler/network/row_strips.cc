@@ -595,6 +595,18 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       chains.push_back(std::move(run));
     }
   }
+  // A join's branch that a chain splits as one of its nodes (regnet's block1-0: its squeeze-and-
+  // excitation product and the 1x1 after it, whose output the join adds to the block's
+  // projection) is that chain's, not the join's: each strip of the join slices its rows of the
+  // output the other chain's strips write. Both took it, and the second Split read the node the
+  // first had erased (regnet_y_400mf crashed at 512 KiB of SRAM).
+  std::set<const Node*> split_nodes;
+  for (const Chain& c : chains) split_nodes.insert(c.nodes.begin(), c.nodes.end());
+  for (Chain& c : chains) {
+    for (Node*& branch : c.branches) {
+      if (branch != nullptr && split_nodes.contains(branch)) branch = nullptr;
+    }
+  }
   return chains;
 }
 

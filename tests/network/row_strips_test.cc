@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "compiler/network/compile_model.h"
 #include "compiler/network/image_gemms.h"
@@ -701,6 +703,43 @@ TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
   // features.2's 112x112x96 expansion (1.2 MB) went out and back: 2.4 MB less traffic.
   EXPECT_LT(on->cost.dram_bytes() + 2'000'000, off->cost.dram_bytes());
   EXPECT_LT(on->cost.cycles, off->cost.cycles);
+}
+
+// regnet's first block: x (20 x 14 x 8) -> 1x1 `a` to 48 -> 3x3 depthwise -> squeeze-and-
+// excitation (global pool, 1x1 `fc`, the product `scale`) -> 1x1 `c` to 32, added to the 1x1
+// projection `proj` of x.
+ir::Graph ProjectedSqueezeExcitationBlock() {
+  QuantGraphBuilder b("regnet_block", 13);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  ir::Tensor* t = b.Conv(x, "a", {.out_c = 48, .activation = "relu"});
+  t = b.Conv(t, "b", {.out_c = 48, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}, .group = 48});
+  ir::Tensor* pooled = b.Conv(b.GlobalAvgPool(t, "pool"), "fc", {.out_c = 48});
+  t = b.Conv(b.Mul(t, pooled, "scale"), "c", {.out_c = 32});
+  return b.Finish({b.Add(b.Conv(x, "proj", {.out_c = 32}), t, "join", /*relu=*/true)});
+}
+
+TEST(RowStrips, AJoinsBranchThatAnotherChainSplitsIsThatChains) {
+  // `c` is both the join's branch (a 1x1 whose output only the join reads) and the consumer of
+  // the pair scale -> c: the chain scale -> c splits it; the chain proj -> join slices its
+  // output. Both took it, and splitting the second read the node the first had erased.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = ProjectedSqueezeExcitationBlock();
+  for (const bool keep_halos : {false, true}) {
+    SCOPED_TRACE(keep_halos ? "kept halos" : "recomputed halos");
+    ir::Graph strips = whole.Clone();
+    StatusOr<std::vector<RowStripGroup>> split =
+        SplitRowStrips(config, strips, {}, {.every_pair = true, .keep_halos = keep_halos});
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    std::set<std::string> names;
+    std::string listed;
+    for (const RowStripGroup& g : *split) names.insert(g.name()), listed += g.name() + "; ";
+    EXPECT_TRUE(names.contains("scale+c")) << listed;
+    EXPECT_TRUE(names.contains("proj+join")) << listed;
+    ExpectSameBytes(whole, strips, {1u, 2u});
+  }
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  ExpectBitExact(whole, config, 2, on);
 }
 
 // x (56 x 56 x 40) -> three inverted residuals with squeeze-and-excitation (lraspp's blocks):
