@@ -202,10 +202,15 @@ class Planner {
   }
 
   // The largest on-chip buffer alive somewhere in [first, last], or -1.
+  // Whether buffer b is on chip and alive somewhere in [first, last].
+  bool AliveIn(const std::vector<bool>& on_chip, size_t b, int first, int last) const {
+    return on_chip[b] && life_[b].first <= last && first <= life_[b].last;
+  }
+
   int LargestAlive(const std::vector<bool>& on_chip, int first, int last) const {
     int best = -1;
     for (size_t b = 0; b < on_chip.size(); ++b) {
-      if (!on_chip[b] || life_[b].last < first || life_[b].first > last) continue;
+      if (!AliveIn(on_chip, b, first, last)) continue;
       if (best < 0 || net_.buffers[b].bytes > net_.buffers[best].bytes) best = int(b);
     }
     return best;
@@ -219,7 +224,7 @@ class Planner {
       if (!items[i].alive() || placed.offsets[i] + items[i].bytes <= sram_) continue;
       std::vector<EvictionCandidate> alive;
       for (size_t b = 0; b < on_chip.size(); ++b) {
-        if (on_chip[b] && life_[b].first <= items[i].last && items[i].first <= life_[b].last) {
+        if (AliveIn(on_chip, b, items[i].first, items[i].last)) {
           alive.push_back({int(b), AlignUp(net_.buffers[b].bytes, stripe_), traffic_[b]});
         }
       }

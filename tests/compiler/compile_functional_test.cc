@@ -328,24 +328,29 @@ TEST(CompileFunctional, DepthwiseOnTheVectorUnitsDatapath) {
       << refused.status().message();
 }
 
+// `base` with each loop order and each choice of resident inputs, weights and parameters.
+std::vector<ConvTiling> EveryOrderAndResidency(ConvTiling base) {
+  std::vector<ConvTiling> tilings;
+  for (const LoopOrder order : {LoopOrder::kSpatialOuter, LoopOrder::kChannelOuter}) {
+    for (int mask = 0; mask < 8; ++mask) {
+      base.order = order;
+      base.inputs_resident = mask & 1;
+      base.weights_resident = mask & 2;
+      base.params_resident = mask & 4;
+      tilings.push_back(base);
+    }
+  }
+  return tilings;
+}
+
 TEST(CompileFunctional, ForcedTilingsWithEveryLoopOrderAndResidency) {
   const spec::NpuConfig config = spec::DefaultConfig();
   StatusOr<ConvLayer> layer = workloads::MakeSyntheticConv(Spec(9, 8, 10, 12, 3));
   ASSERT_TRUE(layer.ok());
   const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 5);
-  for (int order = 0; order < 2; ++order) {
-    for (int mask = 0; mask < 8; ++mask) {
-      ConvTiling t{4,
-                   3,
-                   5,
-                   3,
-                   order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
-                   bool(mask & 1),
-                   bool(mask & 2),
-                   bool(mask & 4)};
-      SCOPED_TRACE(ToString(t));
-      ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
-    }
+  for (const ConvTiling& t : EveryOrderAndResidency({4, 3, 5, 3})) {
+    SCOPED_TRACE(ToString(t));
+    ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
   }
 }
 
@@ -374,20 +379,11 @@ TEST(CompileFunctional, StridedOneByOneConvolutionsLoadASubsampledInput) {
     ASSERT_TRUE(layer.ok());
     ASSERT_TRUE(CanSubsampleInput(*layer));
     const std::vector<int8_t> input = workloads::MakeInputTensor(layer->InputBytes(), 5);
-    for (int order = 0; order < 2; ++order) {
-      for (int mask = 0; mask < 8; ++mask) {
-        ConvTiling t{2,
-                     3,
-                     5,
-                     4,
-                     order ? LoopOrder::kChannelOuter : LoopOrder::kSpatialOuter,
-                     bool(mask & 1),
-                     bool(mask & 2),
-                     bool(mask & 4)};
-        t.subsampled_input = true;
-        SCOPED_TRACE(ToString(t));
-        ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
-      }
+    ConvTiling subsampled{2, 3, 5, 4};
+    subsampled.subsampled_input = true;
+    for (const ConvTiling& t : EveryOrderAndResidency(subsampled)) {
+      SCOPED_TRACE(ToString(t));
+      ExpectMatchesReference(config, *layer, input, 1, CompileOptions{t});
     }
     SCOPED_TRACE("tiny SRAM");
     StatusOr<ConvLayer> small = workloads::MakeSyntheticConv(spec);
