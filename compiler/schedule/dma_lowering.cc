@@ -92,8 +92,9 @@ StridedCopy ElementsCopy(const TensorPlace& place, uint64_t c, uint64_t offset, 
                          uint64_t sram_addr) {
   const uint64_t pixel = offset / c, channel = offset % c, e = place.element_bytes;
   const uint64_t first = place.At(0, pixel, channel, 0);
-  if (place.channels == c || channel + count <= c)
+  if (place.channels == c || channel + count <= c) {
     return ContiguousCopy(first, sram_addr, count * e);
+  }
   NPU_CHECK(channel == 0 && count % c == 0);
   return {first, sram_addr, c * e, count / c, 1, place.PixelBytes(), 0, c * e, 0};
 }
