@@ -21,13 +21,24 @@ ArenaPlan PlanArena(const std::vector<PlanItem>& items, uint64_t align) {
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return std::tie(items[b].bytes, items[a].first) < std::tie(items[a].bytes, items[b].first);
   });
-  // 2. Lowest gap among the placed items that are alive at the same time.
-  std::vector<size_t> placed;
+  // 2. Lowest gap among the placed items that are alive at the same time, found through the
+  // items placed at each step (a compile plans thousands of items, each alive a few steps; the
+  // on-chip planner plans them again for each item it allocates early).
+  int lowest = 0, highest = -1;
+  for (const PlanItem& item : items) {
+    if (!item.alive()) continue;
+    lowest = std::min(lowest, item.first);
+    highest = std::max(highest, item.last);
+  }
+  std::vector<std::vector<size_t>> placed_at(highest - lowest + 1);
+  std::vector<size_t> seen_by(items.size(), items.size());  // the item that last collected it
   for (size_t i : order) {
     if (!items[i].alive()) continue;
     std::vector<std::pair<uint64_t, uint64_t>> taken;  // [begin, end)
-    for (size_t j : placed) {
-      if (items[j].OverlapsInTime(items[i])) {
+    for (int step = items[i].first; step <= items[i].last; ++step) {
+      for (size_t j : placed_at[step - lowest]) {
+        if (seen_by[j] == i) continue;
+        seen_by[j] = i;
         taken.emplace_back(plan.offsets[j], plan.offsets[j] + items[j].bytes);
       }
     }
@@ -39,7 +50,9 @@ ArenaPlan PlanArena(const std::vector<PlanItem>& items, uint64_t align) {
     }
     plan.offsets[i] = offset;
     plan.peak = std::max(plan.peak, offset + items[i].bytes);
-    placed.push_back(i);
+    for (int step = items[i].first; step <= items[i].last; ++step) {
+      placed_at[step - lowest].push_back(i);
+    }
   }
   return plan;
 }

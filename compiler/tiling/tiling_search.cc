@@ -10,7 +10,7 @@
 #include "compiler/codegen/program_builder.h"
 #include "compiler/cost/cost_model.h"
 #include "compiler/schedule/conv_emitter.h"
-#include "compiler/schedule/dependencies.h"
+#include "compiler/tiling/candidate_cost.h"
 #include "compiler/tiling/tile_grid.h"
 #include "compiler/tiling/tiling_estimate.h"
 
@@ -242,11 +242,9 @@ std::tuple<uint64_t, uint64_t, size_t> Replay(const spec::NpuConfig& c, const Co
     const uint64_t input_bytes = uint64_t{l.batches} * l.InputBytes() / l.in_c * in_pixel;
     ops.output = {true, after + input_bytes, l.out_c, 0};
   }
-  std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, ops);
-  AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});
-  NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
-  return {cost->cycles, cost->dram_bytes(), insns.size()};
+  const std::vector<spec::Instruction> insns = EmitConv(l, choice.tiling, choice.plan, ops);
+  const CostEstimate cost = CandidateCost(c, insns);
+  return {cost.cycles, cost.dram_bytes(), insns.size()};
 }
 
 }  // namespace

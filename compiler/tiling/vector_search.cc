@@ -5,8 +5,7 @@
 #include <set>
 #include <tuple>
 
-#include "compiler/cost/cost_model.h"
-#include "compiler/schedule/dependencies.h"
+#include "compiler/tiling/candidate_cost.h"
 #include "hw/spec/timing_model.h"
 
 namespace npu::compiler::vector_search {
@@ -37,11 +36,8 @@ std::optional<VectorPlan> FitPlan(const spec::NpuConfig& c, uint64_t budget,
   return std::nullopt;
 }
 
-Replayed Replay(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) {
-  AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});
-  NPU_CHECK(cost.ok());
-  Replayed r{cost->cycles, 0, 0};
+Replayed Replay(const spec::NpuConfig& c, const std::vector<spec::Instruction>& insns) {
+  Replayed r{CandidateCost(c, insns).cycles, 0, 0};
   uint64_t vector_insns = 0;
   for (const spec::Instruction& insn : insns) {
     if (insn.queue() == spec::Queue::kVector) {

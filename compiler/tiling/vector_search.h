@@ -42,8 +42,8 @@ struct Replayed {
   // first results.
   uint64_t pipeline_fills = 0;
 };
-// Tokens, then the fast replay of the cost model.
-Replayed Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns);
+// The stream's CandidateCost (candidate_cost.h), its longest vector instruction and fills.
+Replayed Replay(const spec::NpuConfig& config, const std::vector<spec::Instruction>& insns);
 
 // Among the replayed candidates within kNearBest of the fastest (their pipeline fills not
 // counted: the whole tensor in one instruction must not win by a few fills), the one with the

@@ -13,18 +13,23 @@
 namespace npu::spec {
 namespace {
 
+// A byte at a time (a field spans at most five bytes): encoding is on the compiler's hot path,
+// as its tiling searches key remembered replays by instruction words.
 void PutBits(InsnWord& w, int offset, int width, uint64_t value) {
-  for (int i = 0; i < width; ++i) {
-    const int bit = offset + i;
-    if ((value >> i) & 1) w[bit / 8] |= uint8_t(1u << (bit % 8));
+  for (int done = 0; done < width;) {
+    const int bit = offset + done, shift = bit % 8, take = std::min(8 - shift, width - done);
+    const uint64_t part = (value >> done) & ((uint64_t{1} << take) - 1);
+    w[bit / 8] |= uint8_t(part << shift);
+    done += take;
   }
 }
 
 uint64_t GetBits(const uint8_t* w, int offset, int width) {
   uint64_t value = 0;
-  for (int i = 0; i < width; ++i) {
-    const int bit = offset + i;
-    value |= uint64_t((w[bit / 8] >> (bit % 8)) & 1) << i;
+  for (int done = 0; done < width;) {
+    const int bit = offset + done, shift = bit % 8, take = std::min(8 - shift, width - done);
+    value |= uint64_t((w[bit / 8] >> shift) & ((1u << take) - 1)) << done;
+    done += take;
   }
   return value;
 }
@@ -192,6 +197,20 @@ StatusOr<InsnWord> Encode(const Instruction& insn) {
   if (!status.ok()) return status.WithContext(std::string(OpcodeName(insn.opcode)));
   NPU_TRY(CheckNoStoreGather(insn));
   return w;
+}
+
+void AppendKey(const Instruction& insn, std::string& key) {
+  const auto append = [&key](const auto& value) {
+    key.append(reinterpret_cast<const char*>(&value), sizeof(value));
+  };
+  append(insn.opcode);
+  append(insn.wait_mask);
+  append(insn.signal_mask);
+  // The opcode tells the alternative, and so which fields follow.
+  std::visit([&](const auto& args) { ForEachField(args, [&](auto, const auto& member, int, bool) {
+               append(member);
+             }); },
+             insn.args);
 }
 
 StatusOr<Instruction> Decode(const uint8_t* word) {

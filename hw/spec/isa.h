@@ -299,6 +299,11 @@ StatusOr<InsnWord> Encode(const Instruction& insn);
 // Fails on an unknown opcode, a non-zero reserved bit or a STORE with a sram_elem_stride.
 StatusOr<Instruction> Decode(const uint8_t* word);
 
+// Appends to `key` the opcode, the token masks and every field of `insn` in its member's own
+// bytes: equal appended bytes for equal instructions and only for them, several times faster than
+// Encode (no bit packing, no range checks), for keying a memory of instruction streams.
+void AppendKey(const Instruction& insn, std::string& key);
+
 // The bit layout, for docs/isa.md and its test.
 struct FieldInfo {
   std::string_view name;

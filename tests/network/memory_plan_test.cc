@@ -4,6 +4,8 @@
 // lies inside its memory, and that the arena stays near its liveness lower bound.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "compiler/memory/interval_planner.h"
 #include "compiler/network/model_pipeline.h"
 #include "tests/network/network_test_util.h"
@@ -30,6 +32,27 @@ TEST(IntervalPlanner, AlignmentAndEmptyItems) {
   EXPECT_EQ(plan.peak, 74u);
   EXPECT_EQ(LivenessLowerBound(items), 20u);  // the empty and zero-size items take nothing
   EXPECT_EQ(LivenessLowerBound(items, 64), 128u);
+}
+
+TEST(IntervalPlanner, ManyRandomItemsNeverShareBytesAndTheLargestSitsAtZero) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<PlanItem> items;
+    for (int i = 0; i < 400; ++i) {
+      const int first = int(rng() % 300) - 5;  // steps before 0 too (a layer -1's prefetch)
+      items.push_back({1 + rng() % 5000, first, first + int(rng() % 12) - 1});
+    }
+    const ArenaPlan plan = PlanArena(items, 32);
+    EXPECT_EQ(FindOverlap(items, plan), std::make_pair(-1, -1));
+    EXPECT_GE(plan.peak, LivenessLowerBound(items));
+    size_t largest = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].alive()) continue;
+      EXPECT_EQ(plan.offsets[i] % 32, 0u);
+      if (items[i].bytes > items[largest].bytes) largest = i;
+    }
+    EXPECT_EQ(plan.offsets[largest], 0u);
+  }
 }
 
 TEST(IntervalPlanner, FindOverlapReportsAClash) {

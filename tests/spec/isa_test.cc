@@ -76,6 +76,30 @@ TEST(Isa, RandomInstructionsRoundTrip) {
   }
 }
 
+std::string KeyOf(const Instruction& insn) {
+  std::string key;
+  AppendKey(insn, key);
+  return key;
+}
+
+TEST(Isa, AppendKeyIsEqualForEqualInstructionsOnly) {
+  std::mt19937 rng(11);
+  for (int i = 0; i < 5000; ++i) {
+    const Instruction insn = RandomInstruction(rng);
+    const InsnWord word = *Encode(insn);
+    EXPECT_EQ(KeyOf(insn), KeyOf(*Decode(word.data())));
+    // Every instruction one bit away (that decodes) has another key.
+    for (int bit = 0; bit < int(kInsnBytes) * 8; ++bit) {
+      InsnWord other = word;
+      other[bit / 8] ^= uint8_t(1u << (bit % 8));
+      const StatusOr<Instruction> changed = Decode(other.data());
+      if (changed.ok()) {
+        EXPECT_NE(KeyOf(*changed), KeyOf(insn)) << Disassemble(*changed);
+      }
+    }
+  }
+}
+
 TEST(Isa, FieldOverflowIsRefusedNamingTheField) {
   ConvArgs conv;
   conv.kernel_h = 16;
