@@ -68,7 +68,7 @@ StatusOr<TilingChoice> ConvChoice(const spec::NpuConfig& config, const ConvLayer
     if (fitted.ok()) return fitted;
   }
   context.output_read_by_depthwise = context.output_on_chip && read_by_depthwise;
-  return ChooseTiling(config, conv, context);
+  return TilingSurveyMemo(config).Choose(conv, context);
 }
 
 template <class Choice>

@@ -92,7 +92,7 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   std::vector<std::vector<int>> allowed(layers);  // per layer, the buffers it allows on chip
   std::vector<uint64_t> accesses(buffers, 0);
   std::vector<bool> eligible = candidate;
-  TilingSurveyMemo memo(c);  // repeated layers are surveyed once
+  TilingSurveyMemo memo(c);  // repeated layers are surveyed once (in the process)
   for (size_t i = 0; i < layers; ++i) {
     const NetLayer& l = net.layers[i];
     NPU_ASSIGN_OR_RETURN(const LayerView view, ViewLayer(c, net, l, candidate, memo));

@@ -1,52 +1,103 @@
 // TilingSurveyMemo.
 #include "compiler/tiling/survey_memo.h"
 
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
 namespace npu::compiler {
 namespace {
 
-// Everything of `l` and `c` a survey can depend on (survey_memo.h says why not the data).
-std::vector<int64_t> Key(const ConvLayer& l, const TilingContext& c) {
-  return {l.depthwise,
-          l.groups,
-          l.activation_weights,
-          l.weights_nk,
-          l.batches,
-          l.in_h,
-          l.in_w,
-          l.in_c,
-          l.out_c,
-          l.kernel_h,
-          l.kernel_w,
-          l.stride_h,
-          l.stride_w,
-          l.dilation_h,
-          l.dilation_w,
-          l.pad_top,
-          l.pad_left,
-          l.pad_bottom,
-          l.pad_right,
-          int64_t(l.weights.size()),
-          l.fp16,
-          int64_t(l.weights_fp16.size()),
-          int64_t(l.bias.size()),
-          int64_t(l.multiplier.size()),
-          int64_t(l.shift.size()),
-          int64_t(l.table.size()),
-          int64_t(c.sram_budget),
-          c.input_on_chip,
-          c.output_on_chip,
-          c.input_pixel_stride};
+// The config's bytes, then everything of `l` and `c` a search can depend on (survey_memo.h says
+// why not the data).
+std::string Key(const std::string& config_bytes, const ConvLayer& l, const TilingContext& c) {
+  const std::vector<int64_t> shape = {l.depthwise,
+                                      l.groups,
+                                      l.activation_weights,
+                                      l.weights_nk,
+                                      l.weight_zero_point != 0,
+                                      l.weights_int4,
+                                      l.batches,
+                                      l.in_h,
+                                      l.in_w,
+                                      l.in_c,
+                                      l.out_c,
+                                      l.kernel_h,
+                                      l.kernel_w,
+                                      l.stride_h,
+                                      l.stride_w,
+                                      l.dilation_h,
+                                      l.dilation_w,
+                                      l.pad_top,
+                                      l.pad_left,
+                                      l.pad_bottom,
+                                      l.pad_right,
+                                      int64_t(l.weights.size()),
+                                      l.fp16,
+                                      int64_t(l.weights_fp16.size()),
+                                      int64_t(l.bias.size()),
+                                      int64_t(l.multiplier.size()),
+                                      int64_t(l.shift.size()),
+                                      int64_t(l.table.size()),
+                                      int64_t(c.sram_budget),
+                                      c.input_on_chip,
+                                      c.output_on_chip,
+                                      c.input_pixel_stride,
+                                      c.output_read_by_depthwise};
+  std::string key = config_bytes;
+  key.append(reinterpret_cast<const char*>(shape.data()), shape.size() * sizeof(int64_t));
+  return key;
+}
+
+// The searches remembered, of one kind, for every config and thread.
+template <class Result>
+class Memory {
+ public:
+  std::optional<Result> Find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = seen_.find(key);
+    if (it == seen_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  void Remember(std::string key, const Result& result) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (seen_.size() >= TilingSurveyMemo::kMaxRemembered) seen_.clear();
+    seen_.emplace(std::move(key), result);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, Result> seen_;
+};
+
+template <class Result, class Search>
+StatusOr<Result> Remembered(Memory<Result>& memory, std::string key, Search search) {
+  if (std::optional<Result> seen = memory.Find(key)) return *std::move(seen);
+  NPU_ASSIGN_OR_RETURN(Result result, search());
+  memory.Remember(std::move(key), result);
+  return result;
 }
 
 }  // namespace
 
+TilingSurveyMemo::TilingSurveyMemo(const spec::NpuConfig& config)
+    : config_(config), config_bytes_(config.SerializeAsString()) {}
+
 StatusOr<TilingOutlook> TilingSurveyMemo::Survey(const ConvLayer& layer,
                                                  const TilingContext& context) {
-  std::vector<int64_t> key = Key(layer, context);
-  if (const auto it = seen_.find(key); it != seen_.end()) return it->second;
-  NPU_ASSIGN_OR_RETURN(const TilingOutlook outlook, SurveyTilings(config_, layer, context));
-  seen_.emplace(std::move(key), outlook);
-  return outlook;
+  static Memory<TilingOutlook> surveys;
+  return Remembered(surveys, Key(config_bytes_, layer, context),
+                    [&] { return SurveyTilings(config_, layer, context); });
+}
+
+StatusOr<TilingChoice> TilingSurveyMemo::Choose(const ConvLayer& layer,
+                                                const TilingContext& context) {
+  if (context.held != nullptr) return ChooseTiling(config_, layer, context);
+  static Memory<TilingChoice> choices;
+  return Remembered(choices, Key(config_bytes_, layer, context),
+                    [&] { return ChooseTiling(config_, layer, context); });
 }
 
 }  // namespace npu::compiler

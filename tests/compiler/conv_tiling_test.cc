@@ -3,6 +3,7 @@
 
 #include "compiler/schedule/step_plan.h"
 #include "compiler/tiling/sram_plan.h"
+#include "compiler/tiling/survey_memo.h"
 #include "compiler/tiling/tile_grid.h"
 #include "compiler/tiling/tiling_estimate.h"
 #include "compiler/tiling/tiling_search.h"
@@ -147,6 +148,43 @@ TEST(TilingSearch, TinySramForcesTilingOfEveryOperand) {
   EXPECT_LT(choice->tiling.tile_ic, 40u);
   EXPECT_LT(choice->tiling.tile_oc, 33u);
   EXPECT_LT(choice->tiling.tile_oh * choice->tiling.tile_ow, 35u);
+}
+
+TEST(TilingSurveyMemo, RemembersPerConfigShapeKindAndContext) {
+  const spec::NpuConfig c = Config({}), small = Config({"mac.rows=16", "mac.cols=16"});
+  const ConvLayer layer = Layer(14, 14, 64, 64, 3);
+  ConvLayer int4 = layer;  // the same shape, its weights run at the array's int4 rate
+  int4.weights_int4 = true;
+  const TilingContext context{.sram_budget = 100 << 10, .output_on_chip = true};
+  const auto expect_searched = [&](const spec::NpuConfig& config,
+                                   const ConvLayer& l) -> TilingOutlook {
+    TilingSurveyMemo memo(config);
+    for (int call = 0; call < 2; ++call) {  // the second from memory
+      const StatusOr<TilingOutlook> survey = memo.Survey(l, context);
+      const StatusOr<TilingOutlook> direct = SurveyTilings(config, l, context);
+      EXPECT_TRUE(survey.ok() && direct.ok());
+      if (!survey.ok() || !direct.ok()) return {};
+      EXPECT_EQ(survey->cycles, direct->cycles);
+      EXPECT_EQ(survey->sram_bytes, direct->sram_bytes);
+      const StatusOr<TilingChoice> choice = memo.Choose(l, context);
+      const StatusOr<TilingChoice> chosen = ChooseTiling(config, l, context);
+      EXPECT_TRUE(choice.ok() && chosen.ok());
+      if (!choice.ok() || !chosen.ok()) return {};
+      EXPECT_EQ(choice->tiling, chosen->tiling);
+      EXPECT_EQ(choice->plan.sram_bytes, chosen->plan.sram_bytes);
+    }
+    return *TilingSurveyMemo(config).Survey(l, context);
+  };
+  const TilingOutlook int8_default = expect_searched(c, layer);
+  EXPECT_LT(expect_searched(c, int4).cycles, int8_default.cycles);
+  EXPECT_GT(expect_searched(small, layer).cycles, int8_default.cycles);
+  // An error is the layer's own (its name), never remembered for another.
+  ConvLayer named = layer;
+  named.name = "another";
+  const StatusOr<TilingChoice> refused =
+      TilingSurveyMemo(c).Choose(named, {.sram_budget = 1, .output_on_chip = true});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("another"), std::string::npos);
 }
 
 TEST(TilingSearch, ImpossibleConfigNamesLayerAndBytes) {
