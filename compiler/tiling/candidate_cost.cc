@@ -1,12 +1,11 @@
 // CandidateCost and its memory.
 #include "compiler/tiling/candidate_cost.h"
 
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "compiler/schedule/dependencies.h"
+#include "compiler/tiling/remembered.h"
 
 namespace npu::compiler {
 namespace {
@@ -22,36 +21,6 @@ std::string Key(const spec::NpuConfig& config, const std::vector<spec::Instructi
   return key;
 }
 
-class Memo {
- public:
-  std::optional<CostEstimate> Find(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = seen_.find(key);
-    if (it == seen_.end()) return std::nullopt;
-    return it->second;
-  }
-
-  void Remember(std::string key, const CostEstimate& cost) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (key_bytes_ + key.size() > kCandidateCostMemoBytes) {
-      seen_.clear();
-      key_bytes_ = 0;
-    }
-    key_bytes_ += key.size();
-    seen_.emplace(std::move(key), cost);
-  }
-
- private:
-  std::mutex mutex_;
-  std::unordered_map<std::string, CostEstimate> seen_;
-  size_t key_bytes_ = 0;
-};
-
-Memo& TheMemo() {
-  static Memo memo;
-  return memo;
-}
-
 CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns) {
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(config, insns, nullptr, {.exact = false});
@@ -63,10 +32,11 @@ CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction
 
 CostEstimate CandidateCost(const spec::NpuConfig& config,
                            const std::vector<spec::Instruction>& insns) {
+  static Remembered<CostEstimate> costs;
   std::string key = Key(config, insns);
-  if (const std::optional<CostEstimate> seen = TheMemo().Find(key)) return *seen;
+  if (const std::optional<CostEstimate> seen = costs.Find(key)) return *seen;
   const CostEstimate cost = Replay(config, insns);
-  TheMemo().Remember(std::move(key), cost);
+  costs.Remember(std::move(key), cost);
   return cost;
 }
 

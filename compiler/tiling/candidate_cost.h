@@ -16,10 +16,8 @@ namespace npu::compiler {
 
 // A pure function of `config` and `insns`; the first call with them replays, later ones remember
 // (keyed by the config's and the stream's bytes, never by a hash of them: a collision would be a
-// silent wrong schedule). Past kCandidateCostMemoBytes of keys the memory starts over.
+// silent wrong schedule; remembered.h bounds the memory).
 CostEstimate CandidateCost(const spec::NpuConfig& config,
                            const std::vector<spec::Instruction>& insns);
-
-inline constexpr size_t kCandidateCostMemoBytes = size_t{256} << 20;
 
 }  // namespace npu::compiler

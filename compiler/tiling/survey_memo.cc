@@ -1,10 +1,10 @@
 // TilingSurveyMemo.
 #include "compiler/tiling/survey_memo.h"
 
-#include <map>
-#include <mutex>
 #include <optional>
 #include <vector>
+
+#include "compiler/tiling/remembered.h"
 
 namespace npu::compiler {
 namespace {
@@ -50,30 +50,9 @@ std::string Key(const std::string& config_bytes, const ConvLayer& l, const Tilin
   return key;
 }
 
-// The searches remembered, of one kind, for every config and thread.
-template <class Result>
-class Memory {
- public:
-  std::optional<Result> Find(const std::string& key) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = seen_.find(key);
-    if (it == seen_.end()) return std::nullopt;
-    return it->second;
-  }
-
-  void Remember(std::string key, const Result& result) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (seen_.size() >= TilingSurveyMemo::kMaxRemembered) seen_.clear();
-    seen_.emplace(std::move(key), result);
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<std::string, Result> seen_;
-};
-
-template <class Result, class Search>
-StatusOr<Result> Remembered(Memory<Result>& memory, std::string key, Search search) {
+// The result remembered under `key`, else `search`'s (remembered if it succeeds).
+template <class Result, class SearchFn>
+StatusOr<Result> FindOrSearch(Remembered<Result>& memory, std::string key, SearchFn search) {
   if (std::optional<Result> seen = memory.Find(key)) return *std::move(seen);
   NPU_ASSIGN_OR_RETURN(Result result, search());
   memory.Remember(std::move(key), result);
@@ -87,17 +66,17 @@ TilingSurveyMemo::TilingSurveyMemo(const spec::NpuConfig& config)
 
 StatusOr<TilingOutlook> TilingSurveyMemo::Survey(const ConvLayer& layer,
                                                  const TilingContext& context) {
-  static Memory<TilingOutlook> surveys;
-  return Remembered(surveys, Key(config_bytes_, layer, context),
-                    [&] { return SurveyTilings(config_, layer, context); });
+  static Remembered<TilingOutlook> surveys;
+  return FindOrSearch(surveys, Key(config_bytes_, layer, context),
+                      [&] { return SurveyTilings(config_, layer, context); });
 }
 
 StatusOr<TilingChoice> TilingSurveyMemo::Choose(const ConvLayer& layer,
                                                 const TilingContext& context) {
   if (context.held != nullptr) return ChooseTiling(config_, layer, context);
-  static Memory<TilingChoice> choices;
-  return Remembered(choices, Key(config_bytes_, layer, context),
-                    [&] { return ChooseTiling(config_, layer, context); });
+  static Remembered<TilingChoice> choices;
+  return FindOrSearch(choices, Key(config_bytes_, layer, context),
+                      [&] { return ChooseTiling(config_, layer, context); });
 }
 
 }  // namespace npu::compiler

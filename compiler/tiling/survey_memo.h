@@ -28,9 +28,6 @@ class TilingSurveyMemo {
   // searched every time).
   StatusOr<TilingChoice> Choose(const ConvLayer& layer, const TilingContext& context);
 
-  // Past this many remembered searches of either kind, the memory starts over.
-  static constexpr size_t kMaxRemembered = size_t{1} << 18;
-
  private:
   const spec::NpuConfig& config_;
   const std::string config_bytes_;
