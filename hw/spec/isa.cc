@@ -13,8 +13,8 @@
 namespace npu::spec {
 namespace {
 
-// A byte at a time (a field spans at most five bytes): encoding is on the compiler's hot path,
-// as its tiling searches key remembered replays by instruction words.
+// A byte at a time, not a bit (a field spans at most five bytes): every binary encodes each of
+// its instructions, and the loader decodes them.
 void PutBits(InsnWord& w, int offset, int width, uint64_t value) {
   for (int done = 0; done < width;) {
     const int bit = offset + done, shift = bit % 8, take = std::min(8 - shift, width - done);
@@ -206,11 +206,12 @@ void AppendKey(const Instruction& insn, std::string& key) {
   append(insn.opcode);
   append(insn.wait_mask);
   append(insn.signal_mask);
-  // The opcode tells the alternative, and so which fields follow.
-  std::visit([&](const auto& args) { ForEachField(args, [&](auto, const auto& member, int, bool) {
-               append(member);
-             }); },
-             insn.args);
+  append(insn.args.index());  // which fields follow
+  std::visit(
+      [&](const auto& args) {
+        ForEachField(args, [&](auto, const auto& member, int, bool) { append(member); });
+      },
+      insn.args);
 }
 
 StatusOr<Instruction> Decode(const uint8_t* word) {
