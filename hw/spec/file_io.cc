@@ -8,8 +8,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
+#include <vector>
 
 namespace npu::spec {
 
@@ -21,12 +21,18 @@ StatusOr<std::string> ReadWholeFile(const std::string& path, const std::string& 
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return NotFound(fmt::format("cannot open {} '{}': {}", what, path, std::strerror(errno)));
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+  // Into one string sized up front where the size is known (a model of hundreds of MB through a
+  // string stream was copied at each of its doublings, and once more out of it).
+  std::string bytes;
+  if (const uintmax_t size = std::filesystem::file_size(path, error); !error) bytes.reserve(size);
+  std::vector<char> chunk(size_t{1} << 20);
+  while (in.read(chunk.data(), std::streamsize(chunk.size())) || in.gcount() > 0) {
+    bytes.append(chunk.data(), size_t(in.gcount()));
+  }
   if (in.bad()) {
     return DataLoss(fmt::format("cannot read {} '{}': {}", what, path, std::strerror(errno)));
   }
-  return bytes.str();
+  return bytes;
 }
 
 Status WriteFileAtomically(const std::string& path, std::string_view contents,
