@@ -10,17 +10,6 @@
 namespace npu::compiler {
 namespace {
 
-// The config's bytes, then the stream's instructions (spec::AppendKey), then the config's length
-// (so no config and stream pair reads as another's).
-std::string Key(const spec::NpuConfig& config, const std::vector<spec::Instruction>& insns) {
-  std::string key = config.SerializeAsString();
-  const size_t config_bytes = key.size();
-  key.reserve(config_bytes + insns.size() * spec::kInsnBytes + sizeof(config_bytes));
-  for (const spec::Instruction& insn : insns) spec::AppendKey(insn, key);
-  key.append(reinterpret_cast<const char*>(&config_bytes), sizeof(config_bytes));
-  return key;
-}
-
 CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns) {
   AssignDependencies(insns);
   const StatusOr<CostEstimate> cost = PredictCost(config, insns, nullptr, {.exact = false});
@@ -33,7 +22,7 @@ CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction
 CostEstimate CandidateCost(const spec::NpuConfig& config,
                            const std::vector<spec::Instruction>& insns) {
   static Remembered<CostEstimate> costs;
-  std::string key = Key(config, insns);
+  std::string key = StreamKey(config, insns);
   if (const std::optional<CostEstimate> seen = costs.Find(key)) return *seen;
   const CostEstimate cost = Replay(config, insns);
   costs.Remember(std::move(key), cost);

@@ -1,7 +1,8 @@
 // Results of pure searches remembered for the process, shared by every thread (kAuto's variants
-// compile side by side): the tiling searches' (survey_memo.h) and the candidate replays'
-// (candidate_cost.h). Keys are bytes that say everything the result depends on; past
-// kRememberedKeyBytes of keys the memory starts over, so a long process stays bounded.
+// compile side by side): the tiling searches' (survey_memo.h), the candidate replays'
+// (candidate_cost.h) and the interleaving pass's (layer_interleave.cc). Keys are bytes that say
+// everything the result depends on, never hashes (a collision would be a silent wrong schedule);
+// past kRememberedKeyBytes of keys the memory starts over, so a long process stays bounded.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +10,10 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
+
+#include "hw/spec/isa.h"
+#include "hw/spec/npu_config.pb.h"
 
 namespace npu::compiler {
 
@@ -39,5 +44,17 @@ class Remembered {
   std::unordered_map<std::string, Result> seen_;
   size_t key_bytes_ = 0;
 };
+
+// The key of a replay of `insns` on `config`: the config's bytes, the instructions
+// (spec::AppendKey), then the config's length (so no config and stream pair reads as another's).
+inline std::string StreamKey(const spec::NpuConfig& config,
+                             const std::vector<spec::Instruction>& insns) {
+  std::string key = config.SerializeAsString();
+  const size_t config_bytes = key.size();
+  key.reserve(config_bytes + insns.size() * spec::kInsnBytes + sizeof(config_bytes));
+  for (const spec::Instruction& insn : insns) spec::AppendKey(insn, key);
+  key.append(reinterpret_cast<const char*>(&config_bytes), sizeof(config_bytes));
+  return key;
+}
 
 }  // namespace npu::compiler
