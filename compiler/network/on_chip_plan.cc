@@ -201,12 +201,12 @@ class Planner {
     }
   }
 
-  // The largest on-chip buffer alive somewhere in [first, last], or -1.
   // Whether buffer b is on chip and alive somewhere in [first, last].
   bool AliveIn(const std::vector<bool>& on_chip, size_t b, int first, int last) const {
     return on_chip[b] && life_[b].first <= last && first <= life_[b].last;
   }
 
+  // The largest on-chip buffer alive somewhere in [first, last], or -1.
   int LargestAlive(const std::vector<bool>& on_chip, int first, int last) const {
     int best = -1;
     for (size_t b = 0; b < on_chip.size(); ++b) {
