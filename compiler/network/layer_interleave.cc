@@ -4,26 +4,16 @@
 #include <algorithm>
 #include <optional>
 
-#include "compiler/cost/cost_model.h"
-#include "compiler/schedule/dependencies.h"
 #include "compiler/schedule/interleave.h"
-#include "compiler/tiling/remembered.h"
+#include "compiler/tiling/candidate_cost.h"
 
 namespace npu::compiler {
 namespace {
 
-// Cycles of a stretch of the stream replayed on its own, with its own tokens. Remembered
-// (remembered.h): kAuto's variants (compile_model.cc) interleave the same layers at the same
-// addresses before their first fused group.
-uint64_t ReplayCycles(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) {
-  static Remembered<uint64_t> replays;
-  std::string key = StreamKey(c, insns);
-  if (const std::optional<uint64_t> seen = replays.Find(key)) return *seen;
-  AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(c, insns);
-  NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
-  replays.Remember(std::move(key), cost->cycles);
-  return cost->cycles;
+// Cycles of a stretch of the stream replayed exactly on its own, with its own tokens
+// (remembered: candidate_cost.h).
+uint64_t ReplayCycles(const spec::NpuConfig& c, const std::vector<spec::Instruction>& insns) {
+  return CandidateCost(c, insns, /*exact=*/true).cycles;
 }
 
 template <typename T>

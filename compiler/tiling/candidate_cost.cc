@@ -10,9 +10,10 @@
 namespace npu::compiler {
 namespace {
 
-CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns) {
+CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction> insns,
+                    bool exact) {
   AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(config, insns, nullptr, {.exact = false});
+  const StatusOr<CostEstimate> cost = PredictCost(config, insns, nullptr, {.exact = exact});
   NPU_CHECK(cost.ok());  // the dependency pass only emits backward, balanced tokens
   return *cost;
 }
@@ -20,11 +21,12 @@ CostEstimate Replay(const spec::NpuConfig& config, std::vector<spec::Instruction
 }  // namespace
 
 CostEstimate CandidateCost(const spec::NpuConfig& config,
-                           const std::vector<spec::Instruction>& insns) {
+                           const std::vector<spec::Instruction>& insns, bool exact) {
   static Remembered<CostEstimate> costs;
   std::string key = StreamKey(config, insns);
+  key.push_back(exact ? 'e' : 'f');  // the replay's kind, after the fixed-length config length
   if (const std::optional<CostEstimate> seen = costs.Find(key)) return *seen;
-  const CostEstimate cost = Replay(config, insns);
+  const CostEstimate cost = Replay(config, insns, exact);
   costs.Remember(std::move(key), cost);
   return cost;
 }

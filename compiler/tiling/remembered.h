@@ -1,6 +1,6 @@
 // Results of pure searches remembered for the process, shared by every thread (kAuto's variants
-// compile side by side): the tiling searches' (survey_memo.h), the candidate replays'
-// (candidate_cost.h) and the interleaving pass's (layer_interleave.cc). Keys are bytes that say
+// compile side by side): the tiling searches' (survey_memo.h) and the candidate replays'
+// (candidate_cost.h: the tiling searches' and the interleaving pass's). Keys are bytes that say
 // everything the result depends on, never hashes (a collision would be a silent wrong schedule);
 // past kRememberedKeyBytes of keys the memory starts over, so a long process stays bounded.
 #pragma once

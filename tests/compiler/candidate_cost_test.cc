@@ -17,9 +17,10 @@ std::vector<spec::Instruction> Stream(uint32_t load_bytes) {
           Store(20000, 1)};
 }
 
-CostEstimate DirectReplay(const spec::NpuConfig& c, std::vector<spec::Instruction> insns) {
+CostEstimate DirectReplay(const spec::NpuConfig& c, std::vector<spec::Instruction> insns,
+                          bool exact = false) {
   AssignDependencies(insns);
-  const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = false});
+  const StatusOr<CostEstimate> cost = PredictCost(c, insns, nullptr, {.exact = exact});
   EXPECT_TRUE(cost.ok());
   return *cost;
 }
@@ -38,6 +39,9 @@ TEST(CandidateCost, IsTheFastReplayWithTokensAssignedFirstAndLaterCallsToo) {
   ExpectSame(CandidateCost(c, Stream(4096)), direct);
   ExpectSame(CandidateCost(c, Stream(4096)), direct);  // remembered
   EXPECT_GT(direct.cycles, 0u);
+  // The exact replay is remembered apart from the fast one.
+  const CostEstimate exact = DirectReplay(c, Stream(4096), /*exact=*/true);
+  for (int call = 0; call < 2; ++call) ExpectSame(CandidateCost(c, Stream(4096), true), exact);
 }
 
 TEST(CandidateCost, AnotherConfigOrAnotherFieldIsAnotherReplay) {
