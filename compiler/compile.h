@@ -52,6 +52,10 @@ struct CompileOptions {
   // Networks, with row strips kOn: chains keep their halo rows instead of computing them twice,
   // and run on through residual blocks (compiler/network/row_strips.h, StripOptions).
   bool keep_halos = false;
+  // Networks, with row strips kOn: every pair splits, those reading or writing a concatenation
+  // that fits the SRAM in strips that fit beside it (StripOptions::beside_concats; kAuto's
+  // variant for DenseNet's dense blocks, which then keep their concatenation on chip).
+  bool strips_beside_concats = false;
   // Networks: pack a grouped convolution's groups side by side on the array's columns
   // (compiler/network/group_packing.h).
   bool pack_groups = true;

@@ -241,6 +241,10 @@ std::vector<uint64_t> SmallerSplitSrams(const spec::NpuConfig& config) {
   return sizes;
 }
 
+// kAuto's variant with strips beside the concatenations.
+constexpr StripOptions kBesideConcats = {
+    .every_pair = true, .keep_halos = true, .beside_concats = true};
+
 bool Preferred(const CostEstimate& a, const CostEstimate& b) {
   const auto trades = [](const CostEstimate& x, const CostEstimate& y) {  // x over faster y
     const double saved = 1 - double(x.dram_bytes()) / double(std::max<uint64_t>(1, y.dram_bytes()));
@@ -258,7 +262,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     ir::Graph graph;
     std::vector<RowStripGroup> strips;
     std::vector<ChannelGroupSplit> channels;
-    bool kept_halos = false;  // StripOptions::keep_halos
+    bool kept_halos = false;      // StripOptions::keep_halos
+    bool beside_concats = false;  // StripOptions::beside_concats
     bool empty() const { return strips.empty() && channels.empty(); }
   };
   // 1. Validate, lower.
@@ -276,6 +281,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
       m->row_strip_groups = fused.strips;
       m->channel_groups = fused.channels;
       m->kept_halos = fused.kept_halos && !fused.strips.empty();
+      m->strips_beside_concats = fused.beside_concats && !fused.strips.empty();
     }
     return m;
   };
@@ -288,7 +294,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // 4,293,394 cycles and 29.6 MB of DRAM traffic at half, 4,278,236 and 30.8 MB at two thirds;
   // resnext50_32x4d 4,529,073 at half, unchanged at two thirds; full-size exports, default
   // config); the default split of only the pairs whose intermediate and output overflow
-  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny); and with an SRAM
+  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny); every pair beside
+  // the concatenations that fit the SRAM, keeping halos (kBesideConcats); and with an SRAM
   // larger than kStripLimitsSramBytes, the default split with and without kept halos as for
   // each smaller SRAM down to it, halving.
   using RowStrips = CompileOptions::RowStrips;
@@ -303,6 +310,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     Fused fused;
     fused.graph = splittable.Clone();
     fused.kept_halos = strip.keep_halos;
+    fused.beside_concats = strip.beside_concats;
     if (pooled_channels_first) {
       NPU_ASSIGN_OR_RETURN(fused.channels,
                            SplitChannelGroups(sized, fused.graph, /*pooled_only=*/true));
@@ -315,7 +323,12 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     return fused;
   };
   if (options.row_strips == RowStrips::kOn) {
-    NPU_ASSIGN_OR_RETURN(Fused split, split_graph({.keep_halos = options.keep_halos}));
+    StripOptions told = {.keep_halos = options.keep_halos};
+    if (options.strips_beside_concats) {
+      told = kBesideConcats;
+      told.keep_halos = options.keep_halos;
+    }
+    NPU_ASSIGN_OR_RETURN(Fused split, split_graph(told));
     return compile(split);
   }
   NPU_ASSIGN_OR_RETURN(Fused split, split_graph({}));
@@ -344,6 +357,13 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   }
   NPU_ASSIGN_OR_RETURN(Fused overflowing, split_graph({.overflowing_only = true}));
   add(std::move(overflowing));
+  // Every pair beside the concatenations that fit the SRAM, keeping halos (densenet121's dense
+  // block 1, whose 56x56x256 concatenation then stays on chip: StripOptions::beside_concats).
+  const std::vector<RowStripPair> beside = RowStripPairs(config, splittable, kBesideConcats);
+  if (std::any_of(beside.begin(), beside.end(), [](const RowStripPair& p) { return p.concat; })) {
+    NPU_ASSIGN_OR_RETURN(Fused fused, split_graph(kBesideConcats));
+    add(std::move(fused), "beside concatenations");
+  }
   for (const uint64_t bytes : SmallerSplitSrams(config)) {
     spec::NpuConfig smaller = config;
     smaller.mutable_sram()->set_size_bytes(bytes);

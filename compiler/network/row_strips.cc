@@ -165,6 +165,35 @@ std::set<const Node*> ResidualPaths(const ir::Graph& g, int64_t limit) {
   return path;
 }
 
+// Whether `n` concatenates images along their channels.
+bool IsChannelConcat(const Node& n) {
+  return n.kind() == OpKind::kConcat && IsImage(n.output(0)) && n.attrs().GetInt("axis", 0) == 3;
+}
+
+// The bytes of the largest concatenation of channels that `t` is, is read by, or shares its
+// first input with: the buffer concat_placement.h lays `t` in (DenseNet's layers each read the
+// concatenation of the block so far, a prefix of the block's last one, and write a slice of it).
+int64_t ConcatBytesBeside(const Tensor& t) {
+  const Node* p = t.producer();
+  const bool concat = p != nullptr && IsChannelConcat(*p);
+  int64_t bytes = concat ? ImageBytes(&t) : 0;
+  for (const Tensor* part : {&t, concat ? p->input(0) : &t}) {
+    for (const Node* user : part->users()) {
+      if (IsChannelConcat(*user)) bytes = std::max(bytes, ImageBytes(user->output(0)));
+    }
+  }
+  return bytes;
+}
+
+// The concatenation a pair's strips run beside (StripOptions::beside_concats): the largest its
+// producer reads or its consumer writes a part of, if smaller than the SRAM; else 0.
+int64_t ConcatBesidePair(const spec::NpuConfig& config, const Node& producer,
+                         const Node& consumer) {
+  const int64_t bytes =
+      std::max(ConcatBytesBeside(*producer.input(0)), ConcatBytesBeside(*consumer.output(0)));
+  return bytes < int64_t{config.sram().size_bytes()} ? bytes : 0;
+}
+
 // The bytes of a node's constants (a convolution's weights and biases).
 int64_t ConstantBytes(const Node& n) {
   int64_t bytes = 0;
@@ -357,6 +386,33 @@ bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) 
   return true;
 }
 
+// The most output rows per strip of the chain's last node such that, in every strip, the rows
+// of the intermediates the chain's nodes read, twice over (a strip's being read while the next
+// strip's are written), take at most `budget` bytes; at least one.
+int64_t RowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
+  const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
+  const auto most_bytes = [&](int64_t rows) {
+    int64_t most = 0;
+    std::vector<int64_t> kept(c.nodes.size(), 0);
+    for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+      const auto r =
+          StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
+      int64_t bytes = 0;
+      for (size_t i = 1; i < c.nodes.size(); ++i) {
+        const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
+        const Rows read = ReadRows(g, c, i, r[i]);
+        bytes += 2 * (read.second - read.first) * s[2] * s[3];
+      }
+      most = std::max(most, bytes);
+      for (size_t i = 0; i < c.nodes.size(); ++i) kept[i] = r[i].second;
+    }
+    return most;
+  };
+  int64_t rows = out_h;
+  while (rows > 1 && most_bytes(rows) > budget) --rows;
+  return rows;
+}
+
 // The strip of a join's branch convolution computing the join's rows [r0, r1) of its output.
 Tensor* BranchStrip(ir::Graph& g, const Node& branch, int64_t r0, int64_t r1,
                     const std::string& tag) {
@@ -534,8 +590,10 @@ std::vector<Chain> CutAtOutsideReaders(const Chain& c) {
 // other's producer) split as one, or with options.chains false each run's first, third, ... pair
 // alone; cut where a node outside reads a node's output (CutAtOutsideReaders), and at a join
 // whose next block would take the chain's constants over kMaxChainConstants.
+// `limit_of`: per consumer, its pair's RowStripPair::limit.
 std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers,
-                          const StripOptions& options, int64_t limit) {
+                          const StripOptions& options, int64_t limit,
+                          const std::map<const Node*, int64_t>& limit_of) {
   // Each chosen pair by its producer: the table between them (or null) and its consumer.
   std::map<const Node*, std::pair<Node*, Node*>> pair_from;
   std::vector<Node*> producers;  // in the consumers' (graph) order
@@ -580,8 +638,8 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
     for (Chain& run : CutAtOutsideReaders(chain)) {
       // Pairs on a residual path whose intermediate fits split only to keep the residual off
       // DRAM: at the front, where the residual is whole anyway, they stay whole.
-      while (run.nodes.size() > 1 &&
-             ImageBytes(run.nodes[1]->input(StripOperand(g, *run.nodes[1]))) <= limit) {
+      while (run.nodes.size() > 1 && ImageBytes(run.nodes[1]->input(StripOperand(
+                                         g, *run.nodes[1]))) <= limit_of.at(run.nodes[1])) {
         run.nodes.erase(run.nodes.begin());
         run.tables.erase(run.tables.begin());
       }
@@ -636,22 +694,29 @@ bool RowStripGroup::Splits(const std::string& consumer) const {
   return std::find(nodes.begin() + 1, nodes.end(), consumer) != nodes.end();
 }
 
-std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& g) {
-  const int64_t limit = QuarterOfSram(config);
+std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& g,
+                                        const StripOptions& options) {
+  const int64_t limit = QuarterOfSram(config), sram = int64_t{config.sram().size_bytes()};
   const std::set<const Node*> residual_path = ResidualPaths(g, limit);
   std::vector<RowStripPair> pairs;
   for (const Node* consumer : g.nodes()) {
-    if (!Eligible(g, *consumer, limit, residual_path)) continue;
+    const Node* producer = IsStripConsumer(*consumer) && StripOperand(g, *consumer) >= 0
+                               ? StripProducer(g, *consumer)
+                               : nullptr;
+    const int64_t concat = producer != nullptr && options.beside_concats
+                               ? ConcatBesidePair(config, *producer, *consumer)
+                               : 0;
+    const int64_t pair_limit = concat > 0 ? std::min(limit, (sram - concat) / 4) : limit;
+    if (!Eligible(g, *consumer, pair_limit, residual_path)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
-    const Node& producer = *StripProducer(g, *consumer);
-    const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, limit));
+    const int64_t rows = StripRows(g, *consumer, StripLimit(*consumer, pair_limit));
     const bool on_path = residual_path.contains(consumer);
     pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
-                     (IsPointwise(producer) || IsChannelScaling(producer) || on_path) &&
+                     (IsPointwise(*producer) || IsChannelScaling(*producer) || on_path) &&
                          RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute &&
-                         !ConstantsReloadedByEveryStrip(producer, *consumer, limit),
-                     producer.name(), on_path});
+                         !ConstantsReloadedByEveryStrip(*producer, *consumer, limit),
+                     producer->name(), on_path, pair_limit, concat});
   }
   return pairs;
 }
@@ -665,7 +730,8 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
   // The pairs to split and their rows (in their consumers' output rows), in graph order.
   std::vector<Node*> consumers;
   std::map<const Node*, std::pair<int64_t, bool>> rows_of;  // rows, and whether told
-  for (const RowStripPair& pair : RowStripPairs(config, g)) {
+  std::map<const Node*, int64_t> limit_of, concat_of;       // RowStripPair::limit, ::concat
+  for (const RowStripPair& pair : RowStripPairs(config, g, options)) {
     const auto told = strip_rows.find(pair.consumer);
     const int64_t rows = told != strip_rows.end()                ? told->second
                          : pair.by_default || options.every_pair ? pair.default_rows
@@ -679,16 +745,26 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     }
     consumers.push_back(consumer);
     rows_of[consumer] = {rows, told != strip_rows.end()};
+    limit_of[consumer] = pair.limit;
+    concat_of[consumer] = pair.concat;
   }
   std::vector<RowStripGroup> split;
-  for (const Chain& chain : Chains(g, consumers, options, limit)) {
+  for (const Chain& chain : Chains(g, consumers, options, limit, limit_of)) {
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
-    // limit unless a tuning told them.
+    // limit unless a tuning told them. Beside a concatenation, as many as fit what it and the
+    // chain's constants leave of the SRAM.
     auto [rows, told] = rows_of.at(chain.nodes.back());
-    if (!told && Skewed(chain)) {
+    int64_t concat = 0, constants = 0;
+    for (size_t i = 0; i < chain.nodes.size(); ++i) {
+      if (i > 0) concat = std::max(concat, concat_of.at(chain.nodes[i]));
+      constants += ConstantBytes(*chain.nodes[i]);
+    }
+    if (!told && concat > 0) {
+      rows = RowsWithin(g, chain, int64_t{config.sram().size_bytes()} - concat - constants);
+    } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
+    while (!told && concat == 0 && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
     if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip
     split.push_back(Split(g, chain, rows));
   }

@@ -42,7 +42,8 @@
 
 namespace npu::compiler {
 
-// A pair that can be split: its intermediate exceeds a quarter of the SRAM.
+// A pair that can be split: its intermediate exceeds a quarter of the SRAM (or of what a
+// concatenation leaves: StripOptions::beside_concats).
 struct RowStripPair {
   std::string consumer;  // the consumer's node name (a convolution or a residual join)
   int64_t out_rows;      // the consumer's output rows
@@ -61,8 +62,14 @@ struct RowStripPair {
   // its chain even when its intermediate fits, since only a chain of all the path's pairs keeps
   // the residual off DRAM; one strip alone is not split.
   bool residual_path = false;
+  // What a strip's intermediate may take: a quarter of the SRAM, or with
+  // StripOptions::beside_concats a quarter of what `concat` leaves.
+  int64_t limit = 0;
+  // With StripOptions::beside_concats, the bytes of the concatenation of channels the producer
+  // reads or the consumer writes a part of, if it fits the SRAM (its strips run beside it);
+  // else 0.
+  int64_t concat = 0;
 };
-std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized);
 
 // A chain of pairs split into strips: a fused layer group, which reports show as one.
 struct RowStripGroup {
@@ -113,7 +120,20 @@ struct StripOptions {
   // only take SRAM from the tensors around it (densenet121's dense blocks, which only a few
   // pairs overflow: row_strips.cc, Overflows).
   bool overflowing_only = false;
+  // Pairs reading or writing a concatenation of channels that fits the SRAM (DenseNet's dense
+  // blocks, whose layers each read the block's concatenation so far and write a slice of it)
+  // take a quarter of what it leaves for their strips' intermediates, not of the SRAM, and
+  // split from intermediates larger than that; a chain of them takes as many rows per strip as
+  // fit, twice over, in what the concatenation and the chain's constants leave (row_strips.cc,
+  // RowsWithin). The concatenation then stays on chip beside the strips: densenet121's block-1
+  // concatenation (56x56x256, 802 KB) in 1 MiB, which strips of a quarter of the SRAM sent to
+  // DRAM and back (3.5 MB of traffic).
+  bool beside_concats = false;
 };
+
+// The pairs of `quantized` that can be split, with their default rows under `options`.
+std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir::Graph& quantized,
+                                        const StripOptions& options = {});
 
 // Splits every pair of RowStripPairs into strips of `strip_rows[consumer]` output rows where given
 // (0, or at least the output's rows: kept whole; a tuning's band heights), else, if by_default

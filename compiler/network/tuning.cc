@@ -294,9 +294,11 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   const std::vector<RowStripPair> pairs =
       options.row_strips == CompileOptions::RowStrips::kOff
           ? std::vector<RowStripPair>{}
-          : RowStripPairs(config, ImageGemmsAsConvolutions(quantized));
+          : RowStripPairs(config, ImageGemmsAsConvolutions(quantized),
+                          {.beside_concats = baseline.strips_beside_concats});
   if (!pairs.empty()) {
     search.trial.row_strips = CompileOptions::RowStrips::kOn;
+    search.trial.strips_beside_concats = baseline.strips_beside_concats;
     for (const RowStripPair& pair : pairs) {
       if (options.strip_rows.contains(pair.consumer)) continue;
       const auto split = std::find_if(
@@ -317,6 +319,7 @@ StatusOr<Tuning> TuneModel(const spec::NpuConfig& config, const ir::Graph& quant
   }
   tuning.strip_rows = search.trial.strip_rows;
   tuning.keep_halos = search.trial.keep_halos;
+  tuning.beside_concats = search.trial.strips_beside_concats;
   SearchTilings(search, baseline);
   for (const auto& [name, tiling] : search.trial.tilings) {
     if (!options.tilings.contains(name) || !(options.tilings.at(name) == tiling)) {
@@ -356,6 +359,7 @@ std::string SerializeTuning(const Tuning& t) {
                   {"budget_spent", t.budget_spent},
                   {"strip_rows", t.strip_rows},
                   {"keep_halos", t.keep_halos},
+                  {"beside_concats", t.beside_concats},
                   {"tilings", tilings}};
   return j.dump(2) + "\n";
 }
@@ -404,6 +408,7 @@ TuningLookup LoadTuning(const std::string& path, const TuningKey& key) {
       if (t.strip_rows[name] < 0) throw std::invalid_argument("a negative band height");
     }
     t.keep_halos = j.at("keep_halos").get<bool>();
+    t.beside_concats = j.at("beside_concats").get<bool>();
     for (const auto& [name, tiling] : j.at("tilings").items()) {
       t.tilings[name] = TilingFromJson(tiling);
     }
@@ -423,6 +428,7 @@ CompileOptions WithTuning(CompileOptions options, const Tuning& tuning) {
     options.row_strips = CompileOptions::RowStrips::kOn;
     options.strip_rows = tuning.strip_rows;
     options.keep_halos = tuning.keep_halos;
+    options.strips_beside_concats = tuning.beside_concats;
   }
   return options;
 }

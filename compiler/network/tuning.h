@@ -56,6 +56,9 @@ struct Tuning {
   // With strip_rows: the strips keep their halo rows (CompileOptions::keep_halos), as the band
   // search kept them (only tried if the heuristics' compile kept them).
   bool keep_halos = false;
+  // With strip_rows: the strips run beside the concatenations
+  // (CompileOptions::strips_beside_concats), as the heuristics' compile did.
+  bool beside_concats = false;
   uint64_t baseline_cycles = 0;  // predicted, with the heuristics' tilings
   uint64_t tuned_cycles = 0;     // predicted, with `tilings`
   uint64_t baseline_dram_bytes = 0, tuned_dram_bytes = 0;  // predicted DRAM traffic, likewise

@@ -5,6 +5,8 @@
 // and the int8 result close to the float one. Attention: attention_test.cc.
 #include <gtest/gtest.h>
 
+#include "compiler/network/row_strips.h"
+#include "compiler/network/tuning.h"
 #include "tests/network/float_graph.h"
 #include "tests/network/network_test_util.h"
 
@@ -259,6 +261,57 @@ TEST(TensorOps, ADenseBlockInRowStripsWritesItsConcatenationInPlace) {
     EXPECT_EQ(l.op.find("copy"), std::string::npos) << l.name;
     EXPECT_FALSE(l.on_cpu) << l.name;
   }
+}
+
+TEST(TensorOps, ADenseBlocksStripsRunBesideItsConcatenationWhichStaysOnChip) {
+  // 32 x 24: the block's 18,432-byte concatenation fits 32 KiB, but not beside the
+  // normalisations' outputs (up to 15,360 bytes) and the 1x1 convolutions' (12,288). Beside the
+  // concatenation every pair's strips take a quarter of what it leaves, and each chain
+  // (normalisation -> 1x1 -> 3x3) takes as many rows as fit twice over beside it and the
+  // chain's constants: the concatenation stays on chip and only the input, the constants and the
+  // output move, where strips sized by a quarter of the SRAM sent it to DRAM. Bit-exact, and a
+  // tuning of it compiles as searched.
+  ir::Graph f = DenseBlock(32, 24, 16);
+  StatusOr<ir::Graph> q = PipelineAndQuantize(f);
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  const spec::NpuConfig config = Config({"sram.size_bytes=32768"});
+  const StripOptions beside = {.every_pair = true, .keep_halos = true, .beside_concats = true};
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, *q, beside);
+  // Each layer's normalisation -> 1x1 and 1x1 -> 3x3, and the block's normalisation -> 1x1.
+  ASSERT_EQ(pairs.size(), 7u);
+  for (const RowStripPair& pair : pairs) {
+    EXPECT_EQ(pair.concat, 32 * 24 * 24) << pair.consumer;
+    EXPECT_EQ(pair.limit, (32768 - 32 * 24 * 24) / 4) << pair.consumer;
+  }
+  for (const RowStripPair& pair : RowStripPairs(config, *q)) EXPECT_EQ(pair.concat, 0);
+  ir::Graph split = q->Clone();
+  StatusOr<std::vector<RowStripGroup>> groups = SplitRowStrips(config, split, {}, beside);
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  ASSERT_EQ(groups->size(), 4u);
+  for (const RowStripGroup& g : *groups) {
+    EXPECT_EQ(g.nodes.size(), &g == &groups->back() ? 2u : 3u) << g.name();
+    EXPECT_GT(g.strips.size(), 2u) << g.name();
+  }
+  ExpectSameBytes(*q, split, {1u, 2u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  on.keep_halos = true;
+  const CompiledModel quarter = ExpectBitExact(*q, config, 1, on);
+  on.strips_beside_concats = true;
+  const CompiledModel m = ExpectBitExact(*q, config, 2, on);
+  EXPECT_TRUE(m.strips_beside_concats);
+  EXPECT_EQ(m.row_strip_groups.size(), 4u);
+  // Only the output is written (reads: the input, the constants once, the instructions).
+  EXPECT_EQ(m.cost.dram_write_bytes, 32u * 24 * 5);
+  EXPECT_GT(quarter.cost.dram_bytes(), m.cost.dram_bytes() + 32 * 24 * 24);
+  StatusOr<Tuning> t = TuneModel(config, *q, on, 2, MakeTuningKey("test", *q, config));
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_TRUE(t->beside_concats);
+  StatusOr<CompiledModel> tuned = CompileModel(config, *q, WithTuning({}, *t));
+  ASSERT_TRUE(tuned.ok()) << tuned.status().message();
+  EXPECT_TRUE(tuned->strips_beside_concats);
+  EXPECT_EQ(tuned->cost.cycles, t->tuned_cycles);
+  EXPECT_EQ(tuned->cost.dram_bytes(), t->tuned_dram_bytes);
 }
 
 TEST(TensorOps, AConcatenationReadWholeStaysOnChip) {

@@ -163,6 +163,7 @@ class TuningFile : public ::testing::Test {
     tuning_.tilings["conv"] = ConvTiling{2, 56, 32, 64, LoopOrder::kChannelOuter, false, true};
     tuning_.strip_rows["dw"] = 4;
     tuning_.keep_halos = true;
+    tuning_.beside_concats = true;
     tuning_.baseline_cycles = 100, tuning_.tuned_cycles = 90, tuning_.candidates = 8;
     tuning_.baseline_dram_bytes = 2000, tuning_.tuned_dram_bytes = 1500;
     tuning_.layers_searched = tuning_.layers = 1;
@@ -181,6 +182,7 @@ TEST_F(TuningFile, RoundTrips) {
   EXPECT_EQ(found.tuning->tilings, tuning_.tilings);
   EXPECT_EQ(found.tuning->strip_rows, tuning_.strip_rows);
   EXPECT_TRUE(found.tuning->keep_halos);
+  EXPECT_TRUE(found.tuning->beside_concats);
   EXPECT_EQ(found.tuning->tuned_cycles, 90u);
   EXPECT_EQ(found.tuning->tuned_dram_bytes, 1500u);
   EXPECT_EQ(SerializeTuning(*found.tuning), SerializeTuning(tuning_));
