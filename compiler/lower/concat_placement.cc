@@ -90,8 +90,26 @@ class Placer {
       count += int(inputs.size());
       copies.emplace_back(i, std::move(inputs));
     }
-    // From the last concatenation back, so that inserting copies leaves earlier indices valid.
-    for (auto it = copies.rbegin(); it != copies.rend(); ++it) InsertCopies(it->first, it->second);
+    // Each before its concatenation, in input order, or right after the layer writing its input
+    // if a global pool reads that too (CopyPosition); inserted from the last position back, so
+    // that earlier positions stay valid, and at one position the last first.
+    struct Inserted {
+      int position, order;
+      NetLayer layer;
+    };
+    std::vector<Inserted> inserted;
+    for (const auto& [concat, inputs] : copies) {
+      for (size_t k : inputs) {
+        const int position = CopyPosition(concat, net_.layers[concat].inputs[k]);
+        inserted.push_back({position, int(inserted.size()), CopyOf(concat, k)});
+      }
+    }
+    std::sort(inserted.begin(), inserted.end(), [](const Inserted& a, const Inserted& b) {
+      return a.position != b.position ? a.position > b.position : a.order > b.order;
+    });
+    for (Inserted& c : inserted) {
+      net_.layers.insert(net_.layers.begin() + c.position, std::move(c.layer));
+    }
     return count;
   }
 
@@ -357,13 +375,26 @@ class Placer {
     return true;
   }
 
-  // Copies of inputs `inputs` of `concat` (their producers cannot write the slices), inserted
-  // together before it: one at a time, each insertion would move the concatenation.
-  void InsertCopies(int concat, const std::vector<size_t>& inputs) {
-    std::vector<NetLayer> copies;
-    for (size_t k : inputs) copies.push_back(CopyOf(concat, k));
-    net_.layers.insert(net_.layers.begin() + concat, std::make_move_iterator(copies.begin()),
-                       std::make_move_iterator(copies.end()));
+  // Where a copy of `concat`'s input `v` goes: before the concatenation, or, if a global pool
+  // reads v's buffer too (a squeeze-and-excitation's pool of a channel group, whose concatenation
+  // of groups goes to DRAM: channel_groups.h), right after the last layer before the
+  // concatenation writing that buffer, so that the group's output need not stay in SRAM until
+  // every group is done.
+  int CopyPosition(int concat, int v) const {
+    const int buffer = net_.value(v).buffer;
+    const auto reads = [&](const NetLayer& l) {
+      return std::any_of(l.inputs.begin(), l.inputs.end(),
+                         [&](int in) { return net_.value(in).buffer == buffer; });
+    };
+    bool pooled = false;
+    int writer = -1;
+    for (int i = 0; i < concat; ++i) {
+      const NetLayer& l = net_.layers[i];
+      const PoolLayer* pool = std::get_if<PoolLayer>(&l.work);
+      pooled |= pool != nullptr && pool->kind == PoolKind::kGlobalAverage && reads(l);
+      if (l.output >= 0 && net_.value(l.output).buffer == buffer) writer = i;
+    }
+    return pooled && writer >= 0 ? writer + 1 : concat;
   }
 
   // A copy layer of input `k` of `concat`, which now reads the copy instead.

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "compiler/network/row_strips.h"
 #include "tests/network/network_test_util.h"
 #include "tests/network/quant_graph_builder.h"
@@ -129,6 +132,55 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   ir::Graph dilated = DilatedBlock();
   EXPECT_TRUE(SplitChannelGroups(config, dilated, /*pooled_only=*/true)->empty());
   ExpectBitExact(whole, config, 2);
+}
+
+TEST(ChannelGroups, APooledPairTooLargeForTheSramPoolsEachGroupOnChip) {
+  // The squeeze-and-excitation's 13,440-byte depthwise output takes over three quarters of 16 KiB:
+  // each group pools its own 8 channels (6 pools, their outputs concatenated), and its output
+  // reaches the concatenation through a view, so placement copies it into its slice right after
+  // the group's depthwise, before the next group's, while it is on chip for the group's pool. The same bytes; compiled,
+  // bit-exact in random orders too, every pool reading its group's output from SRAM.
+  const spec::NpuConfig config = SmallConfig();
+  const ir::Graph whole = SqueezeExcitationBlock("se", 23);
+  ir::Graph grouped = whole.Clone();
+  StatusOr<std::vector<ChannelGroupSplit>> split =
+      SplitChannelGroups(config, grouped, /*pooled_only=*/true);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 6);
+  EXPECT_EQ(Count(grouped, ir::OpKind::kIdentity), 6);
+  EXPECT_EQ(Count(grouped, ir::OpKind::kConcat), 2);
+  const std::vector<std::string>& group0 = (*split)[0].parts[0];
+  EXPECT_NE(std::find(group0.begin(), group0.end(), "pool#ch0"), group0.end());
+  ExpectSameBytes(whole, grouped, {1u, 2u, 3u});
+  // (The split graph itself: kAuto may keep another variant.)
+  CompileOptions off;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  const CompiledModel m = ExpectBitExact(grouped, config, 2, off);
+  int pools = 0;
+  std::vector<size_t> copies, depthwise;  // layer indices
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const ModelLayer& l = m.layers[i];
+    EXPECT_FALSE(l.on_cpu) << l.name;
+    if (l.name.find("pool#ch") == 0) {
+      ++pools;
+      EXPECT_TRUE(l.on_chip.input[0]) << l.name;
+    }
+    if (l.op == "copy") {
+      copies.push_back(i);
+    } else if (l.name.find("depthwise#ch") == 0) {
+      depthwise.push_back(i);
+    }
+  }
+  ASSERT_EQ(copies.size(), 6u);
+  ASSERT_EQ(depthwise.size(), 6u);
+  for (size_t k = 0; k < 6; ++k) {  // each after its group's depthwise, before the next group's
+    EXPECT_GT(copies[k], depthwise[k]);
+    if (k + 1 < 6) {
+      EXPECT_LT(copies[k], depthwise[k + 1]);
+    }
+  }
+  EXPECT_EQ(pools, 6);
 }
 
 TEST(ChannelGroups, OtherPairsStayWhole) {
