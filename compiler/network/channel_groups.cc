@@ -181,7 +181,7 @@ std::vector<std::vector<std::string>> Split(ir::Graph& g, const Pair& p,
 // beside the block's input and weights, pools each group's channels (Split): lraspp's 33x33x960
 // squeeze-and-excitation blocks (1.05 MB each), whose pool read the whole output back from
 // DRAM and whose 1 MB of pool scratch sent the block's input to DRAM too: 2,890,045 -> 2,866,438
-// cycles, DRAM 34.2 -> 30.9 MB (3.45x -> 3.19x its least). At half the SRAM its 33x33x672
+// cycles, DRAM 34.2 -> 30.9 MB (3.45x -> 3.11x its least). At half the SRAM its 33x33x672
 // blocks (0.73 MB) pooled by groups too and lost: 3,001,307 cycles, 36.7 MB, their copies
 // competing with the concatenation for SRAM (full-size export, default config, --timing-only
 // --no-tuning).
