@@ -91,14 +91,16 @@ class Placer {
       copies.emplace_back(i, std::move(inputs));
     }
     // Each before its concatenation, in input order, or right after the layer writing its input
-    // if a global pool reads that too (CopyPosition); inserted from the last position back, so
-    // that earlier positions stay valid, and at one position the last first.
+    // if a global pool reads that too (CopyPosition); made from the last concatenation back (the
+    // copies' buffers numbered so), inserted from the last position back, so that earlier
+    // positions stay valid, and at one position the last made first.
     struct Inserted {
       int position, order;
       NetLayer layer;
     };
     std::vector<Inserted> inserted;
-    for (const auto& [concat, inputs] : copies) {
+    for (auto it = copies.rbegin(); it != copies.rend(); ++it) {
+      const auto& [concat, inputs] = *it;
       for (size_t k : inputs) {
         const int position = CopyPosition(concat, net_.layers[concat].inputs[k]);
         inserted.push_back({position, int(inserted.size()), CopyOf(concat, k)});

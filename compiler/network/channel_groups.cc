@@ -190,9 +190,10 @@ constexpr double kPoolGroupsShare = 0.75;
 }  // namespace
 
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
-                                                            ir::Graph& g, bool pooled_only) {
+                                                            ir::Graph& g, bool pooled_only,
+                                                            uint64_t sram_bytes) {
   const int64_t limit = QuarterOfSram(config), unit = int64_t{config.mac().cols()};
-  const double sram = double(config.sram().size_bytes());
+  const double sram = double(sram_bytes > 0 ? sram_bytes : config.sram().size_bytes());
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
     const std::optional<Pair> pair = PairEndingAt(g, *n, limit);

@@ -41,9 +41,13 @@ struct ChannelGroupSplit {
 // (before row strips), only the pairs whose depthwise output a global pool reads: a squeeze-and-
 // excitation needs it whole before anything reads it again, so strips gain nothing over groups,
 // which compute no halo twice (lraspp's undilated 33x33x672 pair: its strips' intermediates went
-// through DRAM beside the 731 KB output).
+// through DRAM beside the 731 KB output). A pooled pair whose output takes more than three
+// quarters of the SRAM (`sram_bytes`, the network's, where `config` sizes the groups for a
+// smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
+// kPoolGroupsShare).
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
                                                             ir::Graph& g,
-                                                            bool pooled_only = false);
+                                                            bool pooled_only = false,
+                                                            uint64_t sram_bytes = 0);
 
 }  // namespace npu::compiler

@@ -313,12 +313,13 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     fused.beside_concats = strip.beside_concats;
     if (pooled_channels_first) {
       NPU_ASSIGN_OR_RETURN(fused.channels,
-                           SplitChannelGroups(sized, fused.graph, /*pooled_only=*/true));
+                           SplitChannelGroups(sized, fused.graph, /*pooled_only=*/true,
+                                              config.sram().size_bytes()));
     }
     NPU_ASSIGN_OR_RETURN(fused.strips,
                          SplitRowStrips(sized, fused.graph, options.strip_rows, strip));
     NPU_ASSIGN_OR_RETURN(std::vector<ChannelGroupSplit> rest,
-                         SplitChannelGroups(sized, fused.graph));
+                         SplitChannelGroups(sized, fused.graph, false, config.sram().size_bytes()));
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
   };
