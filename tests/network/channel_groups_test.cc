@@ -120,6 +120,10 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   // for pooled pairs only, channel groups split that pair (row strips would have: 3x3,
   // undilated) and leave the dilated block's (no pool reads it) to after the strips. By default
   // the compiler tries both orders and keeps the better: bit-exact either way.
+  // The 13,440-byte depthwise output takes over three quarters of 16 KiB, so each group pools
+  // its own 8 channels (6 pools, their outputs concatenated), and its output reaches the
+  // concatenation through a view: placement copies it into its slice right after the group's
+  // depthwise, before the next group's, while it is on chip for the group's pool.
   const spec::NpuConfig config = SmallConfig();
   const ir::Graph whole = SqueezeExcitationBlock("se", 23);
   ir::Graph grouped = whole.Clone();
@@ -128,32 +132,17 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   ASSERT_TRUE(split.ok()) << split.status().message();
   ASSERT_EQ(split->size(), 1u);
   EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
-  ExpectSameBytes(whole, grouped, {1u, 2u});
-  ir::Graph dilated = DilatedBlock();
-  EXPECT_TRUE(SplitChannelGroups(config, dilated, /*pooled_only=*/true)->empty());
-  ExpectBitExact(whole, config, 2);
-}
-
-TEST(ChannelGroups, APooledPairTooLargeForTheSramPoolsEachGroupOnChip) {
-  // The squeeze-and-excitation's 13,440-byte depthwise output takes over three quarters of 16 KiB:
-  // each group pools its own 8 channels (6 pools, their outputs concatenated), and its output
-  // reaches the concatenation through a view, so placement copies it into its slice right after
-  // the group's depthwise, before the next group's, while it is on chip for the group's pool. The same bytes; compiled,
-  // bit-exact in random orders too, every pool reading its group's output from SRAM.
-  const spec::NpuConfig config = SmallConfig();
-  const ir::Graph whole = SqueezeExcitationBlock("se", 23);
-  ir::Graph grouped = whole.Clone();
-  StatusOr<std::vector<ChannelGroupSplit>> split =
-      SplitChannelGroups(config, grouped, /*pooled_only=*/true);
-  ASSERT_TRUE(split.ok()) << split.status().message();
-  ASSERT_EQ(split->size(), 1u);
   EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 6);
   EXPECT_EQ(Count(grouped, ir::OpKind::kIdentity), 6);
   EXPECT_EQ(Count(grouped, ir::OpKind::kConcat), 2);
   const std::vector<std::string>& group0 = (*split)[0].parts[0];
   EXPECT_NE(std::find(group0.begin(), group0.end(), "pool#ch0"), group0.end());
   ExpectSameBytes(whole, grouped, {1u, 2u, 3u});
-  // (The split graph itself: kAuto may keep another variant.)
+  ir::Graph dilated = DilatedBlock();
+  EXPECT_TRUE(SplitChannelGroups(config, dilated, /*pooled_only=*/true)->empty());
+  ExpectBitExact(whole, config, 2);
+  // The split graph itself (kAuto may keep another variant): every pool reads its group's output
+  // from SRAM, and each copy comes after its group's depthwise, before the next group's.
   CompileOptions off;
   off.row_strips = CompileOptions::RowStrips::kOff;
   const CompiledModel m = ExpectBitExact(grouped, config, 2, off);
@@ -172,15 +161,15 @@ TEST(ChannelGroups, APooledPairTooLargeForTheSramPoolsEachGroupOnChip) {
       depthwise.push_back(i);
     }
   }
+  EXPECT_EQ(pools, 6);
   ASSERT_EQ(copies.size(), 6u);
   ASSERT_EQ(depthwise.size(), 6u);
-  for (size_t k = 0; k < 6; ++k) {  // each after its group's depthwise, before the next group's
+  for (size_t k = 0; k < 6; ++k) {
     EXPECT_GT(copies[k], depthwise[k]);
     if (k + 1 < 6) {
       EXPECT_LT(copies[k], depthwise[k + 1]);
     }
   }
-  EXPECT_EQ(pools, 6);
 }
 
 TEST(ChannelGroups, OtherPairsStayWhole) {
