@@ -319,7 +319,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     NPU_ASSIGN_OR_RETURN(fused.strips,
                          SplitRowStrips(sized, fused.graph, options.strip_rows, strip));
     NPU_ASSIGN_OR_RETURN(std::vector<ChannelGroupSplit> rest,
-                         SplitChannelGroups(sized, fused.graph, false, config.sram().size_bytes()));
+                         SplitChannelGroups(sized, fused.graph, /*pooled_only=*/false,
+                                            config.sram().size_bytes()));
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
   };
