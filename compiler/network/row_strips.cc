@@ -752,19 +752,21 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
   for (const Chain& chain : Chains(g, consumers, options, limit, limit_of)) {
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
     // limit unless a tuning told them. Beside a concatenation, as many as fit what it and the
-    // chain's constants leave of the SRAM.
+    // chain's constants leave of the SRAM, if they leave any (else as if none were beside).
     auto [rows, told] = rows_of.at(chain.nodes.back());
     int64_t concat = 0, constants = 0;
     for (size_t i = 0; i < chain.nodes.size(); ++i) {
       if (i > 0) concat = std::max(concat, concat_of.at(chain.nodes[i]));
       constants += ConstantBytes(*chain.nodes[i]);
     }
-    if (!told && concat > 0) {
-      rows = RowsWithin(g, chain, int64_t{config.sram().size_bytes()} - concat - constants);
+    const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
+                                      : 0;
+    if (!told && beside > 0) {
+      rows = RowsWithin(g, chain, beside);
     } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && concat == 0 && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
+    while (!told && beside <= 0 && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
     if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip
     split.push_back(Split(g, chain, rows));
   }
