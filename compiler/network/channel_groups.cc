@@ -42,13 +42,14 @@ std::optional<Pair> PairEndingAt(const ir::Graph& g, Node& depthwise, int64_t li
   return Pair{conv, table, &depthwise, TableAfter(g, depthwise)};
 }
 
-// The pair's output is read by a global pool (a squeeze-and-excitation's): it must be whole
+// The global pools reading the pair's output (a squeeze-and-excitation's): it must be whole
 // before the pool ends, so row strips gain nothing over groups there.
-bool ReadByGlobalPool(const Pair& p) {
-  const std::vector<Node*>& users = p.last()->output(0)->users();
-  return std::any_of(users.begin(), users.end(), [](const Node* u) {
-    return u->kind() == OpKind::kGlobalAveragePool;
-  });
+std::vector<Node*> GlobalPools(const Pair& p) {
+  std::vector<Node*> pools;
+  for (Node* u : p.last()->output(0)->users()) {
+    if (u->kind() == OpKind::kGlobalAveragePool) pools.push_back(u);
+  }
+  return pools;
 }
 
 // Per group, its channels: as few groups as keep a group's intermediate within `limit`, each of
@@ -121,15 +122,6 @@ Tensor* Tabled(ir::Graph& g, const Node* table, Tensor* x, const std::string& ta
   return LikeWithChannels(n, table->output(0), x->shape()[3]);
 }
 
-// The global pools reading the pair's output.
-std::vector<Node*> GlobalPools(const Pair& p) {
-  std::vector<Node*> pools;
-  for (Node* u : p.last()->output(0)->users()) {
-    if (u->kind() == OpKind::kGlobalAveragePool) pools.push_back(u);
-  }
-  return pools;
-}
-
 // Replaces the pair by its groups, their outputs concatenated along the channels; with
 // `pool_groups`, a global pool reading its output by one per group, each pooling its group's
 // channels (a channel's mean is its own), their outputs concatenated likewise, and each group's
@@ -197,7 +189,7 @@ StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfi
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
     const std::optional<Pair> pair = PairEndingAt(g, *n, limit);
-    if (!pair || (pooled_only && !ReadByGlobalPool(*pair))) continue;
+    if (!pair || (pooled_only && GlobalPools(*pair).empty())) continue;
     const std::vector<int64_t> channels = GroupChannels(pair->depthwise->input(0), unit, limit);
     if (channels.empty()) continue;
     const std::string conv = pair->conv->name(), depthwise = pair->depthwise->name();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 #include <vector>
@@ -368,20 +369,36 @@ Rows ReadRows(const ir::Graph& g, const Chain& c, size_t i, Rows r) {
   return InputRows(n, r.first, r.second, n.input(ChainOperand(g, c, i))->shape()[1]);
 }
 
+// Per strip of `rows` of the last node's output rows, in order, per node i > 0 of the chain
+// (entry i - 1) the bytes of the rows it reads of the intermediate before it (with kept halos,
+// the strips before keep theirs).
+std::vector<std::vector<int64_t>> StripReadBytes(const ir::Graph& g, const Chain& c,
+                                                 int64_t rows) {
+  const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
+  std::vector<std::vector<int64_t>> strips;
+  std::vector<int64_t> kept(c.nodes.size(), 0);
+  for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+    const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
+    std::vector<int64_t>& bytes = strips.emplace_back();
+    for (size_t i = 1; i < c.nodes.size(); ++i) {
+      const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
+      const Rows read = ReadRows(g, c, i, r[i]);
+      bytes.push_back((read.second - read.first) * s[2] * s[3]);
+    }
+    for (size_t i = 0; i < c.nodes.size(); ++i) kept[i] = r[i].second;
+  }
+  return strips;
+}
+
 // Whether strips of `rows` of the last node's output rows keep every intermediate a strip reads
 // within its consumer's strip limit (with kept halos, after the first strip, which computes the
 // rows the next strips' windows look ahead to as well).
 bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) {
-  const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
-  std::vector<int64_t> kept(c.nodes.size(), 0);
-  for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-    const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
-    for (size_t i = 1; i < c.nodes.size() && !(c.keep_halo && o0 == 0); ++i) {
-      const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
-      const Rows read = ReadRows(g, c, i, r[i]);
-      if ((read.second - read.first) * s[2] * s[3] > StripLimit(*c.nodes[i], limit)) return false;
+  const std::vector<std::vector<int64_t>> strips = StripReadBytes(g, c, rows);
+  for (size_t k = c.keep_halo ? 1 : 0; k < strips.size(); ++k) {
+    for (size_t i = 1; i < c.nodes.size(); ++i) {
+      if (strips[k][i - 1] > StripLimit(*c.nodes[i], limit)) return false;
     }
-    for (size_t i = 0; i < c.nodes.size(); ++i) kept[i] = r[i].second;
   }
   return true;
 }
@@ -390,26 +407,14 @@ bool ChainFits(const ir::Graph& g, const Chain& c, int64_t rows, int64_t limit) 
 // of the intermediates the chain's nodes read, twice over (a strip's being read while the next
 // strip's are written), take at most `budget` bytes; at least one.
 int64_t RowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
-  const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
-  const auto most_bytes = [&](int64_t rows) {
-    int64_t most = 0;
-    std::vector<int64_t> kept(c.nodes.size(), 0);
-    for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-      const auto r =
-          StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
-      int64_t bytes = 0;
-      for (size_t i = 1; i < c.nodes.size(); ++i) {
-        const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
-        const Rows read = ReadRows(g, c, i, r[i]);
-        bytes += 2 * (read.second - read.first) * s[2] * s[3];
-      }
-      most = std::max(most, bytes);
-      for (size_t i = 0; i < c.nodes.size(); ++i) kept[i] = r[i].second;
+  const auto fits = [&](int64_t rows) {
+    for (const std::vector<int64_t>& bytes : StripReadBytes(g, c, rows)) {
+      if (2 * std::accumulate(bytes.begin(), bytes.end(), int64_t{0}) > budget) return false;
     }
-    return most;
+    return true;
   };
-  int64_t rows = out_h;
-  while (rows > 1 && most_bytes(rows) > budget) --rows;
+  int64_t rows = c.nodes.back()->output(0)->shape()[1];
+  while (rows > 1 && !fits(rows)) --rows;
   return rows;
 }
 
@@ -590,10 +595,10 @@ std::vector<Chain> CutAtOutsideReaders(const Chain& c) {
 // other's producer) split as one, or with options.chains false each run's first, third, ... pair
 // alone; cut where a node outside reads a node's output (CutAtOutsideReaders), and at a join
 // whose next block would take the chain's constants over kMaxChainConstants.
-// `limit_of`: per consumer, its pair's RowStripPair::limit.
+// `pair_of`: per consumer, its pair.
 std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumers,
                           const StripOptions& options, int64_t limit,
-                          const std::map<const Node*, int64_t>& limit_of) {
+                          const std::map<const Node*, const RowStripPair*>& pair_of) {
   // Each chosen pair by its producer: the table between them (or null) and its consumer.
   std::map<const Node*, std::pair<Node*, Node*>> pair_from;
   std::vector<Node*> producers;  // in the consumers' (graph) order
@@ -639,7 +644,7 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       // Pairs on a residual path whose intermediate fits split only to keep the residual off
       // DRAM: at the front, where the residual is whole anyway, they stay whole.
       while (run.nodes.size() > 1 && ImageBytes(run.nodes[1]->input(StripOperand(
-                                         g, *run.nodes[1]))) <= limit_of.at(run.nodes[1])) {
+                                         g, *run.nodes[1]))) <= pair_of.at(run.nodes[1])->limit) {
         run.nodes.erase(run.nodes.begin());
         run.tables.erase(run.tables.begin());
       }
@@ -730,8 +735,9 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
   // The pairs to split and their rows (in their consumers' output rows), in graph order.
   std::vector<Node*> consumers;
   std::map<const Node*, std::pair<int64_t, bool>> rows_of;  // rows, and whether told
-  std::map<const Node*, int64_t> limit_of, concat_of;       // RowStripPair::limit, ::concat
-  for (const RowStripPair& pair : RowStripPairs(config, g, options)) {
+  std::map<const Node*, const RowStripPair*> pair_of;
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, g, options);
+  for (const RowStripPair& pair : pairs) {
     const auto told = strip_rows.find(pair.consumer);
     const int64_t rows = told != strip_rows.end()                ? told->second
                          : pair.by_default || options.every_pair ? pair.default_rows
@@ -745,18 +751,17 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     }
     consumers.push_back(consumer);
     rows_of[consumer] = {rows, told != strip_rows.end()};
-    limit_of[consumer] = pair.limit;
-    concat_of[consumer] = pair.concat;
+    pair_of[consumer] = &pair;
   }
   std::vector<RowStripGroup> split;
-  for (const Chain& chain : Chains(g, consumers, options, limit, limit_of)) {
+  for (const Chain& chain : Chains(g, consumers, options, limit, pair_of)) {
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
     // limit unless a tuning told them. Beside a concatenation, as many as fit what it and the
     // chain's constants leave of the SRAM, if they leave any (else as if none were beside).
     auto [rows, told] = rows_of.at(chain.nodes.back());
     int64_t concat = 0, constants = 0;
     for (size_t i = 0; i < chain.nodes.size(); ++i) {
-      if (i > 0) concat = std::max(concat, concat_of.at(chain.nodes[i]));
+      if (i > 0) concat = std::max(concat, pair_of.at(chain.nodes[i])->concat);
       constants += ConstantBytes(*chain.nodes[i]);
     }
     const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
