@@ -1,5 +1,6 @@
 // The driver's run sequence: for each step, an NPU run (program, ring, sleep until the interrupt,
-// read back) or a CPU op.
+// read back) or a CPU op. hw/spec/driver_steps.h counts its register accesses between steps (the
+// compiler predicts them): change one, change both.
 #include <fmt/format.h>
 
 #include "firmware/cpu/cpu_op.h"

@@ -10,6 +10,7 @@
 #include "hw/spec/binary.h"
 #include "hw/spec/config.h"
 #include "hw/spec/cpu_ops.h"
+#include "hw/spec/driver_steps.h"
 #include "hw/spec/layer_attribution.h"
 #include "hw/spec/timing_model.h"
 
@@ -54,7 +55,7 @@ void AddLayerInfo(spec::Program& p, const ModelLayer& l) {
 }  // namespace
 
 uint64_t PredictCpuStep(const spec::NpuConfig& c, const spec::CpuOp& op) {
-  uint64_t cycles = 2;  // the rest of the TIMER_LO read, and TIMER_HI
+  uint64_t cycles = spec::kAccessesAfterTimerSample * spec::kRegisterAccessCycles;
   for (const spec::TensorDesc& t : op.inputs()) {
     if (t.dtype() != spec::DTYPE_UNSPECIFIED) cycles += spec::DramTransferCycles(c, t.size_bytes());
   }
@@ -80,7 +81,9 @@ StatusOr<Predicted> PredictSteps(const spec::NpuConfig& c, CompiledModel& m) {
   m.cost = CostEstimate{};
   m.predicted_cpu_cycles = 0;
   uint64_t now = 0;
-  for (const spec::Step& step : m.steps) {
+  for (size_t i = 0; i < m.steps.size(); ++i) {
+    const spec::Step& step = m.steps[i];
+    if (i > 0) now += spec::StepHandoffCycles(m.steps[i - 1].has_npu(), step.has_npu());
     if (step.has_cpu()) {
       const uint64_t cycles = PredictCpuStep(c, step.cpu());
       for (const spec::TensorDesc& t : step.cpu().inputs())

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "hw/spec/config.h"
+#include "hw/spec/driver_steps.h"
 #include "hw/spec/identification_registers.h"
 
 namespace npu::hw {
@@ -24,7 +25,7 @@ RegisterBlock::RegisterBlock(sc_core::sc_module_name name, UnitContext& ctx,
 
 void RegisterBlock::BTransport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   gp.set_response_status(Access(gp));
-  delay += ctx_.clock.Cycles(1);  // a target annotates; it never waits
+  delay += ctx_.clock.Cycles(spec::kRegisterAccessCycles);  // annotates; never waits
 }
 
 unsigned RegisterBlock::TransportDbg(tlm::tlm_generic_payload& gp) {

@@ -121,7 +121,7 @@ TEST_P(Corpus, RunsBitExactCloseToTorchAndPredicted) {
   const report::RunReport r =
       report::BuildRunReport({c.entry.model, &*config, &p->compiled.program, &run->counters,
                               &run->records, &run->steps, run->cycles});
-  EXPECT_NEAR(double(r.predicted_cycles), double(r.cycles), 0.05 * double(r.cycles));
+  EXPECT_EQ(r.predicted_cycles, r.cycles);  // CPU ops and the firmware between steps too
   // Every MAC on the NPU: convolutions, fully connected layers and the attention's matrix
   // products of two activations.
   EXPECT_GT(r.npu_macs, 0u);

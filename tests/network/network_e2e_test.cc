@@ -1,15 +1,15 @@
 // Whole networks end to end on the virtual platform: a built-in model through the front end,
 // quantisation and CompileModel, run by the firmware on the SystemC model, every output byte
 // compared with the integer reference; and every layer's predicted cycles (the completion
-// partition of docs/report.md) within 5% of the measured ones, and its DRAM bytes exactly. Every
-// built-in model on four configs: default (224x224 images, the targets' config); a small 8x8 array
-// with a small SRAM; a large 64x64 output-stationary array with a large SRAM; a 16x16
-// output-stationary array with 256 KiB; and models with ops forced onto the control core (the CPU
-// fallback). One case per process (SystemC elaborates once).
+// partition of docs/report.md) and DRAM bytes exactly as measured, CPU ops and the firmware's
+// time between steps included. Every built-in model on four configs: default (224x224 images,
+// the targets' config); a small 8x8 array with a small SRAM; a large 64x64 output-stationary
+// array with a large SRAM; a 16x16 output-stationary array with 256 KiB; and models with ops
+// forced onto the control core (the CPU fallback). One case per process (SystemC elaborates
+// once).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <set>
 
 #include "compiler/network/model_pipeline.h"
@@ -54,13 +54,6 @@ std::set<std::string> EveryOtherMacLayer(const Case& c) {
 }
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
-
-// A layer's prediction is good if within 5%, or within 64 cycles for layers too short for
-// percentages to mean much.
-bool Close(uint64_t predicted, uint64_t measured) {
-  const double diff = std::abs(double(predicted) - double(measured));
-  return diff <= 0.05 * double(measured) || diff <= 64;
-}
 
 // The corpus's miniature resnext, the one case with grouped convolutions.
 const std::string kResnext = NPU_SOURCE_DIR "/tests/corpus/data/resnext.op17.onnx";
@@ -173,10 +166,9 @@ TEST_P(NetworkOnPlatform, BitExactAndPredictedPerLayer) {
     EXPECT_EQ(strips ? g.channel_groups : g.strips, 0u) << g.name;
   }
   for (const report::LayerReport& l : r.layers) {
-    EXPECT_TRUE(Close(l.predicted_cycles, l.cycles))
-        << l.name << ": predicted " << l.predicted_cycles << ", measured " << l.cycles;
+    EXPECT_EQ(l.predicted_cycles, l.cycles) << l.name;
   }
-  EXPECT_TRUE(Close(r.predicted_cycles, r.cycles));
+  EXPECT_EQ(r.predicted_cycles, r.cycles);
   // Busy cycles: the compute and vector queues' instructions (one unit each, never overlapping
   // themselves), [start, end) summed over the layers, are their queues' busy counters.
   for (const spec::Queue q : {spec::Queue::kCompute, spec::Queue::kVector}) {
