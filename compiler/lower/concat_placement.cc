@@ -62,12 +62,14 @@ class Placer {
   int CopyInputs() {
     std::vector<std::pair<int, std::vector<size_t>>> copies;  // (concat, its inputs), ascending
     int count = 0;
+    // An outer concatenation's parts so far: a value two of them take (a strip's rows, which
+    // two readers each join to the rows they keep of the strip before) is part of the first only.
+    std::set<int> parts;
     for (int i = 0; i < int(net_.layers.size()); ++i) {
       if (IsOuterConcat(i) && DenseButForViews(net_.layers[i].output)) {
-        std::set<int> seen;
         std::vector<size_t> inputs;
         for (size_t k = 0; k < net_.layers[i].inputs.size(); ++k) {
-          if (!OuterInputMayBePart(net_.layers[i].inputs[k], seen)) inputs.push_back(k);
+          if (!OuterInputMayBePart(net_.layers[i].inputs[k], parts)) inputs.push_back(k);
         }
         if (inputs.empty()) continue;
         count += int(inputs.size());

@@ -692,6 +692,12 @@ TEST(RowStrips, AChainEndingInAJoinOfAnEarlierNodesOutput) {
   StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
   ASSERT_TRUE(plain.ok()) << plain.status().message();
   EXPECT_LT(m.cost.dram_bytes(), plain->cost.dram_bytes());
+  // With kept halos both readers of a stem strip join the rows they keep of the strip before to
+  // its own rows: two concatenations of one value, which is placed in one and copied into the
+  // other, so neither runs on the control core.
+  on.keep_halos = true;
+  const CompiledModel kept = ExpectBitExact(whole, config, 2, on);
+  for (const ModelLayer& l : kept.layers) EXPECT_FALSE(l.on_cpu) << l.name;
 }
 
 TEST(RowStrips, KeepMobilenetV2sLargestExpansionOffDram) {
