@@ -61,7 +61,9 @@ StatusOr<CostEstimate> EventReplay(const spec::NpuConfig& config,
         for (DmaEngine& engine : dma) moved |= engine.StartKicked(s);
       }
       next_delta = false;
-      for (const DmaEngine& engine : dma) next_delta |= engine.RetiresNextDelta();
+      for (const DmaEngine& engine : dma) {
+        next_delta |= engine.RetiresNextDelta() || engine.DispatchesNextDelta(s);
+      }
       next_delta |= s.NextDelta();
     }
     if (s.retired == insns.size()) break;

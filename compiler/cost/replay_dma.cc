@@ -86,7 +86,13 @@ bool DmaEngine::Dispatch(Shared& s) {
       s.TakeTokens(pending_->insn, q_);
       pending_->has_tokens = moved = true;
     }
-    if (dispatch_.Holds(pending_->footprint) != spec::DmaDispatch::Held::kNo) return moved;
+    // Held, it re-checks a delta after what freed it (Notify), as hw/dma's dispatcher wakes.
+    if (pending_->held && s.delta < wake_delta_) return moved;
+    if (dispatch_.Holds(pending_->footprint) != spec::DmaDispatch::Held::kNo) {
+      pending_->held = true;
+      wake_delta_ = kNever;  // until the next notification
+      return moved;
+    }
     const size_t channel =
         dispatch_.Start(static_cast<uint32_t>(pending_->insn), std::move(pending_->footprint));
     Channel& ch = channels_[channel] = Channel{};
@@ -119,6 +125,7 @@ bool DmaEngine::StepChannel(Shared& s, size_t channel) {
   s.timeline[i].end = s.now;
   s.cost.busy_cycles[q_] += s.now - s.timeline[i].start;
   dispatch_.Finish(channel);
+  Notify(s);
   finished_in_[i] = s.delta;
   ch = Channel{};
   return true;
@@ -128,6 +135,7 @@ bool DmaEngine::RetireInOrder(Shared& s) {
   bool moved = false;
   for (std::optional<uint32_t> i; (i = dispatch_.Retirable()) && finished_in_[*i] < s.delta;) {
     dispatch_.Retire();
+    Notify(s);
     finished_in_.erase(*i);
     s.Retire(*i, q_);
     moved = true;

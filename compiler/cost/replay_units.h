@@ -142,6 +142,11 @@ class DmaEngine {
   // A finished descriptor retires (gives its tokens) a delta after its channel finishes it, as
   // hw/dma's in-order retirement wakes on the channel's delta notification.
   bool RetiresNextDelta() const { return dispatch_.Retirable().has_value(); }
+  // A descriptor held (a busy channel, a hazard) re-checks a delta after a channel finishes or a
+  // descriptor retires, as hw/dma's dispatcher wakes on their delta notification.
+  bool DispatchesNextDelta(const Shared& s) const {
+    return pending_ && pending_->held && wake_delta_ == s.delta + 1;
+  }
 
  private:
   struct Channel {
@@ -156,7 +161,10 @@ class DmaEngine {
     std::vector<spec::Footprint> footprint;
     bool has_tokens = false;
     bool blocked = false;  // found its tokens missing
+    bool held = false;     // found held (DmaDispatch::Holds): waits for the next notification
   };
+  // A channel finished or a descriptor retired in this delta: a held descriptor re-checks next.
+  void Notify(const Shared& s) { wake_delta_ = std::min(wake_delta_, s.delta + 1); }
 
   bool Dispatch(Shared& s);
   bool StepChannel(Shared& s, size_t channel);
@@ -169,6 +177,7 @@ class DmaEngine {
   std::vector<Channel> channels_;
   std::optional<Pending> pending_;
   std::unordered_map<size_t, uint64_t> finished_in_;  // a finished descriptor's delta
+  uint64_t wake_delta_ = kNever;  // the delta a held descriptor re-checks in (Notify)
 };
 
 }  // namespace npu::compiler::replay
