@@ -17,8 +17,8 @@ namespace npu::compiler {
 
 // Predicts the inference step by step (each NPU run replayed with the cost model, each CPU op
 // with the control core's, the driver's register accesses between them: hw/spec/driver_steps.h)
-// into model.cost, and fills each ModelLayer's predicted
-// cycles and DRAM bytes and the model's roofline. The steps and instruction ranges must be set.
+// into model.cost, and fills each ModelLayer's predicted cycles and DRAM bytes and the model's
+// roofline. The steps and instruction ranges must be set.
 Status PredictModel(const spec::NpuConfig& config, CompiledModel& model);
 
 // A CPU op as the firmware times it (docs/cpu-fallback.md): from the moment TIMER_LO is
