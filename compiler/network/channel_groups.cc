@@ -18,11 +18,20 @@ using ir::OpKind;
 using ir::Tensor;
 
 // A convolution, the table after it (or null), its depthwise convolution and the table after
-// that (or null).
+// that (or null); or a convolution alone (with its table), whose output a global pool reads
+// (PooledConvolution).
 struct Pair {
   Node *conv, *table, *depthwise, *table_after;
-  // The pair's last node: the depthwise's table, else the depthwise.
-  Node* last() const { return table_after != nullptr ? table_after : depthwise; }
+  // The pair's last node: the depthwise's table, else the depthwise (alone: the convolution's
+  // table, else the convolution).
+  Node* last() const {
+    if (depthwise == nullptr) return table != nullptr ? table : conv;
+    return table_after != nullptr ? table_after : depthwise;
+  }
+  // What a group's part of must fit the limit: the intermediate, or alone the output.
+  const Tensor* grouped() const {
+    return depthwise != nullptr ? depthwise->input(0) : last()->output(0);
+  }
 };
 
 bool ConstantOperands(const Node& n) {
@@ -50,6 +59,37 @@ std::vector<Node*> GlobalPools(const Pair& p) {
     if (u->kind() == OpKind::kGlobalAveragePool) pools.push_back(u);
   }
   return pools;
+}
+
+// A pair whose output takes more than this share of the SRAM, which it then cannot stay in
+// beside the block's input and weights, pools each group's channels (Split): lraspp's 33x33x960
+// squeeze-and-excitation blocks (1.05 MB each), whose pool read the whole output back from
+// DRAM and whose 1 MB of pool scratch sent the block's input to DRAM too: 2,890,045 -> 2,866,438
+// cycles, DRAM 34.2 -> 30.9 MB (3.45x -> 3.11x its least). At half the SRAM its 33x33x672
+// blocks (0.73 MB) pooled by groups too and lost: 3,001,307 cycles, 36.7 MB, their copies
+// competing with the concatenation for SRAM (full-size export, default config, --timing-only
+// --no-tuning).
+constexpr double kPoolGroupsShare = 0.75;
+
+// A convolution alone (one group, not depthwise; its table too) whose output a global pool reads
+// and takes more than kPoolGroupsShare of the SRAM (`sram` bytes), its input at most `limit`:
+// lraspp's backbone output (33x33x960, 1.05 MB), which its classifier pools and reads with a 1x1.
+// In channel groups, each pooled while on chip, the pool no longer reads it back from DRAM nor
+// takes SRAM for it: 2,866,438 -> 2,859,849 cycles, DRAM 30.9 -> 28.1 MB (3.11x -> 2.84x its
+// least; full-size export, default config, --timing-only --no-tuning).
+std::optional<Pair> PooledConvolution(const ir::Graph& g, Node& conv, int64_t limit,
+                                      double sram) {
+  if (IsDepthwiseConv(conv) || conv.attrs().GetInt("group", 1) != 1 || !ConstantOperands(conv) ||
+      ImageBytes(conv.input(0)) > limit) {
+    return std::nullopt;
+  }
+  const Pair alone{&conv, TableAfter(g, conv), nullptr, nullptr};
+  const Tensor* y = alone.last()->output(0);
+  if (g.IsGraphOutput(y) || double(ImageBytes(y)) <= kPoolGroupsShare * sram ||
+      GlobalPools(alone).empty()) {
+    return std::nullopt;
+  }
+  return alone;
 }
 
 // Per group, its channels: as few groups as keep a group's intermediate within `limit`, each of
@@ -140,7 +180,10 @@ std::vector<std::vector<std::string>> Split(ir::Graph& g, const Pair& p,
     const int64_t c1 = c0 + channels[k];
     const size_t first = g.nodes().size();
     Tensor* t = Tabled(g, p.table, ConvChannels(g, *p.conv, p.conv->input(0), c0, c1, tag), tag);
-    Tensor* part = Tabled(g, p.table_after, ConvChannels(g, *p.depthwise, t, c0, c1, tag), tag);
+    Tensor* part =
+        p.depthwise == nullptr
+            ? t
+            : Tabled(g, p.table_after, ConvChannels(g, *p.depthwise, t, c0, c1, tag), tag);
     for (size_t i = 0; i < pools.size(); ++i) {
       Node* n = g.AddNode(OpKind::kGlobalAveragePool, g.UniqueName(pools[i]->name() + tag),
                           {part}, {g.UniqueName(pools[i]->output(0)->name() + tag)},
@@ -161,23 +204,14 @@ std::vector<std::vector<std::string>> Split(ir::Graph& g, const Pair& p,
   for (Node* n : {p.table_after, p.depthwise, p.table, p.conv}) {
     if (n != nullptr) erased.push_back(n);
   }
-  ReplaceByConcat(g, p.last()->output(0), parts, /*axis=*/3, *p.depthwise, "#channels", erased);
+  ReplaceByConcat(g, p.last()->output(0), parts, /*axis=*/3,
+                  p.depthwise != nullptr ? *p.depthwise : *p.conv, "#channels", erased);
   for (size_t i = 0; i < pools.size(); ++i) {
     ReplaceByConcat(g, pools[i]->output(0), pooled[i], /*axis=*/3, *pools[i], "#channels",
                     {pools[i]});
   }
   return names;
 }
-
-// A pair whose output takes more than this share of the SRAM, which it then cannot stay in
-// beside the block's input and weights, pools each group's channels (Split): lraspp's 33x33x960
-// squeeze-and-excitation blocks (1.05 MB each), whose pool read the whole output back from
-// DRAM and whose 1 MB of pool scratch sent the block's input to DRAM too: 2,890,045 -> 2,866,438
-// cycles, DRAM 34.2 -> 30.9 MB (3.45x -> 3.11x its least). At half the SRAM its 33x33x672
-// blocks (0.73 MB) pooled by groups too and lost: 3,001,307 cycles, 36.7 MB, their copies
-// competing with the concatenation for SRAM (full-size export, default config, --timing-only
-// --no-tuning).
-constexpr double kPoolGroupsShare = 0.75;
 
 }  // namespace
 
@@ -188,11 +222,13 @@ StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfi
   const double sram = double(sram_bytes > 0 ? sram_bytes : config.sram().size_bytes());
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
-    const std::optional<Pair> pair = PairEndingAt(g, *n, limit);
+    std::optional<Pair> pair = PairEndingAt(g, *n, limit);
+    if (!pair) pair = PooledConvolution(g, *n, limit, sram);
     if (!pair || (pooled_only && GlobalPools(*pair).empty())) continue;
-    const std::vector<int64_t> channels = GroupChannels(pair->depthwise->input(0), unit, limit);
+    const std::vector<int64_t> channels = GroupChannels(pair->grouped(), unit, limit);
     if (channels.empty()) continue;
-    const std::string conv = pair->conv->name(), depthwise = pair->depthwise->name();
+    const std::string conv = pair->conv->name();
+    const std::string depthwise = pair->depthwise != nullptr ? pair->depthwise->name() : "";
     const bool pool_groups = ImageBytes(pair->last()->output(0)) > kPoolGroupsShare * sram;
     split.push_back({conv, depthwise, channels, Split(g, *pair, channels, pool_groups)});
   }

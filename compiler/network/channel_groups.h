@@ -31,7 +31,9 @@ struct ChannelGroupSplit {
   std::string conv, depthwise;    // the pair's node names
   std::vector<int64_t> channels;  // per group, in order, its channels
   std::vector<std::vector<std::string>> parts;  // per group, its nodes' names (tables too)
-  std::string name() const { return conv + "+" + depthwise; }  // as reports show it
+  std::string name() const {  // as reports show it
+    return depthwise.empty() ? conv : conv + "+" + depthwise;
+  }
 };
 
 // Splits every such pair the graph has (after row strips: the pairs they split are gone) whose
@@ -44,7 +46,9 @@ struct ChannelGroupSplit {
 // through DRAM beside the 731 KB output). A pooled pair whose output takes more than three
 // quarters of the SRAM (`sram_bytes`, the network's, where `config` sizes the groups for a
 // smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
-// kPoolGroupsShare).
+// kPoolGroupsShare). So does a convolution alone (one group, not depthwise) whose output a global
+// pool reads and takes more than that share, its input within a quarter (lraspp's backbone
+// output, which its classifier pools and reads with a 1x1): its `depthwise` is empty.
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
                                                             ir::Graph& g,
                                                             bool pooled_only = false,

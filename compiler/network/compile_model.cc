@@ -344,7 +344,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     for (const RowStripGroup& g : fused.strips) {
       names.push_back(fmt::format("{} in strips of {}", g.name(), g.rows));
     }
-    for (const ChannelGroupSplit& g : fused.channels) names.push_back(g.depthwise + "#channels");
+    for (const ChannelGroupSplit& g : fused.channels) names.push_back(g.name() + "#channels");
     if (distinct.insert(names).second) variants.push_back(std::move(fused));
   };
   add(std::move(split));

@@ -25,8 +25,7 @@ std::string FusedGroupsText(const CompiledModel& m) {
     groups.push_back(fmt::format("{} ({} row strips)", g.name(), g.strips.size()));
   }
   for (const ChannelGroupSplit& g : m.channel_groups) {
-    groups.push_back(fmt::format("{}+{} ({} channel groups)", g.conv, g.depthwise,
-                                 g.channels.size()));
+    groups.push_back(fmt::format("{} ({} channel groups)", g.name(), g.channels.size()));
   }
   return groups.empty() ? "none" : fmt::format("{}", fmt::join(groups, "; "));
 }

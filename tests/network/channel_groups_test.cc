@@ -172,6 +172,54 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   }
 }
 
+// x (20 x 14 x 8) -> 1x1 `head` to 48, a table: a global pool reads its output (a gate: fc1, fc2,
+// a table) and so does a 1x1 `cbr`, which the gate scales: lraspp's classifier reading its
+// backbone's last output.
+ir::Graph PooledHead() {
+  QuantGraphBuilder b("pooled_head", 31);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  ir::Tensor* h = b.Lut(b.Conv(x, "head", {.out_c = 48}), "hardswish");
+  ir::Tensor* e = b.Conv(b.GlobalAvgPool(h, "pool"), "fc1", {.out_c = 12, .activation = "relu"});
+  ir::Tensor* s = b.Lut(b.Conv(e, "fc2", {.out_c = 16}), "gate");
+  return b.Finish({b.Mul(b.Conv(h, "cbr", {.out_c = 16, .activation = "relu"}), s, "scale")});
+}
+
+TEST(ChannelGroups, AConvolutionAloneWhoseOutputAGlobalPoolReads) {
+  // head's 13,440-byte output takes over three quarters of 16 KiB and a pool reads it: head (with
+  // its table) splits into 6 groups of 8 channels, each pooled while on chip and copied into its
+  // slice of the concatenation cbr reads. The same bytes, bit-exact, every pool reading SRAM,
+  // less DRAM traffic than whole. With 64 KiB the output is under three quarters: it stays whole.
+  const spec::NpuConfig config = SmallConfig();
+  const ir::Graph whole = PooledHead();
+  ir::Graph grouped = whole.Clone();
+  StatusOr<std::vector<ChannelGroupSplit>> split = SplitChannelGroups(config, grouped);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(), "head");
+  EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
+  EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 6);
+  ExpectSameBytes(whole, grouped, {1u, 2u, 3u});
+  ExpectBitExact(whole, config, 2);
+  CompileOptions off;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  const CompiledModel m = ExpectBitExact(grouped, config, 2, off);
+  int pools = 0;
+  for (const ModelLayer& l : m.layers) {
+    EXPECT_FALSE(l.on_cpu) << l.name;
+    if (l.name.find("pool#ch") != 0) continue;
+    ++pools;
+    EXPECT_TRUE(l.on_chip.input[0]) << l.name;
+  }
+  EXPECT_EQ(pools, 6);
+  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_LT(m.cost.dram_bytes(), plain->cost.dram_bytes());
+  ir::Graph roomy = whole.Clone();
+  EXPECT_TRUE(SplitChannelGroups(Config({"sram.size_bytes=65536", "mac.rows=8", "mac.cols=8"}),
+                                 roomy)
+                  ->empty());
+}
+
 TEST(ChannelGroups, OtherPairsStayWhole) {
   const spec::NpuConfig config = SmallConfig();
   // The expansion read by another layer too; an input every group would read from DRAM (20 x 14
