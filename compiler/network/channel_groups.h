@@ -10,7 +10,8 @@
 // 33x33x960 expansions each made three trips through DRAM (written, read by the depthwise with
 // its halos twice over). A lookup table after either convolution splits with it. The depthwise
 // outputs are concatenated along the channels: placement (concat_placement.h) has each write its
-// channel slice, no copy.
+// channel slice, no copy. A convolution alone whose large output a global pool reads splits too,
+// each group pooled while on chip (SplitChannelGroups).
 //
 // Exact: every channel is computed from the same inputs with the same integer arithmetic, so the
 // rewritten graph gives the original's bytes.
