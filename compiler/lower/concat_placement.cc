@@ -422,6 +422,7 @@ class Placer {
     layer.name = fmt::format("{}/copy{}", cat.name, k);
     layer.op = "copy";
     layer.work = CopyLayer{layer.name, copy.h, copy.w, copy.c};
+    layer.placement_copy = true;
     layer.inputs = {v};
     layer.output = id;
     layer.note = fmt::format("'{}' copied into its slice of concatenation '{}'", net_.value(v).name,

@@ -14,9 +14,10 @@
 // copies its slices (residency, docs/network-compiler.md). An input that fails this gets a copy
 // layer (copy_layer.h) writing it into its slice, before the concatenation, or right after the
 // layer writing the input if a global pool reads it too (a channel group's pooled output:
-// channel_groups.h), and the concatenation is placed on a second pass. A concatenation along an outer axis (only ones before it: a batch of images) needs no
-// striding: each input is a contiguous range of the output, written by whatever produces it.
-// Others stay CPU layers.
+// channel_groups.h), and the concatenation is placed on a second pass; the copy is the fused
+// group's that wrote the input, if any (NetLayer::placement_copy). A concatenation along an
+// outer axis (only ones before it: a batch of images) needs no striding: each input is a
+// contiguous range of the output, written by whatever produces it. Others stay CPU layers.
 #pragma once
 
 #include "compiler/lower/network.h"

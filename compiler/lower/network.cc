@@ -109,6 +109,20 @@ std::string NetLayer::ShapeText(const std::vector<ActivationValue>& values) cons
   return fmt::format("{} -> {}, table", hwc(inputs[0]), hwc(output));
 }
 
+bool Network::Overlap(int a, int b) const {
+  const ActivationValue &x = value(a), &y = value(b);
+  // [first, last) of each: its channels, and the bytes from its first pixel to past its last.
+  const auto bytes = [&](int id, const ActivationValue& v) {
+    return std::pair{v.byte_offset,
+                     v.byte_offset + uint64_t{v.h} * v.w * PixelStride(id) * v.element_bytes()};
+  };
+  const auto meet = [](auto p, auto q) { return p.first < q.second && q.first < p.second; };
+  return x.buffer == y.buffer &&
+         meet(std::pair{x.channel_offset, x.channel_offset + x.c},
+              std::pair{y.channel_offset, y.channel_offset + y.c}) &&
+         meet(bytes(a, x), bytes(b, y));
+}
+
 std::vector<Lifetime> BufferLifetimes(const Network& n) {
   std::vector<Lifetime> life(n.buffers.size(), {INT_MAX, INT_MIN});
   auto touch = [&](int value, int layer) {

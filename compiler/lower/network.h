@@ -92,6 +92,9 @@ struct NetLayer {
   // of its own (its output channels' weights).
   std::string channel_group;
   uint32_t channel_part = 0;
+  // A copy concatenation placement added to move an input into its slice (concat_placement.h):
+  // the group that wrote the input owns it (the group would otherwise have written the slice).
+  bool placement_copy = false;
 
   const std::vector<ConvPart>* conv_parts() const {
     return std::get_if<std::vector<ConvPart>>(&work);
@@ -121,6 +124,8 @@ struct Network {
     return p != 0 ? p : values.at(id).c;
   }
   const NetBuffer& buffer_of(int value_id) const { return buffers.at(values.at(value_id).buffer); }
+  // Whether values `a` and `b` share bytes: the same buffer, channels and rows.
+  bool Overlap(int a, int b) const;
 };
 
 // The layers each buffer is live over: written first at `first` (-1 for a graph input, written

@@ -95,7 +95,7 @@ void EmitAll(CompiledModel& m, const OnChipPlan& chip, const ModelDramPlan& dram
 }
 
 // The strips' and channel groups' layers say which group they belong to (reports show each
-// group).
+// group), and so do the copies of their outputs placement added.
 void MarkFusedGroups(const std::vector<RowStripGroup>& groups,
                      const std::vector<ChannelGroupSplit>& channel_groups, Network& net) {
   std::map<std::string, std::tuple<std::string, uint32_t, uint32_t, uint32_t>> strip_of;
@@ -112,13 +112,24 @@ void MarkFusedGroups(const std::vector<RowStripGroup>& groups,
       for (const std::string& name : g.parts[k]) part_of[name] = {g.name(), k};
     }
   }
-  for (NetLayer& layer : net.layers) {
+  for (size_t i = 0; i < net.layers.size(); ++i) {
+    NetLayer& layer = net.layers[i];
     if (const auto it = strip_of.find(layer.name); it != strip_of.end()) {
       std::tie(layer.fused_group, layer.strip, layer.recomputed_rows, layer.group_node) =
           it->second;
     }
     if (const auto it = part_of.find(layer.name); it != part_of.end()) {
       std::tie(layer.channel_group, layer.channel_part) = it->second;
+    }
+    if (!layer.placement_copy) continue;
+    // A copy is the group's of the layer that computed what it copies last (a copy computes
+    // nothing: a kept halo's copy into the next strip's rows is the strip's that computed them).
+    for (size_t j = i; j-- > 0;) {
+      const NetLayer& w = net.layers[j];
+      if (w.placement_copy || w.output < 0 || !net.Overlap(w.output, layer.inputs[0])) continue;
+      std::tie(layer.fused_group, layer.strip) = std::tie(w.fused_group, w.strip);
+      std::tie(layer.channel_group, layer.channel_part) = std::tie(w.channel_group, w.channel_part);
+      break;
     }
   }
 }

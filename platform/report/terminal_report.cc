@@ -41,6 +41,14 @@ std::string BusiestUnit(const LayerReport& l) {
   return fmt::format("{} {}", spec::QueueName(q), Grouped(*most));
 }
 
+// Whether channel-group split `g` is of a pair (its intermediate on chip), not of a convolution
+// alone whose groups' outputs a global pool reads (compiler/network/channel_groups.h).
+bool HasDepthwise(const RunReport& r, const GroupReport& g) {
+  return std::any_of(r.layers.begin(), r.layers.end(), [&](const LayerReport& l) {
+    return l.channel_group == g.name && l.op == "depthwise_conv2d";
+  });
+}
+
 std::string ComputeTable(const RunReport& r) {
   std::string t = fmt::format("{:<18} {:<15} {:<27} {:>7} {:>11} {:>7} {:>5} {:>17}\n", "layer",
                               "op", "shape", "MMACs", "cycles", "pred", "util", "busiest unit");
@@ -62,11 +70,11 @@ std::string ComputeTable(const RunReport& r) {
   for (const GroupReport& g : r.groups) {
     const bool strips = g.kind == "row_strips";
     t += fmt::format(
-        "fused in {} (intermediate on chip): {}: {} {}, {} layers, {} cycles (roofline {}), DRAM "
-        "{} KiB\n",
-        strips ? "row strips" : "channel groups", g.name, strips ? g.strips : g.channel_groups,
-        strips ? "strips" : "groups", g.layers, Grouped(g.cycles), Grouped(g.roofline_cycles),
-        KiB(g.dram_read_bytes + g.dram_write_bytes));
+        "fused in {} ({} on chip): {}: {} {}, {} layers, {} cycles (roofline {}), DRAM {} KiB\n",
+        strips ? "row strips" : "channel groups",
+        strips || HasDepthwise(r, g) ? "intermediate" : "output pooled", g.name,
+        strips ? g.strips : g.channel_groups, strips ? "strips" : "groups", g.layers,
+        Grouped(g.cycles), Grouped(g.roofline_cycles), KiB(g.dram_read_bytes + g.dram_write_bytes));
   }
   return t;
 }

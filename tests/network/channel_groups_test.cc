@@ -199,7 +199,19 @@ TEST(ChannelGroups, AConvolutionAloneWhoseOutputAGlobalPoolReads) {
   EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
   EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 6);
   ExpectSameBytes(whole, grouped, {1u, 2u, 3u});
-  ExpectBitExact(whole, config, 2);
+  // Compiled from the whole graph, told to fuse: each group's copy into its slice is the group's
+  // (the report counts its cycles there).
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel fused = ExpectBitExact(whole, config, 2, on);
+  ASSERT_EQ(fused.channel_groups.size(), 1u);
+  uint32_t copies = 0;
+  for (const ModelLayer& l : fused.layers) {
+    if (l.op != "copy") continue;
+    EXPECT_EQ(l.channel_group, "head") << l.name;
+    EXPECT_EQ(l.channel_part, copies++) << l.name;
+  }
+  EXPECT_EQ(copies, 6u);
   CompileOptions off;
   off.row_strips = CompileOptions::RowStrips::kOff;
   const CompiledModel m = ExpectBitExact(grouped, config, 2, off);
