@@ -1,11 +1,13 @@
 // Results of pure searches remembered for the process, shared by every thread (kAuto's variants
-// compile side by side): the tiling searches' (survey_memo.h) and the candidate replays'
-// (candidate_cost.h: the tiling searches' and the interleaving pass's). Keys are bytes that say
+// compile side by side): the tiling searches' (survey_memo.h; the vector layers' in
+// eltwise_tiling.h) and the candidate replays' (candidate_cost.h: the tiling searches' and the
+// interleaving pass's). Keys are bytes that say
 // everything the result depends on, never hashes (a collision would be a silent wrong schedule);
 // past kRememberedKeyBytes of keys the memory starts over, so a long process stays bounded.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "hw/spec/isa.h"
 #include "hw/spec/npu_config.pb.h"
+#include "hw/spec/status.h"
 
 namespace npu::compiler {
 
@@ -44,6 +47,24 @@ class Remembered {
   std::unordered_map<std::string, Result> seen_;
   size_t key_bytes_ = 0;
 };
+
+// The result remembered in `memory` under `key`, else `search`'s, remembered if it succeeds (an
+// error names the layer searched, which the key leaves out).
+template <class Result, class SearchFn>
+StatusOr<Result> FindOrSearch(Remembered<Result>& memory, std::string key, SearchFn search) {
+  if (std::optional<Result> seen = memory.Find(key)) return *std::move(seen);
+  NPU_ASSIGN_OR_RETURN(Result result, search());
+  memory.Remember(std::move(key), result);
+  return result;
+}
+
+// The key of a search on the config whose bytes are `config_bytes`: them, then `fields` (of a
+// layer and its context: everything the search depends on), each 8 bytes.
+inline std::string FieldsKey(std::string config_bytes, const std::vector<int64_t>& fields) {
+  config_bytes.append(reinterpret_cast<const char*>(fields.data()),
+                      fields.size() * sizeof(int64_t));
+  return config_bytes;
+}
 
 // The key of a replay of `insns` on `config`: the config's bytes, the instructions
 // (spec::AppendKey), then the config's length (so no config and stream pair reads as another's).

@@ -45,18 +45,7 @@ std::string Key(const std::string& config_bytes, const ConvLayer& l, const Tilin
                                       c.output_on_chip,
                                       c.input_pixel_stride,
                                       c.output_read_by_depthwise};
-  std::string key = config_bytes;
-  key.append(reinterpret_cast<const char*>(shape.data()), shape.size() * sizeof(int64_t));
-  return key;
-}
-
-// The result remembered under `key`, else `search`'s (remembered if it succeeds).
-template <class Result, class SearchFn>
-StatusOr<Result> FindOrSearch(Remembered<Result>& memory, std::string key, SearchFn search) {
-  if (std::optional<Result> seen = memory.Find(key)) return *std::move(seen);
-  NPU_ASSIGN_OR_RETURN(Result result, search());
-  memory.Remember(std::move(key), result);
-  return result;
+  return FieldsKey(config_bytes, shape);
 }
 
 }  // namespace

@@ -110,6 +110,48 @@ TEST(CopyTiling, ChunksOfWholePixelsInTwoSlots) {
   ExpectError(ChooseCopyTiling(config, CopyLayer{"big", 1, 1, 4}, {}, 1).status(), "no tiling fits");
 }
 
+TEST(VectorTilingMemory, RemembersPerShapeKindAndContextNeverAnotherLayersCheckOrError) {
+  // The searches are remembered for the process (eltwise_tiling.h): an equal shape, kind and
+  // context gets the remembered choice; another kind, context or budget its own; a layer whose
+  // fields are out of range is refused even where an equal shape was remembered; an error names
+  // its own layer.
+  const spec::NpuConfig config = spec::DefaultConfig();
+  EltwiseLayer add;
+  add.name = "add", add.h = 56, add.w = 56, add.c = 64;
+  const auto choose = [&](const EltwiseLayer& l, uint64_t budget) {
+    StatusOr<VectorChoice<EltwiseTiling>> r = ChooseEltwiseTiling(config, l, {}, budget);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    return r.ok() ? *r : VectorChoice<EltwiseTiling>{};
+  };
+  const VectorChoice<EltwiseTiling> int8 = choose(add, 16384);
+  EXPECT_LE(int8.plan.sram_bytes, 16384u);
+  EltwiseLayer values = add;  // other zero points and multipliers: the same instructions' timing
+  values.a_zero_point = 3, values.a_multiplier = 7, values.shift = 9;
+  EXPECT_EQ(choose(values, 16384).tiling.chunk, int8.tiling.chunk);
+  EltwiseLayer fp16 = add;  // two bytes an element: half the elements in the same budget
+  fp16.fp16 = true;
+  EXPECT_EQ(choose(fp16, 16384).tiling.chunk * 2, int8.tiling.chunk);
+  EXPECT_LT(choose(add, 4096).tiling.chunk, int8.tiling.chunk);
+  EXPECT_EQ(choose(add, 16384).tiling.chunk, int8.tiling.chunk);
+  EltwiseLayer out_of_range = add;
+  out_of_range.b_multiplier = 40000;
+  ExpectError(ChooseEltwiseTiling(config, out_of_range, {}, 16384).status(),
+              "layer 'add': b_multiplier = 40000");
+  LutLayer lut{"table", "", 56, 56, 64, std::vector<int8_t>(spec::kLutEntries)};
+  ASSERT_TRUE(ChooseLutTiling(config, lut, {}, 16384).ok());
+  lut.table.pop_back();
+  ExpectError(ChooseLutTiling(config, lut, {}, 16384).status(), "layer 'table'");
+  ExpectError(ChooseCopyTiling(config, CopyLayer{"first", 1, 1, 4}, {}, 1).status(), "'first'");
+  ExpectError(ChooseCopyTiling(config, CopyLayer{"second", 1, 1, 4}, {}, 1).status(), "'second'");
+  // A shuffle of the same shape is searched on its own: its chunks are whole pixels (its LOADs
+  // scatter them), two of which do not fit 100 bytes.
+  const CopyLayer copy{"copy", 8, 8, 64}, shuffle{"shuffle", 8, 8, 64, 4};
+  const StatusOr<VectorChoice<CopyTiling>> plain = ChooseCopyTiling(config, copy, {}, 100);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_LT(plain->tiling.chunk, 64u);
+  ExpectError(ChooseCopyTiling(config, shuffle, {}, 100).status(), "layer 'shuffle'");
+}
+
 TEST(GatherLayer, MergesDimsAndKeepsTheInnermostRun) {
   // Attention's head split: [S=5, H=3, D=4] -> [H, S, D].
   std::optional<GatherLayer> heads = TransposeOf("heads", {5, 3, 4}, {1, 0, 2});
