@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -72,6 +73,9 @@ struct CompileOptions {
   // Networks: assemble the binary (CompiledModel::program, every layer's constants copied into
   // it). The tuner's candidates are judged by their cost alone and skip it.
   bool build_program = true;
+  // Networks, row strips kAuto: hears how many of the variants are compiled, from 0 of them to
+  // all (a tool's progress line; called from the compiling threads, one call at a time).
+  std::function<void(size_t compiled, size_t variants)> progress = {};
 };
 
 struct CompiledLayer {

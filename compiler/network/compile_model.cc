@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -400,8 +401,14 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // (Each with its binary: compiling the one kept again without the others' measured slower,
   // vgg11 8.4 -> 10-12 s, than copying every variant's constants.)
   std::vector<StatusOr<CompiledModel>> compiled(variants.size(), InvalidArgument("not compiled"));
+  std::mutex progress;
+  size_t done = 0;
+  if (options.progress) options.progress(0, variants.size());
   ParallelFor(variants.size(), [&](size_t i) {
     compiled[i] = compile(variants[i]);
+    if (!options.progress) return;
+    std::lock_guard<std::mutex> lock(progress);
+    options.progress(++done, variants.size());
   });
   StatusOr<CompiledModel> best = std::move(compiled[0]);
   for (size_t i = 1; i < compiled.size(); ++i) {

@@ -119,6 +119,32 @@ TEST(RowStrips, SplitIntoStripsThatFitAndComputeTheSameBytes) {
   }
 }
 
+TEST(RowStrips, TheAutomaticChoiceReportsEachVariantCompiled) {
+  // kAuto tells a tool's progress line how many of its variants are compiled: 0 of them first,
+  // then one more each time, to all; told the split (kOn) or none (kOff), it compiles one graph
+  // and says nothing.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384", "mac.rows=8", "mac.cols=8"});
+  const ir::Graph whole = InvertedResidual(1);
+  std::vector<std::pair<size_t, size_t>> heard;
+  CompileOptions options;
+  options.progress = [&](size_t compiled, size_t variants) {
+    heard.emplace_back(compiled, variants);
+  };
+  ASSERT_TRUE(CompileModel(config, whole, options).ok());
+  ASSERT_GE(heard.size(), 3u);  // the graph whole and at least one split
+  const size_t variants = heard[0].second;
+  ASSERT_EQ(heard.size(), variants + 1);
+  for (size_t k = 0; k < heard.size(); ++k) {
+    EXPECT_EQ(heard[k], std::make_pair(k, variants));
+  }
+  for (const auto strips : {CompileOptions::RowStrips::kOn, CompileOptions::RowStrips::kOff}) {
+    heard.clear();
+    options.row_strips = strips;
+    ASSERT_TRUE(CompileModel(config, whole, options).ok());
+    EXPECT_TRUE(heard.empty());
+  }
+}
+
 TEST(RowStrips, ABottlenecksLastConvolutionAndItsResidualJoinInStrips) {
   // expand's 20 x 14 x 32 = 8,960 bytes exceed a quarter of 16 KiB; a join's strip keeps
   // within a third of that, 1,365 bytes: 3 rows of 448 a strip, 7 strips. A projected residual

@@ -55,7 +55,7 @@ po::options_description Visible() {
       ("with-reference",
        "also store the quantised graph, so that run_workload FILE checks every output byte "
        "against the integer reference (whole models only; the file grows by about the weights)")
-      ("quiet,q", "no summary on stderr")
+      ("quiet,q", "no summary or progress on stderr")
       ("report",
        "print on stdout what the compiler decided and predicts: per layer its tiling, operands "
        "on chip or in DRAM, predicted and roofline cycles; the fused layer groups; SRAM, DRAM "
@@ -81,6 +81,7 @@ int Parse(int argc, char** argv, CompileRequest& request, bool& quiet) {
   request.with_reference = vm.count("with-reference") > 0;
   request.report = vm.count("report") > 0;
   quiet = vm.count("quiet") > 0;
+  request.model.quiet = quiet;      // nor progress
   request.model.reference = false;  // the reference's outputs are run_workload's business
   return TakeModelOptions("npu_compile", vm, request.model);
 }

@@ -2,9 +2,11 @@
 #include "tools/run_workload/workload_source.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -245,6 +247,19 @@ StatusOr<MaybeTuning> FindTuning(const compiler::QuantizedModel& m, const Option
   return found.tuning;
 }
 
+// The variants' compile progress on stderr, rewritten in place, only when stderr is a terminal
+// (on a small SRAM, a large model's variants take tens of seconds: docs/network-performance.md,
+// "Compile time").
+std::function<void(size_t, size_t)> CompileProgress(const Options& options) {
+  if (options.quiet || !isatty(STDERR_FILENO)) return nullptr;
+  return [start = std::chrono::steady_clock::now()](size_t compiled, size_t variants) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "\r  compiling: %zu of %zu fusion variants, %.1f s   ", compiled,
+                 variants, seconds);
+  };
+}
+
 // A whole model compiled for `config`.
 StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::QuantizedModel> m,
                                              const Options& options,
@@ -254,8 +269,10 @@ StatusOr<PreparedWorkload> CompileWholeModel(std::shared_ptr<const compiler::Qua
   std::optional<TuningSummary> summary;
   NPU_ASSIGN_OR_RETURN(const MaybeTuning tuning, FindTuning(*m, options, config, summary));
   if (tuning) compile = compiler::WithTuning(std::move(compile), *tuning);
-  NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled,
-                       compiler::CompileForConfig(*m, config, compile));
+  compile.progress = CompileProgress(options);
+  StatusOr<compiler::CompiledModel> compiled_or = compiler::CompileForConfig(*m, config, compile);
+  if (compile.progress) std::cerr << "\r" << std::string(70, ' ') << "\r";
+  NPU_ASSIGN_OR_RETURN(compiler::CompiledModel compiled, std::move(compiled_or));
   PreparedWorkload p;
   p.tuning = summary;
   if (m->int8_twin) {  // --precision auto: what the same model all int8 would take
