@@ -115,6 +115,7 @@ class TileGrid {
   // A weight tile: rows of the output channels of `oc_tile`, each of WeightTileRowValues(r)
   // weights (int4 rows packed, hw/spec/int4.h).
   uint64_t WeightTileRowValues(uint32_t r) const;
+  uint64_t WeightTileRowBytes(uint32_t r) const;  // one output channel's row, packed
   uint64_t WeightTileBytes(uint32_t oc_tile, uint32_t r) const;
   uint64_t WeightBytes() const;  // every tile's, the packed constant weights in DRAM
   // Offsets of each weight tile in the packed weight blob: oc tiles outer, reduction steps

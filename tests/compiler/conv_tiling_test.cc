@@ -63,6 +63,24 @@ TEST(TileGrid, EdgeTilesAreSmaller) {
   EXPECT_EQ(offsets[1], 8u * 9 * 2);
 }
 
+TEST(TileGrid, WeightBytesAreEveryTilesBytes) {
+  // Its closed form (each reduction's row times every tile's channels) against the tiles
+  // summed, with uneven edge tiles, a 7x7 kernel and int4 rows (packed per row).
+  ConvLayer int4 = Layer(9, 9, 21, 35, 3);
+  int4.weights_int4 = true;
+  for (const ConvLayer& l : {Layer(7, 5, 3, 33, 3), Layer(9, 9, 21, 35, 7), int4}) {
+    for (const ConvTiling& t :
+         {ConvTiling{3, 2, 8, 2}, ConvTiling{4, 4, 5, 16}, ConvTiling{2, 3, 7, 3}}) {
+      const TileGrid g(l, t);
+      uint64_t tiles = 0;
+      for (uint32_t o = 0; o < g.oc().count(); ++o) {
+        for (uint32_t r = 0; r < g.reductions(); ++r) tiles += g.WeightTileBytes(o, r);
+      }
+      EXPECT_EQ(g.WeightBytes(), tiles) << ToString(t);
+    }
+  }
+}
+
 TEST(SlotCache, DoubleBufferReusesHeldTilesAndAlternatesOtherwise) {
   SlotCache cache(2, false);
   EXPECT_TRUE(cache.Acquire(7).load);
