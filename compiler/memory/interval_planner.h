@@ -7,6 +7,7 @@
 // liveness lower bound: the most bytes simultaneously alive at any step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,13 @@ struct ArenaPlan {
 };
 
 ArenaPlan PlanArena(const std::vector<PlanItem>& items, uint64_t align);
+
+// PlanArena(items, align), given `previous`, its plan of the same items but with
+// items[extended] alive from one step later (its `first` since lowered by one): only that item
+// and those after it in the order are placed again, each placement depending only on the items
+// placed before it (the on-chip planner's trials of allocating one item a step early).
+ArenaPlan ReplanArena(const std::vector<PlanItem>& items, uint64_t align,
+                      const ArenaPlan& previous, size_t extended);
 
 // max over steps of the sum of alive items' sizes, each rounded up to `align`.
 uint64_t LivenessLowerBound(const std::vector<PlanItem>& items, uint64_t align = 1);

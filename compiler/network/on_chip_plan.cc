@@ -192,7 +192,7 @@ class Planner {
       const bool buffer = i < on_chip.size();
       if ((buffer && !on_chip[i]) || !items[i].alive() || items[i].first == 0) continue;
       --items[i].first;
-      ArenaPlan early = PlanArena(items, stripe_);
+      ArenaPlan early = ReplanArena(items, stripe_, placed, i);
       if (early.peak <= sram_) {
         placed = std::move(early);
       } else {
