@@ -1,9 +1,9 @@
 // Results of pure searches remembered for the process, shared by every thread (kAuto's variants
 // compile side by side): the tiling searches' (survey_memo.h; the vector layers' in
 // eltwise_tiling.h) and the candidate replays' (candidate_cost.h: the tiling searches' and the
-// interleaving pass's). Keys are bytes that say
-// everything the result depends on, never hashes (a collision would be a silent wrong schedule);
-// past kRememberedKeyBytes of keys the memory starts over, so a long process stays bounded.
+// interleaving pass's). Keys are bytes that say everything the result depends on, never hashes
+// (a collision would be a silent wrong schedule); past kRememberedKeyBytes of keys the memory
+// starts over, so a long process stays bounded.
 #pragma once
 
 #include <cstddef>
