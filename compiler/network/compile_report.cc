@@ -2,10 +2,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "compiler/network/compile_model.h"
+#include "compiler/network/eviction.h"
 
 namespace npu::compiler {
 namespace {
@@ -28,6 +30,38 @@ std::string FusedGroupsText(const CompiledModel& m) {
     groups.push_back(fmt::format("{} ({} channel groups)", g.name(), g.channels.size()));
   }
   return groups.empty() ? "none" : fmt::format("{}", fmt::join(groups, "; "));
+}
+
+// The activations the plan leaves in DRAM whose traffic goes beyond the least (which moves a
+// graph input or output once), the most first (at most `most` of them): what takes a model's DRAM
+// traffic beyond its least. A buffer's traffic is its layers' reads and writes of its values
+// (OffChipTraffic: a part of a concatenation counts its own bytes), before LOADs read windows'
+// halo rows again; an intermediate computed in place in an output's buffer counts there.
+std::string DramActivationsText(const CompiledModel& m, size_t most) {
+  std::vector<uint64_t> beyond = OffChipTraffic(m.network);
+  std::vector<size_t> listed;
+  uint64_t total = 0;
+  for (size_t b = 0; b < m.memory.buffers.size(); ++b) {
+    const NetBuffer& buffer = m.network.buffers[b];
+    if (m.memory.buffers[b].on_chip) continue;
+    const uint64_t least = (buffer.graph_input ? buffer.bytes : 0) +
+                           (buffer.graph_output ? buffer.bytes : 0);
+    beyond[b] -= std::min(beyond[b], least);
+    if (beyond[b] == 0) continue;
+    listed.push_back(b);
+    total += beyond[b];
+  }
+  std::stable_sort(listed.begin(), listed.end(),
+                   [&](size_t a, size_t b) { return beyond[a] > beyond[b]; });
+  std::string text =
+      fmt::format("activations through DRAM beyond the least: {} buffer(s), {} of traffic{}\n",
+                  listed.size(), Kib(total), listed.empty() ? "" : "; the most:");
+  if (!listed.empty()) text += fmt::format("  {:>12} {:>12}  {}\n", "traffic", "bytes", "buffer");
+  for (size_t i = 0; i < std::min(most, listed.size()); ++i) {
+    const BufferPlacement& b = m.memory.buffers[listed[i]];
+    text += fmt::format("  {:>12} {:>12}  {}\n", Kib(beyond[listed[i]]), Kib(b.bytes), b.name);
+  }
+  return text;
 }
 
 }  // namespace
@@ -70,7 +104,7 @@ std::string CompileReport(const CompiledModel& m) {
       Kib(m.cost.dram_bytes()), Kib(m.min_dram_bytes),
       m.min_dram_bytes ? double(m.cost.dram_bytes()) / m.min_dram_bytes : 0.0,
       FusedGroupsText(m));
-  return r;
+  return r + DramActivationsText(m, kDramActivationsListed);
 }
 
 }  // namespace npu::compiler

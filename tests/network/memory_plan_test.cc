@@ -7,8 +7,10 @@
 #include <random>
 
 #include "compiler/memory/interval_planner.h"
+#include "compiler/network/compile_model.h"
 #include "compiler/network/model_pipeline.h"
 #include "tests/network/network_test_util.h"
+#include "tests/network/quant_graph_builder.h"
 
 namespace npu::compiler::testing {
 namespace {
@@ -244,6 +246,40 @@ TEST(MemoryPlan, ActivationsStayOnChipWhenTheyFitAndNotWhenTold) {
   EXPECT_EQ(on_chip(off->compiled), 0);
   EXPECT_LT(on->compiled.cost.dram_bytes(), off->compiled.cost.dram_bytes());
   ExpectSoundPlan(off->compiled, Config({}));
+}
+
+// The compile report lists the activations left in DRAM whose traffic goes beyond the least, the
+// most first. x -> a (1x1 to 16) -> b (1x1 to 16) -> a + b, the sum in place in a's buffer: a is
+// written once and read twice (3 x 6 x 5 x 16 bytes) beside the sum's write (the least), b
+// written and read once (2 x 480); the input, read once, is not listed.
+TEST(MemoryPlan, TheCompileReportListsTheActivationsInDramBeyondTheLeastTheMostFirst) {
+  QuantGraphBuilder b("residual", 3);
+  ir::Tensor* x = b.Input("x", 6, 5, 8);
+  ir::Tensor* a = b.Conv(x, "a", {.out_c = 16});
+  ir::Tensor* c = b.Conv(a, "b", {.out_c = 16});
+  const ir::Graph g = b.Finish({b.Add(a, c, "sum")});
+  CompileOptions in_dram;
+  in_dram.keep_activations_on_chip = false;
+  StatusOr<CompiledModel> off = CompileModel(Config({}), g, in_dram);
+  ASSERT_TRUE(off.ok()) << off.status().message();
+  const std::string report = CompileReport(*off);
+  const size_t list =
+      report.find("activations through DRAM beyond the least: 2 buffer(s), 2.3 KiB of traffic");
+  ASSERT_NE(list, std::string::npos) << report;
+  const size_t first = report.find("1.4 KiB      0.5 KiB  a", list);  // 1,440 of 480 bytes
+  const size_t second = report.find("0.9 KiB      0.5 KiB  b", list);
+  EXPECT_NE(first, std::string::npos) << report.substr(list);
+  EXPECT_NE(second, std::string::npos) << report.substr(list);
+  EXPECT_LT(first, second);
+  // With activations kept on chip (the default) b stays there; a does not, the sum being
+  // computed in place in its buffer, the output's.
+  StatusOr<CompiledModel> on = CompileModel(Config({}), g, {});
+  ASSERT_TRUE(on.ok()) << on.status().message();
+  const std::string kept = CompileReport(*on);
+  const size_t only = kept.find("activations through DRAM beyond the least: 1 buffer(s), 1.4 KiB");
+  ASSERT_NE(only, std::string::npos) << kept;
+  EXPECT_NE(kept.find("1.4 KiB      0.5 KiB  a\n", only), std::string::npos) << kept.substr(only);
+  EXPECT_EQ(kept.find("KiB  b\n", only), std::string::npos) << kept.substr(only);
 }
 
 TEST(MemoryPlan, LayersPrefetchWhereTheSramHoldsItWhenNotEverywhere) {
