@@ -30,13 +30,9 @@ TEST(Eviction, TheCheapestBufferPerByteFreedThatMakesRoomGoes) {
   EXPECT_EQ(CheapestToEvict({}, 0), -1);
 }
 
-// x -> a (1x1) -> b (1x1) -> a + b: a's buffer is written once and read twice.
+// ResidualOfTwoConvolutions: a's buffer is written once and read twice.
 TEST(Eviction, OffChipTrafficCountsEveryReadAndWriteOfABuffersValues) {
-  QuantGraphBuilder g("residual", 3);
-  ir::Tensor* x = g.Input("x", 6, 5, 8);
-  ir::Tensor* a = g.Conv(x, "a", {.out_c = 16});
-  ir::Tensor* b = g.Conv(a, "b", {.out_c = 16});
-  const ir::Graph graph = g.Finish({g.Add(a, b, "sum")});
+  const ir::Graph graph = ResidualOfTwoConvolutions();
   StatusOr<Network> net = LowerGraph(graph, {});
   ASSERT_TRUE(net.ok()) << net.status().message();
   const std::vector<uint64_t> traffic = OffChipTraffic(*net);

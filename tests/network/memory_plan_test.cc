@@ -249,15 +249,11 @@ TEST(MemoryPlan, ActivationsStayOnChipWhenTheyFitAndNotWhenTold) {
 }
 
 // The compile report lists the activations left in DRAM whose traffic goes beyond the least, the
-// most first. x -> a (1x1 to 16) -> b (1x1 to 16) -> a + b, the sum in place in a's buffer: a is
-// written once and read twice (3 x 6 x 5 x 16 bytes) beside the sum's write (the least), b
-// written and read once (2 x 480); the input, read once, is not listed.
+// most first. ResidualOfTwoConvolutions, the sum in place in a's buffer: a is written once and
+// read twice (3 x 6 x 5 x 16 bytes) beside the sum's write (the least), b written and read once
+// (2 x 480); the input, read once, is not listed.
 TEST(MemoryPlan, TheCompileReportListsTheActivationsInDramBeyondTheLeastTheMostFirst) {
-  QuantGraphBuilder b("residual", 3);
-  ir::Tensor* x = b.Input("x", 6, 5, 8);
-  ir::Tensor* a = b.Conv(x, "a", {.out_c = 16});
-  ir::Tensor* c = b.Conv(a, "b", {.out_c = 16});
-  const ir::Graph g = b.Finish({b.Add(a, c, "sum")});
+  const ir::Graph g = ResidualOfTwoConvolutions();
   CompileOptions in_dram;
   in_dram.keep_activations_on_chip = false;
   StatusOr<CompiledModel> off = CompileModel(Config({}), g, in_dram);

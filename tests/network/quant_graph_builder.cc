@@ -318,6 +318,14 @@ ir::Graph QuantGraphBuilder::Finish(const std::vector<ir::Tensor*>& outputs) {
   return std::move(g_);
 }
 
+ir::Graph ResidualOfTwoConvolutions() {
+  QuantGraphBuilder g("residual", 3);
+  ir::Tensor* x = g.Input("x", 6, 5, 8);
+  ir::Tensor* a = g.Conv(x, "a", {.out_c = 16});
+  ir::Tensor* b = g.Conv(a, "b", {.out_c = 16});
+  return g.Finish({g.Add(a, b, "sum")});
+}
+
 ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_t in_c,
                                   int64_t out_c) {
   QuantGraphBuilder b(name, seed);

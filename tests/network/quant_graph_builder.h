@@ -93,6 +93,10 @@ class QuantGraphBuilder {
   std::mt19937 rng_;
 };
 
+// x (6 x 5 x 8) -> 1x1 `a` to 16 -> 1x1 `b` to 16 -> `sum` = a + b: a's buffer is written once
+// and read twice.
+ir::Graph ResidualOfTwoConvolutions();
+
 // x (24 x 16 x in_c) -> 3x3 conv_a to out_c -> 3x3 conv_b to out_c (both padded, ReLU) -> 3x3
 // max pool `pool` at stride 2: a stem whose two pairs row strips split as one chain.
 ir::Graph TwoConvolutionsAndAPool(const std::string& name, uint32_t seed, int64_t in_c,
