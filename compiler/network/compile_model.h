@@ -154,8 +154,8 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
                                        const CompileOptions& options = {});
 
 // A plain-text compile report: per layer its op, shape, tiling, decompositions, operands kept on
-// chip, SRAM and predictions; the memory plan; totals against the roofline; the intermediate
-// activations left in DRAM, the most traffic first (the first kDramActivationsListed).
+// chip, SRAM and predictions; the memory plan; totals against the roofline; the activations
+// left in DRAM whose traffic goes beyond the least, the most first (kDramActivationsListed).
 inline constexpr size_t kDramActivationsListed = 10;
 std::string CompileReport(const CompiledModel& model);
 
