@@ -155,8 +155,7 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
 
 // A plain-text compile report: per layer its op, shape, tiling, decompositions, operands kept on
 // chip, SRAM and predictions; the memory plan; totals against the roofline; the activations
-// left in DRAM whose traffic goes beyond the least, the most first (kDramActivationsListed).
-inline constexpr size_t kDramActivationsListed = 10;
+// left in DRAM whose traffic goes beyond the least, the most first (the first ten).
 std::string CompileReport(const CompiledModel& model);
 
 }  // namespace npu::compiler

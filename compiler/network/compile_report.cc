@@ -32,6 +32,9 @@ std::string FusedGroupsText(const CompiledModel& m) {
   return groups.empty() ? "none" : fmt::format("{}", fmt::join(groups, "; "));
 }
 
+// How many of the activations through DRAM the report names.
+constexpr size_t kDramActivationsListed = 10;
+
 // The activations the plan leaves in DRAM whose traffic goes beyond the least (which moves a
 // graph input or output once), the most first (at most `most` of them): what takes a model's DRAM
 // traffic beyond its least. A buffer's traffic is its layers' reads and writes of its values
