@@ -5,6 +5,7 @@
 #include <numeric>
 #include <optional>
 
+#include "compiler/network/eviction.h"
 #include "compiler/network/layer_schedule.h"
 
 namespace npu::compiler {
@@ -90,7 +91,6 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
   std::vector<uint64_t> reserve_allowed(layers, 0);
   std::vector<std::vector<int>> allowed(layers);  // per layer, the buffers it allows on chip
-  std::vector<uint64_t> accesses(buffers, 0);
   std::vector<bool> eligible = candidate;
   TilingSurveyMemo memo(c);  // repeated layers are surveyed once (in the process)
   for (size_t i = 0; i < layers; ++i) {
@@ -100,17 +100,16 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
     reserve_allowed[i] = view.reserve_allowed;
     for (const auto& [value, index] : Operands(l)) {
       const int b = net.value(value).buffer;
-      ++accesses[b];
       if (!Get(view.allowed, index)) eligible[b] = false;
       if (Get(view.allowed, index)) allowed[i].push_back(b);
     }
   }
   // 3. Greedy by traffic saved.
+  const std::vector<uint64_t> traffic = OffChipTraffic(net);
   std::vector<size_t> order(buffers);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return net.buffers[a].bytes * accesses[a] > net.buffers[b].bytes * accesses[b];
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return traffic[a] > traffic[b]; });
   // A layer whose allowed operands are all on chip (b among them) reserves what its tiling needs
   // with them there: a pool's 404 KB of DRAM bands become none (inception_v3's Mixed_5d).
   const auto reserve = [&](int i, size_t b) {

@@ -19,8 +19,10 @@ struct ResidencyDecision {
 //    that touches them (CanBeOnChip), and whose layers estimate no more than kOnChipSlowdown
 //    slower with them on chip than in DRAM.
 // 2. Reserve per layer: the largest scratch among the residency variants it may end up with.
-// 3. Greedy: by DRAM traffic saved (bytes x accesses), keep a buffer if at every layer it is alive
-//    the aligned on-chip bytes plus the layer's reserve fit the SRAM; the reserve of a layer
+// 3. Greedy: by the DRAM traffic it saves (OffChipTraffic, the measure eviction uses: each
+//    access's bytes, so a concatenation's part writes count their parts, not the whole buffer),
+//    keep a buffer if at every layer it is alive the aligned on-chip bytes plus the layer's
+//    reserve fit the SRAM; the reserve of a layer
 //    whose operands it allows on chip would all be there is what its tiling needs with them
 //    there. Measured (full-size exports, default config, --timing-only --no-tuning): inception_v3's
 //    Mixed_5x pools (whose tilings with their operands in DRAM want 404 KB of long bands) now

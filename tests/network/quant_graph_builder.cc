@@ -269,6 +269,22 @@ ir::Tensor* QuantGraphBuilder::Mul(ir::Tensor* a, ir::Tensor* b, const std::stri
   return Product(ir::OpKind::kMul, a, b, name, 40.0 / 5500.0, a->shape());
 }
 
+ir::Tensor* QuantGraphBuilder::Concat(const std::vector<ir::Tensor*>& parts,
+                                      const std::string& name) {
+  NPU_CHECK(!parts.empty());
+  ir::Shape shape = parts[0]->shape();
+  shape[3] = 0;
+  for (ir::Tensor* p : parts) {
+    NPU_CHECK(Scale(p) == Scale(parts[0]));
+    p->quant() = parts[0]->quant();
+    shape[3] += p->shape()[3];
+  }
+  ir::Attributes a;
+  a.Set("axis", int64_t{3});
+  ir::Node* n = g_.AddNode(ir::OpKind::kConcat, name, parts, {name}, std::move(a));
+  return Out(n, std::move(shape), Scale(parts[0]), Zp(parts[0]));
+}
+
 ir::Tensor* QuantGraphBuilder::Flatten(ir::Tensor* x, const std::string& name) {
   ir::Attributes a;
   a.Set("axis", int64_t{1});

@@ -67,6 +67,10 @@ class QuantGraphBuilder {
   ir::Tensor* Mul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
   // The product of two activations [.., M, K] x [.., K, N], batch dims broadcast.
   ir::Tensor* MatMul(ir::Tensor* a, ir::Tensor* b, const std::string& name);
+  // The concatenation of images along channels. A concatenation's inputs share its quantisation:
+  // the parts must share a scale, and each takes the first's zero point (so each must come from
+  // a layer without activation, whose clamp is int8's whole range whatever its zero point).
+  ir::Tensor* Concat(const std::vector<ir::Tensor*>& parts, const std::string& name);
   ir::Tensor* Flatten(ir::Tensor* x, const std::string& name);
   ir::Tensor* Reshape(ir::Tensor* x, const std::string& name, ir::Shape shape);
   // A resize to out_h x out_w by taps (3 ints per output row / column: i0, i1, the weight of i1
