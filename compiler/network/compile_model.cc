@@ -306,8 +306,10 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // 4,293,394 cycles and 29.6 MB of DRAM traffic at half, 4,278,236 and 30.8 MB at two thirds;
   // resnext50_32x4d 4,529,073 at half, unchanged at two thirds; full-size exports, default
   // config); the default split of only the pairs whose intermediate and output overflow
-  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny); every pair beside
-  // the concatenations that fit the SRAM, keeping halos (kBesideConcats); and with an SRAM
+  // the SRAM (StripOptions::overflowing_only: densenet121, convnext_tiny); a chain through the
+  // blocks whose tensors exceed half the SRAM, in strips sized by what is alive at once
+  // (lraspp_mobilenet_v3_large's stem to block 3); every pair beside the concatenations that
+  // fit the SRAM, keeping halos (kBesideConcats); and with an SRAM
   // larger than kStripLimitsSramBytes, the default split with and without kept halos as for
   // each smaller SRAM down to it, halving.
   using RowStrips = CompileOptions::RowStrips;
@@ -369,6 +371,16 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                          split_graph({.keep_halos = true, .skewed_rows = skewed_rows}));
     add(std::move(kept), "kept halos");
   }
+  // A chain through residual blocks whose tensors could not stay on chip beside much else:
+  // every pair whose intermediate exceeds half the SRAM beside those split by default, keeping
+  // halos, with the pooled pairs in channel groups first, in strips sized by what is alive at
+  // once (StripOptions::alive_share) within a third of the SRAM.
+  NPU_ASSIGN_OR_RETURN(Fused through, split_graph({.every_pair = true,
+                                                   .keep_halos = true,
+                                                   .other_pairs_above = 0.5,
+                                                   .alive_share = 1.0 / 3},
+                                                  /*pooled_channels_first=*/true));
+  add(std::move(through), "kept halos");
   NPU_ASSIGN_OR_RETURN(Fused overflowing, split_graph({.overflowing_only = true}));
   add(std::move(overflowing));
   // Every pair beside the concatenations that fit the SRAM, keeping halos (densenet121's dense

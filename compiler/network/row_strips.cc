@@ -418,6 +418,53 @@ int64_t RowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
   return rows;
 }
 
+// The most output rows per strip of the chain's last node such that, at each node of every
+// strip, what is alive of the chain's intermediates, twice over (a strip's being read while the
+// next strip's are written), takes at most `budget` bytes; at least one. Alive at node i: the rows
+// it reads of the intermediate before it, those the node after it reads of its output, and the
+// rows of a later join's other operand, an earlier node's output, waiting for the join. Unlike
+// RowsWithin's sum over all of them, a long chain's intermediates are not all alive at once:
+// lraspp_mobilenet_v3_large's stem through block 3 (eleven nodes, three residual blocks).
+int64_t PeakRowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
+  const size_t n = c.nodes.size();
+  // Per join node j, the earlier node whose output is its other operand (or n: none in the chain).
+  std::vector<size_t> skipped(n, n);
+  for (size_t j = 1; j < n; ++j) {
+    if (!IsJoin(*c.nodes[j])) continue;
+    const Tensor* other = c.nodes[j]->input(1 - ChainOperand(g, c, j));
+    for (size_t k = 0; k + 1 < j; ++k) {
+      if (c.Output(k) == other) skipped[j] = k;
+    }
+  }
+  const auto fits = [&](int64_t rows) {
+    const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
+    std::vector<int64_t> kept(n, 0);
+    for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
+      const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
+      std::vector<int64_t> read(n, 0);  // node i's read of the intermediate before it
+      for (size_t i = 1; i < n; ++i) {
+        const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
+        const Rows rows_read = ReadRows(g, c, i, r[i]);
+        read[i] = (rows_read.second - rows_read.first) * s[2] * s[3];
+      }
+      for (size_t i = 1; i < n; ++i) {
+        int64_t alive = read[i] + (i + 1 < n ? read[i + 1] : 0);
+        for (size_t j = i + 1; j < n; ++j) {
+          if (skipped[j] >= i) continue;
+          const ir::Shape& s = c.nodes[j]->output(0)->shape();
+          alive += (r[j].second - r[j].first) * s[2] * s[3];
+        }
+        if (2 * alive > budget) return false;
+      }
+      for (size_t i = 0; i < n; ++i) kept[i] = r[i].second;
+    }
+    return true;
+  };
+  int64_t rows = c.nodes.back()->output(0)->shape()[1];
+  while (rows > 1 && !fits(rows)) --rows;
+  return rows;
+}
+
 // The strip of a join's branch convolution computing the join's rows [r0, r1) of its output.
 Tensor* BranchStrip(ir::Graph& g, const Node& branch, int64_t r0, int64_t r1,
                     const std::string& tag) {
@@ -749,6 +796,11 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     if (options.overflowing_only && told == strip_rows.end() && !Overflows(g, *consumer, config)) {
       continue;
     }
+    if (!pair.by_default && told == strip_rows.end() &&
+        ImageBytes(consumer->input(StripOperand(g, *consumer))) <=
+            int64_t(options.other_pairs_above * double(config.sram().size_bytes()))) {
+      continue;
+    }
     consumers.push_back(consumer);
     rows_of[consumer] = {rows, told != strip_rows.end()};
     pair_of[consumer] = &pair;
@@ -768,10 +820,16 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
                                       : 0;
     if (!told && beside > 0) {
       rows = RowsWithin(g, chain, beside);
+    } else if (!told && options.alive_share > 0) {
+      rows = PeakRowsWithin(g, chain,
+                            int64_t(options.alive_share * double(config.sram().size_bytes())));
     } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && beside <= 0 && rows > 1 && !ChainFits(g, chain, rows, limit)) --rows;
+    while (!told && beside <= 0 && options.alive_share <= 0 && rows > 1 &&
+           !ChainFits(g, chain, rows, limit)) {
+      --rows;
+    }
     if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip
     split.push_back(Split(g, chain, rows));
   }

@@ -129,6 +129,14 @@ struct StripOptions {
   // concatenation (56x56x256, 802 KB) in 1 MiB, which strips of a quarter of the SRAM sent to
   // DRAM and back (3.5 MB of traffic).
   bool beside_concats = false;
+  // Of the pairs not split by default, only those whose intermediate exceeds this share of the
+  // SRAM (with every_pair; 0: all of them): a chain then runs through the blocks whose tensors
+  // could stay on chip beside little else and ends where the rest can stay on chip.
+  double other_pairs_above = 0;
+  // Unless told, a chain's strips take as many rows as keep what is alive of its intermediates at
+  // its busiest node, twice over, within this share of the SRAM (row_strips.cc, PeakRowsWithin;
+  // 0: the last pair's rows, fewer to fit each intermediate).
+  double alive_share = 0;
 };
 
 // The pairs of `quantized` that can be split, with their default rows under `options`.

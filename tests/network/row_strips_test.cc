@@ -268,6 +268,57 @@ TEST(RowStrips, OnlyPairsOverflowingTheSramSplitWhenAsked) {
   }
 }
 
+TEST(RowStrips, OfThePairsNotSplitByDefaultOnlyThoseWithLargeIntermediatesWhenAsked) {
+  // depthwise -> project is not split by default (its producer is not pointwise); its 13,440-byte
+  // intermediate is over half of 16 KiB but not over 90 %.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  for (const auto& [share, name] :
+       {std::pair{0.9, "expand+depthwise"}, {0.5, "expand+depthwise+project"}}) {
+    SCOPED_TRACE(share);
+    ir::Graph g = InvertedResidual(1);
+    StatusOr<std::vector<RowStripGroup>> split =
+        SplitRowStrips(config, g, {}, {.every_pair = true, .other_pairs_above = share});
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    ASSERT_EQ(split->size(), 1u);
+    EXPECT_EQ((*split)[0].name(), name);
+  }
+}
+
+TEST(RowStrips, StripsSizedByWhatIsAliveAtOnce) {
+  // expand -> depthwise (3x3, stride 1, padded) with kept halos: a strip of r rows of the
+  // depthwise's output reads r + 2 rows of the 14 x 48 expansion (672 bytes a row), its halo
+  // kept from the strip before; twice over, within alive_share of the SRAM: 2 x 7 x 672 = 9,408
+  // bytes hold strips of 5 rows, a byte less 4.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  for (const auto& [budget, rows] : {std::pair{9408, 5}, {9407, 4}}) {
+    SCOPED_TRACE(budget);
+    ir::Graph g = InvertedResidual(1);
+    StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(
+        config, g, {}, {.keep_halos = true, .alive_share = budget / 16384.0});
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    ASSERT_EQ(split->size(), 1u);
+    EXPECT_EQ((*split)[0].name(), "expand+depthwise");
+    EXPECT_EQ((*split)[0].rows, rows);
+  }
+  // Through residual blocks a chain's intermediates are not all alive at once: at each node, the
+  // rows it reads, those the next node reads of its output and those of a sum its join waits
+  // for. Three bottlenecks (14 pixels a row; 448 bytes a row of 32 channels, 112 of 8) in strips
+  // of r rows: busiest is reduce1 in the first strip, which reads r + 2 rows of the first sum,
+  // conv3x31 reading r + 2 rows of its output and join1 waiting for r + 1 rows of the first sum:
+  // 2 x (1,008 r + 1,568) bytes, within half of 16 KiB for r = 2. (Every intermediate of a strip
+  // at once, as RowsWithin counts, would fit 1.)
+  const ir::Graph whole = Bottleneck(false, 3);
+  ir::Graph kept = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split =
+      SplitRowStrips(config, kept, {}, {.keep_halos = true, .alive_share = 0.5});
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(),
+            "expand+join+reduce1+conv3x31+expand1+join1+reduce2+conv3x32+expand2+join2");
+  EXPECT_EQ((*split)[0].rows, 2);
+  ExpectSameBytes(whole, kept, {1u, 2u});
+}
+
 TEST(RowStrips, OtherPairsStayWhole) {
   const spec::NpuConfig small = Config({"sram.size_bytes=16384"});
   // The expansion has a second reader: only depthwise -> project may split.
