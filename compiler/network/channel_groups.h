@@ -47,7 +47,8 @@ struct ChannelGroupSplit {
 // through DRAM beside the 731 KB output). A pooled pair whose output takes more than three
 // quarters of the SRAM (`sram_bytes`, the network's, where `config` sizes the groups for a
 // smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
-// kPoolGroupsShare). So does a convolution alone (one group, not depthwise) whose output a global
+// kPoolGroupsShare); one whose output takes more than half of it groups within an eighth
+// (kLargePooledShare). So does a convolution alone (one group, not depthwise) whose output a global
 // pool reads and takes more than that share, its input within a quarter (lraspp's backbone
 // output, which its classifier pools and reads with a 1x1): its `depthwise` is empty.
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,

@@ -92,6 +92,7 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   std::vector<uint64_t> reserve_allowed(layers, 0);
   std::vector<std::vector<int>> allowed(layers);  // per layer, the buffers it allows on chip
   std::vector<bool> eligible = candidate;
+  std::vector<bool> pixels(buffers, true);  // every value its layers access is one pixel
   TilingSurveyMemo memo(c);  // repeated layers are surveyed once (in the process)
   for (size_t i = 0; i < layers; ++i) {
     const NetLayer& l = net.layers[i];
@@ -100,6 +101,7 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
     reserve_allowed[i] = view.reserve_allowed;
     for (const auto& [value, index] : Operands(l)) {
       const int b = net.value(value).buffer;
+      pixels[b] = pixels[b] && net.value(value).h == 1 && net.value(value).w == 1;
       if (!Get(view.allowed, index)) eligible[b] = false;
       if (Get(view.allowed, index)) allowed[i].push_back(b);
     }
@@ -111,11 +113,17 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return traffic[a] > traffic[b]; });
   // A layer whose allowed operands are all on chip (b among them) reserves what its tiling needs
-  // with them there: a pool's 404 KB of DRAM bands become none (inception_v3's Mixed_5d).
+  // with them there: a pool's 404 KB of DRAM bands become none (inception_v3's Mixed_5d). An
+  // eligible operand of one pixel counts as there: the greedy, which decides the most traffic
+  // first, decides a global pool's input long before its output (a vector, which fits), and
+  // would reserve for the pool what it needs with its input in DRAM, all of it (lraspp's
+  // 33x33x672 squeeze-and-excitation blocks: 732 KB).
   const auto reserve = [&](int i, size_t b) {
+    const auto there = [&](int k) {
+      return d.on_chip[k] || k == int(b) || (eligible[k] && pixels[k]);
+    };
     const bool all =
-        !allowed[i].empty() && std::all_of(allowed[i].begin(), allowed[i].end(),
-                                           [&](int k) { return d.on_chip[k] || k == int(b); });
+        !allowed[i].empty() && std::all_of(allowed[i].begin(), allowed[i].end(), there);
     return all ? reserve_allowed[i] : d.reserve[i];
   };
   std::vector<uint64_t> live(layers, 0);

@@ -172,6 +172,29 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   }
 }
 
+TEST(ChannelGroups, APooledPairWhoseOutputTakesOverHalfTheSramGroupsWithinAnEighth) {
+  // In 24 KiB the 13,440-byte depthwise output takes over half the SRAM (but under three
+  // quarters: it stays whole, pooled once). Its groups' intermediates take at most an eighth of
+  // the SRAM (3,072 bytes: six groups of 8 channels, 2,240 bytes each), not a quarter (three of
+  // 16, 4,480 bytes), so that the output, the block's input and a group's intermediate fit side
+  // by side. In 32 KiB it takes under half: groups within a quarter (8,192 bytes: two of 24).
+  for (const auto& [sram, channels] :
+       {std::pair{24576, std::vector<int64_t>(6, 8)}, {32768, std::vector<int64_t>(2, 24)}}) {
+    SCOPED_TRACE(sram);
+    const spec::NpuConfig config =
+        Config({"sram.size_bytes=" + std::to_string(sram), "mac.rows=8", "mac.cols=8"});
+    const ir::Graph whole = SqueezeExcitationBlock("se", 23);
+    ir::Graph grouped = whole.Clone();
+    StatusOr<std::vector<ChannelGroupSplit>> split =
+        SplitChannelGroups(config, grouped, /*pooled_only=*/true);
+    ASSERT_TRUE(split.ok()) << split.status().message();
+    ASSERT_EQ(split->size(), 1u);
+    EXPECT_EQ((*split)[0].channels, channels);
+    EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 1);
+    ExpectSameBytes(whole, grouped, {1u, 2u});
+  }
+}
+
 // x (20 x 14 x 8) -> 1x1 `head` to 48, a table: a global pool reads its output (a gate: fc1, fc2,
 // a table) and so does a 1x1 `cbr`, which the gate scales: lraspp's classifier reading its
 // backbone's last output.
@@ -188,7 +211,8 @@ TEST(ChannelGroups, AConvolutionAloneWhoseOutputAGlobalPoolReads) {
   // head's 13,440-byte output takes over three quarters of 16 KiB and a pool reads it: head (with
   // its table) splits into 6 groups of 8 channels, each pooled while on chip and copied into its
   // slice of the concatenation cbr reads. The same bytes, bit-exact, every pool reading SRAM,
-  // less DRAM traffic than whole. With 64 KiB the output is under three quarters: it stays whole.
+  // less DRAM traffic than whole where the whole output cannot stay on chip. With 64 KiB the
+  // output is under three quarters: it stays whole.
   const spec::NpuConfig config = SmallConfig();
   const ir::Graph whole = PooledHead();
   ir::Graph grouped = whole.Clone();
@@ -223,9 +247,16 @@ TEST(ChannelGroups, AConvolutionAloneWhoseOutputAGlobalPoolReads) {
     EXPECT_TRUE(l.on_chip.input[0]) << l.name;
   }
   EXPECT_EQ(pools, 6);
-  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  // Less DRAM traffic than whole where the whole output cannot stay on chip: in 14 KiB. (In
+  // 16 KiB it can, its pool reserving only what it needs with its input there: residency.h.)
+  const spec::NpuConfig smaller = Config({"sram.size_bytes=14336", "mac.rows=8", "mac.cols=8"});
+  ir::Graph grouped_smaller = whole.Clone();
+  ASSERT_EQ(SplitChannelGroups(smaller, grouped_smaller)->size(), 1u);
+  StatusOr<CompiledModel> split_smaller = CompileModel(smaller, grouped_smaller, off);
+  StatusOr<CompiledModel> plain = CompileModel(smaller, whole, off);
+  ASSERT_TRUE(split_smaller.ok()) << split_smaller.status().message();
   ASSERT_TRUE(plain.ok()) << plain.status().message();
-  EXPECT_LT(m.cost.dram_bytes(), plain->cost.dram_bytes());
+  EXPECT_LT(split_smaller->cost.dram_bytes(), plain->cost.dram_bytes());
   ir::Graph roomy = whole.Clone();
   EXPECT_TRUE(SplitChannelGroups(Config({"sram.size_bytes=65536", "mac.rows=8", "mac.cols=8"}),
                                  roomy)

@@ -104,5 +104,24 @@ TEST(Residency, KeepsOnChipTheBufferWhoseAccessesWouldMoveTheMostBytes) {
   ExpectBitExact(g, config, 2);
 }
 
+
+// A squeeze-and-excitation block in 32 KiB: the greedy decides the scaling's output (13,440
+// bytes, written and read once) long before the gate it multiplies by (48 bytes, one pixel).
+// A layer reserves what its tiling needs with its operands on chip only if they all are; an
+// eligible operand of one pixel counts as there, so the scaling's output stays on chip. Before,
+// the scaling reserved for its gate in DRAM and its output went to DRAM (as a global pool's
+// input did: lraspp's 732 KB squeeze-and-excitation tensors).
+TEST(Residency, AnOperandOfOnePixelCountsAsOnChipForItsLayersReserve) {
+  const spec::NpuConfig config = Config({"sram.size_bytes=32768"});
+  const ir::Graph g = SqueezeExcitationBlock("se", 3);
+  Network net;
+  ResidencyDecision d;
+  ASSERT_NO_FATAL_FAILURE(Decide(config, g, net, d));
+  EXPECT_TRUE(d.on_chip[BufferOf(net, "depthwise")]);
+  EXPECT_TRUE(d.on_chip[BufferOf(net, "fc1")]);
+  EXPECT_TRUE(d.on_chip[BufferOf(net, "scale")]);
+  ExpectBitExact(g, config, 2);
+}
+
 }  // namespace
 }  // namespace npu::compiler::testing
