@@ -37,6 +37,14 @@ spec::NpuConfig SmallConfig() {
 
 int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).size()); }
 
+// The pairs of `g` a global pool reads, split in channel groups (none if the split fails).
+std::vector<ChannelGroupSplit> SplitPooled(const spec::NpuConfig& config, ir::Graph& g) {
+  StatusOr<std::vector<ChannelGroupSplit>> split =
+      SplitChannelGroups(config, g, /*pooled_only=*/true);
+  EXPECT_TRUE(split.ok()) << split.status().message();
+  return split.ok() ? *split : std::vector<ChannelGroupSplit>{};
+}
+
 TEST(ChannelGroups, SplitIntoGroupsThatFitAndComputeTheSameBytes) {
   const spec::NpuConfig config = SmallConfig();
   const ir::Graph whole = DilatedBlock();
@@ -127,19 +135,17 @@ TEST(ChannelGroups, BeforeRowStripsWhereAGlobalPoolReadsTheDepthwise) {
   const spec::NpuConfig config = SmallConfig();
   const ir::Graph whole = SqueezeExcitationBlock("se", 23);
   ir::Graph grouped = whole.Clone();
-  StatusOr<std::vector<ChannelGroupSplit>> split =
-      SplitChannelGroups(config, grouped, /*pooled_only=*/true);
-  ASSERT_TRUE(split.ok()) << split.status().message();
-  ASSERT_EQ(split->size(), 1u);
-  EXPECT_EQ((*split)[0].channels, std::vector<int64_t>(6, 8));
+  const std::vector<ChannelGroupSplit> split = SplitPooled(config, grouped);
+  ASSERT_EQ(split.size(), 1u);
+  EXPECT_EQ(split[0].channels, std::vector<int64_t>(6, 8));
   EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 6);
   EXPECT_EQ(Count(grouped, ir::OpKind::kIdentity), 6);
   EXPECT_EQ(Count(grouped, ir::OpKind::kConcat), 2);
-  const std::vector<std::string>& group0 = (*split)[0].parts[0];
+  const std::vector<std::string>& group0 = split[0].parts[0];
   EXPECT_NE(std::find(group0.begin(), group0.end(), "pool#ch0"), group0.end());
   ExpectSameBytes(whole, grouped, {1u, 2u, 3u});
   ir::Graph dilated = DilatedBlock();
-  EXPECT_TRUE(SplitChannelGroups(config, dilated, /*pooled_only=*/true)->empty());
+  EXPECT_TRUE(SplitPooled(config, dilated).empty());
   ExpectBitExact(whole, config, 2);
   // The split graph itself (kAuto may keep another variant): every pool reads its group's output
   // from SRAM, and each copy comes after its group's depthwise, before the next group's.
@@ -185,11 +191,9 @@ TEST(ChannelGroups, APooledPairWhoseOutputTakesOverHalfTheSramGroupsWithinAnEigh
         Config({"sram.size_bytes=" + std::to_string(sram), "mac.rows=8", "mac.cols=8"});
     const ir::Graph whole = SqueezeExcitationBlock("se", 23);
     ir::Graph grouped = whole.Clone();
-    StatusOr<std::vector<ChannelGroupSplit>> split =
-        SplitChannelGroups(config, grouped, /*pooled_only=*/true);
-    ASSERT_TRUE(split.ok()) << split.status().message();
-    ASSERT_EQ(split->size(), 1u);
-    EXPECT_EQ((*split)[0].channels, channels);
+    const std::vector<ChannelGroupSplit> split = SplitPooled(config, grouped);
+    ASSERT_EQ(split.size(), 1u);
+    EXPECT_EQ(split[0].channels, channels);
     EXPECT_EQ(Count(grouped, ir::OpKind::kGlobalAveragePool), 1);
     ExpectSameBytes(whole, grouped, {1u, 2u});
   }
