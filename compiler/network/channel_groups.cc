@@ -234,8 +234,8 @@ StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfi
     std::optional<Pair> pair = PairEndingAt(g, *n, limit);
     if (!pair) pair = PooledConvolution(g, *n, limit, sram);
     if (!pair || (pooled_only && GlobalPools(*pair).empty())) continue;
-    const bool large_pooled = !GlobalPools(*pair).empty() &&
-                              double(ImageBytes(pair->last()->output(0))) > kLargePooledShare * sram;
+    const double output = double(ImageBytes(pair->last()->output(0)));
+    const bool large_pooled = !GlobalPools(*pair).empty() && output > kLargePooledShare * sram;
     std::vector<int64_t> channels;
     if (large_pooled) channels = GroupChannels(pair->grouped(), unit, limit / 2);
     if (channels.empty()) channels = GroupChannels(pair->grouped(), unit, limit);

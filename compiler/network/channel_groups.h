@@ -48,8 +48,8 @@ struct ChannelGroupSplit {
 // quarters of the SRAM (`sram_bytes`, the network's, where `config` sizes the groups for a
 // smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
 // kPoolGroupsShare); one whose output takes more than half of it groups within an eighth
-// (kLargePooledShare). So does a convolution alone (one group, not depthwise) whose output a global
-// pool reads and takes more than that share, its input within a quarter (lraspp's backbone
+// (kLargePooledShare). So does a convolution alone (one group, not depthwise) whose output a
+// global pool reads and takes more than that share, its input within a quarter (lraspp's backbone
 // output, which its classifier pools and reads with a 1x1): its `depthwise` is empty.
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
                                                             ir::Graph& g,

@@ -440,7 +440,8 @@ int64_t PeakRowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
     const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
     std::vector<int64_t> kept(n, 0);
     for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-      const auto r = StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
+      const auto r =
+          StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
       std::vector<int64_t> read(n, 0);  // node i's read of the intermediate before it
       for (size_t i = 1; i < n; ++i) {
         const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
