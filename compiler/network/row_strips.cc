@@ -422,7 +422,8 @@ int64_t RowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
 // strip, what is alive of the chain's intermediates, twice over (a strip's being read while the
 // next strip's are written), takes at most `budget` bytes; at least one. Alive at node i: the rows
 // it reads of the intermediate before it, those the node after it reads of its output, and the
-// rows of a later join's other operand, an earlier node's output, waiting for the join. Unlike
+// rows a later join reads of its other operand, an earlier node's output, waiting for the join
+// (as many as it reads of its chain operand: a join's operands are shaped alike). Unlike
 // RowsWithin's sum over all of them, a long chain's intermediates are not all alive at once:
 // lraspp_mobilenet_v3_large's stem through block 3 (eleven nodes, three residual blocks).
 int64_t PeakRowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
@@ -437,27 +438,15 @@ int64_t PeakRowsWithin(const ir::Graph& g, const Chain& c, int64_t budget) {
     }
   }
   const auto fits = [&](int64_t rows) {
-    const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
-    std::vector<int64_t> kept(n, 0);
-    for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-      const auto r =
-          StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &kept : nullptr);
-      std::vector<int64_t> read(n, 0);  // node i's read of the intermediate before it
+    // Per strip, entry i - 1: the bytes node i reads of the intermediate before it.
+    for (const std::vector<int64_t>& read : StripReadBytes(g, c, rows)) {
       for (size_t i = 1; i < n; ++i) {
-        const ir::Shape& s = c.nodes[i - 1]->output(0)->shape();
-        const Rows rows_read = ReadRows(g, c, i, r[i]);
-        read[i] = (rows_read.second - rows_read.first) * s[2] * s[3];
-      }
-      for (size_t i = 1; i < n; ++i) {
-        int64_t alive = read[i] + (i + 1 < n ? read[i + 1] : 0);
+        int64_t alive = read[i - 1] + (i + 1 < n ? read[i] : 0);
         for (size_t j = i + 1; j < n; ++j) {
-          if (skipped[j] >= i) continue;
-          const ir::Shape& s = c.nodes[j]->output(0)->shape();
-          alive += (r[j].second - r[j].first) * s[2] * s[3];
+          if (skipped[j] < i) alive += read[j - 1];
         }
         if (2 * alive > budget) return false;
       }
-      for (size_t i = 0; i < n; ++i) kept[i] = r[i].second;
     }
     return true;
   };
