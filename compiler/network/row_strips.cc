@@ -732,6 +732,30 @@ std::string RowStripGroup::name() const {
   return fmt::format("{}", fmt::join(all, "+"));
 }
 
+// The image a channel scaling reads whole beside its strips, if it takes over half the SRAM, so
+// that strips of a quarter, twice over, do not fit beside it, but at most three quarters, so it
+// may stay on chip while they run (block 12 of lraspp, 33x33x672, 715 KB in 1 MiB); else 0. Its
+// pair's strips then take a quarter of what it leaves: at a quarter of the SRAM (7 rows, 155 KB)
+// they went through DRAM beside it; at 3 rows (blocks 12 and 13) lraspp took 2,794,768 ->
+// 2,761,177 cycles, DRAM 21.3 -> 18.5 MB (full-size export, default config, --no-tuning). A
+// smaller image leaves room for the quarter's strips (efficientnet_b0's 112x112x32 products in
+// strips of what a 401 KB image leaves took more cycles, and a test's blocks at 2 MiB split as
+// for 1 MiB lost their lead), a larger one goes through DRAM. Such a pair's chain takes these
+// rows with StripOptions::alive_share too: within a third of what the image leaves (2 rows) the
+// strips' held constants crowded out 110 buffers (3,843,733 cycles, 67 MB).
+constexpr double kScaledImageAbove = 0.5, kScaledImageBeside = 0.75;
+int64_t ScaledImageBeside(const spec::NpuConfig& config, const Node& producer) {
+  if (!IsChannelScaling(producer)) return 0;
+  const Tensor* image = producer.input(0)->shape() == producer.output(0)->shape()
+                            ? producer.input(0)
+                            : producer.input(1);
+  const int64_t bytes = ImageBytes(image);
+  const double sram = double(config.sram().size_bytes());
+  return bytes > int64_t(kScaledImageAbove * sram) && bytes <= int64_t(kScaledImageBeside * sram)
+             ? bytes
+             : 0;
+}
+
 bool RowStripGroup::Splits(const std::string& consumer) const {
   return std::find(nodes.begin() + 1, nodes.end(), consumer) != nodes.end();
 }
@@ -748,7 +772,9 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     const int64_t concat = producer != nullptr && options.beside_concats
                                ? ConcatBesidePair(config, *producer, *consumer)
                                : 0;
-    const int64_t pair_limit = concat > 0 ? std::min(limit, (sram - concat) / 4) : limit;
+    const int64_t image = producer != nullptr ? ScaledImageBeside(config, *producer) : 0;
+    const int64_t beside = std::max(concat, image);
+    const int64_t pair_limit = beside > 0 ? std::min(limit, (sram - beside) / 4) : limit;
     if (!Eligible(g, *consumer, pair_limit, residual_path)) continue;
     // As many rows as fit (evening the strips out measured slower on mobilenet_v2: 555,638
     // against 553,796 cycles).
@@ -758,7 +784,7 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
                      (IsPointwise(*producer) || IsChannelScaling(*producer) || on_path) &&
                          RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute &&
                          !ConstantsReloadedByEveryStrip(*producer, *consumer, limit),
-                     producer->name(), on_path, pair_limit, concat});
+                     producer->name(), on_path, pair_limit, concat, image});
   }
   return pairs;
 }
@@ -801,22 +827,23 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     // limit unless a tuning told them. Beside a concatenation, as many as fit what it and the
     // chain's constants leave of the SRAM, if they leave any (else as if none were beside).
     auto [rows, told] = rows_of.at(chain.nodes.back());
-    int64_t concat = 0, constants = 0;
+    int64_t concat = 0, constants = 0, image = 0;
     for (size_t i = 0; i < chain.nodes.size(); ++i) {
       if (i > 0) concat = std::max(concat, pair_of.at(chain.nodes[i])->concat);
+      if (i > 0) image = std::max(image, pair_of.at(chain.nodes[i])->image);
       constants += ConstantBytes(*chain.nodes[i]);
     }
     const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
                                       : 0;
     if (!told && beside > 0) {
       rows = RowsWithin(g, chain, beside);
-    } else if (!told && options.alive_share > 0) {
+    } else if (!told && options.alive_share > 0 && image == 0) {
       rows = PeakRowsWithin(g, chain,
                             int64_t(options.alive_share * double(config.sram().size_bytes())));
     } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && beside <= 0 && options.alive_share <= 0 && rows > 1 &&
+    while (!told && beside <= 0 && (options.alive_share <= 0 || image > 0) && rows > 1 &&
            !ChainFits(g, chain, rows, limit)) {
       --rows;
     }

@@ -62,13 +62,17 @@ struct RowStripPair {
   // its chain even when its intermediate fits, since only a chain of all the path's pairs keeps
   // the residual off DRAM; one strip alone is not split.
   bool residual_path = false;
-  // What a strip's intermediate may take: a quarter of the SRAM, or with
-  // StripOptions::beside_concats a quarter of what `concat` leaves.
+  // What a strip's intermediate may take: a quarter of the SRAM, or of what `image` leaves, or
+  // with StripOptions::beside_concats of what `concat` leaves.
   int64_t limit = 0;
   // With StripOptions::beside_concats, the bytes of the concatenation of channels the producer
   // reads or the consumer writes a part of, if it fits the SRAM (its strips run beside it);
   // else 0.
   int64_t concat = 0;
+  // The image a channel scaling producer reads whole beside the strips, if strips of a quarter
+  // of the SRAM would not fit beside it but it may stay on chip (over half the SRAM, at most
+  // three quarters: row_strips.cc, ScaledImageBeside); else 0.
+  int64_t image = 0;
 };
 
 // A chain of pairs split into strips: a fused layer group, which reports show as one.
@@ -135,7 +139,8 @@ struct StripOptions {
   double other_pairs_above = 0;
   // Unless told, a chain's strips take as many rows as keep what is alive of its intermediates at
   // its busiest node, twice over, within this share of the SRAM (row_strips.cc, PeakRowsWithin;
-  // 0: the last pair's rows, fewer to fit each intermediate).
+  // 0: the last pair's rows, fewer to fit each intermediate). A chain beside a scaled image
+  // (RowStripPair::image) takes its last pair's rows still.
   double alive_share = 0;
 };
 

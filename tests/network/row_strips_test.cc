@@ -725,6 +725,53 @@ TEST(RowStrips, AChannelScalingAndTheConvolutionReadingIt) {
   EXPECT_EQ(scaled, 2 * 4);
 }
 
+// x (40 x 28 x 8) -> 1x1 `expand` to 48, a table -> 3x3 `depthwise`, a table -> squeeze and
+// excitation -> `scale` -> 1x1 `project` to 8 -> `join` with x: lraspp's blocks 12 and 13.
+ir::Graph ResidualSqueezeExcitationBlock() {
+  QuantGraphBuilder b("residual_se", 19);
+  ir::Tensor* x = b.Input("x", 40, 28, 8);
+  ir::Tensor* t = b.Lut(b.Conv(x, "expand", {.out_c = 48}), "table1");
+  ir::Tensor* d = b.Lut(b.Conv(t, "depthwise", DepthwiseSpec(48, 3)), "table2");
+  ir::Tensor* e = b.Conv(b.GlobalAvgPool(d, "pool"), "fc1", {.out_c = 12, .activation = "relu"});
+  ir::Tensor* s = b.Lut(b.Conv(e, "fc2", {.out_c = 48}), "gate");
+  return b.Finish({b.Add(b.Conv(b.Mul(d, s, "scale"), "project", {.out_c = 8}), x, "join")});
+}
+
+TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
+  // In 80 KiB the depthwise's output (40 x 28 x 48 = 53,760 bytes), which the scaling reads
+  // whole, takes over half the SRAM and at most three quarters, so may stay on chip but not with
+  // strips of a quarter of the SRAM (15 rows) beside it, twice over: those go through DRAM with
+  // it. The strips take a quarter of the 28,160 bytes it leaves, 5 rows of 1,344 bytes.
+  const ir::Graph whole = ResidualSqueezeExcitationBlock();
+  const auto scaling_pair = [&](const spec::NpuConfig& config) {
+    const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+    const auto pair = std::find_if(pairs.begin(), pairs.end(),
+                                   [](const RowStripPair& p) { return p.producer == "scale"; });
+    return pair != pairs.end() ? *pair : RowStripPair{};
+  };
+  const spec::NpuConfig config = Config({"sram.size_bytes=81920"});
+  const RowStripPair pair = scaling_pair(config);
+  EXPECT_EQ(pair.consumer, "project");
+  EXPECT_EQ(pair.image, 53760);
+  EXPECT_EQ(pair.limit, 7040);
+  EXPECT_EQ(pair.default_rows, 5);
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel beside = ExpectBitExact(whole, config, 1, on);
+  on.strip_rows = {{"project", 15}};
+  const CompiledModel quarter = ExpectBitExact(whole, config, 1, on);
+  EXPECT_LT(beside.cost.cycles, quarter.cost.cycles);
+  EXPECT_LT(2 * beside.cost.dram_bytes(), quarter.cost.dram_bytes());
+  // An image over three quarters of the SRAM goes through DRAM, and one within half leaves room
+  // for strips of a quarter: they keep a quarter.
+  for (const int64_t sram : {65536, 131072}) {
+    const RowStripPair other = scaling_pair(Config({"sram.size_bytes=" + std::to_string(sram)}));
+    EXPECT_EQ(other.consumer, "project");
+    EXPECT_EQ(other.image, 0);
+    EXPECT_EQ(other.limit, sram / 4);
+  }
+}
+
 // x (20 x 14 x 4) -> 3x3 `stem` to 16, a table -> 3x3 depthwise -> 1x1 `project` -> `join`,
 // the sum of project's output and the stem's: lraspp's and mobilenet_v3's first block, whose
 // input is the stem's output.
