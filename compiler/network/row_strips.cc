@@ -732,28 +732,29 @@ std::string RowStripGroup::name() const {
   return fmt::format("{}", fmt::join(all, "+"));
 }
 
-// The image a channel scaling reads whole beside its strips, if it takes over half the SRAM, so
-// that strips of a quarter, twice over, do not fit beside it, but at most three quarters, so it
-// may stay on chip while they run (block 12 of lraspp, 33x33x672, 715 KB in 1 MiB); else 0. Its
-// pair's strips then take a quarter of what it leaves: at a quarter of the SRAM (7 rows, 155 KB)
-// they went through DRAM beside it; at 3 rows (blocks 12 and 13) lraspp took 2,794,768 ->
-// 2,761,177 cycles, DRAM 21.3 -> 18.5 MB (full-size export, default config, --no-tuning). A
-// smaller image leaves room for the quarter's strips (efficientnet_b0's 112x112x32 products in
-// strips of what a 401 KB image leaves took more cycles, and a test's blocks at 2 MiB split as
-// for 1 MiB lost their lead), a larger one goes through DRAM. Such a pair's chain takes these
-// rows with StripOptions::alive_share too: within a third of what the image leaves (2 rows) the
-// strips' held constants crowded out 110 buffers (3,843,733 cycles, 67 MB).
-constexpr double kScaledImageAbove = 0.5, kScaledImageBeside = 0.75;
-int64_t ScaledImageBeside(const spec::NpuConfig& config, const Node& producer) {
+// The image a channel scaling reads whole beside its strips, if it may stay on chip while they
+// run (at most three quarters of the SRAM) but strips of a quarter of the SRAM, twice over, do
+// not fit beside it and the consumer's output (lraspp's blocks 12 and 13: 33x33x672 depthwise
+// outputs, 715 KB in 1 MiB, and 122 KB projections); else 0. Its pair's strips then take a
+// quarter of what it leaves: at a quarter of the SRAM (7 rows, 155 KB) they went through DRAM
+// beside it; at 3 rows (and blocks 5, 6 and 11 in smaller strips too) lraspp took 2,794,768 ->
+// 2,761,054 cycles, DRAM 21.3 -> 18.5 MB (full-size export, default config, --no-tuning). Where
+// the quarter's strips fit they keep it (a test's
+// blocks at 2 MiB, split as for 1 MiB, lost their lead in smaller strips); a larger image goes
+// through DRAM. Such a pair's chain takes these rows with StripOptions::alive_share too: within a
+// third of what the image leaves (2 rows) the strips' held constants crowded out 110 buffers
+// (3,843,733 cycles, 67 MB).
+constexpr double kScaledImageBeside = 0.75;
+int64_t ScaledImageBeside(const spec::NpuConfig& config, const Node& producer,
+                          const Node& consumer) {
   if (!IsChannelScaling(producer)) return 0;
   const Tensor* image = producer.input(0)->shape() == producer.output(0)->shape()
                             ? producer.input(0)
                             : producer.input(1);
-  const int64_t bytes = ImageBytes(image);
-  const double sram = double(config.sram().size_bytes());
-  return bytes > int64_t(kScaledImageAbove * sram) && bytes <= int64_t(kScaledImageBeside * sram)
-             ? bytes
-             : 0;
+  const int64_t bytes = ImageBytes(image), sram = int64_t{config.sram().size_bytes()};
+  const bool strips_fit =
+      bytes + 2 * QuarterOfSram(config) + ImageBytes(consumer.output(0)) <= sram;
+  return !strips_fit && bytes <= int64_t(kScaledImageBeside * double(sram)) ? bytes : 0;
 }
 
 bool RowStripGroup::Splits(const std::string& consumer) const {
@@ -772,7 +773,8 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     const int64_t concat = producer != nullptr && options.beside_concats
                                ? ConcatBesidePair(config, *producer, *consumer)
                                : 0;
-    const int64_t image = producer != nullptr ? ScaledImageBeside(config, *producer) : 0;
+    const int64_t image =
+        producer != nullptr ? ScaledImageBeside(config, *producer, *consumer) : 0;
     const int64_t beside = std::max(concat, image);
     const int64_t pair_limit = beside > 0 ? std::min(limit, (sram - beside) / 4) : limit;
     if (!Eligible(g, *consumer, pair_limit, residual_path)) continue;

@@ -69,9 +69,9 @@ struct RowStripPair {
   // reads or the consumer writes a part of, if it fits the SRAM (its strips run beside it);
   // else 0.
   int64_t concat = 0;
-  // The image a channel scaling producer reads whole beside the strips, if strips of a quarter
-  // of the SRAM would not fit beside it but it may stay on chip (over half the SRAM, at most
-  // three quarters: row_strips.cc, ScaledImageBeside); else 0.
+  // The image a channel scaling producer reads whole beside the strips, if it may stay on chip
+  // (at most three quarters of the SRAM) but strips of a quarter of the SRAM, twice over, would
+  // not fit beside it and the consumer's output (row_strips.cc, ScaledImageBeside); else 0.
   int64_t image = 0;
 };
 

@@ -739,9 +739,10 @@ ir::Graph ResidualSqueezeExcitationBlock() {
 
 TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
   // In 80 KiB the depthwise's output (40 x 28 x 48 = 53,760 bytes), which the scaling reads
-  // whole, takes over half the SRAM and at most three quarters, so may stay on chip but not with
-  // strips of a quarter of the SRAM (15 rows) beside it, twice over: those go through DRAM with
-  // it. The strips take a quarter of the 28,160 bytes it leaves, 5 rows of 1,344 bytes.
+  // whole, takes at most three quarters of the SRAM, so may stay on chip, but not with strips of
+  // a quarter of the SRAM (15 rows) beside it, twice over, and the 8,960-byte projection: those
+  // go through DRAM with it. The strips take a quarter of the 28,160 bytes it leaves, 5 rows of
+  // 1,344 bytes.
   const ir::Graph whole = ResidualSqueezeExcitationBlock();
   const auto scaling_pair = [&](const spec::NpuConfig& config) {
     const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
@@ -762,8 +763,8 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
   const CompiledModel quarter = ExpectBitExact(whole, config, 1, on);
   EXPECT_LT(beside.cost.cycles, quarter.cost.cycles);
   EXPECT_LT(2 * beside.cost.dram_bytes(), quarter.cost.dram_bytes());
-  // An image over three quarters of the SRAM goes through DRAM, and one within half leaves room
-  // for strips of a quarter: they keep a quarter.
+  // An image over three quarters of the SRAM goes through DRAM; in 128 KiB the strips of a
+  // quarter fit beside it (53,760 + 2 x 32,768 + 8,960 bytes): they keep a quarter.
   for (const int64_t sram : {65536, 131072}) {
     const RowStripPair other = scaling_pair(Config({"sram.size_bytes=" + std::to_string(sram)}));
     EXPECT_EQ(other.consumer, "project");
