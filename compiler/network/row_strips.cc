@@ -739,11 +739,10 @@ std::string RowStripGroup::name() const {
 // quarter of what it leaves: at a quarter of the SRAM (7 rows, 155 KB) they went through DRAM
 // beside it; at 3 rows (and blocks 5, 6 and 11 in smaller strips too) lraspp took 2,794,768 ->
 // 2,761,054 cycles, DRAM 21.3 -> 18.5 MB (full-size export, default config, --no-tuning). Where
-// the quarter's strips fit they keep it (a test's
-// blocks at 2 MiB, split as for 1 MiB, lost their lead in smaller strips); a larger image goes
-// through DRAM. Such a pair's chain takes these rows with StripOptions::alive_share too: within a
-// third of what the image leaves (2 rows) the strips' held constants crowded out 110 buffers
-// (3,843,733 cycles, 67 MB).
+// the quarter's strips fit they keep it (a test's blocks at 2 MiB, split as for 1 MiB, lost
+// their lead in smaller strips); a larger image goes through DRAM. Such a pair's chain takes
+// these rows with StripOptions::alive_share too: within a third of what the image leaves (2
+// rows) the strips' held constants crowded out 110 buffers (3,843,733 cycles, 67 MB).
 constexpr double kScaledImageBeside = 0.75;
 int64_t ScaledImageBeside(const spec::NpuConfig& config, const Node& producer,
                           const Node& consumer) {
@@ -828,11 +827,14 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     // A chain's strips are its last pair's; as many fewer as keep every intermediate within its
     // limit unless a tuning told them. Beside a concatenation, as many as fit what it and the
     // chain's constants leave of the SRAM, if they leave any (else as if none were beside).
+    // Beside a scaled image (RowStripPair::image), its pairs' own even with alive_share.
     auto [rows, told] = rows_of.at(chain.nodes.back());
     int64_t concat = 0, constants = 0, image = 0;
     for (size_t i = 0; i < chain.nodes.size(); ++i) {
-      if (i > 0) concat = std::max(concat, pair_of.at(chain.nodes[i])->concat);
-      if (i > 0) image = std::max(image, pair_of.at(chain.nodes[i])->image);
+      if (i > 0) {
+        concat = std::max(concat, pair_of.at(chain.nodes[i])->concat);
+        image = std::max(image, pair_of.at(chain.nodes[i])->image);
+      }
       constants += ConstantBytes(*chain.nodes[i]);
     }
     const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
