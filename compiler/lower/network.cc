@@ -223,6 +223,24 @@ bool CanWriteOver(const Network& n, int out, int in) {
   return true;
 }
 
+// The operands, the one whose buffer was first written latest first: written over, it is the
+// buffer whose life grows least. An addition of an early output (read much later: lraspp's low
+// classifier, 65x65x21, computed after block 6 and added to the head's output) and a recent one
+// written over the early one put the sum in the early one's buffer, in DRAM for the layers
+// between, where over the recent one it stays on chip: lraspp 2,761,054 -> 2,757,870 cycles,
+// DRAM 18.5 -> 18.2 MB; transformer_encoder 668,750 -> 650,942 (DRAM -11 %: each residual sum
+// over the sublayer's output, not the sublayer's input); resnet50 -0.02 %, wide_resnet50_2
+// -0.1 % (DRAM +1.2 %); full-size exports, default config, --no-tuning.
+std::vector<int> ByLatestWritten(const Network& n, std::vector<int> operands) {
+  const auto first_written = [&](int v) {
+    const std::vector<size_t> writers = WritersOf(n, n.values[v].buffer);
+    return writers.empty() ? -1 : int(writers.front());
+  };
+  std::stable_sort(operands.begin(), operands.end(),
+                   [&](int a, int b) { return first_written(a) > first_written(b); });
+  return operands;
+}
+
 }  // namespace
 
 int MakeElementwiseInPlace(Network& n) {
@@ -231,7 +249,7 @@ int MakeElementwiseInPlace(Network& n) {
     const NetLayer& layer = n.layers[i];
     if (!IsElementwise(layer)) continue;
     const int out_buffer = n.values[layer.output].buffer;
-    for (int operand : layer.inputs) {
+    for (int operand : ByLatestWritten(n, layer.inputs)) {
       const int buffer = n.values[operand].buffer;
       if (!CanWriteOver(n, out_buffer, buffer)) continue;
       // The layers write over `operand`'s buffer; every value on the output buffer moves there.

@@ -137,8 +137,9 @@ struct Lifetime {
 std::vector<Lifetime> BufferLifetimes(const Network& network);
 
 // Makes elementwise layers (ELTWISE, LUT, LNORM) write their output over an input (a or b at
-// the same bytes, read before written) where nothing reads those bytes of the input after
-// them, unless the input is a graph input or output: a buffer written only by such layers
+// the same bytes, read before written; of two, the one written latest, whose life the output's
+// lengthens least) where nothing reads those bytes of the input after them, unless the input
+// is a graph input or output: a buffer written only by such layers
 // (one whole, or a fused group's strips, each its rows) merges into the input's buffer.
 // Returns the number of layers made in place. Views keep sharing buffers; unused buffers stay
 // (zero-length lifetimes).

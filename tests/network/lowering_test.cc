@@ -6,6 +6,9 @@
 // NPU cannot run, a global pool it cannot average exactly, an SRAM too small for one tile.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "tests/network/network_test_util.h"
 #include "tests/network/quant_graph_builder.h"
 
@@ -168,6 +171,34 @@ TEST(Lowering, AddsInPlaceWithReluAndDifferentScales) {
   });
   ExpectOnEveryConfig(5, 5, 3,
                       [](QuantGraphBuilder& b, ir::Tensor* x) { return b.Add(x, x, "double"); });
+}
+
+TEST(Lowering, ASumGoesInPlaceOfTheOperandWrittenLatest) {
+  // `early` (20 x 14 x 16) is read by the first 3x3 and by the sum four 3x3s later, so it goes
+  // through DRAM in 20 KiB; `late` is written just before the sum. Written over `late`, the sum
+  // stays on chip for `after`; over `early` it would share early's buffer, in DRAM.
+  QuantGraphBuilder b("late_sum", 5);
+  ir::Tensor* x = b.Input("x", 20, 14, 8);
+  ir::Tensor* early = b.Conv(x, "early", {.out_c = 16});
+  ir::Tensor* t = early;
+  for (int i = 0; i < 4; ++i) {
+    t = b.Conv(t, "mid" + std::to_string(i),
+               {.out_c = 48, .kh = 3, .kw = 3, .pads = {1, 1, 1, 1}});
+  }
+  ir::Tensor* late = b.Conv(t, "late", {.out_c = 16});
+  ir::Tensor* y = b.Conv(b.Add(early, late, "sum"), "after", {.out_c = 8});
+  const CompiledModel m = ExpectBitExact(b.Finish({y}), Config({"sram.size_bytes=20480"}));
+  EXPECT_EQ(m.memory.elementwise_in_place, 1);
+  const auto layer = [&](const std::string& name) {
+    const auto it = std::find_if(m.layers.begin(), m.layers.end(),
+                                 [&](const ModelLayer& l) { return l.name == name; });
+    return it != m.layers.end() ? it->on_chip : LayerResidency{};
+  };
+  EXPECT_FALSE(layer("early").output);
+  EXPECT_FALSE(layer("sum").input[0]);
+  EXPECT_TRUE(layer("sum").input[1]);
+  EXPECT_TRUE(layer("sum").output);
+  EXPECT_TRUE(layer("after").input[0]);
 }
 
 TEST(Lowering, ViewsAreFreeAndKeepTheBytes) {
