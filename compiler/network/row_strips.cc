@@ -744,13 +744,11 @@ std::string RowStripGroup::name() const {
 // these rows with StripOptions::alive_share too: within a third of what the image leaves (2
 // rows) the strips' held constants crowded out 110 buffers (3,843,733 cycles, 67 MB).
 constexpr double kScaledImageBeside = 0.75;
-int64_t ScaledImageBeside(const spec::NpuConfig& config, const Node& producer,
+int64_t ScaledImageBeside(const spec::NpuConfig& config, const ir::Graph& g, const Node& producer,
                           const Node& consumer) {
   if (!IsChannelScaling(producer)) return 0;
-  const Tensor* image = producer.input(0)->shape() == producer.output(0)->shape()
-                            ? producer.input(0)
-                            : producer.input(1);
-  const int64_t bytes = ImageBytes(image), sram = int64_t{config.sram().size_bytes()};
+  const int64_t bytes = ImageBytes(producer.input(RowOperand(g, producer)));
+  const int64_t sram = int64_t{config.sram().size_bytes()};
   const bool strips_fit =
       bytes + 2 * QuarterOfSram(config) + ImageBytes(consumer.output(0)) <= sram;
   return !strips_fit && bytes <= int64_t(kScaledImageBeside * double(sram)) ? bytes : 0;
@@ -773,7 +771,7 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
                                ? ConcatBesidePair(config, *producer, *consumer)
                                : 0;
     const int64_t image =
-        producer != nullptr ? ScaledImageBeside(config, *producer, *consumer) : 0;
+        producer != nullptr ? ScaledImageBeside(config, g, *producer, *consumer) : 0;
     const int64_t beside = std::max(concat, image);
     const int64_t pair_limit = beside > 0 ? std::min(limit, (sram - beside) / 4) : limit;
     if (!Eligible(g, *consumer, pair_limit, residual_path)) continue;
@@ -839,15 +837,16 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     }
     const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
                                       : 0;
+    const bool by_alive = options.alive_share > 0 && image == 0;  // PeakRowsWithin
     if (!told && beside > 0) {
       rows = RowsWithin(g, chain, beside);
-    } else if (!told && options.alive_share > 0 && image == 0) {
+    } else if (!told && by_alive) {
       rows = PeakRowsWithin(g, chain,
                             int64_t(options.alive_share * double(config.sram().size_bytes())));
     } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && beside <= 0 && (options.alive_share <= 0 || image > 0) && rows > 1 &&
+    while (!told && beside <= 0 && !by_alive && rows > 1 &&
            !ChainFits(g, chain, rows, limit)) {
       --rows;
     }

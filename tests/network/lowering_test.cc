@@ -6,7 +6,6 @@
 // NPU cannot run, a global pool it cannot average exactly, an SRAM too small for one tile.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 
 #include "tests/network/network_test_util.h"
@@ -189,16 +188,11 @@ TEST(Lowering, ASumGoesInPlaceOfTheOperandWrittenLatest) {
   ir::Tensor* y = b.Conv(b.Add(early, late, "sum"), "after", {.out_c = 8});
   const CompiledModel m = ExpectBitExact(b.Finish({y}), Config({"sram.size_bytes=20480"}));
   EXPECT_EQ(m.memory.elementwise_in_place, 1);
-  const auto layer = [&](const std::string& name) {
-    const auto it = std::find_if(m.layers.begin(), m.layers.end(),
-                                 [&](const ModelLayer& l) { return l.name == name; });
-    return it != m.layers.end() ? it->on_chip : LayerResidency{};
-  };
-  EXPECT_FALSE(layer("early").output);
-  EXPECT_FALSE(layer("sum").input[0]);
-  EXPECT_TRUE(layer("sum").input[1]);
-  EXPECT_TRUE(layer("sum").output);
-  EXPECT_TRUE(layer("after").input[0]);
+  EXPECT_FALSE(LayerNamed(m, "early").on_chip.output);
+  EXPECT_FALSE(LayerNamed(m, "sum").on_chip.input[0]);
+  EXPECT_TRUE(LayerNamed(m, "sum").on_chip.input[1]);
+  EXPECT_TRUE(LayerNamed(m, "sum").on_chip.output);
+  EXPECT_TRUE(LayerNamed(m, "after").on_chip.input[0]);
 }
 
 TEST(Lowering, ViewsAreFreeAndKeepTheBytes) {
