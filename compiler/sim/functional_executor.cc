@@ -222,9 +222,13 @@ Status FunctionalExecutor::Pool(const spec::PoolArgs& p) {
       !InRange(p.out_addr, spec::PoolOutputSpan(p), sram_.size())) {
     return InvalidArgument("POOL operand out of range");
   }
-  std::vector<int8_t> out;
-  spec::ComputePool(p, {Sram() + p.in_addr, spec::PoolInputBytes(p)}, out);
-  const uint64_t e = spec::ElementBytes(p.fp16);
+  const uint64_t e = spec::PoolOutElementBytes(p);
+  std::vector<int8_t> prior, out;
+  if (p.accumulate) {
+    ReadPixels(p.out_addr, prior, uint64_t{p.out_h} * p.out_w, p.channels * e,
+               p.out_pixel_stride * e);
+  }
+  spec::ComputePool(p, {Sram() + p.in_addr, spec::PoolInputBytes(p)}, prior, out);
   WritePixels(p.out_addr, out, uint64_t{p.out_h} * p.out_w, p.channels * e,
               p.out_pixel_stride * e);
   return Status::Ok();

@@ -106,21 +106,24 @@ UnitResult ActivationUnit::ExecuteAct(const spec::ActArgs& act, SramAccessList& 
   return done;
 }
 
-// Accesses: input (read), output (write).
+// Accesses: input (read), the sums added to (with accumulate; read), output (write).
 UnitResult ActivationUnit::ExecutePool(const spec::PoolArgs& pool, SramAccessList& accesses,
                                        SramTiming& sram_timing) {
   if (const std::string problem = spec::CheckPool(pool); !problem.empty()) {
     return {ErrorCode::kBadInstruction, "pool: " + problem};
   }
+  const size_t out = pool.accumulate ? 2 : 1;
   in_a_.resize(accesses[0].bytes());
   accesses.Bind(0, in_a_.data());
+  in_b_.resize(pool.accumulate ? accesses[1].bytes() : 0);
+  if (pool.accumulate) accesses.Bind(1, in_b_.data());
   if (!accesses.Reads(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   if (ctx_.compute_data) {
-    spec::ComputePool(pool, in_a_, out_);
+    spec::ComputePool(pool, in_a_, in_b_, out_);
   } else {
-    out_.resize(uint64_t{pool.out_h} * pool.out_w * pool.channels * spec::ElementBytes(pool.fp16));
+    out_.resize(spec::PoolOutputBytes(pool));
   }
-  accesses.Bind(1, out_.data());
+  accesses.Bind(out, out_.data());
   if (!accesses.Writes(sram, ctx_.clock, sram_timing)) return {ErrorCode::kSramRange, ""};
   return {};
 }

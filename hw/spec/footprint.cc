@@ -46,6 +46,10 @@ std::vector<Footprint> Footprints(const Instruction& insn) {
   } else if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
     f.push_back({Space::kSram, p->in_addr, p->in_addr + PoolInputBytes(*p), false, "in_addr"});
     f.push_back({Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), true, "out_addr"});
+    if (p->accumulate) {
+      f.push_back(
+          {Space::kSram, p->out_addr, p->out_addr + PoolOutputSpan(*p), false, "out_addr"});
+    }
   } else if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
     f.push_back({Space::kSram, e->a_addr, e->a_addr + EltwiseBytes(*e), false, "a_addr"});
     f.push_back({Space::kSram, e->b_addr, e->b_addr + EltwiseBBytes(*e), false, "b_addr"});

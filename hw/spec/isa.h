@@ -130,7 +130,14 @@ inline constexpr uint32_t kLutEntries = 256;
 // fp16: FP16 elements; max: the largest tap inside (NaN if any is; -inf if none); average: the
 // taps inside summed in FP32 in window order, divided by count in FP32, rounded to FP16 (+0 if
 // count is 0). Zero points, multiplier, shift and clamps are unused.
-enum class PoolMode : uint8_t { kMax = 0, kAverage = 1 };
+// Sum and mean of sums split an average over several instructions (a global pool over row strips
+// that are never in SRAM together), with the same one rounding as average's. Sum: the average's
+// int32 window sums, written as int32 (4 bytes little-endian an element, stride counting
+// elements), with `accumulate` plus the sums already at the output (read, then overwritten);
+// saturated to int32. Mean of sums: int32 sums in (in_h x in_w x channels, dense), out =
+// clamp(out_zero_point + RescaledMean(sum, kernel_h*kernel_w, multiplier, shift)) per element:
+// the kernel is the window the sums are of. Neither with fp16; accumulate only with sum.
+enum class PoolMode : uint8_t { kMax = 0, kAverage = 1, kSum = 2, kMeanOfSums = 3 };
 struct PoolArgs {
   uint32_t in_addr = 0;
   uint32_t in_h = 0, in_w = 0, channels = 0;
@@ -147,6 +154,7 @@ struct PoolArgs {
   uint32_t shift = 1;
   int32_t clamp_min = -128, clamp_max = 127;
   bool fp16 = false;
+  bool accumulate = false;  // sum: add to the int32 sums at the output
   bool operator==(const PoolArgs&) const = default;
 };
 

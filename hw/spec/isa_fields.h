@@ -100,6 +100,7 @@ void PoolFields(A& a, F& f) {
   f("clamp_min", a.clamp_min, 8, true);
   f("clamp_max", a.clamp_max, 8, true);
   f("fp16", a.fp16, 1, false);
+  f("accumulate", a.accumulate, 1, false);
 }
 
 template <class A, class F>

@@ -33,13 +33,22 @@ uint64_t ActOutputSpan(const ActArgs& a) {
   return elements * ElementBytes(a.fp16);
 }
 
+uint64_t PoolInElementBytes(const PoolArgs& p) {
+  return p.mode == uint32_t(PoolMode::kMeanOfSums) ? kPoolSumBytes : ElementBytes(p.fp16);
+}
+uint64_t PoolOutElementBytes(const PoolArgs& p) {
+  return p.mode == uint32_t(PoolMode::kSum) ? kPoolSumBytes : ElementBytes(p.fp16);
+}
 uint64_t PoolInputBytes(const PoolArgs& p) {
-  return uint64_t{p.in_h} * p.in_w * p.channels * ElementBytes(p.fp16);
+  return uint64_t{p.in_h} * p.in_w * p.channels * PoolInElementBytes(p);
+}
+uint64_t PoolOutputBytes(const PoolArgs& p) {
+  return uint64_t{p.out_h} * p.out_w * p.channels * PoolOutElementBytes(p);
 }
 uint64_t PoolOutputSpan(const PoolArgs& p) {
   const uint64_t pixels = uint64_t{p.out_h} * p.out_w;
   return (pixels == 0 ? 0 : (pixels - 1) * p.out_pixel_stride + p.channels) *
-         ElementBytes(p.fp16);
+         PoolOutElementBytes(p);
 }
 
 std::string CheckConv(const ConvArgs& c) {
@@ -75,12 +84,22 @@ std::string CheckPool(const PoolArgs& p) {
   if (p.kernel_h == 0 || p.kernel_w == 0 || p.stride_h == 0 || p.stride_w == 0) {
     return "zero kernel or stride";
   }
-  if (p.mode > 1) return fmt::format("unknown pool mode {}", p.mode);
+  if (p.mode > uint32_t(PoolMode::kMeanOfSums)) return fmt::format("unknown pool mode {}", p.mode);
   if (p.out_h * p.out_w > 1 && p.out_pixel_stride < p.channels) {
     return "out_pixel_stride < channels: pixels would overlap";
   }
-  if (!p.fp16 && p.mode == uint32_t(PoolMode::kAverage) && (p.shift < 1 || p.shift > 62)) {
+  const auto mode = static_cast<PoolMode>(p.mode);
+  const bool means = mode == PoolMode::kAverage || mode == PoolMode::kMeanOfSums;
+  if (!p.fp16 && means && (p.shift < 1 || p.shift > 62)) {
     return fmt::format("average pool shift {} outside 1..62", p.shift);
+  }
+  if (p.fp16 && (mode == PoolMode::kSum || mode == PoolMode::kMeanOfSums)) {
+    return "fp16 with a sum or mean-of-sums pool (int8 only)";
+  }
+  if (p.accumulate && mode != PoolMode::kSum) return "accumulate without the sum mode";
+  if (mode == PoolMode::kMeanOfSums && (p.out_h != p.in_h || p.out_w != p.in_w)) {
+    return fmt::format("mean of sums from {}x{} sums to a {}x{} output (one mean a sum)", p.in_h,
+                       p.in_w, p.out_h, p.out_w);
   }
   return "";
 }
@@ -350,11 +369,55 @@ WindowStats PoolWindow(const PoolArgs& p, std::span<const int8_t> input, uint32_
 
 }  // namespace
 
+namespace {
+
+int32_t Int32At(std::span<const int8_t> bytes, uint64_t i) {
+  uint32_t v = 0;
+  for (int b = 0; b < 4; ++b) v |= uint32_t(uint8_t(bytes[4 * i + b])) << (8 * b);
+  return static_cast<int32_t>(v);
+}
+void PutInt32(std::vector<int8_t>& bytes, uint64_t i, int32_t value) {
+  for (int b = 0; b < 4; ++b) bytes[4 * i + b] = int8_t(uint32_t(value) >> (8 * b));
+}
+
+void ComputeSums(const PoolArgs& p, std::span<const int8_t> input, std::span<const int8_t> prior,
+                 std::vector<int8_t>& out) {
+  out.resize(PoolOutputBytes(p));
+  for (uint32_t oh = 0; oh < p.out_h; ++oh) {
+    for (uint32_t ow = 0; ow < p.out_w; ++ow) {
+      for (uint32_t c = 0; c < p.channels; ++c) {
+        const uint64_t i = (uint64_t{oh} * p.out_w + ow) * p.channels + c;
+        const int64_t sum = PoolWindow(p, input, oh, ow, c).sum + (p.accumulate ? Int32At(prior, i) : 0);
+        PutInt32(out, i, static_cast<int32_t>(Clamp64(sum, INT32_MIN, INT32_MAX)));
+      }
+    }
+  }
+}
+
+void ComputeMeansOfSums(const PoolArgs& p, std::span<const int8_t> sums, std::vector<int8_t>& out) {
+  out.resize(PoolOutputBytes(p));
+  const int64_t lo = std::max(p.clamp_min, -128), hi = std::min(p.clamp_max, 127);
+  const int64_t count = int64_t{p.kernel_h} * p.kernel_w;
+  for (uint64_t i = 0; i < out.size(); ++i) {
+    const int64_t mean = RescaledMean(Int32At(sums, i), count, p.multiplier, int(p.shift));
+    out[i] = static_cast<int8_t>(Clamp64(p.out_zero_point + mean, lo, hi));
+  }
+}
+
+}  // namespace
+
 void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<int8_t>& out) {
+  ComputePool(p, input, {}, out);
+}
+
+void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::span<const int8_t> prior,
+                 std::vector<int8_t>& out) {
   if (p.fp16) {
     ComputePoolFp16(p, input, out);
     return;
   }
+  if (p.mode == uint32_t(PoolMode::kSum)) return ComputeSums(p, input, prior, out);
+  if (p.mode == uint32_t(PoolMode::kMeanOfSums)) return ComputeMeansOfSums(p, input, out);
   out.resize(uint64_t{p.out_h} * p.out_w * p.channels);
   const int64_t lo = std::max(p.clamp_min, -128), hi = std::min(p.clamp_max, 127);
   for (uint32_t oh = 0; oh < p.out_h; ++oh) {

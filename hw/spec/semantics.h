@@ -26,8 +26,13 @@ uint64_t ActParamBytes(const ActArgs& act);
 // Bytes from out_addr to the last output byte: (pixels - 1) * out_pixel_stride + channels.
 uint64_t ActOutputSpan(const ActArgs& act);
 
+// A sum pool's sums, a mean-of-sums pool's input: int32 (isa.h, PoolMode).
+inline constexpr uint64_t kPoolSumBytes = 4;
+uint64_t PoolInElementBytes(const PoolArgs& pool);   // 1, 2 (fp16) or 4 (mean of sums)
+uint64_t PoolOutElementBytes(const PoolArgs& pool);  // 1, 2 (fp16) or 4 (sum)
 uint64_t PoolInputBytes(const PoolArgs& pool);
-uint64_t PoolOutputSpan(const PoolArgs& pool);  // (out pixels - 1) * stride + channels
+uint64_t PoolOutputBytes(const PoolArgs& pool);  // dense: out pixels * channels elements
+uint64_t PoolOutputSpan(const PoolArgs& pool);   // ((out pixels - 1) * stride + channels) elements
 
 // The b values ELTWISE reads: count (none), channels (channel), count / channels (pixel), 1
 // (scalar); 0 for a broadcast whose channels is 0. Their bytes (2 each with fp16), and the b
@@ -91,8 +96,12 @@ regs::ErrorCode ComputeAct(const ActArgs& act, std::span<const int32_t> acc,
                            std::span<const uint8_t> params, std::span<const int8_t> table,
                            std::vector<int8_t>& out);
 
-// Dense [out_h*out_w][channels] int8 result of POOL (the unit writes it with out_pixel_stride).
+// Dense [out_h*out_w][channels] result of POOL (the unit writes it with out_pixel_stride): int8,
+// FP16 or (sum) int32 elements, little-endian. `prior` is the sums an accumulating sum adds to,
+// dense as the output (PoolOutputBytes); unread otherwise.
 void ComputePool(const PoolArgs& pool, std::span<const int8_t> input, std::vector<int8_t>& out);
+void ComputePool(const PoolArgs& pool, std::span<const int8_t> input,
+                 std::span<const int8_t> prior, std::vector<int8_t>& out);
 
 // round(sum / count), halves towards +infinity: floor((2*sum + count) / (2*count)).
 int64_t RoundDiv(int64_t sum, int64_t count);

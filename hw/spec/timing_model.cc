@@ -174,8 +174,14 @@ uint64_t ActComputeCycles(const NpuConfig& c, uint64_t elements) {
 
 namespace {
 
+// A mean of sums takes one sum an element; the other modes every tap of the window (an
+// accumulating sum's prior sums start the adder instead of zero).
+uint64_t PoolTapsPerElement(const PoolArgs& p) {
+  if (static_cast<PoolMode>(p.mode) == PoolMode::kMeanOfSums) return 1;
+  return uint64_t{p.kernel_h} * p.kernel_w;
+}
 uint64_t PoolLaneOps(const PoolArgs& p) {
-  return uint64_t{p.out_h} * p.out_w * p.channels * p.kernel_h * p.kernel_w;
+  return uint64_t{p.out_h} * p.out_w * p.channels * PoolTapsPerElement(p);
 }
 // A b broadcast per channel or as a scalar is held in the lanes' per-channel registers (ACT's
 // records'), so only a streams through them.
@@ -225,9 +231,11 @@ uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw) {
 }
 
 uint64_t PoolPasses(const NpuConfig& c, const PoolArgs& p) {
-  const uint64_t window = uint64_t{p.kernel_h} * p.kernel_w;
+  const uint64_t window = PoolTapsPerElement(p);
   const uint32_t taps = c.act().depthwise_taps();
-  const bool on_taps = taps > 0 && !p.fp16 && static_cast<PoolMode>(p.mode) == PoolMode::kAverage;
+  const auto mode = static_cast<PoolMode>(p.mode);
+  const bool sums = mode == PoolMode::kAverage || mode == PoolMode::kSum;
+  const bool on_taps = taps > 0 && !p.fp16 && sums;
   return on_taps ? CeilDiv(window, taps) : window;
 }
 

@@ -152,7 +152,9 @@ uint64_t DwConvPasses(const NpuConfig& c, const DwConvArgs& dw);
 // element takes ceil(kernel_h*kernel_w / depthwise_taps) passes: a squeeze-excitation block's
 // global pool over 56 x 56 pixels 349 instead of 3,136. Without the datapath, and for max and
 // fp16 pools (the tree adds; it neither compares nor takes FP16), kernel_h*kernel_w: a tap a
-// cycle. VectorLaneCycles is the output elements times these passes.
+// cycle. A sum pool sums its windows as an average does (its accumulated sums, if any, start
+// the adder); a mean of sums takes one pass, one sum an element. VectorLaneCycles is the output
+// elements times these passes.
 uint64_t PoolPasses(const NpuConfig& c, const PoolArgs& pool);
 inline constexpr uint64_t kResizeTapsPerElement = 4;
 // The elements the vector unit's lanes process: an ACT one per accumulator entry; POOL

@@ -21,8 +21,14 @@ SramAccess Pixels(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t st
 
 // The same for elements of `element_bytes`, channels and stride counting elements.
 SramAccess PixelWrite(uint64_t addr, uint64_t pixels, uint64_t channels, uint64_t stride,
-                      uint64_t element_bytes) {
-  return Pixels(addr, pixels, channels * element_bytes, stride * element_bytes, true);
+                      uint64_t element_bytes, bool write = true) {
+  return Pixels(addr, pixels, channels * element_bytes, stride * element_bytes, write);
+}
+
+// A POOL's output region: written, or read first by an accumulating sum (`write` false).
+SramAccess PoolOutput(const PoolArgs& p, bool write) {
+  return PixelWrite(p.out_addr, uint64_t{p.out_h} * p.out_w, p.channels, p.out_pixel_stride,
+                    PoolOutElementBytes(p), write);
 }
 
 }  // namespace
@@ -40,10 +46,10 @@ std::vector<SramAccess> UnitSramAccesses(const Instruction& insn) {
     return list;
   }
   if (const auto* p = std::get_if<PoolArgs>(&insn.args)) {
-    return {
-        Read(p->in_addr, PoolInputBytes(*p)),
-        PixelWrite(p->out_addr, uint64_t{p->out_h} * p->out_w, p->channels, p->out_pixel_stride,
-                   ElementBytes(p->fp16))};
+    std::vector<SramAccess> list = {Read(p->in_addr, PoolInputBytes(*p))};
+    if (p->accumulate) list.push_back(PoolOutput(*p, false));
+    list.push_back(PoolOutput(*p, true));
+    return list;
   }
   if (const auto* e = std::get_if<EltwiseArgs>(&insn.args)) {
     return {Read(e->a_addr, EltwiseBytes(*e)), Read(e->b_addr, EltwiseBBytes(*e)),

@@ -89,6 +89,58 @@ TEST(VectorOps, MaxPoolWithStridedOutput) {
   }
 }
 
+// A global average pool split over two row strips: a sum, an accumulating sum into the same
+// int32 sums, and their mean. The unit computes the whole region's average, and its busy time is
+// the three instructions' ideal cycles (the accumulating sum reads its sums back).
+TEST(VectorOps, StripSumsAndTheirMeanGiveTheAverage) {
+  spec::PoolArgs whole;
+  whole.in_h = whole.kernel_h = 7;
+  whole.in_w = whole.kernel_w = 6;
+  whole.channels = whole.out_pixel_stride = 40;
+  whole.out_h = whole.out_w = 1;
+  whole.mode = uint32_t(spec::PoolMode::kAverage);
+  whole.in_zero_point = 5, whole.out_zero_point = -9;
+  whole.multiplier = 1 << 30, whole.shift = 30;
+  const std::vector<int8_t> input = Pattern(7 * 6 * 40, 4);
+  std::vector<int8_t> expected;
+  spec::ComputePool(whole, input, expected);
+
+  constexpr uint32_t kSums = 4096, kMean = 8192;
+  spec::PoolArgs top = whole;
+  top.mode = uint32_t(spec::PoolMode::kSum);
+  top.in_h = top.kernel_h = 3;
+  top.out_addr = kSums;
+  spec::PoolArgs bottom = top;
+  bottom.in_addr = 3 * 6 * 40;
+  bottom.in_h = bottom.kernel_h = 4;
+  bottom.accumulate = true;
+  spec::PoolArgs mean = whole;
+  mean.mode = uint32_t(spec::PoolMode::kMeanOfSums);
+  mean.in_addr = kSums;
+  mean.in_h = mean.in_w = 1;
+  mean.out_addr = kMean;
+  const std::vector<spec::Instruction> ops = {{spec::Opcode::kPool, kL, 0, top},
+                                              {spec::Opcode::kPool, 0, 0, bottom},
+                                              {spec::Opcode::kPool, 0, kS, mean}};
+
+  const spec::NpuConfig config = ::npu::testing::HandConfig();
+  testing::ProgramBuilder program(config);
+  program.Input(kIn, input.size()).Output(kOut, 40);
+  program.Add(testing::Load(kIn, 0, input.size(), 0, kV));
+  for (const spec::Instruction& op : ops) program.Add(op);
+  program.Add(testing::Store(kMean, kOut, 40, kV, 0));
+  StatusOr<platform::RunResult> r = platform::RunBinary(config, program.Sealed(), {input}, {});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->outputs[0], expected);
+  uint64_t ideal = 0;
+  for (const spec::Instruction& op : ops) ideal += spec::IdealCycles(config, op);
+  EXPECT_EQ(r->counters[spec::regs::QueueCounterId(Queue::kVector, QueueCounter::kBusyCycles)],
+            ideal);
+  // pipeline + taps / lanes, the sums' one pass per element
+  EXPECT_EQ(spec::IdealCycles(config, ops[0]), 4 + (40 * 18 + 31) / 32);
+  EXPECT_EQ(spec::IdealCycles(config, ops[2]), 4 + (40 + 31) / 32);
+}
+
 TEST(VectorOps, AddMatchesSemanticsAndTiming) {
   spec::EltwiseArgs a;
   a.a_addr = 0, a.b_addr = 1000, a.out_addr = 4096, a.count = 1000;

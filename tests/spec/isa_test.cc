@@ -38,7 +38,8 @@ Instruction RandomInstruction(std::mt19937& rng) {
     insn.args =
         PoolArgs{bits(24), bits(12), bits(12),  bits(16), bits(4),  bits(4),  bits(8), bits(8),
                  bits(4),  bits(4),  bits(12),  bits(12), bits(24), bits(16), bits(2), bits(1) != 0,
-                 sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8)};
+                 sbits(8), sbits(8), sbits(32), bits(6),  sbits(8), sbits(8), bits(1) != 0,
+                 bits(1) != 0};
   } else if (op == Opcode::kEltwise) {
     insn.args = EltwiseArgs{bits(24), bits(24), bits(24), bits(24),     bits(2),      bits(2),
                             bits(16), sbits(8), sbits(8), sbits(8),     sbits(32),    sbits(16),

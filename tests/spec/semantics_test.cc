@@ -7,6 +7,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <span>
 
 namespace npu::spec {
 namespace {
@@ -67,6 +68,72 @@ TEST(Pool, AverageIncludingPaddingWithZeroPointsAndScale) {
   EXPECT_EQ(out[8], 0);
   EXPECT_EQ(out[0], -3);
   EXPECT_EQ(out[1], -3);
+}
+
+// A global average pool over a 6x5x3 region, as one POOL and as two row strips' sums (the
+// second accumulating) and their mean: the same bytes, since the sums are exact and the mean
+// rounds once.
+PoolArgs GlobalAverage6x5x3() {
+  PoolArgs p;
+  p.in_h = p.kernel_h = 6;
+  p.in_w = p.kernel_w = 5;
+  p.channels = 3;
+  p.out_h = p.out_w = 1;
+  p.out_pixel_stride = 3;
+  p.mode = uint32_t(PoolMode::kAverage);
+  p.in_zero_point = -7, p.out_zero_point = 4;
+  p.multiplier = 1518500250, p.shift = 30;  // x 1.414
+  return p;
+}
+
+TEST(Pool, StripSumsAndTheirMeanEqualTheAverage) {
+  std::vector<int8_t> input(6 * 5 * 3);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = int8_t((i * 73) % 256 - 128);
+  const PoolArgs whole = GlobalAverage6x5x3();
+  std::vector<int8_t> expected;
+  ComputePool(whole, input, expected);
+
+  PoolArgs sum = whole;
+  sum.mode = uint32_t(PoolMode::kSum);
+  sum.in_h = sum.kernel_h = 2;  // rows 0-1, then rows 2-5
+  std::vector<int8_t> sums;
+  ComputePool(sum, std::span(input).first(2 * 5 * 3), sums);
+  ASSERT_EQ(sums.size(), 3u * kPoolSumBytes);
+  EXPECT_EQ(PoolOutputSpan(sum), 3u * kPoolSumBytes);
+  sum.in_h = sum.kernel_h = 4;
+  sum.accumulate = true;
+  std::vector<int8_t> total;
+  ComputePool(sum, std::span(input).subspan(2 * 5 * 3), sums, total);
+  int32_t first = 0;  // channel 0's sum of x - zp, by hand
+  for (size_t i = 0; i < input.size(); i += 3) first += input[i] + 7;
+  EXPECT_EQ(int32_t(uint8_t(total[0]) | uint8_t(total[1]) << 8 | uint8_t(total[2]) << 16 |
+                    uint8_t(total[3]) << 24),
+            first);
+
+  PoolArgs mean = whole;
+  mean.mode = uint32_t(PoolMode::kMeanOfSums);
+  mean.in_h = mean.in_w = 1;  // the kernel stays 6x5: the window the sums are of
+  EXPECT_EQ(PoolInputBytes(mean), 3u * kPoolSumBytes);
+  std::vector<int8_t> out;
+  ComputePool(mean, total, out);
+  EXPECT_EQ(out, expected);
+}
+
+TEST(Pool, SumModesFaultOutsideTheirUse) {
+  PoolArgs p = GlobalAverage6x5x3();
+  p.accumulate = true;
+  EXPECT_EQ(CheckPool(p), "accumulate without the sum mode");
+  p.mode = uint32_t(PoolMode::kSum);
+  EXPECT_EQ(CheckPool(p), "");
+  p.fp16 = true;
+  EXPECT_EQ(CheckPool(p), "fp16 with a sum or mean-of-sums pool (int8 only)");
+  p = GlobalAverage6x5x3();
+  p.mode = uint32_t(PoolMode::kMeanOfSums);
+  EXPECT_EQ(CheckPool(p), "mean of sums from 6x5 sums to a 1x1 output (one mean a sum)");
+  p.in_h = p.in_w = 1;
+  EXPECT_EQ(CheckPool(p), "");
+  p.shift = 0;
+  EXPECT_EQ(CheckPool(p), "average pool shift 0 outside 1..62");
 }
 
 TEST(RescaledMean, RoundsOnceAtTheOutputsScale) {
