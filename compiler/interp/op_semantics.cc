@@ -113,7 +113,9 @@ Semantics SemanticsOf(ir::OpKind kind) {
       return {QLinearConvRule, QLinearKernel};
     case K::kQLinearMatMul:
       return {QLinearMatMulRule, QLinearKernel};
-    case K::kLut:  // quantised only: the integer reference (compiler/qinterp) runs it
+    case K::kLut:  // quantised only: the integer reference (compiler/qinterp) runs them
+    case K::kPoolSum:
+    case K::kPoolMean:
       break;
   }
   return {nullptr, nullptr};

@@ -75,6 +75,8 @@ constexpr OpNames kOpNames[] = {
     {OpKind::kFusedAdd, "fused_add", ""},
     {OpKind::kChannelShuffle, "channel_shuffle", ""},
     {OpKind::kLut, "lut", ""},
+    {OpKind::kPoolSum, "pool_sum", ""},
+    {OpKind::kPoolMean, "pool_mean", ""},
 };
 
 }  // namespace

@@ -75,6 +75,10 @@ enum class OpKind {
   kChannelShuffle,  // X -> Y   group: out channel j*group+i = in channel i*(C/group)+j
   // Quantised only (docs/quantized-ir.md).
   kLut,  // x i8 -> y i8   table (256 ints): y = table[x + 128]
+  // A global average pool over row strips (row_strips.h): each strip's kPoolSum adds its pixels
+  // to the sums of the strips before, and kPoolMean takes the mean once all are in.
+  kPoolSum,   // x i8 [1,H,W,C][, sums i32 [1,1,1,C]] -> sums i32 [1,1,1,C]: sums + sum of x - zp
+  kPoolMean,  // sums i32 [1,1,1,C] -> y i8 [1,1,1,C]   window (h, w), multiplier shift clamps
 };
 
 std::string_view OpName(OpKind kind);                         // "conv", "batch_normalization", ...

@@ -68,6 +68,10 @@ const char* PoolLayer::OpName() const {
       return "average_pool";
     case PoolKind::kGlobalAverage:
       return "global_average_pool";
+    case PoolKind::kSum:
+      return "pool_sum";
+    case PoolKind::kMeanOfSums:
+      return "pool_mean";
   }
   return "pool";
 }

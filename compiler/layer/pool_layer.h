@@ -11,7 +11,11 @@
 
 namespace npu::compiler {
 
-enum class PoolKind : uint8_t { kMax, kAverage, kGlobalAverage };
+// kSum and kMeanOfSums: a global average pool over row strips (POOL's sum and mean-of-sums
+// modes, docs/isa.md): each strip's sum adds its pixels to the int32 sums of the strips before
+// (`accumulate`, in place), and the mean of the sums, over the whole plane (the kernel), rounds
+// once as the global pool would.
+enum class PoolKind : uint8_t { kMax, kAverage, kGlobalAverage, kSum, kMeanOfSums };
 
 struct PoolLayer {
   std::string name;
@@ -22,6 +26,7 @@ struct PoolLayer {
   uint32_t pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
   uint32_t out_h = 1, out_w = 1;
   bool count_include_pad = false;  // average: divide by the whole window, padding included
+  bool accumulate = false;         // sum: add to the sums in the output (the operand's buffer)
 
   int32_t input_zero_point = 0;
   int32_t output_zero_point = 0;
@@ -32,13 +37,21 @@ struct PoolLayer {
   // FP16 (docs/fp16-semantics.md): 2 bytes an element; the int8 fields above are unused.
   bool fp16 = false;
 
-  bool average() const { return kind != PoolKind::kMax; }
-  uint64_t ElementBytes() const { return fp16 ? 2 : 1; }
-  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels * ElementBytes(); }
+  // Rescaled to the output's scale (multiplier, shift): not max, not sum.
+  bool average() const { return kind != PoolKind::kMax && kind != PoolKind::kSum; }
+  // int8, FP16, or a sum's int32 sums (the mean of sums reads them).
+  uint64_t InElementBytes() const {
+    return kind == PoolKind::kMeanOfSums ? kSumBytes : fp16 ? 2 : 1;
+  }
+  uint64_t OutElementBytes() const { return kind == PoolKind::kSum ? kSumBytes : fp16 ? 2 : 1; }
+  uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels * InElementBytes(); }
   uint64_t OutputValues() const { return uint64_t{out_h} * out_w * channels; }
-  uint64_t OutputBytes() const { return OutputValues() * ElementBytes(); }
-  // Window taps read per output value, the vector unit's work measure.
-  uint64_t Taps() const { return OutputValues() * kernel_h * kernel_w; }
+  uint64_t OutputBytes() const { return OutputValues() * OutElementBytes(); }
+  // Window taps read per output value, the vector unit's work measure (a mean of sums: one).
+  uint64_t Taps() const {
+    return OutputValues() * (kind == PoolKind::kMeanOfSums ? 1 : kernel_h * kernel_w);
+  }
+  static constexpr uint64_t kSumBytes = 4;  // spec::kPoolSumBytes
   const char* OpName() const;
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };

@@ -49,7 +49,17 @@ bool HasNpuLowering(OpKind k) {
          k == OpKind::kAveragePool || k == OpKind::kGlobalAveragePool || k == OpKind::kLut ||
          k == OpKind::kMatMul || k == OpKind::kTranspose || k == OpKind::kResize ||
          k == OpKind::kChannelShuffle || k == OpKind::kDequantizeLinear ||
-         k == OpKind::kQuantizeLinear || k == OpKind::kLayerNormalization || IsEltwise(k);
+         k == OpKind::kQuantizeLinear || k == OpKind::kLayerNormalization ||
+         k == OpKind::kPoolSum || k == OpKind::kPoolMean || IsEltwise(k);
+}
+
+// The buffer a node's output must share: an accumulating pool sum's sums operand's, which it
+// adds to in place (POOL reads the sums at its output); else -1, a buffer of its own.
+int SharedOutputBuffer(const ir::Node& n, const Network& net,
+                       const std::unordered_map<const ir::Tensor*, int>& value_of) {
+  if (n.kind() != OpKind::kPoolSum || n.inputs().size() != 2) return -1;
+  const auto it = value_of.find(n.input(1));
+  return it == value_of.end() ? -1 : net.value(it->second).buffer;
 }
 
 // The lookup table reading `n`'s output alone, which its ACTs can apply instead.
@@ -69,7 +79,11 @@ StatusOr<std::array<uint32_t, 3>> HwcOf(const ir::Tensor& t) {
     return InvalidArgument(fmt::format("tensor '{}' {}: {}", t.name(), ir::ShapeText(s), why));
   };
   const bool fp16 = t.dtype() == ir::DType::kFloat16;  // an FP16 graph: no parameters
-  if (t.dtype() != ir::DType::kInt8 && !fp16) return bad("activations must be i8 (or f16)");
+  const bool sums = t.dtype() == ir::DType::kInt32 && t.producer() != nullptr &&
+                    t.producer()->kind() == OpKind::kPoolSum;
+  if (t.dtype() != ir::DType::kInt8 && !fp16 && !sums) {
+    return bad("activations must be i8 (or f16, or a pool sum's i32)");
+  }
   if (!fp16 && (t.quant().empty() || t.quant().per_channel())) {
     return bad("activations need per-tensor quantisation parameters");
   }
@@ -141,6 +155,7 @@ StatusOr<int> Lowering::NewValue(const ir::Tensor& t, int buffer) {
                     fp16 || t.quant().zero_point.empty() ? 0 : t.quant().zero_point[0],
                     buffer};
   v.fp16 = fp16;
+  v.int32 = t.dtype() == ir::DType::kInt32;
   for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
   if (buffer < 0) {
     v.buffer = static_cast<int>(net_.buffers.size());
@@ -227,6 +242,7 @@ Status Lowering::SliceView(const ir::Node& n, int input, uint64_t byte_offset) {
                     fp16 ? 0 : t.quant().zero_point[0],
                     net_.values[input].buffer};
   v.fp16 = fp16;
+  v.int32 = t.dtype() == ir::DType::kInt32;
   for (int64_t d : t.shape()) v.shape.push_back(static_cast<uint32_t>(d));
   v.byte_offset = byte_offset;
   net_.values.push_back(v);
@@ -278,8 +294,12 @@ StatusOr<NetLayer> Lowering::NpuLayer(const ir::Node& n) {
       layer.inputs.push_back(bv);
     }
   }
+  if (n.kind() == OpKind::kPoolSum && n.inputs().size() == 2) {  // the sums it adds to
+    NPU_ASSIGN_OR_RETURN(const int sums, Materialize(*n.input(1)));
+    layer.inputs.push_back(sums);
+  }
   const size_t values = net_.values.size(), buffers = net_.buffers.size();
-  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), -1));
+  NPU_ASSIGN_OR_RETURN(layer.output, NewValue(*n.output(), SharedOutputBuffer(n, net_, value_of_)));
   const Status lowered = LowerNode(n, layer, operands);
   if (!lowered.ok()) {  // undo the output value: the node may go to the CPU instead
     net_.values.resize(values);

@@ -1,4 +1,5 @@
-// Pool lowering: MaxPool, AveragePool and GlobalAveragePool -> one POOL layer.
+// Pool lowering: MaxPool, AveragePool, GlobalAveragePool, and a global pool's strip sums and
+// their mean (PoolSum, PoolMean) -> one POOL layer.
 //
 // A global average pool is a window over the whole plane. POOL's kernel field has 8 bits, so a
 // plane taller or wider than 255 is re-viewed as another H' x W' plane of the same area (the
@@ -57,21 +58,51 @@ Status GlobalWindow(const ir::Node& n, PoolLayer& p, std::string& note) {
   return Status::Ok();
 }
 
+PoolKind KindOf(ir::OpKind kind) {
+  switch (kind) {
+    case ir::OpKind::kMaxPool:
+      return PoolKind::kMax;
+    case ir::OpKind::kAveragePool:
+      return PoolKind::kAverage;
+    case ir::OpKind::kPoolSum:
+      return PoolKind::kSum;
+    case ir::OpKind::kPoolMean:
+      return PoolKind::kMeanOfSums;
+    default:
+      return PoolKind::kGlobalAverage;
+  }
+}
+
+// A pool mean's window: the plane its sums are of, which the mean divides by (as the kernel,
+// re-viewed as GlobalWindow does if a side exceeds the kernel field).
+Status MeanWindow(const ir::Node& n, PoolLayer& p, std::string& note) {
+  NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> w, IntsAttr(n, "window", 2));
+  if (w[0] < 1 || w[1] < 1 || w[0] > 65535 || w[1] > 65535) {
+    return BadNode(n, "window out of range");
+  }
+  PoolLayer plane = p;
+  plane.in_h = uint32_t(w[0]), plane.in_w = uint32_t(w[1]);
+  NPU_TRY(GlobalWindow(n, plane, note));
+  p.kernel_h = plane.kernel_h, p.kernel_w = plane.kernel_w;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status LowerPool(const ir::Node& n, const Network& net, NetLayer& layer) {
   const ActivationValue &x = net.value(layer.inputs[0]), &y = net.value(layer.output);
   PoolLayer p;
   p.name = n.name();
-  p.kind = n.kind() == ir::OpKind::kMaxPool       ? PoolKind::kMax
-           : n.kind() == ir::OpKind::kAveragePool ? PoolKind::kAverage
-                                                  : PoolKind::kGlobalAverage;
+  p.kind = KindOf(n.kind());
   p.in_h = x.h, p.in_w = x.w, p.channels = x.c;
   p.out_h = y.h, p.out_w = y.w;
   if (y.c != x.c) return BadNode(n, "pooling keeps the channel count");
-  if (p.kind == PoolKind::kGlobalAverage) {
+  if (p.kind == PoolKind::kGlobalAverage || p.kind == PoolKind::kSum) {
     if (y.h != 1 || y.w != 1) return BadNode(n, "a global pool gives one pixel");
     NPU_TRY(GlobalWindow(n, p, layer.note));
+    p.accumulate = layer.inputs.size() == 2;
+  } else if (p.kind == PoolKind::kMeanOfSums) {
+    NPU_TRY(MeanWindow(n, p, layer.note));
   } else {
     NPU_TRY(ReadWindow(n, p));
   }
@@ -93,7 +124,7 @@ Status LowerPool(const ir::Node& n, const Network& net, NetLayer& layer) {
     NPU_ASSIGN_OR_RETURN(const int64_t s, IntAttr(n, "shift"));
     NPU_ASSIGN_OR_RETURN(const int64_t cip, IntAttr(n, "count_include_pad", 0));
     p.multiplier = int32_t(m), p.shift = int32_t(s), p.count_include_pad = cip != 0;
-  } else if (x.scale != y.scale || x.zero_point != y.zero_point) {
+  } else if (p.kind == PoolKind::kMax && (x.scale != y.scale || x.zero_point != y.zero_point)) {
     return BadNode(n, "max pooling keeps the input's quantisation (scale and zero point)");
   }
   layer.op = p.OpName();

@@ -43,7 +43,9 @@ struct ActivationValue {
   uint64_t byte_offset = 0;
   // FP16 (an FP16 graph's f16 tensor): 2 bytes an element, no scale or zero point.
   bool fp16 = false;
-  uint32_t element_bytes() const { return fp16 ? 2 : 1; }
+  // A pool sum's int32 sums (ir::OpKind::kPoolSum): 4 bytes an element.
+  bool int32 = false;
+  uint32_t element_bytes() const { return int32 ? 4 : fp16 ? 2 : 1; }
   uint64_t bytes() const { return uint64_t{h} * w * c * element_bytes(); }
 };
 

@@ -232,7 +232,7 @@ StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfi
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
     std::optional<Pair> pair = PairEndingAt(g, *n, limit);
-    if (!pair) pair = PooledConvolution(g, *n, limit, sram);
+    if (!pair && !pooled_only) pair = PooledConvolution(g, *n, limit, sram);
     if (!pair || (pooled_only && GlobalPools(*pair).empty())) continue;
     const double output = double(ImageBytes(pair->last()->output(0)));
     const bool large_pooled = !GlobalPools(*pair).empty() && output > kLargePooledShare * sram;

@@ -49,8 +49,10 @@ struct ChannelGroupSplit {
 // smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
 // kPoolGroupsShare); one whose output takes more than half of it groups within an eighth
 // (kLargePooledShare). So does a convolution alone (one group, not depthwise) whose output a
-// global pool reads and takes more than that share, its input within a quarter (lraspp's backbone
-// output, which its classifier pools and reads with a 1x1): its `depthwise` is empty.
+// global pool reads and takes more than that share, its input within a quarter: its `depthwise`
+// is empty. That one splits only without `pooled_only`, after row strips, which take it first
+// where its other reader is their pair's consumer, each strip adding its rows to the pool's sums
+// (row_strips.h; lraspp's backbone output, which its classifier pools and reads with a 1x1).
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
                                                             ir::Graph& g,
                                                             bool pooled_only = false,

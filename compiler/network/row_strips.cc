@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,7 +73,6 @@ bool IsChannelScaling(const Node& n) {
   }
   return false;
 }
-
 
 // The attributes of a node like `n` computing its output rows [o0, o1) from the input rows
 // RowWindow says, clipped to the input's `h` rows: the clipped part becomes padding.
@@ -147,6 +147,33 @@ const Node* ResidualJoin(const ir::Graph& g, const Tensor& t, const Node& consum
   return nullptr;
 }
 
+// The global average pool reading `t` whole besides `consumer`, if `t` has just these two
+// readers: a chain's strips each add their new rows of `t` to the pool's sums (a pool sum) and a
+// pool mean of the sums replaces it (ir::OpKind::kPoolSum, kPoolMean; POOL's sum and
+// mean-of-sums modes, docs/isa.md), so `t` need not be whole anywhere. lraspp's backbone output
+// (33x33x960, 1.05 MB), which its classifier pools and reads with a 1x1, went to DRAM whole.
+// Not if `consumer` or `later` (chain nodes after it) read what the pool computes: their strips
+// would wait for the mean, which waits for every strip.
+Node* PoolBeside(const ir::Graph& g, const Tensor& t, const Node& consumer,
+                 std::span<Node* const> later = {}) {
+  if (t.users().size() != 2 || g.IsGraphOutput(&t)) return nullptr;
+  Node* pool = t.users()[0] == &consumer ? t.users()[1] : t.users()[0];
+  if (pool == &consumer || pool->kind() != OpKind::kGlobalAveragePool) return nullptr;
+  std::set<const Node*> fed;  // every node reading the pool's output, directly or not
+  std::vector<const Node*> todo = {pool};
+  while (!todo.empty()) {
+    const Node* n = todo.back();
+    todo.pop_back();
+    for (const Node* u : n->output(0)->users()) {
+      if (fed.insert(u).second) todo.push_back(u);
+    }
+  }
+  const bool waits =
+      fed.contains(&consumer) ||
+      std::any_of(later.begin(), later.end(), [&](Node* n) { return fed.contains(n); });
+  return waits ? nullptr : pool;
+}
+
 // The layers from each consumer whose strip operand a residual join reads too (ResidualJoin)
 // to that join, tables aside: the pairs they end are split by default whatever their producer,
 // since only a chain of them all keeps the residual off DRAM (lraspp's 260x260x16 stem output,
@@ -218,6 +245,9 @@ constexpr int64_t kMaxChainConstants = 1;
 // cycles and 32.0 MB of DRAM traffic split, 4,778,899 and 30.0 MB whole, with stage 1's blocks
 // in strips either way; resnext50_32x4d 4,529,073 -> 4,522,744 cycles (full-size exports,
 // default config, --timing-only --no-tuning).
+// A pair whose intermediate a global pool reads too splits anyway (PoolBeside): whole, the
+// intermediate went to DRAM and back for the pool (lraspp's classifier: its 277 KB of weights
+// stay on chip across its 7 strips).
 bool ConstantsReloadedByEveryStrip(const Node& producer, const Node& consumer, int64_t limit) {
   return ConstantBytes(producer) + ConstantBytes(consumer) > kMaxChainConstants * limit;
 }
@@ -234,7 +264,8 @@ bool Eligible(const ir::Graph& g, const Node& consumer, int64_t limit,
   if (operand < 0) return false;
   const Tensor* t = consumer.input(operand);
   return StripProducer(g, consumer) != nullptr && IsImage(consumer.output(0)) && IsImage(t) &&
-         (t->users().size() == 1 || ResidualJoin(g, *t, consumer) != nullptr) &&
+         (t->users().size() == 1 || ResidualJoin(g, *t, consumer) != nullptr ||
+          PoolBeside(g, *t, consumer) != nullptr) &&
          !g.IsGraphOutput(t) && (ImageBytes(t) > limit || residual_path.contains(&consumer));
 }
 
@@ -372,8 +403,7 @@ Rows ReadRows(const ir::Graph& g, const Chain& c, size_t i, Rows r) {
 // Per strip of `rows` of the last node's output rows, in order, per node i > 0 of the chain
 // (entry i - 1) the bytes of the rows it reads of the intermediate before it (with kept halos,
 // the strips before keep theirs).
-std::vector<std::vector<int64_t>> StripReadBytes(const ir::Graph& g, const Chain& c,
-                                                 int64_t rows) {
+std::vector<std::vector<int64_t>> StripReadBytes(const ir::Graph& g, const Chain& c, int64_t rows) {
   const int64_t out_h = c.nodes.back()->output(0)->shape()[1];
   std::vector<std::vector<int64_t>> strips;
   std::vector<int64_t> kept(c.nodes.size(), 0);
@@ -502,6 +532,37 @@ std::vector<int64_t> Blocks(const Chain& c) {
   return block;
 }
 
+// Strip `tag`'s pool sum of `fresh` (its rows of a node's output that no strip before pooled),
+// adding to `sums` (the strips' before; null for the first).
+Tensor* PoolSumNode(ir::Graph& g, const Node& pool, Tensor* fresh, Tensor* sums,
+                    const std::string& tag) {
+  std::vector<Tensor*> in = {fresh};
+  if (sums != nullptr) in.push_back(sums);
+  Node* n = g.AddNode(OpKind::kPoolSum, g.UniqueName(pool.name() + tag + "#sum"), in,
+                      {g.UniqueName(pool.output(0)->name() + tag + "#sums")});
+  Tensor* y = OutputLike(n, pool.output(0), pool.output(0)->shape());
+  y->set_dtype(ir::DType::kInt32);  // at the input's scale, zero point 0
+  y->quant() = fresh->quant();
+  y->quant().zero_point = {0};
+  return y;
+}
+
+// Replaces global pool `pool` of an image of `h` x `w` pixels by the mean of `sums`, all its
+// pixels' sums.
+void ReplaceByMean(ir::Graph& g, Node* pool, Tensor* sums, int64_t h, int64_t w) {
+  ir::Attributes attrs = pool->attrs();
+  attrs.Set("window", std::vector<int64_t>{h, w});
+  Tensor* y = pool->output(0);
+  Node* n = g.AddNode(OpKind::kPoolMean, g.UniqueName(pool->name() + "#mean"), {sums},
+                      {g.UniqueName(y->name() + "#mean")}, std::move(attrs));
+  Tensor* mean = OutputLike(n, y, y->shape());
+  const std::string name = y->name();
+  g.ReplaceAllUsesWith(y, mean);
+  g.EraseNode(pool);
+  g.RemoveUnusedTensors();
+  g.RenameTensor(mean, name);
+}
+
 // Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
 RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   RowStripGroup group;
@@ -520,8 +581,8 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   std::vector<std::vector<int64_t>> recomputed;
   std::vector<int64_t> computed(c.nodes.size(), 0);  // per node, its output rows computed so far
   for (int64_t o0 = 0; o0 < out_h; o0 += rows) {
-    plan.push_back(StripRowsOf(g, c, o0, std::min(out_h, o0 + rows),
-                               c.keep_halo ? &computed : nullptr));
+    plan.push_back(
+        StripRowsOf(g, c, o0, std::min(out_h, o0 + rows), c.keep_halo ? &computed : nullptr));
     std::vector<int64_t>& again = recomputed.emplace_back();
     for (size_t i = 0; i < c.nodes.size(); ++i) {
       again.push_back(std::max<int64_t>(0, computed[i] - plan.back()[i].first));
@@ -533,6 +594,13 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
   std::vector<std::vector<RowStripGroup::Layer>> branches(strips);  // after the chain's layers
   const std::vector<int64_t> block = Blocks(c);
   std::vector<Parts> parts(c.nodes.size());  // with kept halos, every strip's; else its own
+  // Per node, the global pool its strips' sums replace (PoolBeside), and the sums so far.
+  std::vector<Node*> pools(c.nodes.size(), nullptr);
+  std::vector<Tensor*> sums(c.nodes.size(), nullptr);
+  for (size_t i = 0; i + 1 < c.nodes.size(); ++i) {
+    pools[i] = PoolBeside(g, *c.Output(i), *c.nodes[i + 1],
+                          std::span(c.nodes.begin() + i + 2, c.nodes.end()));
+  }
   for (int64_t step = 0; step < strips + block.back(); ++step) {
     for (size_t i = 0; i < c.nodes.size(); ++i) {
       const int64_t k = step - block[i];
@@ -565,9 +633,15 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
         // A layer normalisation stays a layer of the strip (a lookup table is fused into the
         // convolution before it when lowered).
         if (c.tables[i]->kind() != OpKind::kLut) {
-          group.strips[k].push_back({part->producer()->name(), r1 - r0, recomputed[k][i],
-                                     uint32_t(i)});
+          group.strips[k].push_back(
+              {part->producer()->name(), r1 - r0, recomputed[k][i], uint32_t(i)});
         }
+      }
+      if (pools[i] != nullptr) {  // its rows no strip before pooled
+        const int64_t again = recomputed[k][i];
+        Tensor* fresh = again > 0 ? RowSlice(g, part, again, r1 - r0, tag + "#new") : part;
+        sums[i] = PoolSumNode(g, *pools[i], fresh, sums[i], tag);
+        group.strips[k].push_back({sums[i]->producer()->name(), 1, 0, uint32_t(i)});
       }
       if (!c.keep_halo && i + 1 < c.nodes.size()) parts[i].clear();
       parts[i].emplace_back(r0, part);
@@ -584,16 +658,28 @@ RowStripGroup Split(ir::Graph& g, const Chain& c, int64_t rows) {
     erased.push_back(c.nodes[i]);
     if (c.branches[i] != nullptr) erased.push_back(c.branches[i]);
   }
+  // Each pool's mean replaces it before the chain's nodes, one of whose outputs it reads, go.
+  for (size_t i = 0; i < c.nodes.size(); ++i) {
+    if (pools[i] == nullptr) continue;
+    const ir::Shape& image = c.Output(i)->shape();
+    ReplaceByMean(g, pools[i], sums[i], image[1], image[2]);
+  }
   ReplaceByConcat(g, y, last, /*axis=*/1, *c.nodes.back(), "#strips", erased);
   return group;
 }
 
 // Whether chain node i's output (after its table) has only readers in the chain: the next node,
-// and besides it a later join of the chain [i + 2, end) as its other operand (ResidualJoin).
-bool ReadInChain(const Chain& c, size_t i, size_t end) {
+// and besides it a later join of the chain [i + 2, end) as its other operand (ResidualJoin) or a
+// global pool that its strips' sums replace (PoolBeside).
+bool ReadInChain(const ir::Graph& g, const Chain& c, size_t i, size_t end) {
   const std::vector<Node*>& users = c.Output(i)->users();
   if (users.size() == 1) return true;
   if (users.size() != 2) return false;
+  if (i + 1 < end &&
+      PoolBeside(g, *c.Output(i), *c.nodes[i + 1],
+                 std::span(c.nodes.begin() + i + 2, c.nodes.begin() + end)) != nullptr) {
+    return true;
+  }
   const auto later = c.nodes.begin() + i + 2, last = c.nodes.begin() + end;
   return std::any_of(later, last, [&](const Node* n) {
     return IsJoin(*n) && std::count(users.begin(), users.end(), n) == 1;
@@ -613,10 +699,10 @@ bool Skewed(const Chain& c) { return Blocks(c).back() > 0; }
 
 // The chains `c` makes when cut after each node whose output a node outside it reads too (its
 // output is then whole, and the chain after it slices it): runs of at least two nodes.
-std::vector<Chain> CutAtOutsideReaders(const Chain& c) {
+std::vector<Chain> CutAtOutsideReaders(const ir::Graph& g, const Chain& c) {
   std::vector<size_t> ends = {c.nodes.size()};  // each run's end, back to front
   for (size_t i = c.nodes.size() - 1; i-- > 0;) {
-    if (!ReadInChain(c, i, ends.back())) ends.push_back(i + 1);
+    if (!ReadInChain(g, c, i, ends.back())) ends.push_back(i + 1);
   }
   std::vector<Chain> runs;
   for (size_t k = ends.size(), begin = 0; k-- > 0; begin = ends[k]) {
@@ -660,7 +746,7 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
     for (Node* n = p; pair_from.contains(n); n = chain.nodes.back()) {
       done.insert(n);
       if (!options.chains && chain.nodes.size() == 2) break;  // this pair stays whole
-      if (IsJoin(*n) && !options.keep_halos) break;  // its strips would recompute its halo
+      if (IsJoin(*n) && !options.keep_halos) break;           // its strips would recompute its halo
       if (chain.nodes.size() > 1 && IsJoin(*n)) {
         // The next block's constants: its chosen pairs' nodes to its join.
         int64_t block = 0;
@@ -677,7 +763,7 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       constants += node_constants(*next);
     }
     chain.tables.push_back(TableAfter(g, *chain.nodes.back(), Tables::kPerPixel));
-    for (Chain& run : CutAtOutsideReaders(chain)) {
+    for (Chain& run : CutAtOutsideReaders(g, chain)) {
       // Pairs on a residual path whose intermediate fits split only to keep the residual off
       // DRAM: at the front, where the residual is whole anyway, they stay whole.
       while (run.nodes.size() > 1 && ImageBytes(run.nodes[1]->input(StripOperand(
@@ -688,9 +774,8 @@ std::vector<Chain> Chains(const ir::Graph& g, const std::vector<Node*>& consumer
       if (run.nodes.size() < 2) continue;
       run.keep_halo = options.keep_halos;
       for (const Node* n : run.nodes) {
-        run.branches.push_back(options.branches && IsJoin(*n)
-                                   ? BranchOf(g, *n, StripOperand(g, *n), limit)
-                                   : nullptr);
+        run.branches.push_back(
+            options.branches && IsJoin(*n) ? BranchOf(g, *n, StripOperand(g, *n), limit) : nullptr);
       }
       chains.push_back(std::move(run));
     }
@@ -782,7 +867,8 @@ std::vector<RowStripPair> RowStripPairs(const spec::NpuConfig& config, const ir:
     pairs.push_back({consumer->name(), consumer->output(0)->shape()[1], rows,
                      (IsPointwise(*producer) || IsChannelScaling(*producer) || on_path) &&
                          RecomputeFactor(g, *consumer, rows) <= kMaxDefaultRecompute &&
-                         !ConstantsReloadedByEveryStrip(*producer, *consumer, limit),
+                         (!ConstantsReloadedByEveryStrip(*producer, *consumer, limit) ||
+                          PoolBeside(g, *consumer->input(StripOperand(g, *consumer)), *consumer)),
                      producer->name(), on_path, pair_limit, concat, image});
   }
   return pairs;
@@ -835,8 +921,8 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
       }
       constants += ConstantBytes(*chain.nodes[i]);
     }
-    const int64_t beside = concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants
-                                      : 0;
+    const int64_t beside =
+        concat > 0 ? int64_t{config.sram().size_bytes()} - concat - constants : 0;
     const bool by_alive = options.alive_share > 0 && image == 0;  // PeakRowsWithin
     if (!told && beside > 0) {
       rows = RowsWithin(g, chain, beside);
@@ -846,8 +932,7 @@ StatusOr<std::vector<RowStripGroup>> SplitRowStrips(
     } else if (!told && Skewed(chain)) {
       rows = std::max<int64_t>(1, int64_t(double(rows) * options.skewed_rows));
     }
-    while (!told && beside <= 0 && !by_alive && rows > 1 &&
-           !ChainFits(g, chain, rows, limit)) {
+    while (!told && beside <= 0 && !by_alive && rows > 1 && !ChainFits(g, chain, rows, limit)) {
       --rows;
     }
     if (rows >= chain.nodes.back()->output(0)->shape()[1]) continue;  // one strip

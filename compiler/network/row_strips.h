@@ -11,7 +11,10 @@
 // it, is applied by each strip to its own rows (and fused into the strip's convolution when
 // lowered). The producer may also be a channel scaling read by a convolution consumer: an image
 // times a per-channel scale the network computes (a squeeze-and-excitation's product and the
-// block's projection), each strip scaling its rows by the whole scale.
+// block's projection), each strip scaling its rows by the whole scale. A global average pool
+// may read the intermediate besides the consumer: each strip adds its new rows to the pool's
+// int32 sums (a pool sum, POOL's sum mode), and the mean of the sums (a pool mean) replaces the
+// pool, so the intermediate is never whole (lraspp's backbone output and its classifier).
 // The strips' outputs are concatenated along the rows. The intermediate of one strip fits on
 // chip, so it never goes through DRAM, and interleaving (layer_interleave.h) overlaps a strip's
 // consumer with the next strip's producer. The halo rows are computed twice (by both strips they
@@ -51,7 +54,8 @@ struct RowStripPair {
                          // (a twelfth for a join: row_strips.cc, StripLimit)
   // Split unless told otherwise: the producer is pointwise, its strips compute at most 1.5x
   // its output rows (the consumer's halo rows twice; row_strips.cc, kMaxDefaultRecompute), and
-  // the pair's constants are few enough to hold (ConstantsReloadedByEveryStrip). A
+  // the pair's constants are few enough to hold (ConstantsReloadedByEveryStrip) or a global
+  // pool reads the intermediate too (whole, it would go through DRAM for the pool). A
   // windowed producer (whose strips recompute its own halo too) is split only as a tuning says:
   // split by default as well, they made resnet50 0.3 % and resnext50_32x4d 0.8 % slower, and
   // googlenet, vgg11 and densenet121 slower than no strips at all (full-size exports, default

@@ -52,6 +52,12 @@ Status CheckActivationParams(const ir::Tensor& t) {
 
 namespace {
 
+// A pool sum's int32 sums (not an int8 activation): the op checks give their shape.
+bool IsPoolSums(const ir::Tensor& t) {
+  return t.dtype() == ir::DType::kInt32 && t.producer() != nullptr &&
+         t.producer()->kind() == ir::OpKind::kPoolSum;
+}
+
 // A node of an int8 graph, or of a mixed one: by the type it computes in.
 Status CheckNodeOfMixedGraph(const ir::Node& n) {
   if (n.kind() == ir::OpKind::kDequantizeLinear || n.kind() == ir::OpKind::kQuantizeLinear) {
@@ -59,7 +65,7 @@ Status CheckNodeOfMixedGraph(const ir::Node& n) {
   }
   if (n.output(0)->dtype() == ir::DType::kFloat16) return CheckFp16Node(n);
   for (const ir::Tensor* t : n.inputs()) {
-    if (t != nullptr && !t->is_constant()) NPU_TRY(CheckActivationParams(*t));
+    if (t != nullptr && !t->is_constant() && !IsPoolSums(*t)) NPU_TRY(CheckActivationParams(*t));
   }
   return CheckQuantizedNode(n);
 }
@@ -74,6 +80,7 @@ Status CheckQuantizedGraph(const ir::Graph& graph) {
   //    or (in a mixed graph) FP16, which the FP16 rules check.
   const auto check_activation = [](const ir::Tensor& t) -> Status {
     if (t.dtype() == ir::DType::kFloat16) return CheckFp16Activation(t);
+    if (IsPoolSums(t)) return Status::Ok();  // i32, checked by the pool ops that use it
     NPU_TRY(CheckActivationParams(t));
     return CheckActivationShape(t);
   };

@@ -191,6 +191,41 @@ Status CheckPool(const ir::Node& n) {
   return Status::Ok();
 }
 
+// A pool sum's sums: i32 [1,1,1,C] with C the input's channels, written by a kPoolSum.
+Status ExpectSums(const ir::Node& n, const ir::Tensor* t, int64_t c, const char* role) {
+  if (t->dtype() != DType::kInt32 || t->shape() != ir::Shape{1, 1, 1, c} ||
+      t->producer() == nullptr || t->producer()->kind() != OpKind::kPoolSum) {
+    return Bad(n,
+               fmt::format("{} %{} must be the i32 [1,1,1,{}] sums of a pool_sum, is {} {}", role,
+                           t->name(), c, ir::DTypeName(t->dtype()), ir::ShapeText(t->shape())));
+  }
+  return Status::Ok();
+}
+
+Status CheckPoolSum(const ir::Node& n) {
+  if (n.inputs().size() != 1 && n.inputs().size() != 2) {
+    return Bad(n, fmt::format("has {} inputs, expects an image and optionally its sums so far",
+                              n.inputs().size()));
+  }
+  const ir::Tensor* x = n.input(0);
+  NPU_TRY(ExpectActivation4D(n, x, "input"));
+  const int64_t c = x->shape()[3];
+  if (n.inputs().size() == 2) NPU_TRY(ExpectSums(n, n.input(1), c, "sums operand"));
+  const ir::Tensor* y = n.output(0);
+  if (y->dtype() != DType::kInt32 || y->shape() != ir::Shape{1, 1, 1, c}) {
+    return Bad(n, fmt::format("output %{} must be i32 [1,1,1,{}]", y->name(), c));
+  }
+  return Status::Ok();
+}
+
+Status CheckPoolMean(const ir::Node& n) {
+  NPU_TRY(ExpectInputs(n, 1));
+  const int64_t c = n.input(0)->shape().empty() ? 0 : n.input(0)->shape().back();
+  NPU_TRY(ExpectSums(n, n.input(0), c, "input"));
+  NPU_TRY(ReadPoolAttrs(n).status());
+  return ExpectOutputShape(n, {1, 1, 1, c});
+}
+
 Status CheckView(const ir::Node& n) {
   const size_t count = n.kind() == OpKind::kReshape ? 2 : 1;
   NPU_TRY(ExpectInputs(n, count));
@@ -218,6 +253,10 @@ Status CheckQuantizedNode(const ir::Node& node) {
     case OpKind::kAveragePool:
     case OpKind::kGlobalAveragePool:
       return CheckPool(node);
+    case OpKind::kPoolSum:
+      return CheckPoolSum(node);
+    case OpKind::kPoolMean:
+      return CheckPoolMean(node);
     case OpKind::kFlatten:
     case OpKind::kReshape:
     case OpKind::kIdentity:

@@ -115,7 +115,11 @@ StatusOr<QConvAttrs> ReadConvAttrs(const ir::Node& node, int64_t out_channels) {
 
 StatusOr<QPoolAttrs> ReadPoolAttrs(const ir::Node& node) {
   QPoolAttrs a;
-  if (node.kind() != ir::OpKind::kGlobalAveragePool) {
+  if (node.kind() == ir::OpKind::kPoolMean) {  // the window its sums are of
+    NPU_ASSIGN_OR_RETURN(const std::vector<int64_t> w,
+                         RequireInts(node, "window", 2, 1, kMaxWindow));
+    a.window.kh = w[0], a.window.kw = w[1];
+  } else if (node.kind() != ir::OpKind::kGlobalAveragePool) {
     NPU_ASSIGN_OR_RETURN(a.window, ReadWindow(node, /*has_dilations=*/false));
   }
   NPU_ASSIGN_OR_RETURN(a.clamp, ReadClamp(node));

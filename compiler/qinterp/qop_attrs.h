@@ -71,7 +71,8 @@ StatusOr<QWindow> ReadWindow(const ir::Node& node, bool has_dilations);
 StatusOr<QClamp> ReadClamp(const ir::Node& node);
 StatusOr<QRequant> ReadRequant(const ir::Node& node, int64_t out_channels);
 StatusOr<QConvAttrs> ReadConvAttrs(const ir::Node& node, int64_t out_channels);
-StatusOr<QPoolAttrs> ReadPoolAttrs(const ir::Node& node);  // max, average and global average
-StatusOr<QAddAttrs> ReadAddAttrs(const ir::Node& node);    // also kMax, kMin
+// Max, average, global average, and a pool mean (its window: the attribute `window`).
+StatusOr<QPoolAttrs> ReadPoolAttrs(const ir::Node& node);
+StatusOr<QAddAttrs> ReadAddAttrs(const ir::Node& node);  // also kMax, kMin
 
 }  // namespace npu::compiler::qinterp

@@ -10,11 +10,13 @@
 #include "compiler/qinterp/tensor_kernels.h"
 
 #include <algorithm>
+#include <climits>
 
 #include "compiler/qinterp/qop_attrs.h"
 #include "compiler/qinterp/shape_util.h"
 #include "hw/spec/arith.h"
 #include "hw/spec/resize.h"
+#include "hw/spec/semantics.h"
 
 namespace npu::compiler::qinterp {
 namespace {
@@ -129,6 +131,35 @@ void Resize(const ir::Node& n, std::span<const int8_t> x, std::vector<int8_t>& y
   }
 }
 
+// y: the i32 sums (little-endian bytes) of x - zp over x's pixels, plus the sums operand's.
+void PoolSum(const ir::Node& n, const std::vector<std::span<const int8_t>>& in,
+             std::vector<int8_t>& y) {
+  const ir::Shape& x = n.input(0)->shape();
+  const int64_t c = x[3], pixels = x[1] * x[2], zp = n.input(0)->quant().zero_point[0];
+  std::vector<int64_t> sums(size_t(c), 0);
+  if (in.size() == 2) {
+    for (int64_t ch = 0; ch < c; ++ch) sums[ch] = spec::ReadInt32Le(in[1], ch);
+  }
+  for (int64_t p = 0; p < pixels; ++p) {
+    for (int64_t ch = 0; ch < c; ++ch) sums[ch] += in[0][p * c + ch] - zp;
+  }
+  y.resize(size_t(c) * spec::kPoolSumBytes);
+  for (int64_t ch = 0; ch < c; ++ch) {
+    spec::WriteInt32Le(y, ch, int32_t(std::clamp<int64_t>(sums[ch], INT32_MIN, INT32_MAX)));
+  }
+}
+
+// y: the means of the sums over the node's window, rounded once (as a global average pool's).
+void PoolMean(const ir::Node& n, std::span<const int8_t> sums, std::vector<int8_t>& y) {
+  const QPoolAttrs a = *ReadPoolAttrs(n);
+  const int64_t count = a.window.kh * a.window.kw, zp = n.output(0)->quant().zero_point[0];
+  for (size_t ch = 0; ch < y.size(); ++ch) {
+    const int64_t mean =
+        spec::RescaledMean(spec::ReadInt32Le(sums, ch), count, a.multiplier, a.shift);
+    y[ch] = int8_t(std::clamp<int64_t>(zp + mean, a.clamp.min, a.clamp.max));
+  }
+}
+
 std::vector<int64_t> Identity(size_t rank) {
   std::vector<int64_t> p(rank);
   for (size_t d = 0; d < rank; ++d) p[d] = int64_t(d);
@@ -141,6 +172,12 @@ bool RunTensorKernel(const ir::Node& n, const std::vector<std::span<const int8_t
                      std::vector<int8_t>& y) {
   const ir::Shape &x_shape = n.input(0)->shape(), &out = n.output(0)->shape();
   switch (n.kind()) {
+    case OpKind::kPoolSum:
+      PoolSum(n, in, y);
+      return true;
+    case OpKind::kPoolMean:
+      PoolMean(n, in[0], y);
+      return true;
     case OpKind::kLut: {
       const std::vector<int64_t> table = n.attrs().GetInts("table");
       for (size_t i = 0; i < y.size(); ++i) y[i] = static_cast<int8_t>(table[in[0][i] + 128]);

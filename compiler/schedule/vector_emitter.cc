@@ -19,6 +19,21 @@ void Dma(std::vector<spec::Instruction>& out, spec::Opcode opcode, const Strided
   for (const spec::DmaArgs& d : LowerCopy(copy)) out.push_back({opcode, 0, 0, d});
 }
 
+spec::PoolMode ModeOf(PoolKind kind) {
+  switch (kind) {
+    case PoolKind::kMax:
+      return spec::PoolMode::kMax;
+    case PoolKind::kSum:
+      return spec::PoolMode::kSum;
+    case PoolKind::kMeanOfSums:
+      return spec::PoolMode::kMeanOfSums;
+    case PoolKind::kAverage:
+    case PoolKind::kGlobalAverage:
+      break;
+  }
+  return spec::PoolMode::kAverage;
+}
+
 spec::PoolArgs PoolFields(const PoolLayer& l) {
   spec::PoolArgs p;
   p.in_w = l.in_w;
@@ -28,7 +43,8 @@ spec::PoolArgs PoolFields(const PoolLayer& l) {
   p.stride_h = l.stride_h;
   p.stride_w = l.stride_w;
   p.out_w = l.out_w;
-  p.mode = static_cast<uint32_t>(l.average() ? spec::PoolMode::kAverage : spec::PoolMode::kMax);
+  p.mode = static_cast<uint32_t>(ModeOf(l.kind));
+  p.accumulate = l.accumulate;
   p.count_include_pad = l.count_include_pad;
   p.in_zero_point = l.input_zero_point;
   p.out_zero_point = l.output_zero_point;
@@ -52,7 +68,7 @@ void PoolTile(const PoolLayer& l, const PoolTiling& t, const VectorPlan& plan,
     p.in_addr = static_cast<uint32_t>(plan.a.Addr(k % plan.a.slots));
     Dma(out, spec::Opcode::kLoad,
         HwcBlockCopy(ops.input.At(window.begin, 0, ch.begin, l.in_w), p.in_addr, window.size,
-                     l.in_w, ch.size * l.ElementBytes(), l.in_w, ops.input.PixelBytes()));
+                     l.in_w, ch.size * l.InElementBytes(), l.in_w, ops.input.PixelBytes()));
   }
   p.in_h = window.size;
   p.channels = ch.size;
@@ -61,11 +77,14 @@ void PoolTile(const PoolLayer& l, const PoolTiling& t, const VectorPlan& plan,
   const uint64_t first = ops.output.At(rows.begin, 0, ch.begin, l.out_w);
   p.out_addr = static_cast<uint32_t>(t.output_on_chip ? first : plan.out.Addr(k % plan.out.slots));
   p.out_pixel_stride = t.output_on_chip ? ops.output.channels : ch.size;
+  const StridedCopy slot =
+      HwcBlockCopy(first, p.out_addr, rows.size, l.out_w, ch.size * l.OutElementBytes(), l.out_w,
+                   ops.output.PixelBytes());
+  // An accumulating sum in DRAM: its slot first LOADs the sums it adds to.
+  if (!t.output_on_chip && l.accumulate) Dma(out, spec::Opcode::kLoad, slot);
   out.push_back({spec::Opcode::kPool, 0, 0, p});
   if (t.output_on_chip) return;
-  Dma(out, spec::Opcode::kStore,
-      HwcBlockCopy(first, p.out_addr, rows.size, l.out_w, ch.size * l.ElementBytes(), l.out_w,
-                   ops.output.PixelBytes()));
+  Dma(out, spec::Opcode::kStore, slot);
 }
 
 }  // namespace
@@ -74,8 +93,7 @@ std::vector<spec::Instruction> EmitPool(const PoolLayer& l, const PoolTiling& t,
                                         const VectorPlan& plan, const PoolOperands& ops) {
   // A channel slice of a wider tensor (concatenation by placement) is read through DMA, never in
   // place on chip (POOL reads dense pixels); it may be written in place (out_pixel_stride).
-  NPU_CHECK(!t.input_on_chip ||
-            (ops.input.channel_offset == 0 && ops.input.channels == t.tile_c));
+  NPU_CHECK(!t.input_on_chip || (ops.input.channel_offset == 0 && ops.input.channels == t.tile_c));
   const Axis bands{l.out_h, t.tile_oh}, channels{l.channels, t.tile_c};
   std::vector<spec::Instruction> out;
   uint64_t k = 0;

@@ -42,10 +42,9 @@ VectorPlan PlanPoolSram(const PoolLayer& l, const PoolTiling& t, uint32_t align)
   uint64_t cursor = 0;
   const uint32_t tiles = bands.count() * Axis{l.channels, t.tile_c}.count();
   const uint32_t slots = std::min(2u, tiles);
-  const uint64_t e = l.ElementBytes();
-  plan.a =
-      Place(&cursor, uint64_t{rows} * l.in_w * t.tile_c * e, t.input_on_chip ? 0 : slots, align);
-  plan.out = Place(&cursor, uint64_t{t.tile_oh} * l.out_w * t.tile_c * e,
+  plan.a = Place(&cursor, uint64_t{rows} * l.in_w * t.tile_c * l.InElementBytes(),
+                 t.input_on_chip ? 0 : slots, align);
+  plan.out = Place(&cursor, uint64_t{t.tile_oh} * l.out_w * t.tile_c * l.OutElementBytes(),
                    t.output_on_chip ? 0 : slots, align);
   plan.sram_bytes = cursor;
   return plan;
@@ -67,9 +66,9 @@ void TryPoolTiles(const spec::NpuConfig& c, const PoolLayer& l, const TilingCont
       uint64_t dram = 0, sram = plan->sram_bytes;
       const PoolOperands ops{
           ReplayPlace(t.input_on_chip, &dram, &sram, l.InputBytes(), l.channels,
-                      uint32_t(l.ElementBytes())),
+                      uint32_t(l.InElementBytes())),
           ReplayPlace(t.output_on_chip, &dram, &sram, l.OutputBytes(), l.channels,
-                      uint32_t(l.ElementBytes()))};
+                      uint32_t(l.OutElementBytes()))};
       fitting.push_back({t, *plan});
       costs.push_back(vector_search::Replay(c, EmitPool(l, t, *plan, ops)));
     }

@@ -371,15 +371,6 @@ WindowStats PoolWindow(const PoolArgs& p, std::span<const int8_t> input, uint32_
 
 namespace {
 
-int32_t Int32At(std::span<const int8_t> bytes, uint64_t i) {
-  uint32_t v = 0;
-  for (int b = 0; b < 4; ++b) v |= uint32_t(uint8_t(bytes[4 * i + b])) << (8 * b);
-  return static_cast<int32_t>(v);
-}
-void PutInt32(std::vector<int8_t>& bytes, uint64_t i, int32_t value) {
-  for (int b = 0; b < 4; ++b) bytes[4 * i + b] = int8_t(uint32_t(value) >> (8 * b));
-}
-
 void ComputeSums(const PoolArgs& p, std::span<const int8_t> input, std::span<const int8_t> prior,
                  std::vector<int8_t>& out) {
   out.resize(PoolOutputBytes(p));
@@ -387,8 +378,9 @@ void ComputeSums(const PoolArgs& p, std::span<const int8_t> input, std::span<con
     for (uint32_t ow = 0; ow < p.out_w; ++ow) {
       for (uint32_t c = 0; c < p.channels; ++c) {
         const uint64_t i = (uint64_t{oh} * p.out_w + ow) * p.channels + c;
-        const int64_t sum = PoolWindow(p, input, oh, ow, c).sum + (p.accumulate ? Int32At(prior, i) : 0);
-        PutInt32(out, i, static_cast<int32_t>(Clamp64(sum, INT32_MIN, INT32_MAX)));
+        const int64_t prior_sum = p.accumulate ? ReadInt32Le(prior, i) : 0;
+        const int64_t sum = PoolWindow(p, input, oh, ow, c).sum + prior_sum;
+        WriteInt32Le(out, i, static_cast<int32_t>(Clamp64(sum, INT32_MIN, INT32_MAX)));
       }
     }
   }
@@ -399,12 +391,21 @@ void ComputeMeansOfSums(const PoolArgs& p, std::span<const int8_t> sums, std::ve
   const int64_t lo = std::max(p.clamp_min, -128), hi = std::min(p.clamp_max, 127);
   const int64_t count = int64_t{p.kernel_h} * p.kernel_w;
   for (uint64_t i = 0; i < out.size(); ++i) {
-    const int64_t mean = RescaledMean(Int32At(sums, i), count, p.multiplier, int(p.shift));
+    const int64_t mean = RescaledMean(ReadInt32Le(sums, i), count, p.multiplier, int(p.shift));
     out[i] = static_cast<int8_t>(Clamp64(p.out_zero_point + mean, lo, hi));
   }
 }
 
 }  // namespace
+
+int32_t ReadInt32Le(std::span<const int8_t> bytes, uint64_t i) {
+  uint32_t v = 0;
+  for (int b = 0; b < 4; ++b) v |= uint32_t(uint8_t(bytes[4 * i + b])) << (8 * b);
+  return static_cast<int32_t>(v);
+}
+void WriteInt32Le(std::span<int8_t> bytes, uint64_t i, int32_t value) {
+  for (int b = 0; b < 4; ++b) bytes[4 * i + b] = int8_t(uint32_t(value) >> (8 * b));
+}
 
 void ComputePool(const PoolArgs& p, std::span<const int8_t> input, std::vector<int8_t>& out) {
   ComputePool(p, input, {}, out);

@@ -28,6 +28,9 @@ uint64_t ActOutputSpan(const ActArgs& act);
 
 // A sum pool's sums, a mean-of-sums pool's input: int32 (isa.h, PoolMode).
 inline constexpr uint64_t kPoolSumBytes = 4;
+// Element i of int32 elements held as little-endian bytes (a sum pool's sums).
+int32_t ReadInt32Le(std::span<const int8_t> bytes, uint64_t i);
+void WriteInt32Le(std::span<int8_t> bytes, uint64_t i, int32_t value);
 uint64_t PoolInElementBytes(const PoolArgs& pool);   // 1, 2 (fp16) or 4 (mean of sums)
 uint64_t PoolOutElementBytes(const PoolArgs& pool);  // 1, 2 (fp16) or 4 (sum)
 uint64_t PoolInputBytes(const PoolArgs& pool);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <variant>
 
 #include "compiler/network/compile_model.h"
 #include "compiler/network/image_gemms.h"
@@ -771,6 +772,67 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
     EXPECT_EQ(other.image, 0);
     EXPECT_EQ(other.limit, sram / 4);
   }
+}
+
+// x (20 x 14 x 16) -> 1x1 `last` to 96, a table -> 1x1 `cbr` to 16, times the excitation of
+// the table's global average `pool` (`fc`, a table): lraspp's backbone output and classifier.
+ir::Graph PooledHead() {
+  QuantGraphBuilder b("pooled_head", 23);
+  ir::Tensor* x = b.Input("x", 20, 14, 16);
+  ir::Tensor* t = b.Lut(b.Conv(x, "last", {.out_c = 96}), "hardswish");
+  ir::Tensor* c = b.Conv(t, "cbr", {.out_c = 16, .activation = "relu"});
+  ir::Tensor* s = b.Lut(b.Conv(b.GlobalAvgPool(t, "pool"), "fc", {.out_c = 16}), "gate");
+  return b.Finish({b.Mul(c, s, "scale")});
+}
+
+TEST(RowStrips, AGlobalPoolBesideTheConsumerSumsEachStripsRows) {
+  // The table's 20 x 14 x 96 = 26,880-byte output, over a quarter of 16 KiB, is read by `cbr`
+  // and the pool. Each strip (3 rows of 1,344 bytes within 4,096: 7 strips) adds its rows to the
+  // pool's int32 sums, and the pool's mean takes them once all are in: the output never needs
+  // to be whole, so it stays off DRAM. Accumulated in DRAM too (every activation there), the
+  // sums give the same bytes.
+  const spec::NpuConfig config = Config({"sram.size_bytes=16384"});
+  const ir::Graph whole = PooledHead();
+  const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].producer, "last");
+  EXPECT_EQ(pairs[0].consumer, "cbr");
+  EXPECT_TRUE(pairs[0].by_default);
+  ir::Graph strips = whole.Clone();
+  StatusOr<std::vector<RowStripGroup>> split = SplitRowStrips(config, strips);
+  ASSERT_TRUE(split.ok()) << split.status().message();
+  ASSERT_EQ(split->size(), 1u);
+  EXPECT_EQ((*split)[0].name(), "last+cbr");
+  EXPECT_EQ((*split)[0].strips.size(), 7u);
+  EXPECT_EQ(Count(strips, ir::OpKind::kPoolSum), 7);
+  EXPECT_EQ(Count(strips, ir::OpKind::kPoolMean), 1);
+  EXPECT_EQ(Count(strips, ir::OpKind::kGlobalAveragePool), 0);
+  ExpectSameBytes(whole, strips, {1u, 2u, 3u});
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  const CompiledModel m = ExpectBitExact(whole, config, 2, on);
+  int sums = 0;
+  for (const ModelLayer& l : m.layers) {
+    if (l.op != "pool_sum") continue;
+    ++sums;
+    EXPECT_EQ(l.fused_group, "last+cbr") << l.name;
+  }
+  EXPECT_EQ(sums, 7);
+  CompileOptions off;
+  off.row_strips = CompileOptions::RowStrips::kOff;
+  StatusOr<CompiledModel> plain = CompileModel(config, whole, off);
+  ASSERT_TRUE(plain.ok()) << plain.status().message();
+  EXPECT_LT(m.cost.dram_bytes() + 2 * 26880, plain->cost.dram_bytes());
+  on.keep_activations_on_chip = false;
+  const CompiledModel in_dram = ExpectBitExact(whole, config, 1, on);
+  int loaded = 0;  // accumulating sums, each LOADed into its slot just before
+  for (size_t i = 1; i < in_dram.instructions.size(); ++i) {
+    const auto* pool = std::get_if<spec::PoolArgs>(&in_dram.instructions[i].args);
+    if (pool == nullptr || !pool->accumulate) continue;
+    EXPECT_EQ(in_dram.instructions[i - 1].opcode, spec::Opcode::kLoad);
+    ++loaded;
+  }
+  EXPECT_EQ(loaded, 6);
 }
 
 // x (20 x 14 x 4) -> 3x3 `stem` to 16, a table -> 3x3 depthwise -> 1x1 `project` -> `join`,

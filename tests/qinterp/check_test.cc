@@ -156,6 +156,15 @@ TEST(QuantizedIrCheck, RejectsUnsupportedForms) {
       "must be smaller than the kernel");
 }
 
+// A global pool's strip sums and their mean (row_strips.h) take and give i32 sums, and only
+// those of a pool sum.
+TEST(QuantizedIrCheck, RejectsPoolSumsAndMeansOfOtherTensors) {
+  ExpectRejected([](ir::Graph& g) { NodeNamed(g, "pool")->set_kind(OpKind::kPoolSum); },
+                 "output %pool must be i32 [1,1,1,3]");
+  ExpectRejected([](ir::Graph& g) { NodeNamed(g, "pool")->set_kind(OpKind::kPoolMean); },
+                 "input %conv must be the i32 [1,1,1,3] sums of a pool_sum, is i8 [1,4,4,3]");
+}
+
 TEST(QuantizedIrCheck, RejectsReductionsThatCouldOverflowInt32) {
   QGraphBuilder b;
   ir::Tensor* x = b.Input("x", {1, 70000}, 0.1f, 0);
