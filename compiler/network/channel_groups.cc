@@ -225,14 +225,17 @@ std::vector<std::vector<std::string>> Split(ir::Graph& g, const Pair& p,
 }  // namespace
 
 StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
-                                                            ir::Graph& g, bool pooled_only,
+                                                            ir::Graph& g, GroupedPairs which,
                                                             uint64_t sram_bytes) {
+  const bool pooled_only = which != GroupedPairs::kAll;
   const int64_t limit = QuarterOfSram(config), unit = int64_t{config.mac().cols()};
   const double sram = double(sram_bytes > 0 ? sram_bytes : config.sram().size_bytes());
   std::vector<ChannelGroupSplit> split;
   for (Node* n : g.NodesOfKind(OpKind::kFusedConv)) {
     std::optional<Pair> pair = PairEndingAt(g, *n, limit);
-    if (!pair && !pooled_only) pair = PooledConvolution(g, *n, limit, sram);
+    if (!pair && which != GroupedPairs::kPooledPairs) {
+      pair = PooledConvolution(g, *n, limit, sram);
+    }
     if (!pair || (pooled_only && GlobalPools(*pair).empty())) continue;
     const double output = double(ImageBytes(pair->last()->output(0)));
     const bool large_pooled = !GlobalPools(*pair).empty() && output > kLargePooledShare * sram;

@@ -37,25 +37,31 @@ struct ChannelGroupSplit {
   }
 };
 
-// Splits every such pair the graph has (after row strips: the pairs they split are gone) whose
-// convolution's input takes at most a quarter of the SRAM, into as few groups as keep a group's
-// intermediate within a quarter of the SRAM, each of a multiple of the array's columns channels
-// (the last may have fewer). A pair whose groups would not fit stays whole. With `pooled_only`
-// (before row strips), only the pairs whose depthwise output a global pool reads: a squeeze-and-
-// excitation needs it whole before anything reads it again, so strips gain nothing over groups,
-// which compute no halo twice (lraspp's undilated 33x33x672 pair: its strips' intermediates went
-// through DRAM beside the 731 KB output). A pooled pair whose output takes more than three
+// Which pairs SplitChannelGroups splits.
+enum class GroupedPairs {
+  kAll,  // every pair (after row strips: the pairs they split are gone)
+  // Before row strips, only those whose output a global pool reads: a squeeze-and-excitation
+  // needs it whole before anything reads it again, so strips gain nothing over groups, which
+  // compute no halo twice (lraspp's undilated 33x33x672 pair: its strips' intermediates went
+  // through DRAM beside the 731 KB output).
+  kPooled,
+  // The same but the convolutions alone, which row strips may take with the pool beside their
+  // consumer, each strip adding its rows to the pool's sums (row_strips.h).
+  kPooledPairs,
+};
+
+// Splits every such pair the graph has (of `which`) whose convolution's input takes at most a
+// quarter of the SRAM, into as few groups as keep a group's intermediate within a quarter of the
+// SRAM, each of a multiple of the array's columns channels (the last may have fewer). A pair
+// whose groups would not fit stays whole. A pooled pair whose output takes more than three
 // quarters of the SRAM (`sram_bytes`, the network's, where `config` sizes the groups for a
 // smaller one; 0: config's) pools each group's channels on chip (channel_groups.cc,
 // kPoolGroupsShare); one whose output takes more than half of it groups within an eighth
 // (kLargePooledShare). So does a convolution alone (one group, not depthwise) whose output a
-// global pool reads and takes more than that share, its input within a quarter: its `depthwise`
-// is empty. That one splits only without `pooled_only`, after row strips, which take it first
-// where its other reader is their pair's consumer, each strip adding its rows to the pool's sums
-// (row_strips.h; lraspp's backbone output, which its classifier pools and reads with a 1x1).
-StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(const spec::NpuConfig& config,
-                                                            ir::Graph& g,
-                                                            bool pooled_only = false,
-                                                            uint64_t sram_bytes = 0);
+// global pool reads and takes more than that share, its input within a quarter (lraspp's backbone
+// output, which its classifier pools and reads with a 1x1): its `depthwise` is empty.
+StatusOr<std::vector<ChannelGroupSplit>> SplitChannelGroups(
+    const spec::NpuConfig& config, ir::Graph& g, GroupedPairs which = GroupedPairs::kAll,
+    uint64_t sram_bytes = 0);
 
 }  // namespace npu::compiler

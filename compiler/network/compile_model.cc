@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -317,23 +318,24 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // Row strips, then channel groups (channel_groups.h) of the pairs they leave whole, in the
   // graph with Linear layers over images as 1x1 convolutions (image_gemms.h).
   const ir::Graph splittable = ImageGemmsAsConvolutions(quantized);
+  // `first`: the pooled pairs to put in channel groups before row strips, if any.
   // `split_config`: the config whose SRAM the split is for, if not `config`'s.
-  const auto split_graph = [&](const StripOptions& strip, bool pooled_channels_first = false,
-                                const spec::NpuConfig* split_config = nullptr) -> StatusOr<Fused> {
+  const auto split_graph = [&](const StripOptions& strip,
+                               std::optional<GroupedPairs> first = std::nullopt,
+                               const spec::NpuConfig* split_config = nullptr) -> StatusOr<Fused> {
     const spec::NpuConfig& sized = split_config != nullptr ? *split_config : config;
     Fused fused;
     fused.graph = splittable.Clone();
     fused.kept_halos = strip.keep_halos;
     fused.beside_concats = strip.beside_concats;
-    if (pooled_channels_first) {
-      NPU_ASSIGN_OR_RETURN(fused.channels,
-                           SplitChannelGroups(sized, fused.graph, /*pooled_only=*/true,
-                                              config.sram().size_bytes()));
+    if (first) {
+      NPU_ASSIGN_OR_RETURN(fused.channels, SplitChannelGroups(sized, fused.graph, *first,
+                                                              config.sram().size_bytes()));
     }
     NPU_ASSIGN_OR_RETURN(fused.strips,
                          SplitRowStrips(sized, fused.graph, options.strip_rows, strip));
     NPU_ASSIGN_OR_RETURN(std::vector<ChannelGroupSplit> rest,
-                         SplitChannelGroups(sized, fused.graph, /*pooled_only=*/false,
+                         SplitChannelGroups(sized, fused.graph, GroupedPairs::kAll,
                                             config.sram().size_bytes()));
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
     return fused;
@@ -364,7 +366,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   add(std::move(split));
   NPU_ASSIGN_OR_RETURN(Fused unbranched, split_graph({.branches = false}));
   add(std::move(unbranched));
-  NPU_ASSIGN_OR_RETURN(Fused pooled_channels_first, split_graph({}, true));
+  NPU_ASSIGN_OR_RETURN(Fused pooled_channels_first, split_graph({}, GroupedPairs::kPooled));
   add(std::move(pooled_channels_first));
   for (const double skewed_rows : {0.5, 2.0 / 3}) {
     NPU_ASSIGN_OR_RETURN(Fused kept,
@@ -374,13 +376,18 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
   // A chain through residual blocks whose tensors could not stay on chip beside much else:
   // every pair whose intermediate exceeds half the SRAM beside those split by default, keeping
   // halos, with the pooled pairs in channel groups first, in strips sized by what is alive at
-  // once (StripOptions::alive_share) within a third of the SRAM.
-  NPU_ASSIGN_OR_RETURN(Fused through, split_graph({.every_pair = true,
-                                                   .keep_halos = true,
-                                                   .other_pairs_above = 0.5,
-                                                   .alive_share = 1.0 / 3},
-                                                  /*pooled_channels_first=*/true));
-  add(std::move(through), "kept halos");
+  // once (StripOptions::alive_share) within a third of the SRAM; and the same with a convolution
+  // alone whose output a pool reads left to the strips (GroupedPairs::kPooledPairs): lraspp's
+  // head, whose strips sum the pool's rows (row_strips.h), at 1 MiB; on `edge` its 277 KB of
+  // weights do not fit beside them, and its channel groups move 12 % less DRAM traffic.
+  for (const GroupedPairs first : {GroupedPairs::kPooled, GroupedPairs::kPooledPairs}) {
+    NPU_ASSIGN_OR_RETURN(Fused through, split_graph({.every_pair = true,
+                                                     .keep_halos = true,
+                                                     .other_pairs_above = 0.5,
+                                                     .alive_share = 1.0 / 3},
+                                                    first));
+    add(std::move(through), "kept halos");
+  }
   NPU_ASSIGN_OR_RETURN(Fused overflowing, split_graph({.overflowing_only = true}));
   add(std::move(overflowing));
   // Every pair beside the concatenations that fit the SRAM, keeping halos (densenet121's dense
@@ -394,7 +401,8 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
     spec::NpuConfig smaller = config;
     smaller.mutable_sram()->set_size_bytes(bytes);
     for (const bool keep_halos : {false, true}) {
-      NPU_ASSIGN_OR_RETURN(Fused fused, split_graph({.keep_halos = keep_halos}, false, &smaller));
+      NPU_ASSIGN_OR_RETURN(Fused fused,
+                           split_graph({.keep_halos = keep_halos}, std::nullopt, &smaller));
       add(std::move(fused), keep_halos ? "kept halos" : "");
     }
   }

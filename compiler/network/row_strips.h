@@ -54,8 +54,8 @@ struct RowStripPair {
                          // (a twelfth for a join: row_strips.cc, StripLimit)
   // Split unless told otherwise: the producer is pointwise, its strips compute at most 1.5x
   // its output rows (the consumer's halo rows twice; row_strips.cc, kMaxDefaultRecompute), and
-  // the pair's constants are few enough to hold (ConstantsReloadedByEveryStrip) or a global
-  // pool reads the intermediate too (whole, it would go through DRAM for the pool). A
+  // the pair's constants are few enough to hold (ConstantsReloadedByEveryStrip: twice as many
+  // if a global pool reads the intermediate too, which whole goes through DRAM for it). A
   // windowed producer (whose strips recompute its own halo too) is split only as a tuning says:
   // split by default as well, they made resnet50 0.3 % and resnext50_32x4d 0.8 % slower, and
   // googlenet, vgg11 and densenet121 slower than no strips at all (full-size exports, default

@@ -40,7 +40,7 @@ int Count(const ir::Graph& g, ir::OpKind kind) { return int(g.NodesOfKind(kind).
 // The pairs of `g` a global pool reads, split in channel groups (none if the split fails).
 std::vector<ChannelGroupSplit> SplitPooled(const spec::NpuConfig& config, ir::Graph& g) {
   StatusOr<std::vector<ChannelGroupSplit>> split =
-      SplitChannelGroups(config, g, /*pooled_only=*/true);
+      SplitChannelGroups(config, g, GroupedPairs::kPooled);
   EXPECT_TRUE(split.ok()) << split.status().message();
   return split.ok() ? *split : std::vector<ChannelGroupSplit>{};
 }
