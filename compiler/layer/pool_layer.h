@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hw/spec/semantics.h"
 #include "hw/spec/status.h"
 
 namespace npu::compiler {
@@ -41,9 +42,11 @@ struct PoolLayer {
   bool average() const { return kind != PoolKind::kMax && kind != PoolKind::kSum; }
   // int8, FP16, or a sum's int32 sums (the mean of sums reads them).
   uint64_t InElementBytes() const {
-    return kind == PoolKind::kMeanOfSums ? kSumBytes : fp16 ? 2 : 1;
+    return kind == PoolKind::kMeanOfSums ? spec::kPoolSumBytes : fp16 ? 2 : 1;
   }
-  uint64_t OutElementBytes() const { return kind == PoolKind::kSum ? kSumBytes : fp16 ? 2 : 1; }
+  uint64_t OutElementBytes() const {
+    return kind == PoolKind::kSum ? spec::kPoolSumBytes : fp16 ? 2 : 1;
+  }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels * InElementBytes(); }
   uint64_t OutputValues() const { return uint64_t{out_h} * out_w * channels; }
   uint64_t OutputBytes() const { return OutputValues() * OutElementBytes(); }
@@ -51,7 +54,6 @@ struct PoolLayer {
   uint64_t Taps() const {
     return OutputValues() * (kind == PoolKind::kMeanOfSums ? 1 : kernel_h * kernel_w);
   }
-  static constexpr uint64_t kSumBytes = 4;  // spec::kPoolSumBytes
   const char* OpName() const;
   std::string DisplayName() const { return name.empty() ? "<unnamed>" : name; }
 };
