@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hw/spec/fp16.h"
 #include "hw/spec/semantics.h"
 #include "hw/spec/status.h"
 
@@ -42,10 +43,10 @@ struct PoolLayer {
   bool average() const { return kind != PoolKind::kMax && kind != PoolKind::kSum; }
   // int8, FP16, or a sum's int32 sums (the mean of sums reads them).
   uint64_t InElementBytes() const {
-    return kind == PoolKind::kMeanOfSums ? spec::kPoolSumBytes : fp16 ? 2 : 1;
+    return kind == PoolKind::kMeanOfSums ? spec::kPoolSumBytes : spec::ElementBytes(fp16);
   }
   uint64_t OutElementBytes() const {
-    return kind == PoolKind::kSum ? spec::kPoolSumBytes : fp16 ? 2 : 1;
+    return kind == PoolKind::kSum ? spec::kPoolSumBytes : spec::ElementBytes(fp16);
   }
   uint64_t InputBytes() const { return uint64_t{in_h} * in_w * channels * InElementBytes(); }
   uint64_t OutputValues() const { return uint64_t{out_h} * out_w * channels; }

@@ -77,12 +77,17 @@ void ReplaceByConcat(ir::Graph& g, Tensor* y, const std::vector<Tensor*>& parts,
   concat.Set("axis", axis);
   Node* joined = g.AddNode(OpKind::kConcat, g.UniqueName(named_after.name() + tag), parts,
                            {g.UniqueName(y->name() + tag)}, std::move(concat));
-  Tensor* whole = OutputLike(joined, y, y->shape());
+  ReplaceByOutputOf(g, y, joined, erased);
+}
+
+Tensor* ReplaceByOutputOf(ir::Graph& g, Tensor* y, Node* node, const std::vector<Node*>& erased) {
+  Tensor* out = OutputLike(node, y, y->shape());
   const std::string name = y->name();
-  g.ReplaceAllUsesWith(y, whole);
+  g.ReplaceAllUsesWith(y, out);
   for (Node* n : erased) g.EraseNode(n);
   g.RemoveUnusedTensors();
-  g.RenameTensor(whole, name);
+  g.RenameTensor(out, name);
+  return out;
 }
 
 }  // namespace npu::compiler

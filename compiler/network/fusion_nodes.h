@@ -46,6 +46,11 @@ ir::Node* TableAfter(const ir::Graph& g, const ir::Node& conv, Tables tables = T
 // Node `node`'s output, typed and quantised like `model`, of shape `shape`.
 ir::Tensor* OutputLike(ir::Node* node, const ir::Tensor* model, ir::Shape shape);
 
+// Replaces every use of `y` by `node`'s output, typed, quantised and shaped like `y` (OutputLike),
+// erases `erased` in order (each one's outputs unused by then) and gives the output `y`'s name.
+ir::Tensor* ReplaceByOutputOf(ir::Graph& g, ir::Tensor* y, ir::Node* node,
+                              const std::vector<ir::Node*>& erased);
+
 // Replaces every use of `y` by the concatenation of `parts` along `axis` (a node named after
 // `named_after` and a tensor after `y`, both with `tag`), erases `erased` in order (each one's
 // outputs unused by then) and gives the concatenation `y`'s name.

@@ -43,16 +43,11 @@ ir::Graph ImageGemmsAsConvolutions(const ir::Graph& quantized) {
   for (Node* gemm : g.NodesOfKind(ir::OpKind::kGemm)) {
     Tensor* y = gemm->output(0);
     if (gemm->num_inputs() != 3 || !IsImage(gemm->input(0)) || !IsImage(y)) continue;
-    const std::string name = y->name();
-    Node* conv = g.AddNode(ir::OpKind::kFusedConv, gemm->name(),
-                           {gemm->input(0), ConvolutionWeights(g, *gemm->input(1)),
-                            gemm->input(2)},
-                           {g.UniqueName(name + "#1x1")}, ConvolutionAttributes(gemm->attrs()));
-    Tensor* out = OutputLike(conv, y, y->shape());
-    g.ReplaceAllUsesWith(y, out);
-    g.EraseNode(gemm);
-    g.RemoveUnusedTensors();
-    g.RenameTensor(out, name);
+    Node* conv =
+        g.AddNode(ir::OpKind::kFusedConv, gemm->name(),
+                  {gemm->input(0), ConvolutionWeights(g, *gemm->input(1)), gemm->input(2)},
+                  {g.UniqueName(y->name() + "#1x1")}, ConvolutionAttributes(gemm->attrs()));
+    ReplaceByOutputOf(g, y, conv, {gemm});
     ++rewritten;
   }
   if (rewritten > 0) NPU_CHECK(g.SortTopologically().ok());

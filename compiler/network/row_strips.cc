@@ -560,12 +560,7 @@ void ReplaceByMean(ir::Graph& g, Node* pool, Tensor* sums, int64_t h, int64_t w)
   Tensor* y = pool->output(0);
   Node* n = g.AddNode(OpKind::kPoolMean, g.UniqueName(pool->name() + "#mean"), {sums},
                       {g.UniqueName(y->name() + "#mean")}, std::move(attrs));
-  Tensor* mean = OutputLike(n, y, y->shape());
-  const std::string name = y->name();
-  g.ReplaceAllUsesWith(y, mean);
-  g.EraseNode(pool);
-  g.RemoveUnusedTensors();
-  g.RenameTensor(mean, name);
+  ReplaceByOutputOf(g, y, n, {pool});
 }
 
 // Replaces the chain (with its tables) by strips of `rows` of its last node's output rows.
