@@ -12,7 +12,8 @@
 // each group's channels into their shuffled places. An on-chip side is read or written by LUTs
 // with bypass (pixels strided, a shuffle's one a group scattering it) instead: an on-chip input
 // into the slot before the STORE, or an on-chip output from the slot after the LOAD, or from
-// input to output when both are on chip.
+// input to output when both are on chip. A dense, unshuffled on-chip input is STOREd straight
+// from where it is (StoresStraight).
 // Gather: per chunk of output rows, LOADs gathering them from the input, one STORE.
 #include "compiler/schedule/eltwise_emitter.h"
 
@@ -239,6 +240,14 @@ void MovePixels(const CopyLayer& l, const TensorPlace& from, uint64_t pixel, uin
   }
 }
 
+// Whether a copy's on-chip input is dense and unshuffled, so that its STOREs read it where it is
+// rather than from a slot the vector unit first moves it into (LUTs with bypass): a channel
+// group's depthwise output copied into its slice of a concatenation in DRAM (channel_groups.h)
+// took the vector unit its depthwise convolutions run on.
+bool StoresStraight(const CopyLayer& l, const TensorPlace& input) {
+  return !l.Shuffles() && input.channels == l.c && input.channel_offset == 0;
+}
+
 }  // namespace
 
 std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
@@ -253,6 +262,11 @@ std::vector<spec::Instruction> EmitCopy(const CopyLayer& l, const CopyTiling& t,
     if (t.input_on_chip && t.output_on_chip) {
       MovePixels(l, ops.input, pixel, pixels, ops.output.At(0, pixel, 0, 0),
                  ops.output.channels, out);
+      continue;
+    }
+    if (t.input_on_chip && StoresStraight(l, ops.input)) {
+      const uint64_t from = ops.input.addr + offset * ops.input.element_bytes;
+      Dma(out, spec::Opcode::kStore, ElementsCopy(ops.output, l.c, offset, n, from));
       continue;
     }
     const uint64_t slot = plan.a.Addr(static_cast<uint32_t>(k % plan.a.slots));

@@ -156,5 +156,39 @@ TEST(CopyLayer, AShuffleWindowMovesTheSameBytesFromAndToEitherMemory) {
   }
 }
 
+// A plain copy of a dense on-chip input into channels [3, 9) of a 12-channel tensor in DRAM (a
+// channel group's output into its slice of a concatenation): its STOREs read the input where it
+// is, with no LUT moving it into a slot first, and write exactly the slice. A strided on-chip
+// input still goes through the slot.
+TEST(CopyLayer, ADenseOnChipInputIsStoredStraightIntoItsSlice) {
+  const CopyLayer copy{"c", 4, 5, 6};
+  const spec::NpuConfig config = spec::DefaultConfig();
+  StatusOr<VectorChoice<CopyTiling>> c =
+      ChooseCopyTiling(config, copy, CopyTiling{1, true, false}, 60);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  for (const uint32_t in_channels : {6u, 8u}) {
+    SCOPED_TRACE(in_channels);
+    const TensorPlace in{true, 1000, in_channels, 0}, out{false, 0, 12, 3};
+    Memory m;
+    for (uint64_t p = 0; p < 20; ++p) {
+      for (uint64_t ch = 0; ch < in_channels; ++ch)
+        m.sram[in.addr + p * in_channels + ch] = int(p * 100 + ch);
+    }
+    for (const spec::Instruction& insn : EmitCopy(copy, c->tiling, c->plan, {in, out})) {
+      m.Run(insn);
+    }
+    EXPECT_EQ(m.loads, 0);
+    EXPECT_GT(m.stores, 1);  // several chunks
+    EXPECT_EQ(m.luts, in_channels == 6 ? 0 : m.stores);
+    for (uint64_t p = 0; p < 20; ++p) {
+      for (uint64_t ch = 0; ch < 12; ++ch) {
+        const int got = m.dram[p * 12 + ch];
+        EXPECT_EQ(got, ch < 3 || ch >= 9 ? -1 : int(p * 100 + ch - 3))
+            << "pixel " << p << " channel " << ch;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace npu::compiler
