@@ -110,6 +110,12 @@ StatusOr<Network> Lowering::Run(const ir::Graph& g) {
   for (const ir::Node* n : g.nodes()) {
     if (!fused_.count(n)) NPU_TRY(Node(*n));
   }
+  for (const ir::Node* n : g.nodes()) {  // kInDram: its output's buffer never on chip
+    if (n->attrs().GetInt(kInDram, 0) == 0 || n->num_outputs() != 1) continue;
+    if (const auto it = value_of_.find(n->output(0)); it != value_of_.end()) {
+      net_.buffers[net_.values[it->second].buffer].in_dram = true;
+    }
+  }
   for (const ir::Tensor* t : g.outputs()) NPU_TRY(Materialize(*t).status());
   if (!refused_.empty()) return Refusal(g);
   for (const ir::Tensor* t : g.outputs()) {

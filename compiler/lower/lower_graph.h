@@ -28,6 +28,10 @@
 
 namespace npu::compiler {
 
+// A node attribute (int, 1: set) the compiler's rewrites give a node whose output must never
+// stay on chip (NetBuffer::in_dram): the rest of a concatenation's rows (concat_bands.h).
+inline constexpr char kInDram[] = "in_dram";
+
 struct LowerOptions {
   bool cpu_fallback = true;  // run on the control core what the NPU cannot
   std::vector<std::string> cpu_ops =

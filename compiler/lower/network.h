@@ -56,6 +56,7 @@ struct NetBuffer {
   // A buffer of channel slices (concat_placement.h): the channels of each of its pixels, which
   // its values (each a slice) are strided by. 0: every value in it is dense.
   uint32_t pixel_channels = 0;
+  bool in_dram = false;  // never on chip: the rest of a concatenation's rows (concat_bands.h)
 };
 
 // One convolution of a layer: a grouped convolution is one part per group, each reading and

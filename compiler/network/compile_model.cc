@@ -15,6 +15,7 @@
 #include "compiler/lower/cpu_op_desc.h"
 #include "compiler/lower/lower_graph.h"
 #include "compiler/network/channel_groups.h"
+#include "compiler/network/concat_bands.h"
 #include "compiler/network/dram_plan.h"
 #include "compiler/network/group_packing.h"
 #include "compiler/network/image_gemms.h"
@@ -338,6 +339,7 @@ StatusOr<CompiledModel> CompileModel(const spec::NpuConfig& config, const ir::Gr
                          SplitChannelGroups(sized, fused.graph, GroupedPairs::kAll,
                                             config.sram().size_bytes()));
     fused.channels.insert(fused.channels.end(), rest.begin(), rest.end());
+    NPU_TRY(BandConcatsByRowReaders(fused.graph).status());
     return fused;
   };
   if (options.row_strips == RowStrips::kOn) {

@@ -70,6 +70,28 @@ Tensor* OutputLike(Node* node, const Tensor* model, ir::Shape shape) {
   return t;
 }
 
+Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::string& tag) {
+  ir::Attributes slice;
+  slice.Set("starts", std::vector<int64_t>{0, r0, 0, 0});
+  slice.Set("steps", std::vector<int64_t>{1, 1, 1, 1});
+  Node* cut = g.AddNode(OpKind::kSlice, g.UniqueName(x->name() + tag), {x},
+                        {g.UniqueName(x->name() + tag)}, std::move(slice));
+  return OutputLike(cut, x, {1, r1 - r0, x->shape()[2], x->shape()[3]});
+}
+
+std::optional<std::pair<int64_t, int64_t>> RowsSliced(const Node& n) {
+  if (n.kind() != OpKind::kSlice || !IsImage(n.input(0))) return std::nullopt;
+  const ir::Shape &in = n.input(0)->shape(), &out = n.output(0)->shape();
+  const std::vector<int64_t> starts = n.attrs().GetInts("starts", {});
+  const std::vector<int64_t> steps = n.attrs().GetInts("steps", {});
+  if (starts.size() != 4 || steps != std::vector<int64_t>{1, 1, 1, 1} || starts[0] != 0 ||
+      starts[2] != 0 || starts[3] != 0 || out.size() != 4 || out[0] != 1 || out[2] != in[2] ||
+      out[3] != in[3]) {
+    return std::nullopt;
+  }
+  return std::pair{starts[1], starts[1] + out[1]};
+}
+
 void ReplaceByConcat(ir::Graph& g, Tensor* y, const std::vector<Tensor*>& parts, int64_t axis,
                      const Node& named_after, const std::string& tag,
                      const std::vector<Node*>& erased) {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/ir/graph.h"
@@ -50,6 +52,12 @@ ir::Tensor* OutputLike(ir::Node* node, const ir::Tensor* model, ir::Shape shape)
 // erases `erased` in order (each one's outputs unused by then) and gives the output `y`'s name.
 ir::Tensor* ReplaceByOutputOf(ir::Graph& g, ir::Tensor* y, ir::Node* node,
                               const std::vector<ir::Node*>& erased);
+
+// Rows [r0, r1) of the image `x`: a view (lowering gives it the rows' part of x's buffer).
+ir::Tensor* RowSlice(ir::Graph& g, ir::Tensor* x, int64_t r0, int64_t r1, const std::string& tag);
+
+// The rows [r0, r1) a slice keeps of an image, if it keeps just rows (all of every other axis).
+std::optional<std::pair<int64_t, int64_t>> RowsSliced(const ir::Node& n);
 
 // Replaces every use of `y` by the concatenation of `parts` along `axis` (a node named after
 // `named_after` and a tensor after `y`, both with `tag`), erases `erased` in order (each one's

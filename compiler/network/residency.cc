@@ -85,8 +85,8 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
   std::vector<bool> candidate(buffers);
   for (size_t b = 0; b < buffers; ++b) {
     const NetBuffer& nb = net.buffers[b];
-    candidate[b] = allow_on_chip && !nb.graph_input && !nb.graph_output && nb.bytes > 0 &&
-                   AlignUp(nb.bytes, stripe) < sram;
+    candidate[b] = allow_on_chip && !nb.graph_input && !nb.graph_output && !nb.in_dram &&
+                   nb.bytes > 0 && AlignUp(nb.bytes, stripe) < sram;
   }
   ResidencyDecision d{std::vector<bool>(buffers, false), std::vector<uint64_t>(layers, 0)};
   std::vector<uint64_t> reserve_allowed(layers, 0);

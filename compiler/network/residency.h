@@ -15,9 +15,9 @@ struct ResidencyDecision {
   std::vector<uint64_t> reserve;  // per layer: scratch its near-best tiling needs
 };
 
-// 1. Eligible buffers: intermediate (not graph inputs or outputs), used in place by every layer
-//    that touches them (CanBeOnChip), and whose layers estimate no more than kOnChipSlowdown
-//    slower with them on chip than in DRAM.
+// 1. Eligible buffers: intermediate (not graph inputs or outputs) and not kept in DRAM
+//    (NetBuffer::in_dram), used in place by every layer that touches them (CanBeOnChip), and
+//    whose layers estimate no more than kOnChipSlowdown slower with them on chip than in DRAM.
 // 2. Reserve per layer: the largest scratch among the residency variants it may end up with.
 // 3. Greedy: by the DRAM traffic it saves (OffChipTraffic, the measure eviction uses: each
 //    access's bytes, so a concatenation's part writes count their parts, not the whole buffer),

@@ -317,16 +317,6 @@ double RecomputeFactor(const ir::Graph& g, const Node& consumer, int64_t rows) {
 // default config, --timing-only --no-tuning).
 constexpr double kMaxDefaultRecompute = 1.5;
 
-// Rows [r0, r1) of the image `x`: a view.
-Tensor* RowSlice(ir::Graph& g, Tensor* x, int64_t r0, int64_t r1, const std::string& tag) {
-  ir::Attributes slice;
-  slice.Set("starts", std::vector<int64_t>{0, r0, 0, 0});
-  slice.Set("steps", std::vector<int64_t>{1, 1, 1, 1});
-  Node* cut = g.AddNode(OpKind::kSlice, g.UniqueName(x->name() + tag), {x},
-                        {g.UniqueName(x->name() + tag)}, std::move(slice));
-  return OutputLike(cut, x, {1, r1 - r0, x->shape()[2], x->shape()[3]});
-}
-
 // A node like `model` reading `in`, named and shaped for a strip: `tag` added, `rows` rows.
 Tensor* StripNode(ir::Graph& g, const Node& model, std::vector<Tensor*> in, const std::string& tag,
                   int64_t rows, ir::Attributes attrs) {
