@@ -106,38 +106,53 @@ StatusOr<ResidencyDecision> DecideResidency(const spec::NpuConfig& c, const Netw
       if (Get(view.allowed, index)) allowed[i].push_back(b);
     }
   }
-  // 3. Greedy by traffic saved.
+  // 3. Greedy, in two orders; the decision saving more traffic is kept.
   const std::vector<uint64_t> traffic = OffChipTraffic(net);
-  std::vector<size_t> order(buffers);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return traffic[a] > traffic[b]; });
   // A layer whose allowed operands are all on chip (b among them) reserves what its tiling needs
   // with them there: a pool's 404 KB of DRAM bands become none (inception_v3's Mixed_5d). An
   // eligible operand of one pixel counts as there: the greedy, which decides the most traffic
   // first, decides a global pool's input long before its output (a vector, which fits), and
   // would reserve for the pool what it needs with its input in DRAM, all of it (lraspp's
-  // 33x33x672 squeeze-and-excitation blocks: 732 KB).
-  const auto reserve = [&](int i, size_t b) {
-    const auto there = [&](int k) {
-      return d.on_chip[k] || k == int(b) || (eligible[k] && pixels[k]);
+  // 33x33x672 squeeze-and-excitation blocks: 732 KB). Returns the traffic the buffers it keeps
+  // (in `on_chip`) save.
+  const auto greedy = [&](const std::vector<size_t>& order, std::vector<bool>& on_chip) {
+    const auto reserve = [&](int i, size_t b) {
+      const auto there = [&](int k) {
+        return on_chip[k] || k == int(b) || (eligible[k] && pixels[k]);
+      };
+      const bool all =
+          !allowed[i].empty() && std::all_of(allowed[i].begin(), allowed[i].end(), there);
+      return all ? reserve_allowed[i] : d.reserve[i];
     };
-    const bool all =
-        !allowed[i].empty() && std::all_of(allowed[i].begin(), allowed[i].end(), there);
-    return all ? reserve_allowed[i] : d.reserve[i];
-  };
-  std::vector<uint64_t> live(layers, 0);
-  for (size_t b : order) {
-    if (!eligible[b]) continue;
-    const uint64_t bytes = AlignUp(net.buffers[b].bytes, stripe);
-    bool fits = true;
-    for (int i = life[b].first; i <= life[b].last && fits; ++i) {
-      fits = live[i] + bytes + reserve(i, b) <= sram;
+    std::vector<uint64_t> live(layers, 0);
+    uint64_t saved = 0;
+    for (size_t b : order) {
+      if (!eligible[b]) continue;
+      const uint64_t bytes = AlignUp(net.buffers[b].bytes, stripe);
+      bool fits = true;
+      for (int i = life[b].first; i <= life[b].last && fits; ++i) {
+        fits = live[i] + bytes + reserve(i, b) <= sram;
+      }
+      if (!fits) continue;
+      for (int i = life[b].first; i <= life[b].last; ++i) live[i] += bytes;
+      on_chip[b] = true;
+      saved += traffic[b];
     }
-    if (!fits) continue;
-    for (int i = life[b].first; i <= life[b].last; ++i) live[i] += bytes;
-    d.on_chip[b] = true;
-  }
+    return saved;
+  };
+  std::vector<size_t> order(buffers);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return traffic[a] > traffic[b]; });
+  const uint64_t saved = greedy(order, d.on_chip);
+  const auto density = [&](size_t b) {  // traffic saved per byte of SRAM and layer alive
+    const double bytes = double(AlignUp(std::max<uint64_t>(1, net.buffers[b].bytes), stripe));
+    return double(traffic[b]) / (bytes * double(std::max(1, life[b].last - life[b].first + 1)));
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return density(a) > density(b); });
+  std::vector<bool> dense(buffers, false);
+  if (greedy(order, dense) > saved) d.on_chip = std::move(dense);
   return d;
 }
 

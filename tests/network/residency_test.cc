@@ -2,7 +2,8 @@
 // reserves only what its tiling needs with them there, so an average pool between two on-chip
 // tensors keeps both there even though its tiling with both in DRAM (its reserve otherwise: the
 // long bands that hide DRAM latency) would not fit beside them: inception_v3's Mixed_5d. And
-// the greedy keeps first the buffer whose accesses would move the most bytes off chip.
+// the greedy keeps first the buffer whose accesses would move the most bytes off chip, unless
+// keeping first those that save the most per byte and layer alive saves more.
 #include "compiler/network/residency.h"
 
 #include <gtest/gtest.h>
@@ -120,6 +121,37 @@ TEST(Residency, AnOperandOfOnePixelCountsAsOnChipForItsLayersReserve) {
   EXPECT_TRUE(d.on_chip[BufferOf(net, "depthwise")]);
   EXPECT_TRUE(d.on_chip[BufferOf(net, "fc1")]);
   EXPECT_TRUE(d.on_chip[BufferOf(net, "scale")]);
+  ExpectBitExact(g, config, 2);
+}
+
+// x (32 x 32 x 8) -> 1x1 `long` to 24 channels, read only by the last layer, a join; x -> 1x1
+// `c1` -> `c2` -> `c3` (16 channels each) -> `c4` (24), joined with `long`.
+ir::Graph ALongLivedBufferBesideAChain() {
+  QuantGraphBuilder b("long_lived", 13);
+  ir::Tensor* x = b.Input("x", 32, 32, 8);
+  ir::Tensor* lived = b.Conv(x, "long", {.out_c = 24});
+  ir::Tensor* c = x;
+  for (const char* name : {"c1", "c2", "c3"}) c = b.Conv(c, name, {.out_c = 16});
+  return b.Finish({b.Add(b.Conv(c, "c4", {.out_c = 24}), lived, "join")});
+}
+
+// In 56 KiB, most traffic first keeps `long` (24 KiB, written and read once: 48 KiB of traffic)
+// from the first layer to the last, and beside it only c1 and c3 fit (112 KiB saved). By
+// traffic per byte and layer alive, c1 to c4 stay on chip and `long` goes to DRAM: 144 KiB
+// saved, so that order's decision is kept.
+TEST(Residency, ALongLivedBufferDoesNotCrowdOutTheShortLivedOnesThatSaveMore) {
+  const spec::NpuConfig config = Config({"sram.size_bytes=57344"});
+  const ir::Graph g = ALongLivedBufferBesideAChain();
+  Network net;
+  ResidencyDecision d;
+  ASSERT_NO_FATAL_FAILURE(Decide(config, g, net, d));
+  EXPECT_FALSE(d.on_chip[BufferOf(net, "long")]);
+  uint64_t saved = 0;
+  for (const char* name : {"c1", "c2", "c3", "c4"}) {
+    EXPECT_TRUE(d.on_chip[BufferOf(net, name)]) << name;
+    saved += OffChipTraffic(net)[BufferOf(net, name)];
+  }
+  EXPECT_EQ(saved, 3u * 32768 + 49152);
   ExpectBitExact(g, config, 2);
 }
 

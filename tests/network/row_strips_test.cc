@@ -978,10 +978,10 @@ TEST(RowStrips, OnALargerSramTheSplitsOfSmallerOnesAreTriedToo) {
 
 TEST(RowStrips, AVariantMovingMuchLessDramWinsByAFewCycles) {
   // The trade of two compiles: the faster wins, unless the slower moves less DRAM and is slower by
-  // at most a tenth of the share it saves, and by at most 2 % (inception_v3's stem as chains of
+  // at most a tenth of the share it saves, and by at most 3 % (inception_v3's stem as chains of
   // strips: 0.73 % more cycles, 18 % less DRAM; resnet18's conv1 and pool in strips once took
   // 0.09 % more cycles for 5.4 % less DRAM; densenet121's dense block 1 beside its
-  // concatenation 1.7 % for 25 %).
+  // concatenation 1.7 % for 25 %, and 2.5 % for 25 % beside a faster kept-halo variant).
   auto cost = [](uint64_t cycles, uint64_t dram) {
     CostEstimate c;
     c.cycles = cycles;
@@ -995,7 +995,8 @@ TEST(RowStrips, AVariantMovingMuchLessDramWinsByAFewCycles) {
   EXPECT_TRUE(Preferred(cost(1'004'000, 9'500'000), fast));    // +0.4 % for -5 %
   EXPECT_TRUE(Preferred(cost(1'007'300, 8'200'000), fast));    // +0.73 % for -18 %
   EXPECT_TRUE(Preferred(cost(1'017'000, 7'500'000), fast));    // +1.7 % for -25 %
-  EXPECT_FALSE(Preferred(cost(1'021'000, 5'000'000), fast));   // +2.1 %: too slow whatever saved
+  EXPECT_TRUE(Preferred(cost(1'025'000, 7'500'000), fast));    // +2.5 % for -25 %
+  EXPECT_FALSE(Preferred(cost(1'031'000, 5'000'000), fast));   // +3.1 %: too slow whatever saved
   EXPECT_TRUE(Preferred(cost(1'000'100, 9'960'000), fast));    // +0.01 % for -0.4 %
   EXPECT_FALSE(Preferred(cost(1'000'100, 10'000'000), fast));  // slower, the same DRAM
   EXPECT_TRUE(Preferred(cost(994'000, 10'500'000), fast));     // 0.6 % faster, 5 % more DRAM
