@@ -69,17 +69,17 @@ StatusOr<std::vector<std::string>> BandConcatsByRowReaders(ir::Graph& g) {
     if (!IsConcatOfViews(*concat)) continue;
     const auto readers = ConsecutiveRowReaders(g, concat->output(0));
     if (readers.empty()) continue;
-    const int64_t cut = readers.front().second.second, rows = readers.back().second.second;
+    const int64_t cut = readers.front().second.second, end = readers.back().second.second;
     Tensor* first = Band(g, *concat, 0, cut, false);
-    Tensor* rest = Band(g, *concat, cut, rows, true);
+    Tensor* rest = Band(g, *concat, cut, end, true);
     g.ReplaceAllUsesWith(readers.front().first->output(0), first);
     for (size_t k = 1; k < readers.size(); ++k) {
       const auto [r0, r1] = readers[k].second;
       Tensor* y = readers[k].first->output(0);
       g.ReplaceAllUsesWith(
-          y, r1 - r0 == rows - cut ? rest : RowSlice(g, rest, r0 - cut, r1 - cut, "#rows"));
+          y, r1 - r0 == end - cut ? rest : RowSlice(g, rest, r0 - cut, r1 - cut, "#rows"));
     }
-    for (const auto& [reader, rows] : readers) g.EraseNode(reader);
+    for (const auto& [reader, rows] : readers) g.EraseNode(reader);  // their outputs unused
     banded.push_back(concat->name());
     g.EraseNode(concat);
     g.RemoveUnusedTensors();
