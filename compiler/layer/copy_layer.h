@@ -8,7 +8,8 @@
 // a window of its channels (a channel slice of a shuffle's output, folded into it): the groups are
 // then group_stride channels apart in the input and the copy reads group_offset channels into
 // each. Between tensors both in SRAM, or with one of them there, the vector unit moves the bytes
-// (strided LUTs with bypass, docs/isa.md "lut").
+// (strided LUTs with bypass, docs/isa.md "lut"), but for a dense, unshuffled input in SRAM copied
+// to DRAM, which the STOREs read where it is (eltwise_emitter.cc, StoresStraight).
 #pragma once
 
 #include <cstdint>
