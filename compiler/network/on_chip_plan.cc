@@ -29,42 +29,43 @@ class Planner {
         stripe_(StripeBytes(c)),
         traffic_(OffChipTraffic(net)) {}
 
+  // Step 3 (eviction.h, SendBackUntilFits).
   StatusOr<OnChipPlan> Run(std::vector<bool> on_chip, bool try_prefetch) {
-    OnChipPlan plan;
-    for (;;) {
-      // Step 2: tile every layer; a layer that no longer fits sends a buffer back to DRAM.
-      std::vector<LayerSchedule> schedules;
-      int failed = -1;
-      NPU_TRY(ScheduleAll(on_chip, schedules, failed));
-      int victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
-      if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
-      // Step 3: held constants; step 4: place, every layer's scratch from the layer before on
-      // (if try_prefetch), with the held regions (given up one by one, the least saving first),
-      // then without; then, likewise, with prefetch only where it fits.
-      Holding plain{schedules, {}, std::vector<int>(schedules.size(), -1)};
-      Holding held = failed < 0 && hold_constants_
-                         ? HoldConstants(c_, net_, on_chip, schedules, LiveBytes(on_chip))
-                         : Holding{};
-      for (bool where_fits : {false, true}) {
-        if (failed >= 0) break;
-        for (Holding h = held; !h.regions.empty(); DropLastRegion(h, schedules)) {
-          if (auto p = Place(on_chip, h, try_prefetch, where_fits, plan.evicted, nullptr)) {
-            return *std::move(p);
-          }
-        }
-        int* overflow = where_fits || !try_prefetch ? &victim : nullptr;
-        if (auto p = Place(on_chip, plain, try_prefetch, where_fits, plan.evicted, overflow)) {
-          return *std::move(p);
-        }
-        if (!try_prefetch) break;
-      }
-      NPU_CHECK(victim >= 0);  // with nothing on chip, scratch never overlaps and always fits
-      on_chip[victim] = false;
-      ++plan.evicted;
-    }
+    return SendBackUntilFits<OnChipPlan>(
+        std::move(on_chip), [&](const std::vector<bool>& chip, int evicted, int& victim) {
+          return Attempt(chip, try_prefetch, evicted, victim);
+        });
   }
 
  private:
+  // The plan of `on_chip` if it fits, else nothing and a buffer to send back (`victim`).
+  StatusOr<std::optional<OnChipPlan>> Attempt(const std::vector<bool>& on_chip, bool try_prefetch,
+                                              int evicted, int& victim) {
+    // Step 2: tile every layer; a layer that no longer fits sends a buffer back to DRAM.
+    std::vector<LayerSchedule> schedules;
+    int failed = -1;
+    NPU_TRY(ScheduleAll(on_chip, schedules, failed));
+    victim = failed >= 0 ? LargestAlive(on_chip, failed, failed) : -1;
+    if (failed >= 0 && victim < 0) return Retile(on_chip, failed);
+    // Step 3: held constants; step 4: place, every layer's scratch from the layer before on
+    // (if try_prefetch), with the held regions (given up one by one, the least saving first),
+    // then without; then, likewise, with prefetch only where it fits.
+    Holding plain{schedules, {}, std::vector<int>(schedules.size(), -1)};
+    Holding held = failed < 0 && hold_constants_
+                       ? HoldConstants(c_, net_, on_chip, schedules, LiveBytes(on_chip))
+                       : Holding{};
+    for (bool where_fits : {false, true}) {
+      if (failed >= 0) break;
+      for (Holding h = held; !h.regions.empty(); DropLastRegion(h, schedules)) {
+        if (auto p = Place(on_chip, h, try_prefetch, where_fits, evicted, nullptr)) return p;
+      }
+      int* overflow = where_fits || !try_prefetch ? &victim : nullptr;
+      if (auto p = Place(on_chip, plain, try_prefetch, where_fits, evicted, overflow)) return p;
+      if (!try_prefetch) break;
+    }
+    return std::optional<OnChipPlan>();
+  }
+
   std::vector<uint64_t> LiveBytes(const std::vector<bool>& on_chip) const {
     std::vector<uint64_t> live;
     for (size_t i = 0; i < net_.layers.size(); ++i) live.push_back(Live(on_chip, int(i)));

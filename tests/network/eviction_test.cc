@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "compiler/lower/lower_graph.h"
 #include "tests/network/quant_graph_builder.h"
@@ -28,6 +30,40 @@ TEST(Eviction, TheCheapestBufferPerByteFreedThatMakesRoomGoes) {
   EXPECT_EQ(CheapestToEvict({strip, twice}, 0), 5);
   EXPECT_EQ(CheapestToEvict({twice, strip}, 0), 5);
   EXPECT_EQ(CheapestToEvict({}, 0), -1);
+}
+
+// A fake planner over four buffers: it fits once buffer 3 is off chip, and asks for buffers 0,
+// 1, 3 and 2 in that order to go back. Buffers 0 and 1 went back for nothing: they come back.
+TEST(Eviction, BuffersSentBackBeforeTheLastComeBackIfThePlanStillFits) {
+  const auto fits_without = [](std::vector<int> needed_off) {
+    return [needed_off](const std::vector<bool>& on_chip, int evicted,
+                        int& victim) -> StatusOr<std::optional<std::vector<bool>>> {
+      const bool fits = std::none_of(needed_off.begin(), needed_off.end(),
+                                     [&](int b) { return on_chip[b]; });
+      if (fits) return std::optional<std::vector<bool>>(on_chip);
+      for (const int b : {0, 1, 3, 2}) {
+        if (on_chip[b]) {
+          victim = b;
+          break;
+        }
+      }
+      (void)evicted;
+      return std::optional<std::vector<bool>>();
+    };
+  };
+  StatusOr<std::vector<bool>> plan =
+      SendBackUntilFits<std::vector<bool>>(std::vector<bool>(4, true), fits_without({3}));
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(*plan, (std::vector<bool>{true, true, true, false}));
+  // Needing 1 and 3 off: 0 came back with nothing else, so the plan sends 0, 1 and 3 back (the
+  // earlier ones come back together or not at all).
+  plan = SendBackUntilFits<std::vector<bool>>(std::vector<bool>(4, true), fits_without({1, 3}));
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(*plan, (std::vector<bool>{false, false, true, false}));
+  // Fitting at once: nothing goes back.
+  plan = SendBackUntilFits<std::vector<bool>>(std::vector<bool>(4, true), fits_without({}));
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(*plan, std::vector<bool>(4, true));
 }
 
 // ResidualOfTwoConvolutions: a's buffer is written once and read twice.
