@@ -143,9 +143,12 @@ std::vector<Lifetime> BufferLifetimes(const Network& network);
 // the same bytes, read before written; of two, the one written latest, whose life the output's
 // lengthens least) where nothing reads those bytes of the input after them, unless the input
 // is a graph input or output: a buffer written only by such layers
-// (one whole, or a fused group's strips, each its rows) merges into the input's buffer.
+// (one whole, or a fused group's strips, each its rows) merges into the input's buffer. One
+// layer writing a buffer of its own may also write over an input that is a part of a larger
+// buffer of at most `slice_buffer_limit` bytes (a product strip over its rows of the image it
+// scales): its buffer's values move into that part.
 // Returns the number of layers made in place. Views keep sharing buffers; unused buffers stay
 // (zero-length lifetimes).
-int MakeElementwiseInPlace(Network& network);
+int MakeElementwiseInPlace(Network& network, uint64_t slice_buffer_limit = 0);
 
 }  // namespace npu::compiler

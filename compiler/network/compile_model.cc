@@ -449,7 +449,9 @@ StatusOr<CompiledModel> CompileNetwork(const spec::NpuConfig& config, Network ne
   m.network = std::move(network);
   if (options.pack_groups) PackGroups(m.network);
   if (options.place_pools) MovePoolsBesideConvolutions(m.network);
-  m.memory.elementwise_in_place = MakeElementwiseInPlace(m.network);
+  // A product strip over its rows of an image that may stay on chip beside the strips.
+  m.memory.elementwise_in_place = MakeElementwiseInPlace(
+      m.network, uint64_t(kScaledImageBeside * double(config.sram().size_bytes())));
   const std::vector<Lifetime> life = BufferLifetimes(m.network);
   // 3-4. On chip, then DRAM.
   NPU_ASSIGN_OR_RETURN(const OnChipPlan chip,

@@ -741,9 +741,8 @@ ir::Graph ResidualSqueezeExcitationBlock() {
 TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
   // In 80 KiB the depthwise's output (40 x 28 x 48 = 53,760 bytes), which the scaling reads
   // whole, takes at most three quarters of the SRAM, so may stay on chip, but not with strips of
-  // a quarter of the SRAM (15 rows) beside it, twice over, and the 8,960-byte projection: those
-  // go through DRAM with it. The strips take a quarter of the 28,160 bytes it leaves, 5 rows of
-  // 1,344 bytes.
+  // a quarter of the SRAM (15 rows) beside it, twice over, and the 8,960-byte projection. The
+  // strips take a quarter of the 28,160 bytes it leaves, 5 rows of 1,344 bytes.
   const ir::Graph whole = ResidualSqueezeExcitationBlock();
   const auto scaling_pair = [&](const spec::NpuConfig& config) {
     const std::vector<RowStripPair> pairs = RowStripPairs(config, whole);
@@ -762,8 +761,12 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
   const CompiledModel beside = ExpectBitExact(whole, config, 1, on);
   on.strip_rows = {{"project", 15}};
   const CompiledModel quarter = ExpectBitExact(whole, config, 1, on);
-  EXPECT_LT(beside.cost.cycles, quarter.cost.cycles);
-  EXPECT_LT(2 * beside.cost.dram_bytes(), quarter.cost.dram_bytes());
+  // Until stop 51 the quarter's strips went through DRAM (more than twice the traffic, and
+  // slower). Now each strip's product lies in the image's rows it scales (compiler/lower/
+  // network.h, MakeElementwiseInPlace), the quarter's strips fit beside the image too: 5,567
+  // cycles and 36,960 bytes of DRAM traffic against 5,884 and 37,888. (The rule's rows are
+  // now cautious: a note on issue 15.)
+  EXPECT_LE(quarter.cost.dram_bytes(), beside.cost.dram_bytes());
   // An image over three quarters of the SRAM goes through DRAM; in 128 KiB the strips of a
   // quarter fit beside it (53,760 + 2 x 32,768 + 8,960 bytes): they keep a quarter.
   for (const int64_t sram : {65536, 131072}) {
@@ -771,6 +774,32 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
     EXPECT_EQ(other.consumer, "project");
     EXPECT_EQ(other.image, 0);
     EXPECT_EQ(other.limit, sram / 4);
+  }
+}
+
+TEST(RowStrips, AProductStripScalesItsRowsWhereTheyLieInTheImage) {
+  // In 80 KiB the depthwise's output (53,760 bytes) may stay on chip beside the strips: each
+  // strip's product is written over the rows of it the strip scales, which nothing reads
+  // again (compiler/lower/network.h, MakeElementwiseInPlace), so the strips' products take no
+  // SRAM of their own. In 64 KiB the image goes through DRAM: the products keep their buffers.
+  const ir::Graph whole = ResidualSqueezeExcitationBlock();
+  CompileOptions on;
+  on.row_strips = CompileOptions::RowStrips::kOn;
+  for (const int64_t sram : {81920, 65536}) {
+    SCOPED_TRACE(sram);
+    const CompiledModel m =
+        ExpectBitExact(whole, Config({"sram.size_bytes=" + std::to_string(sram)}), 1, on);
+    int products = 0;
+    for (const NetLayer& l : m.network.layers) {
+      if (l.name.rfind("scale#strip", 0) != 0) continue;
+      ++products;
+      const ActivationValue &in = m.network.value(l.inputs[0]), &out = m.network.value(l.output);
+      EXPECT_EQ(in.buffer == out.buffer, sram == 81920) << l.name;
+      if (in.buffer == out.buffer) {
+        EXPECT_EQ(in.byte_offset, out.byte_offset) << l.name;
+      }
+    }
+    EXPECT_GT(products, 2);
   }
 }
 
