@@ -224,21 +224,20 @@ bool CanWriteOver(const Network& n, int out, int in) {
 }
 
 // Whether the one layer writing buffer `out` (all of it, dense) may write over operand `v`, a
-// part of a larger buffer of at most `limit` bytes: the layer is elementwise, `v` has its
-// output's bytes and whole pixels, and no layer touches those bytes after it, nor reads them
-// beside that operand; `v`'s buffer is neither a graph input or output nor kept in DRAM. A
-// squeeze-and-excitation's product strips each scale their rows of the image they slice
-// (row_strips.h, a channel scaling) where those rows lay: lraspp's block 13, whose 731 KB image
-// stays on chip, then had the SRAM of its two 66 KB product strips to hold its projection's
-// weights (105 KB) across its 11 strips, which LOADed them each before. The limit keeps it to
-// buffers that may stay on chip (a part of one in DRAM would put the product there too).
-bool CanWriteOverSlice(const Network& n, int out, int v, uint64_t limit) {
+// part of a larger buffer: the layer is elementwise, `v` has its output's bytes and whole
+// pixels, and no layer touches those bytes after it, nor reads them beside that operand; `v`'s
+// buffer is neither a graph input or output nor kept in DRAM. A squeeze-and-excitation's product
+// strips each scale their rows of the image they slice (row_strips.h, a channel scaling) where
+// those rows lie: lraspp's block 13, whose 731 KB image stays on chip, then had the SRAM of its
+// two 66 KB product strips to hold its projection's weights (105 KB) across its 11 strips,
+// which LOADed them each before.
+bool CanWriteOverSlice(const Network& n, int out, int v) {
   const ActivationValue& slice = n.values[v];
   const int in = slice.buffer;
   const NetBuffer& a = n.buffers[in];
   const std::vector<size_t> writers = WritersOf(n, out);
   const NetBuffer& b = n.buffers[out];
-  if (in == out || a.graph_input || a.graph_output || a.in_dram || a.bytes > limit ||
+  if (in == out || a.graph_input || a.graph_output || a.in_dram ||
       b.graph_output || writers.size() != 1 || b.pixel_channels != 0 || !Whole(n, out) ||
       slice.bytes() != b.bytes || slice.bytes() >= a.bytes ||
       (a.pixel_channels != 0 && (slice.c != a.pixel_channels || slice.channel_offset != 0))) {
@@ -281,7 +280,7 @@ std::vector<int> ByLatestWritten(const Network& n, std::vector<int> operands) {
 
 }  // namespace
 
-int MakeElementwiseInPlace(Network& n, uint64_t slice_buffer_limit) {
+int MakeElementwiseInPlace(Network& n, const std::vector<bool>* slices_into) {
   int made = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     const NetLayer& layer = n.layers[i];
@@ -289,7 +288,8 @@ int MakeElementwiseInPlace(Network& n, uint64_t slice_buffer_limit) {
     const int out_buffer = n.values[layer.output].buffer;
     for (int operand : ByLatestWritten(n, layer.inputs)) {
       const int buffer = n.values[operand].buffer;
-      if (CanWriteOverSlice(n, out_buffer, operand, slice_buffer_limit)) {
+      if (slices_into != nullptr) {
+        if (!slices_into->at(buffer) || !CanWriteOverSlice(n, out_buffer, operand)) continue;
         const uint64_t at = n.values[operand].byte_offset;
         ++made;
         for (ActivationValue& v : n.values) {

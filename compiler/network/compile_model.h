@@ -13,7 +13,8 @@
 //      input dies).
 //   3. On chip (on_chip_plan.h): which activations stay in SRAM, each layer's tiling under the
 //      SRAM left to it (one cost model, the hardware's timing formulas), SRAM placement with
-//      stripe alignment and cross-layer prefetch.
+//      stripe alignment and cross-layer prefetch. 3b. Product strips written over their rows
+//      of the images they scale where those stay on chip, then planned again.
 //   4. DRAM (dram_plan.h): instructions | per-layer constants | activation arena, the arena
 //      placed greedy-by-size over the off-chip buffers' lifetimes.
 //   5. Emit every layer with its final addresses; interleave consecutive NPU layers where the

@@ -818,6 +818,7 @@ std::string RowStripGroup::name() const {
 // their lead in smaller strips); a larger image goes through DRAM. Such a pair's chain takes
 // these rows with StripOptions::alive_share too: within a third of what the image leaves (2
 // rows) the strips' held constants crowded out 110 buffers (3,843,733 cycles, 67 MB).
+constexpr double kScaledImageBeside = 0.75;
 int64_t ScaledImageBeside(const spec::NpuConfig& config, const ir::Graph& g, const Node& producer,
                           const Node& consumer) {
   if (!IsChannelScaling(producer)) return 0;

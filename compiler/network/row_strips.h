@@ -45,10 +45,6 @@
 
 namespace npu::compiler {
 
-// The share of the SRAM an image a channel scaling reads whole may take to stay on chip beside
-// its strips (RowStripPair::image).
-inline constexpr double kScaledImageBeside = 0.75;
-
 // A pair that can be split: its intermediate exceeds a quarter of the SRAM (or of what a
 // concatenation leaves: StripOptions::beside_concats).
 struct RowStripPair {

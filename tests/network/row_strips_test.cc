@@ -762,8 +762,8 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
   on.strip_rows = {{"project", 15}};
   const CompiledModel quarter = ExpectBitExact(whole, config, 1, on);
   // Until stop 51 the quarter's strips went through DRAM (more than twice the traffic, and
-  // slower). Now each strip's product lies in the image's rows it scales (compiler/lower/
-  // network.h, MakeElementwiseInPlace), the quarter's strips fit beside the image too: 5,567
+  // slower). Now each strip's product lies in the image's rows it scales (compile_model.cc,
+  // PlanProductsOverTheirImages), the quarter's strips fit beside the image too: 5,567
   // cycles and 36,960 bytes of DRAM traffic against 5,884 and 37,888. (The rule's rows are
   // now cautious: a note on issue 15.)
   EXPECT_LE(quarter.cost.dram_bytes(), beside.cost.dram_bytes());
@@ -780,7 +780,7 @@ TEST(RowStrips, AChannelScalingsStripsTakeAQuarterOfWhatItsImageLeaves) {
 TEST(RowStrips, AProductStripScalesItsRowsWhereTheyLieInTheImage) {
   // In 80 KiB the depthwise's output (53,760 bytes) may stay on chip beside the strips: each
   // strip's product is written over the rows of it the strip scales, which nothing reads
-  // again (compiler/lower/network.h, MakeElementwiseInPlace), so the strips' products take no
+  // again (compile_model.cc, PlanProductsOverTheirImages), so the strips' products take no
   // SRAM of their own. In 64 KiB the image goes through DRAM: the products keep their buffers.
   const ir::Graph whole = ResidualSqueezeExcitationBlock();
   CompileOptions on;
