@@ -278,9 +278,21 @@ std::vector<int> ByLatestWritten(const Network& n, std::vector<int> operands) {
   return operands;
 }
 
+// Every value of buffer `from` moves into buffer `to`, `at` bytes in; `from` is left empty.
+void MoveValuesInto(Network& n, int from, int to, uint64_t at) {
+  n.buffers[to].graph_output |= n.buffers[from].graph_output;
+  for (ActivationValue& v : n.values) {
+    if (v.buffer != from) continue;
+    v.buffer = to;
+    v.byte_offset += at;
+  }
+  n.buffers[from].bytes = 0;
+  n.buffers[from].graph_output = false;
+}
+
 }  // namespace
 
-int MakeElementwiseInPlace(Network& n, const std::vector<bool>* slices_into) {
+int MakeElementwiseInPlace(Network& n) {
   int made = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     const NetLayer& layer = n.layers[i];
@@ -288,27 +300,27 @@ int MakeElementwiseInPlace(Network& n, const std::vector<bool>* slices_into) {
     const int out_buffer = n.values[layer.output].buffer;
     for (int operand : ByLatestWritten(n, layer.inputs)) {
       const int buffer = n.values[operand].buffer;
-      if (slices_into != nullptr) {
-        if (!slices_into->at(buffer) || !CanWriteOverSlice(n, out_buffer, operand)) continue;
-        const uint64_t at = n.values[operand].byte_offset;
-        ++made;
-        for (ActivationValue& v : n.values) {
-          if (v.buffer != out_buffer) continue;
-          v.buffer = buffer;
-          v.byte_offset += at;
-        }
-        n.buffers[out_buffer].bytes = 0;
-        break;
-      }
       if (!CanWriteOver(n, out_buffer, buffer)) continue;
       // The layers write over `operand`'s buffer; every value on the output buffer moves there.
       made += static_cast<int>(WritersOf(n, out_buffer).size());
-      n.buffers[buffer].graph_output |= n.buffers[out_buffer].graph_output;
-      for (ActivationValue& v : n.values) {
-        if (v.buffer == out_buffer) v.buffer = buffer;
-      }
-      n.buffers[out_buffer].bytes = 0;
-      n.buffers[out_buffer].graph_output = false;
+      MoveValuesInto(n, out_buffer, buffer, 0);
+      break;
+    }
+  }
+  return made;
+}
+
+int MakeSlicesInPlace(Network& n, const std::vector<bool>& into) {
+  int made = 0;
+  for (size_t i = 0; i < n.layers.size(); ++i) {
+    const NetLayer& layer = n.layers[i];
+    if (!IsElementwise(layer)) continue;
+    const int out_buffer = n.values[layer.output].buffer;
+    for (int operand : ByLatestWritten(n, layer.inputs)) {
+      const ActivationValue& slice = n.values[operand];
+      if (!into.at(slice.buffer) || !CanWriteOverSlice(n, out_buffer, operand)) continue;
+      ++made;
+      MoveValuesInto(n, out_buffer, slice.buffer, slice.byte_offset);
       break;
     }
   }

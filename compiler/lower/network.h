@@ -144,12 +144,15 @@ std::vector<Lifetime> BufferLifetimes(const Network& network);
 // lengthens least) where nothing reads those bytes of the input after them, unless the input
 // is a graph input or output: a buffer written only by such layers
 // (one whole, or a fused group's strips, each its rows) merges into the input's buffer.
-// With `slices_into` (per buffer) instead, only: one layer writing a buffer of its own writes
-// over an input that is a part of a larger buffer, one of `slices_into` (a product strip over
-// its rows of the image it scales, where the on-chip plan keeps that image); its buffer's
-// values move into that part.
 // Returns the number of layers made in place. Views keep sharing buffers; unused buffers stay
 // (zero-length lifetimes).
-int MakeElementwiseInPlace(Network& network, const std::vector<bool>* slices_into = nullptr);
+int MakeElementwiseInPlace(Network& network);
+
+// Makes an elementwise layer writing a buffer of its own write over an input that is a part of
+// a larger buffer, one of `into` (per buffer), whole pixels, where nothing reads those bytes of
+// it after the layer (a product strip over its rows of the image it scales, where the on-chip
+// plan keeps that image): its buffer's values move into that part. Returns the number of
+// layers made in place.
+int MakeSlicesInPlace(Network& network, const std::vector<bool>& into);
 
 }  // namespace npu::compiler

@@ -1,11 +1,11 @@
 // Which on-chip buffer goes back to DRAM when the SRAM placement overflows (on_chip_plan.h, step
 // 4), and taking back those that were not needed: the cheapest in DRAM traffic for the room it
-// makes, not the largest. The largest sent
-// resnext50_32x4d's layer2 sums (one 401 KB buffer that four blocks' joins write in place, read
-// by every block) to DRAM for the 41 KB one strip of layer2.0 lacked, where a 57 KB strip
-// intermediate, written and read once, makes room: its kept-halo variant 36.3 -> 31.0 MB of DRAM
-// traffic and 4,536,788 -> 4,509,078 cycles, now the variant kept (full-size export, default
-// config, --timing-only --no-tuning); the other corpus CNNs unchanged.
+// makes, not the largest. The largest sent resnext50_32x4d's layer2 sums (one 401 KB buffer
+// that four blocks' joins write in place, read by every block) to DRAM for the 41 KB one strip
+// of layer2.0 lacked, where a 57 KB strip intermediate, written and read once, makes room: its
+// kept-halo variant 36.3 -> 31.0 MB of DRAM traffic and 4,536,788 -> 4,509,078 cycles, now the
+// variant kept (full-size export, default config, --timing-only --no-tuning); the other corpus
+// CNNs unchanged.
 #pragma once
 
 #include <cstdint>

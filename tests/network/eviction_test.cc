@@ -36,7 +36,7 @@ TEST(Eviction, TheCheapestBufferPerByteFreedThatMakesRoomGoes) {
 // 1, 3 and 2 in that order to go back. Buffers 0 and 1 went back for nothing: they come back.
 TEST(Eviction, BuffersSentBackBeforeTheLastComeBackIfThePlanStillFits) {
   const auto fits_without = [](std::vector<int> needed_off) {
-    return [needed_off](const std::vector<bool>& on_chip, int evicted,
+    return [needed_off](const std::vector<bool>& on_chip, int /*evicted*/,
                         int& victim) -> StatusOr<std::optional<std::vector<bool>>> {
       const bool fits = std::none_of(needed_off.begin(), needed_off.end(),
                                      [&](int b) { return on_chip[b]; });
@@ -47,7 +47,6 @@ TEST(Eviction, BuffersSentBackBeforeTheLastComeBackIfThePlanStillFits) {
           break;
         }
       }
-      (void)evicted;
       return std::optional<std::vector<bool>>();
     };
   };
