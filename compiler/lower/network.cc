@@ -290,41 +290,45 @@ void MoveValuesInto(Network& n, int from, int to, uint64_t at) {
   n.buffers[from].graph_output = false;
 }
 
-}  // namespace
-
-int MakeElementwiseInPlace(Network& n) {
+// Per elementwise layer in order, its operands (the one written latest first) until
+// `write_over(output buffer, operand)` has it write over one: that returns how many layers it
+// made in place (0: not this operand). The layers made in place.
+template <class WriteOver>
+int WriteOverOperands(Network& n, WriteOver write_over) {
   int made = 0;
   for (size_t i = 0; i < n.layers.size(); ++i) {
     const NetLayer& layer = n.layers[i];
     if (!IsElementwise(layer)) continue;
     const int out_buffer = n.values[layer.output].buffer;
     for (int operand : ByLatestWritten(n, layer.inputs)) {
-      const int buffer = n.values[operand].buffer;
-      if (!CanWriteOver(n, out_buffer, buffer)) continue;
-      // The layers write over `operand`'s buffer; every value on the output buffer moves there.
-      made += static_cast<int>(WritersOf(n, out_buffer).size());
-      MoveValuesInto(n, out_buffer, buffer, 0);
-      break;
+      const int now = write_over(out_buffer, operand);
+      made += now;
+      if (now > 0) break;
     }
   }
   return made;
 }
 
+}  // namespace
+
+int MakeElementwiseInPlace(Network& n) {
+  return WriteOverOperands(n, [&](int out_buffer, int operand) {
+    const int buffer = n.values[operand].buffer;
+    if (!CanWriteOver(n, out_buffer, buffer)) return 0;
+    // The layers write over `operand`'s buffer; every value on the output buffer moves there.
+    const int writers = static_cast<int>(WritersOf(n, out_buffer).size());
+    MoveValuesInto(n, out_buffer, buffer, 0);
+    return writers;
+  });
+}
+
 int MakeSlicesInPlace(Network& n, const std::vector<bool>& into) {
-  int made = 0;
-  for (size_t i = 0; i < n.layers.size(); ++i) {
-    const NetLayer& layer = n.layers[i];
-    if (!IsElementwise(layer)) continue;
-    const int out_buffer = n.values[layer.output].buffer;
-    for (int operand : ByLatestWritten(n, layer.inputs)) {
-      const ActivationValue& slice = n.values[operand];
-      if (!into.at(slice.buffer) || !CanWriteOverSlice(n, out_buffer, operand)) continue;
-      ++made;
-      MoveValuesInto(n, out_buffer, slice.buffer, slice.byte_offset);
-      break;
-    }
-  }
-  return made;
+  return WriteOverOperands(n, [&](int out_buffer, int operand) {
+    const ActivationValue& slice = n.values[operand];
+    if (!into.at(slice.buffer) || !CanWriteOverSlice(n, out_buffer, operand)) return 0;
+    MoveValuesInto(n, out_buffer, slice.buffer, slice.byte_offset);
+    return 1;
+  });
 }
 
 }  // namespace npu::compiler
